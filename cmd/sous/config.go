@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/souskitchen/sous/internal/env"
+)
+
+// Default addresses. Everything binds loopback unless told otherwise.
+const (
+	defaultServeAddr = "127.0.0.1:8080"
+	defaultMCPAddr   = "127.0.0.1:8765"
+)
+
+// config is everything sous reads from the environment. The seeds' names
+// are kept (MEALIE_*, FOOD_*); sous's own start with SOUS_.
+type config struct {
+	MealieURL       string // MEALIE_URL
+	MealieToken     string // MEALIE_API_TOKEN
+	MealieReadOnly  bool   // MEALIE_READ_ONLY
+	MealieVerifySSL bool   // MEALIE_VERIFY_SSL
+	LogLevel        string // MEALIE_LOG_LEVEL
+
+	FoodAPIBase  string // FOOD_API_BASE
+	FoodAPIToken string // FOOD_API_TOKEN
+
+	ServiceToken string // SOUS_SERVICE_TOKEN: bearer token between sous processes
+	ServeAddr    string // SOUS_SERVE_ADDR
+	RecipesURL   string // SOUS_RECIPES_URL
+	MealPlanURL  string // SOUS_MEALPLAN_URL
+	LibraryURL   string // SOUS_LIBRARY_URL
+	PantryURL    string // SOUS_PANTRY_URL
+
+	MCPAddr        string   // SOUS_MCP_ADDR
+	Toolsets       []string // SOUS_TOOLSETS
+	URLSecret      string   // FOOD_MCP_URL_SECRET
+	MCPBearerToken string   // SOUS_MCP_BEARER_TOKEN
+	PublicURL      string   // SOUS_PUBLIC_URL
+}
+
+// loadConfig reads the environment. Malformed booleans are errors: failing
+// open on a safety flag is the wrong default.
+func loadConfig() (config, error) {
+	c := config{
+		MealieURL:      env.String("MEALIE_URL", ""),
+		MealieToken:    env.String("MEALIE_API_TOKEN", ""),
+		LogLevel:       env.String("MEALIE_LOG_LEVEL", "info"),
+		FoodAPIBase:    env.String("FOOD_API_BASE", ""),
+		FoodAPIToken:   env.String("FOOD_API_TOKEN", ""),
+		ServiceToken:   env.String("SOUS_SERVICE_TOKEN", ""),
+		ServeAddr:      env.String("SOUS_SERVE_ADDR", defaultServeAddr),
+		RecipesURL:     env.String("SOUS_RECIPES_URL", ""),
+		MealPlanURL:    env.String("SOUS_MEALPLAN_URL", ""),
+		LibraryURL:     env.String("SOUS_LIBRARY_URL", ""),
+		PantryURL:      env.String("SOUS_PANTRY_URL", ""),
+		MCPAddr:        env.String("SOUS_MCP_ADDR", defaultMCPAddr),
+		Toolsets:       env.List("SOUS_TOOLSETS"),
+		URLSecret:      env.String("FOOD_MCP_URL_SECRET", ""),
+		MCPBearerToken: env.String("SOUS_MCP_BEARER_TOKEN", ""),
+		PublicURL:      env.String("SOUS_PUBLIC_URL", ""),
+	}
+	var errs []error
+	var err error
+	if c.MealieReadOnly, err = env.Bool("MEALIE_READ_ONLY", false); err != nil {
+		errs = append(errs, err)
+	}
+	if c.MealieVerifySSL, err = env.Bool("MEALIE_VERIFY_SSL", true); err != nil {
+		errs = append(errs, err)
+	}
+	return c, errors.Join(errs...)
+}
+
+// needMealie reports a missing Mealie configuration in one sentence.
+func (c config) needMealie() error {
+	if c.MealieURL == "" || c.MealieToken == "" {
+		return fmt.Errorf("MEALIE_URL and MEALIE_API_TOKEN must be set (or run `sous demo` for a seeded emulator)")
+	}
+	return nil
+}

@@ -1,0 +1,217 @@
+// Command sous runs the sous services and its MCP front.
+//
+//	sous serve [--services recipes,mealplan,library,pantry] [--addr 127.0.0.1:8080]
+//	sous mcp [--stdio | --http] [--addr 127.0.0.1:8765]
+//	sous demo [--addr 127.0.0.1:8765]
+//	sous --version
+//
+// Configuration comes from the environment, then a .env found upward from
+// the working directory (see docs/configuration.md).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/souskitchen/sous/internal/env"
+	"github.com/souskitchen/sous/internal/logs"
+	"github.com/souskitchen/sous/internal/serve"
+	"github.com/souskitchen/sous/internal/version"
+	"github.com/souskitchen/sous/mcpfront"
+)
+
+// exitStartup is the exit status of a failed configuration or startup probe
+// (seed, "Startup").
+const exitStartup = 2
+
+const usage = `usage:
+  sous serve [--services recipes,mealplan,library,pantry] [--addr HOST:PORT]
+  sous mcp [--stdio | --http] [--addr HOST:PORT]
+  sous demo [--addr HOST:PORT]
+  sous --version
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// errUsage marks a command-line mistake (exit status 2 with the usage).
+var errUsage = errors.New("usage")
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitStartup
+	}
+	switch args[0] {
+	case "--version", "-version", "version":
+		fmt.Fprintln(stdout, "sous", version.Version)
+		return 0
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if _, err := env.LoadDotEnv(wd); err != nil {
+			fmt.Fprintln(stderr, "sous:", err)
+			return exitStartup
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var err error
+	switch args[0] {
+	case "serve":
+		err = cmdServe(ctx, args[1:], stderr)
+	case "mcp":
+		err = cmdMCP(ctx, args[1:], stdin, stdout, stderr)
+	case "demo":
+		err = cmdDemo(ctx, args[1:], stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "sous: unknown command %q\n%s", args[0], usage)
+		return exitStartup
+	}
+	if err != nil {
+		if !errors.Is(err, errUsage) {
+			fmt.Fprintln(stderr, "sous:", err)
+		}
+		return exitStartup
+	}
+	return 0
+}
+
+func setup(stderr io.Writer) (config, *slog.Logger, error) {
+	cfg, err := loadConfig()
+	if err != nil {
+		return cfg, nil, err
+	}
+	logger, err := logs.New(stderr, cfg.LogLevel)
+	return cfg, logger, err
+}
+
+func parse(fs *flag.FlagSet, args []string, stderr io.Writer) error {
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "sous %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return errUsage
+	}
+	return nil
+}
+
+// cmdServe runs a set of Connect services in this process.
+func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
+	cfg, logger, err := setup(stderr)
+	if err != nil {
+		return err
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	list := fs.String("services", strings.Join(serviceNames, ","), "comma-separated services to run")
+	addr := fs.String("addr", cfg.ServeAddr, "listen address (SOUS_SERVE_ADDR)")
+	if err := parse(fs, args, stderr); err != nil {
+		return err
+	}
+	var names []string
+	for _, n := range strings.Split(*list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	services, err := buildServices(cfg, names, logger)
+	if err != nil {
+		return err
+	}
+	if cfg.ServiceToken == "" {
+		logger.Warn("SOUS_SERVICE_TOKEN is not set: the services accept any caller; set it before exposing them beyond this host")
+	}
+	return serve.ListenAndServe(ctx, *addr, serve.Handler(cfg.ServiceToken, services...), logger)
+}
+
+// cmdMCP runs the MCP front over stdio or Streamable HTTP.
+func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	cfg, logger, err := setup(stderr)
+	if err != nil {
+		return err
+	}
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	stdio := fs.Bool("stdio", false, "serve MCP over stdin/stdout (the default)")
+	httpMode := fs.Bool("http", false, "serve MCP over Streamable HTTP")
+	addr := fs.String("addr", cfg.MCPAddr, "HTTP listen address (SOUS_MCP_ADDR)")
+	if err := parse(fs, args, stderr); err != nil {
+		return err
+	}
+	if *stdio && *httpMode {
+		fmt.Fprintln(stderr, "sous mcp: choose one of --stdio and --http")
+		return errUsage
+	}
+	server, stop, err := startFront(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if *httpMode {
+		return serveMCPHTTP(ctx, cfg, *addr, server, logger, nil)
+	}
+	err = server.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
+	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	return nil
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// startFront builds the backends, probes them, and builds the MCP server.
+func startFront(ctx context.Context, cfg config, logger *slog.Logger) (*mcp.Server, func(), error) {
+	b, stop, err := backends(cfg, logger)
+	if err != nil {
+		return nil, stop, err
+	}
+	line, err := probe(ctx, b)
+	if err != nil {
+		stop()
+		return nil, func() {}, err
+	}
+	logger.Info(line)
+	server, err := mcpfront.NewServer(b, mcpfront.Options{Toolsets: cfg.Toolsets, ReadOnly: cfg.MealieReadOnly, Logger: logger})
+	if err != nil {
+		stop()
+		return nil, func() {}, err
+	}
+	return server, stop, nil
+}
+
+// serveMCPHTTP serves the MCP front over Streamable HTTP on addr. ready, if
+// non-nil, is called with the listening address.
+func serveMCPHTTP(ctx context.Context, cfg config, addr string, server *mcp.Server, logger *slog.Logger, ready func(string)) error {
+	h := mcpfront.HTTPHandler(server, mcpfront.HTTPOptions{
+		PathSecret: cfg.URLSecret, BearerToken: cfg.MCPBearerToken, PublicURL: cfg.PublicURL, Logger: logger,
+	})
+	if cfg.URLSecret == "" && cfg.MCPBearerToken == "" && !loopbackAddr(addr) {
+		logger.Warn("the MCP endpoint is bound beyond loopback with no auth: set FOOD_MCP_URL_SECRET or SOUS_MCP_BEARER_TOKEN", "addr", addr)
+	}
+	ln, err := listen(addr)
+	if err != nil {
+		return err
+	}
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	logger.Info("MCP over Streamable HTTP", "addr", ln.Addr().String())
+	return serve.Run(ctx, serve.NewServer(h, logger), ln)
+}

@@ -1,0 +1,16 @@
+module github.com/souskitchen/sous/internal
+
+go 1.26.0
+
+require (
+	connectrpc.com/connect v1.21.1
+	connectrpc.com/grpchealth v1.5.0
+	connectrpc.com/grpcreflect v1.3.1
+	github.com/joho/godotenv v1.5.1
+)
+
+require (
+	github.com/mozillazg/go-unidecode v0.2.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
+	google.golang.org/protobuf v1.36.11 // indirect
+)

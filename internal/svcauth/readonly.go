@@ -1,0 +1,53 @@
+package svcauth
+
+import (
+	"context"
+	"errors"
+
+	"connectrpc.com/connect"
+)
+
+// ErrReadOnly is the refusal of a write in read-only mode, worded as the seed
+// words it ("Safety", item 1).
+var ErrReadOnly = errors.New("server is in read-only mode")
+
+// ReadOnlyInterceptor refuses, with PermissionDenied and ErrReadOnly, every
+// RPC whose proto declares side effects: only methods marked
+// `idempotency_level = NO_SIDE_EFFECTS` pass. Deriving the rule from the
+// schema means a new write RPC is refused by default, and a direct Connect
+// client is refused exactly as an MCP client is (DESIGN.md: read-only mode is
+// enforced in the services too).
+func ReadOnlyInterceptor() connect.Interceptor { return readOnly{} }
+
+type readOnly struct{}
+
+func refuse(spec connect.Spec) error {
+	if spec.IdempotencyLevel == connect.IdempotencyNoSideEffects {
+		return nil
+	}
+	return connect.NewError(connect.CodePermissionDenied, ErrReadOnly)
+}
+
+func (readOnly) WrapUnary(next connect.UnaryFunc) connect.UnaryFunc {
+	return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
+		if !req.Spec().IsClient {
+			if err := refuse(req.Spec()); err != nil {
+				return nil, err
+			}
+		}
+		return next(ctx, req)
+	}
+}
+
+func (readOnly) WrapStreamingClient(next connect.StreamingClientFunc) connect.StreamingClientFunc {
+	return next
+}
+
+func (readOnly) WrapStreamingHandler(next connect.StreamingHandlerFunc) connect.StreamingHandlerFunc {
+	return func(ctx context.Context, conn connect.StreamingHandlerConn) error {
+		if err := refuse(conn.Spec()); err != nil {
+			return err
+		}
+		return next(ctx, conn)
+	}
+}

@@ -1,0 +1,157 @@
+package mcpfront
+
+import (
+	"crypto/subtle"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/souskitchen/sous/internal/svcauth"
+)
+
+// MaxRequestBody caps an MCP request body: the largest legitimate call (a
+// recipe with a hundred ingredient lines) is a few KiB.
+const MaxRequestBody = 1 << 20
+
+// HTTPOptions configure the Streamable HTTP endpoint and its auth.
+type HTTPOptions struct {
+	// PathSecret (FOOD_MCP_URL_SECRET), when set, moves the endpoint to
+	// /mcp/<secret> and /mcp/<secret>/ and makes every other path 404: the
+	// claude.ai authless-connector form of the pantry spec (§4).
+	PathSecret string
+	// BearerToken (SOUS_MCP_BEARER_TOKEN), when set, requires
+	// "Authorization: Bearer <token>" on every request.
+	BearerToken string
+	// PublicURL (SOUS_PUBLIC_URL) is the URL clients use, such as
+	// "https://kitchen.example.com"; its host and origin are allowed besides
+	// loopback ones, for a reverse proxy that keeps the public Host.
+	PublicURL string
+	// Logger receives request logs; the path secret never reaches it.
+	Logger *slog.Logger
+}
+
+// HTTPHandler serves server over Streamable HTTP. Sessions are stateless:
+// claude.ai does not echo Mcp-Session-Id and re-initializes before most
+// calls (shared/cases/mcp-cases.md). No path ever answers with a redirect.
+func HTTPHandler(server *mcp.Server, o HTTPOptions) http.Handler {
+	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+		Stateless: true,
+		// Host and Origin are checked below, against SOUS_PUBLIC_URL too;
+		// the SDK's own check knows only loopback names and would refuse
+		// a reverse proxy that keeps the public Host.
+		DisableLocalhostProtection: true,
+		MaxRequestBodyBytes:        MaxRequestBody,
+	})
+	logger := o.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	g := &guard{next: streamable, o: o, log: logger}
+	if o.PublicURL != "" {
+		if u, err := url.Parse(o.PublicURL); err == nil && u.Host != "" {
+			g.publicHost = strings.ToLower(u.Host)
+			g.publicOrigin = strings.ToLower(u.Scheme + "://" + u.Host)
+		}
+	}
+	return g
+}
+
+type guard struct {
+	next         http.Handler
+	o            HTTPOptions
+	log          *slog.Logger
+	publicHost   string
+	publicOrigin string
+}
+
+func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !g.pathOK(r.URL.Path) {
+		// Same answer for a wrong secret as for any unknown path.
+		http.NotFound(w, r)
+		return
+	}
+	if !g.hostOK(r.Host) {
+		g.log.Warn("refused a request with a foreign Host", "host", r.Host)
+		http.Error(w, "forbidden host", http.StatusForbidden)
+		return
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !g.originOK(origin, r.Host) {
+		g.log.Warn("refused a request with a foreign Origin", "origin", origin)
+		http.Error(w, "forbidden origin", http.StatusForbidden)
+		return
+	}
+	if g.o.BearerToken != "" && !svcauth.Valid(r.Header.Get("Authorization"), []byte(g.o.BearerToken)) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="sous"`)
+		http.Error(w, "a bearer token is required", http.StatusUnauthorized)
+		return
+	}
+	// Streamed answers must not be buffered by nginx (pantry spec §3).
+	w.Header().Set("X-Accel-Buffering", "no")
+	g.next.ServeHTTP(w, r)
+}
+
+// pathOK accepts /mcp and /mcp/ without a secret, and exactly
+// /mcp/<secret> and /mcp/<secret>/ with one, comparing in constant time.
+func (g *guard) pathOK(p string) bool {
+	if g.o.PathSecret == "" {
+		return p == "/mcp" || p == "/mcp/"
+	}
+	rest, ok := strings.CutPrefix(p, "/mcp/")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimSuffix(rest, "/")
+	return subtle.ConstantTimeCompare([]byte(rest), []byte(g.o.PathSecret)) == 1
+}
+
+func isLoopbackHost(host string) bool {
+	h := host
+	if hh, _, err := net.SplitHostPort(host); err == nil {
+		h = hh
+	}
+	h = strings.Trim(h, "[]")
+	if strings.EqualFold(h, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(h)
+	return ip != nil && ip.IsLoopback()
+}
+
+// hostOK guards against DNS rebinding: a loopback Host, the public URL's
+// host, or any host when the server was deliberately bound elsewhere and the
+// Host is the address it answers on.
+func (g *guard) hostOK(host string) bool {
+	if isLoopbackHost(host) {
+		return true
+	}
+	if g.publicHost != "" {
+		return strings.EqualFold(host, g.publicHost)
+	}
+	// Without SOUS_PUBLIC_URL only an IP literal is accepted: a DNS name
+	// pointing a browser at this server is exactly the rebinding attack.
+	h := host
+	if hh, _, err := net.SplitHostPort(host); err == nil {
+		h = hh
+	}
+	return net.ParseIP(strings.Trim(h, "[]")) != nil
+}
+
+// originOK accepts an Origin that is loopback, the public URL's origin, or
+// the server's own Host (MCP spec, Streamable HTTP security warning).
+func (g *guard) originOK(origin, host string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	if isLoopbackHost(u.Host) {
+		return true
+	}
+	if g.publicOrigin != "" && strings.EqualFold(u.Scheme+"://"+u.Host, g.publicOrigin) {
+		return true
+	}
+	return strings.EqualFold(u.Host, host) && g.publicHost == ""
+}

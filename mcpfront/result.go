@@ -1,0 +1,102 @@
+package mcpfront
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"connectrpc.com/connect"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+)
+
+// encode renders v as one compact JSON text block. Proto messages use their
+// proto field names with unpopulated fields dropped (empty values cost tokens
+// and say nothing); other values go through encoding/json, whose structs in
+// this package drop empty fields with omitempty.
+func encode(v any) (*mcp.CallToolResult, error) {
+	var raw []byte
+	var err error
+	if m, ok := v.(proto.Message); ok {
+		raw, err = protojson.MarshalOptions{UseProtoNames: true}.Marshal(m)
+	} else {
+		raw, err = marshal(v)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("encoding the answer: %w", err)
+	}
+	var buf bytes.Buffer
+	// protojson adds random spaces on purpose; compact them away.
+	if err := json.Compact(&buf, raw); err != nil {
+		return nil, fmt.Errorf("encoding the answer: %w", err)
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: buf.String()}}}, nil
+}
+
+// marshal is json.Marshal without HTML escaping: "&" in "Quick & Easy" stays
+// one byte instead of six.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// toolError turns a failure into a tool error (isError: true) carrying one
+// plain sentence: a Connect error's message as the service wrote it, never a
+// stack trace or a backend body.
+func toolError(err error) *mcp.CallToolResult {
+	msg := err.Error()
+	var ce *connect.Error
+	if errors.As(err, &ce) {
+		msg = ce.Message()
+		if msg == "" {
+			msg = ce.Code().String()
+		}
+		if ce.Code() == connect.CodeUnavailable && msg == "" {
+			msg = "the service is unavailable"
+		}
+	}
+	res := &mcp.CallToolResult{IsError: true}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: msg}}
+	return res
+}
+
+// pageHint is the one-line paging hint of list answers (seed, "Response
+// shaping"): "showing 20 of 143 — pass page=2". It is "" when everything is
+// shown; past page 1 it names the page ("page 2 of 8").
+func pageHint(page, shown, total, totalPages int) string {
+	switch {
+	case page <= 1 && shown >= total:
+		return ""
+	case page <= 1:
+		return fmt.Sprintf("showing %d of %d — pass page=2", shown, total)
+	case page > totalPages:
+		return fmt.Sprintf("page %d is past the last page (%d) of %d", page, totalPages, total)
+	case page < totalPages:
+		return fmt.Sprintf("showing %d of %d (page %d of %d) — pass page=%d", shown, total, page, totalPages, page+1)
+	default:
+		return fmt.Sprintf("showing %d of %d (page %d of %d, the last)", shown, total, page, max(totalPages, page))
+	}
+}
+
+// protoMap renders a proto message as a map with proto field names and
+// unpopulated fields dropped, to embed in a larger answer.
+func protoMap(m proto.Message) (map[string]any, error) {
+	raw, err := protojson.MarshalOptions{UseProtoNames: true}.Marshal(m)
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

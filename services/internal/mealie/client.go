@@ -1,0 +1,222 @@
+// Package mealie is sous's HTTP client for Mealie: bearer auth, the 15 s
+// timeout, retries for reads only, error mapping to Connect codes with the
+// seed's messages, and the typed payloads sous reads. It knows nothing of
+// MCP. It lives under services/internal so that only the Mealie-backed
+// services can import it (DESIGN.md, "Shape").
+package mealie
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Limits and retry policy, from the seed's "Retries" section.
+const (
+	// Timeout bounds one request to Mealie, as the seed's client does.
+	Timeout = 15 * time.Second
+	// ReadRetries is how many times a GET is retried after a transport
+	// error or a 5xx: the homelab "container just woke up" case. Writes are
+	// never retried: Mealie has no idempotency key and a retried create
+	// duplicates the recipe.
+	ReadRetries = 2
+	// DefaultBackoff is the base of the linear backoff between GET attempts
+	// (attempt n waits n times this).
+	DefaultBackoff = 300 * time.Millisecond
+	// maxErrorBody caps how much of an error body is read to build a message.
+	maxErrorBody = 64 << 10
+	// MaxResponseBody caps a successful response body: the largest payload
+	// sous reads is a 500-item taxonomy page or a recipe list page, a few
+	// MiB at most.
+	MaxResponseBody = 32 << 20
+)
+
+// Config configures a Client.
+type Config struct {
+	// BaseURL is Mealie's base URL, such as "https://mealie.example.com";
+	// trailing slashes are stripped. Required, http or https.
+	BaseURL string
+	// Token is a Mealie API token (user settings -> API tokens). Required.
+	Token string
+	// InsecureSkipVerify disables TLS verification, for self-signed
+	// certificates (MEALIE_VERIFY_SSL=false).
+	InsecureSkipVerify bool
+	// Backoff overrides DefaultBackoff (tests use a small one).
+	Backoff time.Duration
+	// HTTPClient overrides the transport; its Timeout is replaced by Timeout.
+	HTTPClient *http.Client
+	// Logger receives one debug line per request; nil discards.
+	Logger *slog.Logger
+}
+
+// Client calls one Mealie instance. It is safe for concurrent use.
+type Client struct {
+	base    string
+	token   string
+	http    *http.Client
+	backoff time.Duration
+	log     *slog.Logger
+}
+
+// New validates cfg and returns a Client. A missing or non-http(s) URL, or
+// a missing token, is an error naming the variable a user sets.
+func New(cfg Config) (*Client, error) {
+	base := strings.TrimRight(strings.TrimSpace(cfg.BaseURL), "/")
+	u, err := url.Parse(base)
+	if base == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("MEALIE_URL must be an http(s) URL, got %q", cfg.BaseURL)
+	}
+	if strings.TrimSpace(cfg.Token) == "" {
+		return nil, errors.New("MEALIE_API_TOKEN is required")
+	}
+	hc := &http.Client{}
+	if cfg.HTTPClient != nil {
+		c := *cfg.HTTPClient
+		hc = &c
+	} else {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		if cfg.InsecureSkipVerify {
+			tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the user's explicit MEALIE_VERIFY_SSL=false
+		}
+		hc.Transport = tr
+	}
+	hc.Timeout = Timeout
+	backoff := cfg.Backoff
+	if backoff == 0 {
+		backoff = DefaultBackoff
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Client{base: base, token: strings.TrimSpace(cfg.Token), http: hc, backoff: backoff, log: logger}, nil
+}
+
+// BaseURL returns Mealie's base URL without a trailing slash.
+func (c *Client) BaseURL() string { return c.base }
+
+// Request is one call to Mealie.
+type Request struct {
+	// Method is the HTTP method.
+	Method string
+	// Path starts with "/api/".
+	Path string
+	// Query is added to the URL.
+	Query url.Values
+	// Body is sent as JSON when non-nil.
+	Body any
+	// Resource names what a 404 is about, such as "recipe 'pad-thai'"; the
+	// error then reads "recipe 'pad-thai' not found".
+	Resource string
+}
+
+// Do sends req and decodes a JSON answer into out (when out is non-nil). GETs
+// are retried ReadRetries times on transport errors and 5xx with linear
+// backoff; other methods are sent exactly once. Errors are *Error.
+func (c *Client) Do(ctx context.Context, req Request, out any) error {
+	body, err := c.Raw(ctx, req)
+	if err != nil {
+		return err
+	}
+	if out == nil || len(body) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(body, out); err != nil {
+		return &Error{Kind: KindProtocol, Message: fmt.Sprintf("Mealie answered %s %s with a payload sous cannot read: %v", req.Method, req.Path, err)}
+	}
+	return nil
+}
+
+// Raw is Do without decoding: it returns the response body.
+func (c *Client) Raw(ctx context.Context, req Request) ([]byte, error) {
+	var payload []byte
+	if req.Body != nil {
+		var err error
+		if payload, err = json.Marshal(req.Body); err != nil {
+			return nil, fmt.Errorf("encoding %s %s: %w", req.Method, req.Path, err)
+		}
+	}
+	return c.send(ctx, req, "application/json", payload)
+}
+
+// Upload sends a multipart form (a recipe image) exactly once.
+func (c *Client) Upload(ctx context.Context, req Request, contentType string, body []byte) ([]byte, error) {
+	return c.send(ctx, req, contentType, body)
+}
+
+func (c *Client) send(ctx context.Context, req Request, contentType string, payload []byte) ([]byte, error) {
+	u := c.base + req.Path
+	if len(req.Query) > 0 {
+		u += "?" + req.Query.Encode()
+	}
+	attempts := 1
+	if req.Method == http.MethodGet {
+		attempts += ReadRetries
+	}
+	var lastErr error
+	for attempt := 0; attempt < attempts; attempt++ {
+		if attempt > 0 {
+			t := time.NewTimer(time.Duration(attempt) * c.backoff)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil, unreachable(c.base, ctx.Err())
+			case <-t.C:
+			}
+		}
+		body, err := c.once(ctx, req, u, contentType, payload)
+		if err == nil {
+			return body, nil
+		}
+		lastErr = err
+		var me *Error
+		if errors.As(err, &me) && !me.retryable() {
+			return nil, err
+		}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+	}
+	return nil, lastErr
+}
+
+func (c *Client) once(ctx context.Context, req Request, u, contentType string, payload []byte) ([]byte, error) {
+	var rd io.Reader
+	if payload != nil {
+		rd = bytes.NewReader(payload)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, req.Method, u, rd)
+	if err != nil {
+		return nil, &Error{Kind: KindProtocol, Message: fmt.Sprintf("building request: %v", err)}
+	}
+	hreq.Header.Set("Authorization", "Bearer "+c.token)
+	hreq.Header.Set("Accept", "application/json")
+	if payload != nil {
+		hreq.Header.Set("Content-Type", contentType)
+	}
+	start := time.Now()
+	resp, err := c.http.Do(hreq)
+	if err != nil {
+		return nil, unreachable(c.base, err)
+	}
+	defer resp.Body.Close()
+	c.log.Debug("mealie", "method", req.Method, "path", req.Path, "status", resp.StatusCode, "ms", time.Since(start).Milliseconds())
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBody))
+		if err != nil {
+			return nil, unreachable(c.base, err)
+		}
+		return body, nil
+	}
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	return nil, statusError(resp.StatusCode, body, req.Resource)
+}

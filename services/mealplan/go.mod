@@ -1,0 +1,3 @@
+module github.com/souskitchen/sous/services/mealplan
+
+go 1.26

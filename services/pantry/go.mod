@@ -1,0 +1,3 @@
+module github.com/souskitchen/sous/services/pantry
+
+go 1.26

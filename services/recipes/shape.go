@@ -1,0 +1,167 @@
+package recipes
+
+import (
+	"strings"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/services/internal/mealie"
+)
+
+// The shapers turn Mealie payloads into the curated views of the API. They
+// are pure functions with no I/O, tested against captured payloads
+// (STYLE.md, "mcp-mealie"): a full Mealie recipe costs 2-3k tokens of
+// nutrition, settings, assets and timestamps that a cook never needs.
+
+// str dereferences an optional Mealie string, trimming space.
+func str(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return strings.TrimSpace(*s)
+}
+
+// date keeps the calendar date of a Mealie date or timestamp
+// ("2026-08-08T23:16:13Z" -> "2026-08-08").
+func date(s *string) string {
+	d := str(s)
+	if len(d) >= len("2006-01-02") {
+		return d[:len("2006-01-02")]
+	}
+	return d
+}
+
+func names(orgs []mealie.Organizer) []string {
+	out := make([]string, 0, len(orgs))
+	for _, o := range orgs {
+		if n := strings.TrimSpace(o.Name); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// summary shapes one item of the recipe list.
+func summary(r *mealie.RecipeSummary) *recipesv1.RecipeSummary {
+	return &recipesv1.RecipeSummary{
+		Slug:        r.Slug,
+		Name:        r.Name,
+		Description: str(r.Description),
+		Id:          r.ID,
+		Tags:        names(r.Tags),
+		Categories:  names(r.Categories),
+		Tools:       names(r.Tools),
+		Rating:      r.Rating,
+		RecipeYield: str(r.RecipeYield),
+		TotalTime:   str(r.TotalTime),
+		PrepTime:    str(r.PrepTime),
+		CookTime:    str(r.CookTime),
+		SourceUrl:   str(r.OrgURL),
+		DateAdded:   date(r.DateAdded),
+		LastMade:    date(r.LastMade),
+		HasImage:    str(r.Image) != "",
+	}
+}
+
+// ingredient shapes one ingredient line. Display is Mealie's own rendering;
+// when it is empty (lines written by older clients) the original text or the
+// note stands in, so a line never reaches a cook blank.
+func ingredient(in *mealie.RecipeIngredient) *recipesv1.Ingredient {
+	out := &recipesv1.Ingredient{
+		Display:      strings.TrimSpace(in.Display),
+		Note:         str(in.Note),
+		Title:        str(in.Title),
+		OriginalText: str(in.OriginalText),
+	}
+	if in.Quantity != nil && *in.Quantity != 0 {
+		q := *in.Quantity
+		out.Quantity = &q
+	}
+	if in.Unit != nil {
+		out.Unit, out.UnitId = in.Unit.Name, in.Unit.ID
+	}
+	if in.Food != nil {
+		out.Food, out.FoodId = in.Food.Name, in.Food.ID
+	}
+	if out.Display == "" {
+		out.Display = out.OriginalText
+	}
+	if out.Display == "" {
+		out.Display = out.Note
+	}
+	return out
+}
+
+// detail shapes a full recipe into the curated view.
+func detail(r *mealie.Recipe) *recipesv1.Recipe {
+	s := &r.RecipeSummary
+	out := &recipesv1.Recipe{
+		Slug:        s.Slug,
+		Name:        s.Name,
+		Description: str(s.Description),
+		Id:          s.ID,
+		RecipeYield: str(s.RecipeYield),
+		PrepTime:    str(s.PrepTime),
+		CookTime:    str(s.CookTime),
+		TotalTime:   str(s.TotalTime),
+		Tags:        names(s.Tags),
+		Categories:  names(s.Categories),
+		Tools:       names(s.Tools),
+		SourceUrl:   str(s.OrgURL),
+		Rating:      s.Rating,
+		LastMade:    date(s.LastMade),
+		HasImage:    str(s.Image) != "",
+		DateAdded:   date(s.DateAdded),
+	}
+	for i := range r.Ingredients {
+		out.Ingredients = append(out.Ingredients, ingredient(&r.Ingredients[i]))
+	}
+	for _, step := range r.Instructions {
+		if t := strings.TrimSpace(step.Text); t != "" {
+			out.Instructions = append(out.Instructions, t)
+		}
+	}
+	for _, n := range r.Notes {
+		if strings.TrimSpace(n.Text) == "" && strings.TrimSpace(n.Title) == "" {
+			continue
+		}
+		out.Notes = append(out.Notes, &recipesv1.Note{Title: strings.TrimSpace(n.Title), Text: strings.TrimSpace(n.Text)})
+	}
+	return out
+}
+
+// project clears every field of m not named in fields (proto field names);
+// keep names fields that stay whatever was asked (the identifier a model
+// chains). An empty fields leaves m whole.
+func project(m proto.Message, fields []string, keep ...string) {
+	if len(fields) == 0 {
+		return
+	}
+	want := make(map[protoreflect.Name]bool, len(fields)+len(keep))
+	for _, f := range fields {
+		want[protoreflect.Name(f)] = true
+	}
+	for _, k := range keep {
+		want[protoreflect.Name(k)] = true
+	}
+	r := m.ProtoReflect()
+	r.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
+		if !want[fd.Name()] {
+			r.Clear(fd)
+		}
+		return true
+	})
+}
+
+// fieldNames lists the proto field names of a message, for validating a
+// fields parameter.
+func fieldNames(m proto.Message) map[string]bool {
+	fds := m.ProtoReflect().Descriptor().Fields()
+	out := make(map[string]bool, fds.Len())
+	for i := 0; i < fds.Len(); i++ {
+		out[string(fds.Get(i).Name())] = true
+	}
+	return out
+}
