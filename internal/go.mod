@@ -10,7 +10,7 @@ require (
 )
 
 require (
-	github.com/mozillazg/go-unidecode v0.2.0 // indirect
-	golang.org/x/text v0.44.0 // indirect
+	github.com/mozillazg/go-unidecode v0.2.0
+	golang.org/x/text v0.44.0
 	google.golang.org/protobuf v1.36.11 // indirect
 )

@@ -1,0 +1,66 @@
+// Command mealietest runs the Mealie emulator as a standalone server, for the
+// demo stack and for trying sous against a Mealie-shaped API without Mealie.
+//
+//	mealietest serve --addr 127.0.0.1:9925 --seed demo --mealie-version 2.8 [--token TOKEN] [--latency 50ms]
+//
+// Without --token it accepts mealietest.DefaultToken and prints it on stderr.
+// It stops on SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/souskitchen/sous/integration/mealietest"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stderr))
+}
+
+// run executes the command line and returns the exit status: 0 on a clean
+// stop, 2 on a usage or startup error.
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "serve" {
+		fmt.Fprintln(stderr, "usage: mealietest serve [--addr HOST:PORT] [--seed demo|empty|bench:N] [--token TOKEN] [--mealie-version 2.0|2.8|3] [--latency DURATION]")
+		return 2
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:9925", "listen address")
+	seed := fs.String("seed", "demo", "initial data: demo, empty or bench:N")
+	token := fs.String("token", "", "API token to accept (default: mealietest.DefaultToken, printed on start)")
+	version := fs.String("mealie-version", "2.8", "Mealie version to emulate: 2.0, 2.8 or 3")
+	latency := fs.Duration("latency", 0, "delay added to every response")
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	opts := []mealietest.Option{
+		mealietest.WithAddr(*addr), mealietest.WithSeed(*seed),
+		mealietest.WithVersion(*version), mealietest.WithLatency(*latency),
+	}
+	if *token != "" {
+		opts = append(opts, mealietest.WithToken(*token))
+	}
+	start := time.Now()
+	srv, err := mealietest.Start(opts...)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	defer srv.Close()
+	if *token == "" {
+		fmt.Fprintf(stderr, "mealietest: token %s\n", srv.Token)
+	}
+	fmt.Fprintf(stderr, "mealietest: Mealie %s emulator on %s (seed %s, ready in %s)\n", *version, srv.URL, *seed, time.Since(start).Round(time.Millisecond))
+	<-ctx.Done()
+	return 0
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/souskitchen/sous/integration/mealietest"
+)
+
+// lockedBuffer is a stderr the test can read while run writes to it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func TestServePrintsTokenAndServes(t *testing.T) {
+	addr := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", addr, "--seed", "bench:50", "--mealie-version", "2.0"}, &stderr)
+	}()
+	defer func() {
+		cancel()
+		select {
+		case code := <-done:
+			if code != 0 {
+				t.Errorf("exit status %d", code)
+			}
+		case <-time.After(5 * time.Second):
+			t.Error("serve did not stop after cancel")
+		}
+	}()
+
+	var resp *http.Response
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/api/recipes?perPage=1", nil)
+		req.Header.Set("Authorization", "Bearer "+mealietest.DefaultToken)
+		var err error
+		resp, err = http.DefaultClient.Do(req)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server never answered: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	defer resp.Body.Close()
+	var page struct {
+		Total int `json:"total"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil {
+		t.Fatal(err)
+	}
+	if page.Total != 50 {
+		t.Errorf("total = %d, want 50 recipes from bench:50", page.Total)
+	}
+	var tokenLines int
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if strings.Contains(line, mealietest.DefaultToken) {
+			tokenLines++
+		}
+	}
+	if tokenLines != 1 {
+		t.Errorf("stderr names the token on %d lines, want 1:\n%s", tokenLines, stderr.String())
+	}
+}
+
+func TestServeWithTokenDoesNotPrintIt(t *testing.T) {
+	addr := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() { done <- run(ctx, []string{"serve", "--addr", addr, "--token", "s3cret"}, &stderr) }()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(stderr.String(), "emulator on") {
+		if time.Now().After(deadline) {
+			t.Fatal("server did not report readiness")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if strings.Contains(stderr.String(), "s3cret") {
+		t.Errorf("stderr leaks the given token:\n%s", stderr.String())
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{nil, {"bogus"}, {"serve", "--seed", "bench:x", "--addr", "127.0.0.1:0"}, {"serve", "--mealie-version", "9", "--addr", "127.0.0.1:0"}} {
+		var stderr bytes.Buffer
+		if code := run(context.Background(), args, &stderr); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, code)
+		}
+		if stderr.Len() == 0 {
+			t.Errorf("run(%q) printed nothing", args)
+		}
+	}
+}

@@ -1,0 +1,28 @@
+// Package mealietest is a stateful emulator of Mealie's REST API, for tests and
+// demos of sous where no real Mealie can run.
+//
+// It is used like net/http/httptest:
+//
+//	srv := mealietest.NewServer(t)                  // demo library, Mealie 2.8
+//	client := mealie.New(srv.URL, srv.Token)
+//	...
+//	for _, r := range srv.Requests() { ... }        // what the client sent
+//
+// The emulator reproduces what a real server answers, sharp edges included:
+// the snake_case pagination envelope with its relative next/previous links,
+// the four error body shapes, PATCH replacing list fields wholesale, tags that
+// need {id,name,slug}, the slug that does not move on a PATCH rename, and the
+// rest listed in the fixtures README of the captured Mealie 2.0 exchanges. Each
+// behaviour cites the capture it comes from. Version profiles (WithVersion)
+// switch the differences known between 2.0, 2.8 and 3.x; see profile.go.
+//
+// Seeds (WithSeed): "demo" is a deterministic household library of 24 recipes
+// with foods, units, labels, organizers, meal plans (some in the current week),
+// cookbooks, a shopping list and timeline events; "bench:N" is the demo
+// taxonomy with N generated recipes and N/2 extra foods; "empty" is a fresh
+// install.
+//
+// The package imports only the standard library, google/uuid, a
+// transliteration table and sous's internal/mealieslug. The command
+// integration/cmd/mealietest serves it standalone.
+package mealietest
