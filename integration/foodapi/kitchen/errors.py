@@ -29,7 +29,7 @@ def flatten_errors(data, prefix=""):
     if isinstance(data, dict):
         for key, value in data.items():
             if key == "non_field_errors":
-                path = prefix
+                path = prefix or "non_field_errors"
             elif isinstance(key, int):  # ListField reports failing children by index
                 path = f"{prefix}[{key}]"
             else:
@@ -37,9 +37,14 @@ def flatten_errors(data, prefix=""):
             flat.update(flatten_errors(value, path))
     elif isinstance(data, list):
         if all(not isinstance(item, (dict, list)) for item in data):
-            messages = [str(item) for item in data if str(item)]
-            if messages:
-                flat.setdefault(prefix, []).extend(messages)
+            messages = flat.setdefault(prefix, [])
+            for message in map(str, data):
+                # full_clean() can report one rule twice (clean() and the
+                # matching database constraint); say it once.
+                if message and message not in messages:
+                    messages.append(message)
+            if not messages:
+                del flat[prefix]
         else:
             for index, item in enumerate(data):
                 flat.update(flatten_errors(item, f"{prefix}[{index}]"))
@@ -52,7 +57,7 @@ def sentence_for(flat):
     """The first message of a flattened error map, prefixed by its field path."""
     for path, messages in flat.items():
         if messages:
-            return f"{path}: {messages[0]}" if path else messages[0]
+            return messages[0] if path == "non_field_errors" else f"{path}: {messages[0]}"
     return "The request is not valid."
 
 

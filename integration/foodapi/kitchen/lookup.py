@@ -75,8 +75,8 @@ def find_ingredient(name):
 def close_matches(name, limit=CLOSE_MATCH_LIMIT):
     """Canonical names of the ingredients nearest to `name`, best first.
 
-    Compares against names and aliases with difflib, and also offers names
-    containing the query as a word ("mince" -> "pork mince"); aliases are
+    Offers names containing the query as a word first ("mince" -> "pork
+    mince"), then names and aliases difflib finds similar; aliases are
     reported as the ingredient they belong to.
     """
     key = normalize_name(name).lower()
@@ -88,8 +88,10 @@ def close_matches(name, limit=CLOSE_MATCH_LIMIT):
     for alias, ingredient_name in IngredientAlias.objects.values_list("name", "ingredient__name"):
         owner.setdefault(alias.lower(), ingredient_name)
 
-    ranked = difflib.get_close_matches(key, list(owner), n=limit * 2, cutoff=CLOSE_MATCH_CUTOFF)
-    ranked += sorted(k for k in owner if key in k.split() or k in key.split())
+    # A name containing the query as a whole word ("mince" in "pork mince")
+    # is a stronger hint than spelling similarity, so it comes first.
+    ranked = sorted(k for k in owner if key in k.split() or k in key.split())
+    ranked += difflib.get_close_matches(key, list(owner), n=limit * 2, cutoff=CLOSE_MATCH_CUTOFF)
     result = []
     for candidate in ranked:
         canonical = owner[candidate]

@@ -78,3 +78,9 @@ def test_unlisted_host_is_json_400(api):
     response = api.get("/api/health/", HTTP_HOST="food.attacker.example")
     assert response.status_code == 400
     assert response.json() == {"detail": "Bad request."}
+
+
+def test_non_json_body_is_415(api):
+    response = api.post("/api/log-cook/", "rating=5", content_type="text/plain")
+    assert response.status_code == 415
+    assert response.json() == {"detail": 'Unsupported media type "text/plain" in request.'}

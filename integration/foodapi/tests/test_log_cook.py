@@ -169,3 +169,14 @@ def test_unknown_recipe_id_is_404(api):
     response = log(api, {"recipe": 77})
     assert response.status_code == 404
     assert response.json() == {"detail": "No recipe has id 77.", "field": "recipe"}
+
+
+def test_exactly_one_error_body_lists_the_rule_once(api, stir_fry, bolognese):
+    body = log(api, {"meta_recipe": stir_fry.id, "recipe": bolognese.id}).json()
+    assert body["errors"] == {"non_field_errors": ["A cook log links exactly one of meta_recipe or recipe."]}
+
+
+def test_servings_below_one_is_400(api, stir_fry):
+    response = log(api, {"meta_recipe": stir_fry.id, "servings": 0})
+    assert response.status_code == 400
+    assert response.json()["detail"] == "servings: Ensure this value is greater than or equal to 1."

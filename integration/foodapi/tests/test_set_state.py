@@ -126,3 +126,10 @@ def test_missing_state_is_400(api):
     response = api.post("/api/pantry/set-state/", {"ingredient": "milk"}, format="json")
     assert response.status_code == 400
     assert response.json()["detail"] == "state: This field is required."
+
+
+def test_word_matches_rank_before_spelling_matches(api):
+    item(ingredient("jasmine rice", "rice"))
+    item("pork mince")
+    response = api.post("/api/pantry/set-state/", {"ingredient": "mince", "state": "out"}, format="json")
+    assert response.json()["close_matches"][0] == "pork mince"
