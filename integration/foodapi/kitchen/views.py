@@ -3,7 +3,6 @@ import difflib
 
 from django.db import DatabaseError, connection, transaction
 from rest_framework import status
-from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
