@@ -1,0 +1,227 @@
+package mealie
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// Shopping list paging.
+const (
+	// ShoppingPageSize is the page size for shopping lists and items: a
+	// household rarely has more than a few hundred rows in all.
+	ShoppingPageSize = 500
+	// MaxShoppingPages bounds how many pages one read follows.
+	MaxShoppingPages = 20
+)
+
+// ShoppingLabel is a multi-purpose label (a store section) as a shopping
+// item or a food carries it.
+type ShoppingLabel struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// ShoppingFood is a food as shopping items and the parser carry it. The
+// parser returns foods it could not match with a null id
+// (parser_ingredients__brute.json, "sugar").
+type ShoppingFood struct {
+	ID         *string        `json:"id"`
+	Name       string         `json:"name"`
+	PluralName *string        `json:"pluralName"`
+	LabelID    *string        `json:"labelId"`
+	Label      *ShoppingLabel `json:"label"`
+}
+
+// ShoppingUnit is a unit as shopping items and the parser carry it; the
+// parser returns unknown units (such as "large") with a null id.
+type ShoppingUnit struct {
+	ID           *string `json:"id"`
+	Name         string  `json:"name"`
+	PluralName   *string `json:"pluralName"`
+	Abbreviation string  `json:"abbreviation"`
+}
+
+// ShoppingRecipeRef ties a shopping item to the recipe it was added for.
+type ShoppingRecipeRef struct {
+	RecipeID       string   `json:"recipeId"`
+	RecipeQuantity float64  `json:"recipeQuantity"`
+	RecipeScale    *float64 `json:"recipeScale,omitempty"`
+}
+
+// ShoppingItem is one row of a shopping list (shopping_items__list.json).
+// Raw keeps every field Mealie sent, because PUT needs the whole object:
+// a partial body is a 422 (shopping_items__put_partial.json).
+type ShoppingItem struct {
+	ID               string              `json:"id"`
+	ShoppingListID   string              `json:"shoppingListId"`
+	Quantity         float64             `json:"quantity"`
+	Unit             *ShoppingUnit       `json:"unit"`
+	Food             *ShoppingFood       `json:"food"`
+	Note             *string             `json:"note"`
+	IsFood           bool                `json:"isFood"`
+	DisableAmount    *bool               `json:"disableAmount"`
+	Display          string              `json:"display"`
+	Checked          bool                `json:"checked"`
+	Position         int                 `json:"position"`
+	FoodID           *string             `json:"foodId"`
+	UnitID           *string             `json:"unitId"`
+	LabelID          *string             `json:"labelId"`
+	Label            *ShoppingLabel      `json:"label"`
+	RecipeReferences []ShoppingRecipeRef `json:"recipeReferences"`
+	Raw              map[string]any      `json:"-"`
+}
+
+// UnmarshalJSON reads the typed fields and keeps the whole object in Raw.
+func (it *ShoppingItem) UnmarshalJSON(b []byte) error {
+	type plain ShoppingItem
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &p.Raw); err != nil {
+		return err
+	}
+	*it = ShoppingItem(p)
+	return nil
+}
+
+// ShoppingListRecipeRef is a recipe recorded on a list, with its summary.
+type ShoppingListRecipeRef struct {
+	RecipeID string         `json:"recipeId"`
+	Recipe   *RecipeSummary `json:"recipe"`
+}
+
+// ShoppingList is a household shopping list. Name is null for a list
+// created without one (shopping_lists__create_no_name.json). ListItems is
+// only present on GET /lists/{id}, not in the paged overview
+// (shopping_lists__list_after.json).
+type ShoppingList struct {
+	ID               string                  `json:"id"`
+	Name             *string                 `json:"name"`
+	ListItems        []ShoppingItem          `json:"listItems"`
+	RecipeReferences []ShoppingListRecipeRef `json:"recipeReferences"`
+}
+
+// ShoppingItemCreate is one row to create. Quantity zero is omitted so that
+// Mealie applies its default of 1 to note-only rows.
+type ShoppingItemCreate struct {
+	ShoppingListID   string              `json:"shoppingListId"`
+	Quantity         float64             `json:"quantity,omitempty"`
+	FoodID           string              `json:"foodId,omitempty"`
+	UnitID           string              `json:"unitId,omitempty"`
+	Note             string              `json:"note"`
+	IsFood           bool                `json:"isFood"`
+	DisableAmount    bool                `json:"disableAmount"`
+	RecipeReferences []ShoppingRecipeRef `json:"recipeReferences,omitempty"`
+}
+
+// ShoppingItemsChange is Mealie's answer to item writes: the rows it
+// created, the rows it updated (an item with the same food and unit as an
+// existing row is merged into it: shopping_items__create_same_food_merges.json)
+// and the rows it deleted. Writes never return the bare item.
+type ShoppingItemsChange struct {
+	CreatedItems []ShoppingItem `json:"createdItems"`
+	UpdatedItems []ShoppingItem `json:"updatedItems"`
+	DeletedItems []ShoppingItem `json:"deletedItems"`
+}
+
+// ListShoppingLists reads every shopping list of the household (without
+// their items).
+func (c *Client) ListShoppingLists(ctx context.Context) ([]ShoppingList, error) {
+	return shoppingPages[ShoppingList](ctx, c, "/api/households/shopping/lists", nil, "shopping lists")
+}
+
+// ListShoppingItems reads every shopping item of the household, all lists.
+func (c *Client) ListShoppingItems(ctx context.Context) ([]ShoppingItem, error) {
+	return shoppingPages[ShoppingItem](ctx, c, "/api/households/shopping/items", nil, "shopping items")
+}
+
+// GetShoppingList reads one list with its items; an unknown id is
+// KindNotFound.
+func (c *Client) GetShoppingList(ctx context.Context, id string) (*ShoppingList, error) {
+	var l ShoppingList
+	if err := c.Do(ctx, Request{Method: http.MethodGet, Path: "/api/households/shopping/lists/" + url.PathEscape(id), Resource: fmt.Sprintf("shopping list '%s'", id)}, &l); err != nil {
+		return nil, err
+	}
+	return &l, nil
+}
+
+// CreateShoppingItems creates rows in one call
+// (POST /api/households/shopping/items/create-bulk, answered 201 with a
+// ShoppingItemsChange: shopping_items__create_bulk.json).
+func (c *Client) CreateShoppingItems(ctx context.Context, items []ShoppingItemCreate) (*ShoppingItemsChange, error) {
+	var ch ShoppingItemsChange
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/shopping/items/create-bulk", Body: items, Resource: "shopping items"}, &ch); err != nil {
+		return nil, err
+	}
+	return &ch, nil
+}
+
+// UpdateShoppingItem PUTs item's full object (Raw) with changes applied on
+// top, such as {"checked": true} (shopping_items__put_check.json).
+func (c *Client) UpdateShoppingItem(ctx context.Context, item *ShoppingItem, changes map[string]any) (*ShoppingItemsChange, error) {
+	body := maps.Clone(item.Raw)
+	if body == nil {
+		body = map[string]any{}
+	}
+	maps.Copy(body, changes)
+	var ch ShoppingItemsChange
+	if err := c.Do(ctx, Request{Method: http.MethodPut, Path: "/api/households/shopping/items/" + url.PathEscape(item.ID), Body: body, Resource: fmt.Sprintf("shopping item '%s'", item.ID)}, &ch); err != nil {
+		return nil, err
+	}
+	return &ch, nil
+}
+
+// DeleteShoppingItem deletes one row (answered {"message":"","error":false}:
+// shopping_items__delete.json).
+func (c *Client) DeleteShoppingItem(ctx context.Context, id string) error {
+	return c.Do(ctx, Request{Method: http.MethodDelete, Path: "/api/households/shopping/items/" + url.PathEscape(id), Resource: fmt.Sprintf("shopping item '%s'", id)}, nil)
+}
+
+// ParsedShoppingLine is one answer of the ingredient parser
+// (parser_ingredients__brute.json), trimmed to what a shopping row needs.
+type ParsedShoppingLine struct {
+	Input      string `json:"input"`
+	Ingredient struct {
+		Quantity *float64      `json:"quantity"`
+		Unit     *ShoppingUnit `json:"unit"`
+		Food     *ShoppingFood `json:"food"`
+		Note     string        `json:"note"`
+	} `json:"ingredient"`
+}
+
+// ParseShoppingLines runs POST /api/parser/ingredients with the named parser
+// ("nlp", "brute" or "openai") over lines, answered in order.
+func (c *Client) ParseShoppingLines(ctx context.Context, parser string, lines []string) ([]ParsedShoppingLine, error) {
+	var out []ParsedShoppingLine
+	body := map[string]any{"parser": parser, "ingredients": lines}
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/parser/ingredients", Body: body, Resource: "ingredient parser"}, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// shoppingPages reads every page of a paged list endpoint.
+func shoppingPages[T any](ctx context.Context, c *Client, path string, q url.Values, what string) ([]T, error) {
+	var out []T
+	for page := 1; page <= MaxShoppingPages; page++ {
+		v := url.Values{}
+		maps.Copy(v, q)
+		v.Set("page", strconv.Itoa(page))
+		v.Set("perPage", strconv.Itoa(ShoppingPageSize))
+		var p Page[T]
+		if err := c.Do(ctx, Request{Method: http.MethodGet, Path: path, Query: v, Resource: what}, &p); err != nil {
+			return nil, err
+		}
+		out = append(out, p.Items...)
+		if len(p.Items) == 0 || page >= p.TotalPages {
+			return out, nil
+		}
+	}
+	return nil, &Error{Kind: KindProtocol, Message: fmt.Sprintf("Mealie's %s run past %d pages", what, MaxShoppingPages)}
+}
