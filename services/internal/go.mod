@@ -2,7 +2,10 @@ module github.com/souskitchen/sous/services/internal
 
 go 1.26.0
 
-require google.golang.org/protobuf v1.36.11 // indirect
+require (
+	golang.org/x/sync v0.25.0 // indirect
+	google.golang.org/protobuf v1.36.11 // indirect
+)
 
 require connectrpc.com/connect v1.21.1
 

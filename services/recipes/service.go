@@ -8,17 +8,18 @@ package recipes
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
+	"sync/atomic"
+	"time"
 
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/types/known/structpb"
 
 	"github.com/souskitchen/sous/internal/svcauth"
+	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 	"github.com/souskitchen/sous/services/internal/mealie"
@@ -37,10 +38,6 @@ const (
 	MaxPage = 10000
 )
 
-// MinMealieMajor is the oldest Mealie sous supports: 1.x has no
-// /api/households layer (seed, "Target Mealie version").
-const MinMealieMajor = 2
-
 // Config configures the service.
 type Config struct {
 	// MealieURL is Mealie's base URL (MEALIE_URL). Required.
@@ -56,15 +53,24 @@ type Config struct {
 	ReadOnly bool
 	// Logger receives service logs; nil discards.
 	Logger *slog.Logger
+	// Pantry is the pantry service, for SuggestRecipes(from_pantry); nil
+	// answers from_pantry with FailedPrecondition.
+	Pantry pantryv1connect.PantryServiceClient
+	// Backoff overrides the Mealie client's retry backoff (tests).
+	Backoff time.Duration
 }
 
-// Service implements recipesv1connect.RecipesServiceHandler. RPCs not yet
-// implemented answer Unimplemented.
+// Service implements recipesv1connect.RecipesServiceHandler.
 type Service struct {
 	recipesv1connect.UnimplementedRecipesServiceHandler
 	mealie   *mealie.Client
+	pantry   pantryv1connect.PantryServiceClient
 	readOnly bool
 	log      *slog.Logger
+	// noSuggestions is set once Mealie answered 404 for
+	// /api/recipes/suggestions (Mealie 2.0), so later calls go straight to
+	// the local ranking.
+	noSuggestions atomic.Bool
 }
 
 // New returns the service.
@@ -75,12 +81,12 @@ func New(cfg Config) (*Service, error) {
 	}
 	mc, err := mealie.New(mealie.Config{
 		BaseURL: cfg.MealieURL, Token: cfg.MealieToken, InsecureSkipVerify: cfg.InsecureSkipVerify,
-		HTTPClient: cfg.HTTPClient, Logger: logger,
+		HTTPClient: cfg.HTTPClient, Logger: logger, Backoff: cfg.Backoff,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &Service{mealie: mc, readOnly: cfg.ReadOnly, log: logger}, nil
+	return &Service{mealie: mc, pantry: cfg.Pantry, readOnly: cfg.ReadOnly, log: logger}, nil
 }
 
 // Handler returns the Connect handler and its mount path. In read-only mode
@@ -97,36 +103,19 @@ func invalid(format string, args ...any) error {
 }
 
 // GetStatus probes Mealie: /api/app/about for the version (no token needed),
-// then /api/users/self for the token's user.
+// then /api/users/self for the token's user. Mealie below 2.0 answers
+// FailedPrecondition.
 func (s *Service) GetStatus(ctx context.Context, _ *connect.Request[recipesv1.GetStatusRequest]) (*connect.Response[recipesv1.GetStatusResponse], error) {
-	about, err := s.mealie.About(ctx)
-	if err != nil {
-		return nil, mealie.ConnectError(err)
-	}
-	if major, ok := majorVersion(about.Version); ok && major < MinMealieMajor {
-		return nil, connect.NewError(connect.CodeFailedPrecondition,
-			fmt.Errorf("Mealie %s is not supported: sous needs Mealie 2.0 or newer (1.x has no households API)", about.Version))
-	}
-	user, err := s.mealie.Self(ctx)
+	st, err := s.mealie.Probe(ctx)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
 	return connect.NewResponse(&recipesv1.GetStatusResponse{
-		MealieVersion: about.Version,
-		User:          user.Username,
-		Household:     user.Household,
+		MealieVersion: st.Version,
+		User:          st.User.Username,
+		Household:     st.User.Household,
 		ReadOnly:      s.readOnly,
 	}), nil
-}
-
-// majorVersion reads the major number of "v2.8.0" or "2.8.0". Unreleased
-// builds report "develop" (fixtures/mealie-2.0/app_about__ok.json), which has
-// no number: ok is false and the caller lets it pass.
-func majorVersion(v string) (int, bool) {
-	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
-	head, _, _ := strings.Cut(v, ".")
-	n, err := strconv.Atoi(head)
-	return n, err == nil
 }
 
 // searchFields are the RecipeSummary fields a search may ask for; the list
@@ -156,26 +145,51 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 			return nil, invalid("fields: unknown field %q", f)
 		}
 	}
-	if len(m.GetTags())+len(m.GetCategories())+len(m.GetTools())+len(m.GetFoods()) > 0 {
-		return nil, connect.NewError(connect.CodeUnimplemented, errors.New("filtering by tags, categories, tools or foods is not available yet"))
-	}
-	res, err := s.mealie.ListRecipes(ctx, mealie.RecipeQuery{
-		Page:     int(page),
-		PerPage:  int(limit),
-		Search:   strings.TrimSpace(m.GetQuery()),
-		Cookbook: m.GetCookbook(),
+	q := mealie.RecipeQuery{
+		Page:       int(page),
+		PerPage:    int(limit),
+		Search:     strings.TrimSpace(m.GetQuery()),
+		Cookbook:   strings.TrimSpace(m.GetCookbook()),
+		RequireAll: m.GetRequireAll(),
 		// A stable order, so paging does not skip or repeat recipes.
 		OrderBy: "name",
-	})
+	}
+	// Filters resolve names to slugs (foods to ids) and never create. Mealie
+	// drops an unknown tag filter and returns every recipe
+	// (recipes_list__tags_unknown_slug.json), so an unknown name must not
+	// reach it: it matches nothing.
+	empty := false
+	for _, f := range []struct {
+		res   mealie.Resource
+		names []string
+		dst   *[]string
+	}{
+		{mealie.Tags, m.GetTags(), &q.Tags},
+		{mealie.Categories, m.GetCategories(), &q.Categories},
+		{mealie.Tools, m.GetTools(), &q.Tools},
+		{mealie.Foods, m.GetFoods(), &q.Foods},
+	} {
+		if len(f.names) == 0 {
+			continue
+		}
+		keys, unknown, err := s.filterKeys(ctx, f.res, f.names)
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		if len(keys) == 0 || (len(unknown) > 0 && q.RequireAll) {
+			empty = true
+		}
+		*f.dst = keys
+	}
+	out := &recipesv1.SearchRecipesResponse{Page: page, Limit: limit}
+	if empty {
+		return connect.NewResponse(out), nil
+	}
+	res, err := s.mealie.ListRecipes(ctx, q)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
-	out := &recipesv1.SearchRecipesResponse{
-		Page:       int32(res.Page),
-		Limit:      limit,
-		Total:      int32(res.Total),
-		TotalPages: int32(res.TotalPages),
-	}
+	out.Page, out.Total, out.TotalPages = int32(res.Page), int32(res.Total), int32(res.TotalPages)
 	fields := m.GetFields()
 	if len(fields) == 0 {
 		fields = []string{"slug", "name", "description"}

@@ -1,6 +1,9 @@
 package recipes
 
 import (
+	"encoding/json"
+
+	"github.com/google/uuid"
 	"strings"
 
 	"google.golang.org/protobuf/proto"
@@ -165,3 +168,9 @@ func fieldNames(m proto.Message) map[string]bool {
 	}
 	return out
 }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// newID returns a fresh version-4 UUID: Mealie path ids must be version 4
+// (foods__get_nil_uuid.json).
+func newID() string { return uuid.NewString() }

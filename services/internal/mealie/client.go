@@ -65,6 +65,7 @@ type Client struct {
 	http    *http.Client
 	backoff time.Duration
 	log     *slog.Logger
+	cache   *caches
 }
 
 // New validates cfg and returns a Client. A missing or non-http(s) URL, or
@@ -98,7 +99,7 @@ func New(cfg Config) (*Client, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Client{base: base, token: strings.TrimSpace(cfg.Token), http: hc, backoff: backoff, log: logger}, nil
+	return &Client{base: base, token: strings.TrimSpace(cfg.Token), http: hc, backoff: backoff, log: logger, cache: newCaches()}, nil
 }
 
 // BaseURL returns Mealie's base URL without a trailing slash.
@@ -117,6 +118,9 @@ type Request struct {
 	// Resource names what a 404 is about, such as "recipe 'pad-thai'"; the
 	// error then reads "recipe 'pad-thai' not found".
 	Resource string
+	// Reads marks a POST that changes nothing (the ingredient parser), so it
+	// does not clear the detail cache.
+	Reads bool
 }
 
 // Do sends req and decodes a JSON answer into out (when out is non-nil). GETs
@@ -154,6 +158,14 @@ func (c *Client) Upload(ctx context.Context, req Request, contentType string, bo
 }
 
 func (c *Client) send(ctx context.Context, req Request, contentType string, payload []byte) ([]byte, error) {
+	if req.Method != http.MethodGet && !req.Reads {
+		// Any write may change any recipe (a tag rename, a food merge): the
+		// detail cache is cleared wholesale, before and after, whatever the
+		// outcome, because a failed write may still have committed
+		// (recipes_patch__ingredients_without_reference_id.json).
+		c.cache.clearDetails()
+		defer c.cache.clearDetails()
+	}
 	u := c.base + req.Path
 	if len(req.Query) > 0 {
 		u += "?" + req.Query.Encode()

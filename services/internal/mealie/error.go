@@ -206,3 +206,8 @@ func clip(s string) string {
 	}
 	return s
 }
+
+// ConnectCode returns the Connect code ConnectError would give err.
+func ConnectCode(err error) connect.Code {
+	return connect.CodeOf(ConnectError(err))
+}

@@ -1,0 +1,83 @@
+package mealie
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Sweep limits, from the seed's "Sweeps" section.
+const (
+	// RecipePageSize is the page size of a library sweep.
+	RecipePageSize = 100
+	// MaxLibraryRecipes caps a sweep: Mealie has no "how many recipes use
+	// this food" endpoint, and 2000 bounds what one report may cost.
+	MaxLibraryRecipes = 2000
+	// Fanout is how many recipe details are read at once during a sweep:
+	// enough to be quick, few enough not to load a homelab server.
+	Fanout = 8
+)
+
+// AllRecipes pages the recipe list at RecipePageSize, ordered by name, up
+// to max recipes (at most MaxLibraryRecipes). It returns the recipes read
+// and the library's total, so callers can say what they truncated.
+func (c *Client) AllRecipes(ctx context.Context, max int) ([]RecipeSummary, int, error) {
+	if max <= 0 || max > MaxLibraryRecipes {
+		max = MaxLibraryRecipes
+	}
+	var out []RecipeSummary
+	total := 0
+	for page := 1; len(out) < max; page++ {
+		p, err := c.ListRecipes(ctx, RecipeQuery{Page: page, PerPage: RecipePageSize, OrderBy: "name"})
+		if err != nil {
+			return nil, 0, err
+		}
+		total = p.Total
+		out = append(out, p.Items...)
+		if len(p.Items) == 0 || page >= p.TotalPages {
+			break
+		}
+	}
+	if len(out) > max {
+		out = out[:max]
+	}
+	return out, total, nil
+}
+
+// MinMajor is the oldest Mealie sous supports: 1.x has no /api/households
+// layer (seed, "Target Mealie version").
+const MinMajor = 2
+
+// Status is what Probe learns.
+type Status struct {
+	Version string
+	User    *User
+}
+
+// Probe reads Mealie's version (/api/app/about, no token) and the token's
+// user (/api/users/self), refusing Mealie below 2.0 with FailedPrecondition.
+func (c *Client) Probe(ctx context.Context) (*Status, error) {
+	about, err := c.About(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if major, ok := MajorVersion(about.Version); ok && major < MinMajor {
+		return nil, &Error{Kind: KindConflict, Message: fmt.Sprintf("Mealie %s is not supported: sous needs Mealie 2.0 or newer (1.x has no households API)", about.Version)}
+	}
+	user, err := c.Self(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &Status{Version: about.Version, User: user}, nil
+}
+
+// MajorVersion reads the major number of "v2.8.0" or "2.8.0". Unreleased
+// builds report "develop" or "nightly" (app_about__ok.json), which have no
+// number: ok is false and callers let them pass.
+func MajorVersion(v string) (int, bool) {
+	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
+	head, _, _ := strings.Cut(v, ".")
+	n, err := strconv.Atoi(head)
+	return n, err == nil
+}

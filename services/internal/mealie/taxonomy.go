@@ -1,0 +1,193 @@
+package mealie
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+)
+
+// Resource is a taxonomy collection.
+type Resource string
+
+// The taxonomy collections and their paths.
+const (
+	Foods      Resource = "foods"
+	Units      Resource = "units"
+	Labels     Resource = "labels"
+	Tags       Resource = "tags"
+	Categories Resource = "categories"
+	Tools      Resource = "tools"
+)
+
+// Path is the collection's API path.
+func (r Resource) Path() string {
+	switch r {
+	case Foods:
+		return "/api/foods"
+	case Units:
+		return "/api/units"
+	case Labels:
+		return "/api/groups/labels"
+	default:
+		return "/api/organizers/" + string(r)
+	}
+}
+
+// Singular names one item in messages: "food", "tag".
+func (r Resource) Singular() string {
+	switch r {
+	case Categories:
+		return "category"
+	default:
+		return string(r[:len(r)-1])
+	}
+}
+
+// TaxonomyPageSize is the page size of a taxonomy snapshot: 500 keeps a
+// large food list to a handful of requests (seed, "Sweeps").
+const TaxonomyPageSize = 500
+
+// MaxTaxonomyPages bounds a snapshot (500 x 40 = 20 000 items), so a
+// misbehaving server that never reports the last page cannot loop forever.
+const MaxTaxonomyPages = 40
+
+// TaxonomyItem is one food, unit, label, tag, category or tool as Mealie
+// returns it (foods__get_one.json, units__get_one.json,
+// groups_labels__list.json, organizers_tools__list.json). Raw keeps the
+// whole row, because an update must send it back whole.
+type TaxonomyItem struct {
+	ID           string  `json:"id"`
+	Name         string  `json:"name"`
+	Slug         string  `json:"slug"`
+	GroupID      string  `json:"groupId"`
+	Description  *string `json:"description"`
+	PluralName   *string `json:"pluralName"`
+	Abbreviation *string `json:"abbreviation"`
+	Color        *string `json:"color"`
+	OnHand       bool    `json:"onHand"`
+	Aliases      []struct {
+		Name string `json:"name"`
+	} `json:"aliases"`
+	Label *struct {
+		Name string `json:"name"`
+	} `json:"label"`
+	Raw map[string]any `json:"-"`
+}
+
+// UnmarshalJSON keeps the raw row beside the typed fields.
+func (t *TaxonomyItem) UnmarshalJSON(b []byte) error {
+	type plain TaxonomyItem
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &p.Raw); err != nil {
+		return err
+	}
+	*t = TaxonomyItem(p)
+	return nil
+}
+
+// Writable trims a taxonomy object to the keys Mealie reads when the object
+// is embedded in a recipe write: id, name, slug, groupId (seed, "Write
+// payloads carry only writable keys"). Mealie hydrates the row from the id.
+func (t *TaxonomyItem) Writable() Organizer {
+	return Organizer{ID: t.ID, Name: t.Name, Slug: t.Slug, GroupID: t.GroupID}
+}
+
+func itemResource(r Resource, id string) string { return fmt.Sprintf("%s '%s'", r.Singular(), id) }
+
+// ListTaxonomy reads one page of a collection, ordered by name.
+func (c *Client) ListTaxonomy(ctx context.Context, r Resource, page, perPage int, search string) (*Page[TaxonomyItem], error) {
+	v := url.Values{}
+	v.Set("page", strconv.Itoa(page))
+	v.Set("perPage", strconv.Itoa(perPage))
+	v.Set("orderBy", "name")
+	v.Set("orderDirection", "asc")
+	if search != "" {
+		v.Set("search", search)
+	}
+	var p Page[TaxonomyItem]
+	if err := c.Do(ctx, Request{Method: http.MethodGet, Path: r.Path(), Query: v, Resource: string(r) + " list"}, &p); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// AllTaxonomy pages the whole collection at TaxonomyPageSize. A snapshot
+// must be whole: a name missing from a truncated one would make a write
+// create a second copy of an existing food (seed, "Caches").
+func (c *Client) AllTaxonomy(ctx context.Context, r Resource) ([]TaxonomyItem, error) {
+	var out []TaxonomyItem
+	for page := 1; page <= MaxTaxonomyPages; page++ {
+		p, err := c.ListTaxonomy(ctx, r, page, TaxonomyPageSize, "")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p.Items...)
+		if len(p.Items) == 0 || page >= p.TotalPages {
+			return out, nil
+		}
+	}
+	return out, nil
+}
+
+// GetTaxonomy reads one item by id.
+func (c *Client) GetTaxonomy(ctx context.Context, r Resource, id string) (*TaxonomyItem, error) {
+	var it TaxonomyItem
+	if err := c.Do(ctx, Request{Method: http.MethodGet, Path: r.Path() + "/" + url.PathEscape(id), Resource: itemResource(r, id)}, &it); err != nil {
+		return nil, err
+	}
+	return &it, nil
+}
+
+// CreateTaxonomy creates one item from body and forgets the snapshot.
+func (c *Client) CreateTaxonomy(ctx context.Context, r Resource, body map[string]any) (*TaxonomyItem, error) {
+	defer c.ForgetTaxonomy(r)
+	var it TaxonomyItem
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: r.Path(), Body: body, Resource: string(r) + " list"}, &it); err != nil {
+		return nil, err
+	}
+	return &it, nil
+}
+
+// PutTaxonomy replaces one item; Mealie's PUT is wholesale
+// (foods__put_partial.json), so body is the read row with changes.
+func (c *Client) PutTaxonomy(ctx context.Context, r Resource, id string, body map[string]any) (*TaxonomyItem, error) {
+	defer c.ForgetTaxonomy(r)
+	var it TaxonomyItem
+	if err := c.Do(ctx, Request{Method: http.MethodPut, Path: r.Path() + "/" + url.PathEscape(id), Body: body, Resource: itemResource(r, id)}, &it); err != nil {
+		return nil, err
+	}
+	return &it, nil
+}
+
+// DeleteTaxonomy deletes one item. Mealie 2.0 answers a second delete with
+// 400 "Bad Request" rather than 404 (organizers_tags__delete_again.json).
+func (c *Client) DeleteTaxonomy(ctx context.Context, r Resource, id string) error {
+	defer c.ForgetTaxonomy(r)
+	_, err := c.Raw(ctx, Request{Method: http.MethodDelete, Path: r.Path() + "/" + url.PathEscape(id), Resource: itemResource(r, id)})
+	return err
+}
+
+// MergeTaxonomy merges food or unit from into to with PUT
+// /api/{foods,units}/merge {fromFood,toFood} (foods_merge__ok.json). Mealie
+// accepts merging an item into itself and then deletes it
+// (foods_get__after_merge_into_itself.json): callers refuse that first.
+func (c *Client) MergeTaxonomy(ctx context.Context, r Resource, from, to string) error {
+	var body map[string]string
+	switch r {
+	case Foods:
+		body = map[string]string{"fromFood": from, "toFood": to}
+	case Units:
+		body = map[string]string{"fromUnit": from, "toUnit": to}
+	default:
+		return &Error{Kind: KindInvalid, Message: fmt.Sprintf("Mealie cannot merge %s; only foods and units", r)}
+	}
+	defer c.ForgetTaxonomy(r)
+	_, err := c.Raw(ctx, Request{Method: http.MethodPut, Path: r.Path() + "/merge", Body: body, Resource: itemResource(r, from)})
+	return err
+}
