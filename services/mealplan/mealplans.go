@@ -1,0 +1,293 @@
+package mealplan
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"connectrpc.com/connect"
+
+	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/services/internal/mealie"
+)
+
+// Range limits.
+const (
+	// MaxRandomDays caps RandomMealPlan: one Mealie write per day, so a
+	// hallucinated range cannot fire hundreds of writes (seed, "Meal plan").
+	MaxRandomDays = 14
+	// MaxReadDays caps GetMealPlan: a year of plans is already thousands of
+	// tokens; a longer range is a mistake, not a question.
+	MaxReadDays = 366
+	// MaxTitleChars and MaxNoteChars bound free text sent to Mealie
+	// (mealplan.proto, AddMealPlanEntryRequest).
+	MaxTitleChars = 200
+	// MaxNoteChars bounds an entry's note.
+	MaxNoteChars = 1000
+)
+
+// dateLayout is the only date form accepted: ISO 8601 calendar dates, as
+// Mealie stores them.
+const dateLayout = "2006-01-02"
+
+// parseDate reads a YYYY-MM-DD date; anything else is InvalidArgument naming
+// the field.
+func parseDate(field, v string) (time.Time, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return time.Time{}, invalid("%s is required (YYYY-MM-DD)", field)
+	}
+	t, err := time.Parse(dateLayout, v)
+	if err != nil {
+		return time.Time{}, invalid("%s must be an ISO date YYYY-MM-DD, got %q", field, v)
+	}
+	return t, nil
+}
+
+// parseRange reads an inclusive range and returns its bounds and length in
+// days; end before start is InvalidArgument, as is a range over maxDays.
+func parseRange(startField, start, endField, end string, maxDays int, what string) (time.Time, time.Time, int, error) {
+	s, err := parseDate(startField, start)
+	if err != nil {
+		return s, s, 0, err
+	}
+	e, err := parseDate(endField, end)
+	if err != nil {
+		return s, e, 0, err
+	}
+	if e.Before(s) {
+		return s, e, 0, invalid("%s %s is before %s %s", endField, e.Format(dateLayout), startField, s.Format(dateLayout))
+	}
+	days := int(e.Sub(s).Hours()/24) + 1
+	if days > maxDays {
+		return s, e, days, invalid("%s covers %d days; %s is capped at %d days — split the range", what, days, what, maxDays)
+	}
+	return s, e, days, nil
+}
+
+// entryTypes maps the proto enum to Mealie's entryType strings; Mealie 2.0
+// accepts exactly these (mealplans__create_422_bad_entry_type.json).
+var entryTypes = map[mealplanv1.EntryType]string{
+	mealplanv1.EntryType_ENTRY_TYPE_BREAKFAST: "breakfast",
+	mealplanv1.EntryType_ENTRY_TYPE_LUNCH:     "lunch",
+	mealplanv1.EntryType_ENTRY_TYPE_DINNER:    "dinner",
+	mealplanv1.EntryType_ENTRY_TYPE_SIDE:      "side",
+}
+
+// mealieEntryType resolves a request's entry type; unspecified is dinner,
+// an unknown number InvalidArgument.
+func mealieEntryType(t mealplanv1.EntryType) (string, error) {
+	if t == mealplanv1.EntryType_ENTRY_TYPE_UNSPECIFIED {
+		return "dinner", nil
+	}
+	if s, ok := entryTypes[t]; ok {
+		return s, nil
+	}
+	return "", invalid("entry_type must be breakfast, lunch, dinner or side, got %d", int32(t))
+}
+
+// GetMealPlan lists the entries between two dates, inclusive.
+func (s *Service) GetMealPlan(ctx context.Context, req *connect.Request[mealplanv1.GetMealPlanRequest]) (*connect.Response[mealplanv1.GetMealPlanResponse], error) {
+	start, end, _, err := parseRange("start_date", req.Msg.GetStartDate(), "end_date", req.Msg.GetEndDate(), MaxReadDays, "get_meal_plan")
+	if err != nil {
+		return nil, err
+	}
+	entries, err := s.mealie.ListMealPlans(ctx, start.Format(dateLayout), end.Format(dateLayout))
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	return connect.NewResponse(&mealplanv1.GetMealPlanResponse{Items: shapeEntries(entries)}), nil
+}
+
+// GetTodaysMeals lists today's entries. Today is resolved here, in the
+// configured zone, and read as a one-day range rather than through
+// /mealplans/today: that endpoint uses Mealie's own zone, which may differ
+// from TZ, and the date echoed back must be the date actually read.
+func (s *Service) GetTodaysMeals(ctx context.Context, _ *connect.Request[mealplanv1.GetTodaysMealsRequest]) (*connect.Response[mealplanv1.GetTodaysMealsResponse], error) {
+	today := s.now().In(s.loc).Format(dateLayout)
+	entries, err := s.mealie.ListMealPlans(ctx, today, today)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	return connect.NewResponse(&mealplanv1.GetTodaysMealsResponse{
+		Items: shapeEntries(entries), Date: today, TimeZone: s.loc.String(),
+	}), nil
+}
+
+// AddMealPlanEntry plans a recipe (by slug) or a title on a date. The slug is
+// resolved before the write: Mealie accepts a recipeId that matches nothing
+// and stores an entry with no recipe (mealplans__create_unknown_recipe.json).
+func (s *Service) AddMealPlanEntry(ctx context.Context, req *connect.Request[mealplanv1.AddMealPlanEntryRequest]) (*connect.Response[mealplanv1.AddMealPlanEntryResponse], error) {
+	m := req.Msg
+	date, err := parseDate("date", m.GetDate())
+	if err != nil {
+		return nil, err
+	}
+	et, err := mealieEntryType(m.GetEntryType())
+	if err != nil {
+		return nil, err
+	}
+	note := strings.TrimSpace(m.GetNote())
+	if utf8.RuneCountInString(note) > MaxNoteChars {
+		return nil, invalid("note is longer than %d characters", MaxNoteChars)
+	}
+	in := mealie.MealPlanCreate{Date: date.Format(dateLayout), EntryType: et, Text: note}
+	switch meal := m.GetMeal().(type) {
+	case *mealplanv1.AddMealPlanEntryRequest_RecipeSlug:
+		slug := strings.TrimSpace(meal.RecipeSlug)
+		if slug == "" {
+			return nil, invalid("recipe_slug is empty: give a recipe slug or a title")
+		}
+		ids, notFound, err := s.resolveSlugs(ctx, []string{slug})
+		if err != nil {
+			return nil, err
+		}
+		if len(notFound) > 0 {
+			return nil, connect.NewError(connect.CodeNotFound, fmt.Errorf("recipe '%s' not found", slug))
+		}
+		in.RecipeID = ids[slug]
+	case *mealplanv1.AddMealPlanEntryRequest_Title:
+		title := strings.TrimSpace(meal.Title)
+		if title == "" {
+			return nil, invalid("title is empty: give a recipe slug or a title")
+		}
+		if utf8.RuneCountInString(title) > MaxTitleChars {
+			return nil, invalid("title is longer than %d characters", MaxTitleChars)
+		}
+		in.Title = title
+	default:
+		return nil, invalid("exactly one of recipe_slug and title is required")
+	}
+	e, err := s.mealie.CreateMealPlan(ctx, in)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	return connect.NewResponse(&mealplanv1.AddMealPlanEntryResponse{Entry: shapeEntry(e)}), nil
+}
+
+// resolveSlugs maps slugs to Mealie ids through the recipes service.
+func (s *Service) resolveSlugs(ctx context.Context, slugs []string) (map[string]string, []string, error) {
+	res, err := s.recipes.ResolveRecipeSlugs(ctx, connect.NewRequest(&recipesv1.ResolveRecipeSlugsRequest{Slugs: slugs}))
+	if err != nil {
+		return nil, nil, connect.NewError(connect.CodeOf(err), fmt.Errorf("recipes service could not resolve recipe slugs: %s", connectMessage(err)))
+	}
+	ids := make(map[string]string, len(res.Msg.GetRecipes()))
+	for _, r := range res.Msg.GetRecipes() {
+		ids[r.GetSlug()] = r.GetId()
+	}
+	return ids, res.Msg.GetNotFound(), nil
+}
+
+// DeleteMealPlanEntry deletes one entry. It reads the entry first: Mealie
+// answers a delete of an unknown id with a 400 "No row was found", not a 404
+// (mealplans__delete_again.json).
+func (s *Service) DeleteMealPlanEntry(ctx context.Context, req *connect.Request[mealplanv1.DeleteMealPlanEntryRequest]) (*connect.Response[mealplanv1.DeleteMealPlanEntryResponse], error) {
+	raw := strings.TrimSpace(req.Msg.GetEntryId())
+	id, err := strconv.Atoi(raw)
+	if err != nil || id < 1 {
+		return nil, invalid("entry_id must be a meal plan entry's integer id, such as \"12\", got %q", raw)
+	}
+	if _, err := s.mealie.GetMealPlan(ctx, id); err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	e, err := s.mealie.DeleteMealPlan(ctx, id)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	return connect.NewResponse(&mealplanv1.DeleteMealPlanEntryResponse{Entry: shapeEntry(e)}), nil
+}
+
+// RandomMealPlan fills each day of the range with one POST
+// /mealplans/random. Over MaxRandomDays is refused before any request. A day
+// Mealie refuses is reported and the next day is tried; when Mealie cannot
+// be reached or refuses the token, the remaining days are reported as not
+// attempted, since every further call would fail the same way.
+func (s *Service) RandomMealPlan(ctx context.Context, req *connect.Request[mealplanv1.RandomMealPlanRequest]) (*connect.Response[mealplanv1.RandomMealPlanResponse], error) {
+	start, _, days, err := parseRange("start_date", req.Msg.GetStartDate(), "end_date", req.Msg.GetEndDate(), MaxRandomDays, "random_meal_plan")
+	if err != nil {
+		return nil, err
+	}
+	et, err := mealieEntryType(req.Msg.GetEntryType())
+	if err != nil {
+		return nil, err
+	}
+	out := &mealplanv1.RandomMealPlanResponse{}
+	var stop string
+	for i := range days {
+		date := start.AddDate(0, 0, i).Format(dateLayout)
+		day := &mealplanv1.RandomDay{Date: date}
+		out.Items = append(out.Items, day)
+		if stop != "" {
+			day.Message = "not attempted: " + stop
+			out.Failed++
+			continue
+		}
+		e, err := s.mealie.RandomMealPlan(ctx, date, et)
+		if err != nil {
+			day.Message = err.Error()
+			out.Failed++
+			var me *mealie.Error
+			if ctx.Err() != nil || (errors.As(err, &me) && (me.Kind == mealie.KindUnreachable || me.Kind == mealie.KindAuth)) {
+				stop = err.Error()
+			}
+			continue
+		}
+		day.Entry = shapeEntry(e)
+		out.Planned++
+	}
+	return connect.NewResponse(out), nil
+}
+
+// entryTypeOrder sorts a day's entries breakfast to side.
+var entryTypeOrder = map[mealplanv1.EntryType]int{
+	mealplanv1.EntryType_ENTRY_TYPE_BREAKFAST: 1, mealplanv1.EntryType_ENTRY_TYPE_LUNCH: 2,
+	mealplanv1.EntryType_ENTRY_TYPE_DINNER: 3, mealplanv1.EntryType_ENTRY_TYPE_SIDE: 4,
+}
+
+// shapeEntries converts and orders entries by date, entry type, then id:
+// Mealie's own order is by id, newest first (mealplans__list_date_range.json).
+func shapeEntries(in []mealie.MealPlanEntry) []*mealplanv1.MealPlanEntry {
+	sorted := slices.Clone(in)
+	slices.SortStableFunc(sorted, func(a, b mealie.MealPlanEntry) int {
+		return cmp.Or(cmp.Compare(a.Date, b.Date),
+			cmp.Compare(entryTypeOrder[entryTypeOf(a.EntryType)], entryTypeOrder[entryTypeOf(b.EntryType)]),
+			cmp.Compare(a.ID, b.ID))
+	})
+	out := make([]*mealplanv1.MealPlanEntry, 0, len(sorted))
+	for i := range sorted {
+		out = append(out, shapeEntry(&sorted[i]))
+	}
+	return out
+}
+
+// entryTypeOf maps Mealie's entryType back; a type newer than 2.0 (such as
+// 2.8's "snack") has no enum value and is left unspecified.
+func entryTypeOf(s string) mealplanv1.EntryType {
+	for k, v := range entryTypes {
+		if v == s {
+			return k
+		}
+	}
+	return mealplanv1.EntryType_ENTRY_TYPE_UNSPECIFIED
+}
+
+// shapeEntry converts one entry. An entry whose recipe was deleted keeps its
+// recipeId with recipe null; it shows with neither slug nor name.
+func shapeEntry(e *mealie.MealPlanEntry) *mealplanv1.MealPlanEntry {
+	out := &mealplanv1.MealPlanEntry{
+		Id: strconv.Itoa(e.ID), Date: e.Date, EntryType: entryTypeOf(e.EntryType),
+		Title: e.Title, Note: e.Text,
+	}
+	if e.Recipe != nil {
+		out.RecipeSlug = e.Recipe.Slug
+		out.RecipeName = e.Recipe.Name
+	}
+	return out
+}
