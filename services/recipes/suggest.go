@@ -1,0 +1,300 @@
+package recipes
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sort"
+	"strings"
+
+	"connectrpc.com/connect"
+
+	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/services/internal/mealie"
+)
+
+// Suggestion limits.
+const (
+	// DefaultSuggestLimit and MaxSuggestLimit bound the suggestions returned.
+	DefaultSuggestLimit = 10
+	MaxSuggestLimit     = 50
+	// DefaultMaxMissingFoods and MaxMissingFoodsCap bound how many foods a
+	// suggestion may lack: past ten it is a shopping list, not a suggestion.
+	DefaultMaxMissingFoods = 2
+	MaxMissingFoodsCap     = 10
+	// MaxMissingTools is how many tools a suggestion may lack. Mealie's own
+	// default for maxMissingTools (3.x openapi.json) is not documented as a
+	// number sous can rely on, so sous sends its own.
+	MaxMissingTools = 5
+	// MaxSuggestInputs caps the foods and tools named.
+	MaxSuggestInputs = 200
+)
+
+// localNote says that the ranking was computed by sous.
+const localNote = "this Mealie has no suggestions endpoint (added after 2.0), so sous ranked the recipes itself from their ingredient foods and tools"
+
+// SuggestRecipes ranks recipes by how few foods and tools they miss. Names
+// are resolved to Mealie foods and tools; from_pantry adds the pantry's
+// in-stock items. On Mealie 2.0, which has no /api/recipes/suggestions
+// (recipes_suggestions__not_in_2_0.json), the same ranking is computed from
+// the cached recipe details and the answer says so.
+func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recipesv1.SuggestRecipesRequest]) (*connect.Response[recipesv1.SuggestRecipesResponse], error) {
+	m := req.Msg
+	limit := int(m.GetLimit())
+	if limit == 0 {
+		limit = DefaultSuggestLimit
+	}
+	if limit < 1 || limit > MaxSuggestLimit {
+		return nil, invalid("limit must be between 1 and %d, got %d", MaxSuggestLimit, limit)
+	}
+	maxMissing := DefaultMaxMissingFoods
+	if m.MaxMissingFoods != nil {
+		if maxMissing = int(m.GetMaxMissingFoods()); maxMissing < 0 || maxMissing > MaxMissingFoodsCap {
+			return nil, invalid("max_missing_foods must be between 0 and %d, got %d", MaxMissingFoodsCap, maxMissing)
+		}
+	}
+	if len(m.GetFoods())+len(m.GetTools()) > MaxSuggestInputs {
+		return nil, invalid("give at most %d foods and tools", MaxSuggestInputs)
+	}
+	if !m.GetFromPantry() && len(uniqueNames(m.GetFoods()))+len(uniqueNames(m.GetTools())) == 0 {
+		return nil, invalid("give foods or tools on hand, or from_pantry=true")
+	}
+	if m.GetFromPantry() && s.pantry == nil {
+		return nil, connect.NewError(connect.CodeFailedPrecondition, errors.New("the pantry is not configured"))
+	}
+	foods, err := s.mealie.Taxonomy(ctx, mealie.Foods)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	tools, err := s.mealie.Taxonomy(ctx, mealie.Tools)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	out := &recipesv1.SuggestRecipesResponse{}
+	foodIDs := map[string]string{} // id -> name
+	var foodOrder []string
+	addFood := func(it *mealie.TaxonomyItem) {
+		if _, ok := foodIDs[it.ID]; !ok {
+			foodIDs[it.ID] = it.Name
+			foodOrder = append(foodOrder, it.ID)
+		}
+	}
+	for _, n := range uniqueNames(m.GetFoods()) {
+		if it := findItem(foods, n); it != nil {
+			addFood(it)
+		} else {
+			out.UnknownFoods = append(out.UnknownFoods, n)
+		}
+	}
+	if m.GetFromPantry() {
+		items, err := s.pantryInStock(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, pi := range items {
+			it := findItem(foods, pi.GetName())
+			for _, a := range pi.GetAliases() {
+				if it != nil {
+					break
+				}
+				it = findItem(foods, a)
+			}
+			if it == nil {
+				out.UnmatchedPantryItems = append(out.UnmatchedPantryItems, pi.GetName())
+				continue
+			}
+			addFood(it)
+		}
+	}
+	toolIDs := map[string]string{}
+	var toolOrder []string
+	for _, n := range uniqueNames(m.GetTools()) {
+		if it := findItem(tools, n); it != nil {
+			if _, ok := toolIDs[it.ID]; !ok {
+				toolIDs[it.ID] = it.Name
+				toolOrder = append(toolOrder, it.ID)
+			}
+		}
+	}
+	if len(foodIDs)+len(toolIDs) == 0 {
+		return connect.NewResponse(out), nil
+	}
+	if !s.noSuggestions.Load() {
+		got, err := s.mealie.SuggestRecipes(ctx, mealie.SuggestionQuery{
+			FoodIDs: foodOrder, ToolIDs: toolOrder, Limit: limit, MaxMissingFoods: maxMissing, MaxMissingTools: MaxMissingTools,
+		})
+		switch {
+		case err == nil:
+			for i := range got {
+				out.Items = append(out.Items, remoteSuggestion(&got[i]))
+			}
+			return connect.NewResponse(out), nil
+		case mealie.StatusOf(err) == http.StatusNotFound:
+			s.noSuggestions.Store(true)
+		default:
+			return nil, mealie.ConnectError(err)
+		}
+	}
+	items, err := s.rankLocally(ctx, foodIDs, toolIDs, maxMissing, limit)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	out.Items, out.Note = items, localNote
+	return connect.NewResponse(out), nil
+}
+
+func remoteSuggestion(sg *mealie.Suggestion) *recipesv1.Suggestion {
+	r := summary(&sg.Recipe)
+	out := &recipesv1.Suggestion{Recipe: &recipesv1.RecipeSummary{Slug: r.Slug, Name: r.Name, Description: r.Description}}
+	for _, f := range sg.MissingFoods {
+		out.MissingFoods = append(out.MissingFoods, f.Name)
+	}
+	for _, t := range sg.MissingTools {
+		out.MissingTools = append(out.MissingTools, t.Name)
+	}
+	return out
+}
+
+// pantryInStock lists the pantry's items that are in stock or running low.
+func (s *Service) pantryInStock(ctx context.Context) ([]*pantryv1.PantryItem, error) {
+	res, err := s.pantry.GetPantry(ctx, connect.NewRequest(&pantryv1.GetPantryRequest{}))
+	if err != nil {
+		var ce *connect.Error
+		if errors.As(err, &ce) {
+			return nil, connect.NewError(ce.Code(), errors.New("the pantry could not be read: "+ce.Message()))
+		}
+		return nil, connect.NewError(connect.CodeUnavailable, errors.New("the pantry could not be read: "+err.Error()))
+	}
+	var out []*pantryv1.PantryItem
+	for _, g := range res.Msg.GetGroups() {
+		for _, it := range g.GetItems() {
+			if st := it.GetState(); st == pantryv1.ItemState_ITEM_STATE_IN || st == pantryv1.ItemState_ITEM_STATE_LOW {
+				out = append(out, it)
+			}
+		}
+	}
+	return out, nil
+}
+
+// rankLocally is Mealie 3.x's suggestion ranking computed from recipe
+// details: a recipe qualifies when it lacks at most maxMissing of its
+// ingredient foods and at most MaxMissingTools of its tools; fewest missing
+// foods first, then fewest missing tools, then name. Recipes with no
+// ingredient food and no tool say nothing about what is on hand and are
+// left out.
+func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]string, maxMissing, limit int) ([]*recipesv1.Suggestion, error) {
+	list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
+	if err != nil {
+		return nil, err
+	}
+	var out []*recipesv1.Suggestion
+	err = s.details(ctx, list, func(sum *mealie.RecipeSummary, r *mealie.Recipe, err error) error {
+		if err != nil {
+			return nil
+		}
+		if sg := rankOne(r, foods, tools, maxMissing); sg != nil {
+			out = append(out, sg)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if len(a.MissingFoods) != len(b.MissingFoods) {
+			return len(a.MissingFoods) < len(b.MissingFoods)
+		}
+		if len(a.MissingTools) != len(b.MissingTools) {
+			return len(a.MissingTools) < len(b.MissingTools)
+		}
+		return strings.ToLower(a.Recipe.Name) < strings.ToLower(b.Recipe.Name)
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// rankOne scores one recipe, or returns nil when it does not qualify.
+func rankOne(r *mealie.Recipe, foods, tools map[string]string, maxMissing int) *recipesv1.Suggestion {
+	sg := &recipesv1.Suggestion{Recipe: &recipesv1.RecipeSummary{Slug: r.Slug, Name: r.Name, Description: str(r.Description)}}
+	seen := map[string]bool{}
+	needed := 0
+	for _, in := range r.Ingredients {
+		if in.Food == nil || in.Food.ID == "" || seen[in.Food.ID] {
+			continue
+		}
+		seen[in.Food.ID] = true
+		needed++
+		if _, ok := foods[in.Food.ID]; !ok {
+			sg.MissingFoods = append(sg.MissingFoods, in.Food.Name)
+		}
+	}
+	for _, t := range r.Tools {
+		needed++
+		if _, ok := tools[t.ID]; !ok {
+			sg.MissingTools = append(sg.MissingTools, t.Name)
+		}
+	}
+	if needed == 0 || len(sg.MissingFoods) > maxMissing || len(sg.MissingTools) > MaxMissingTools {
+		return nil
+	}
+	return sg
+}
+
+// parsers maps the API's parser to Mealie's name; unspecified is Mealie's
+// default, nlp.
+var parsers = map[recipesv1.Parser]string{
+	recipesv1.Parser_PARSER_UNSPECIFIED: "nlp",
+	recipesv1.Parser_PARSER_NLP:         "nlp",
+	recipesv1.Parser_PARSER_BRUTE:       "brute",
+	recipesv1.Parser_PARSER_OPENAI:      "openai",
+}
+
+// MaxParseLines caps one ParseIngredients call.
+const MaxParseLines = 100
+
+// ParseIngredients runs Mealie's parser over lines.
+func (s *Service) ParseIngredients(ctx context.Context, req *connect.Request[recipesv1.ParseIngredientsRequest]) (*connect.Response[recipesv1.ParseIngredientsResponse], error) {
+	parser, ok := parsers[req.Msg.GetParser()]
+	if !ok {
+		return nil, invalid("parser: unknown value %d", req.Msg.GetParser())
+	}
+	lines := req.Msg.GetLines()
+	if len(lines) == 0 || len(lines) > MaxParseLines {
+		return nil, invalid("lines: give 1 to %d, got %d", MaxParseLines, len(lines))
+	}
+	clean := make([]string, len(lines))
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			return nil, invalid("lines[%d] is empty", i)
+		}
+		if len([]rune(l)) > MaxLineChars {
+			return nil, invalid("lines[%d]: at most %d characters", i, MaxLineChars)
+		}
+		clean[i] = l
+	}
+	got, err := s.mealie.ParseIngredients(ctx, parser, clean)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	out := &recipesv1.ParseIngredientsResponse{}
+	for i := range got {
+		out.Items = append(out.Items, parsed(&got[i]))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// parsed shapes one parser answer. Foods and units the parser named but
+// Mealie does not know come back without an id, and stay without one.
+func parsed(p *mealie.ParsedIngredient) *recipesv1.ParsedIngredient {
+	out := &recipesv1.ParsedIngredient{Input: p.Input, Ingredient: ingredient(&p.Ingredient)}
+	if c := p.Confidence.Average; c != nil {
+		v := *c
+		out.Confidence = &v
+	}
+	return out
+}

@@ -1,0 +1,380 @@
+package recipes
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"connectrpc.com/connect"
+	"github.com/google/uuid"
+
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/services/internal/mealie"
+)
+
+// Taxonomy limits.
+const (
+	// TaxonomyListPage is the ListTaxonomy page size: a food carries
+	// description, plural, label and aliases, so 200 of them is a 12k-token
+	// reply to a question the first rows answer (seed, "Utility and
+	// taxonomy").
+	TaxonomyListPage = 50
+	// MaxBatchItems caps one batched taxonomy call.
+	MaxBatchItems = 100
+)
+
+var resources = map[recipesv1.TaxonomyResource]mealie.Resource{
+	recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_FOODS:      mealie.Foods,
+	recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_UNITS:      mealie.Units,
+	recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_LABELS:     mealie.Labels,
+	recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_TAGS:       mealie.Tags,
+	recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_CATEGORIES: mealie.Categories,
+	recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_TOOLS:      mealie.Tools,
+}
+
+func resourceOf(r recipesv1.TaxonomyResource) (mealie.Resource, error) {
+	res, ok := resources[r]
+	if !ok {
+		return "", invalid("resource must be one of foods, units, labels, tags, categories, tools; got %s", r)
+	}
+	return res, nil
+}
+
+// validID checks a taxonomy id: Mealie answers a malformed or non-v4 UUID
+// with a 422 naming `uuid_version` (foods__get_nil_uuid.json), which says
+// nothing to a user.
+func validID(field, id string) error {
+	u, err := uuid.Parse(strings.TrimSpace(id))
+	if err != nil || u.Version() != 4 {
+		return invalid("%s must be a Mealie id (a version-4 UUID), got %q", field, id)
+	}
+	return nil
+}
+
+// taxonomyItem shapes one row.
+func taxonomyItem(it *mealie.TaxonomyItem) *recipesv1.TaxonomyItem {
+	out := &recipesv1.TaxonomyItem{
+		Id: it.ID, Name: it.Name, Slug: it.Slug,
+		Description: str(it.Description), PluralName: str(it.PluralName),
+		Abbreviation: str(it.Abbreviation), Color: str(it.Color), OnHand: it.OnHand,
+	}
+	if it.Label != nil {
+		out.Label = it.Label.Name
+	}
+	for _, a := range it.Aliases {
+		if n := strings.TrimSpace(a.Name); n != "" {
+			out.Aliases = append(out.Aliases, n)
+		}
+	}
+	return out
+}
+
+// ListTaxonomy pages one resource.
+func (s *Service) ListTaxonomy(ctx context.Context, req *connect.Request[recipesv1.ListTaxonomyRequest]) (*connect.Response[recipesv1.ListTaxonomyResponse], error) {
+	res, err := resourceOf(req.Msg.GetResource())
+	if err != nil {
+		return nil, err
+	}
+	page := req.Msg.GetPage()
+	if page == 0 {
+		page = 1
+	}
+	if page < 1 || page > MaxPage {
+		return nil, invalid("page must be between 1 and %d, got %d", MaxPage, page)
+	}
+	p, err := s.mealie.ListTaxonomy(ctx, res, int(page), TaxonomyListPage, strings.TrimSpace(req.Msg.GetSearch()))
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	out := &recipesv1.ListTaxonomyResponse{Page: int32(p.Page), Total: int32(p.Total), TotalPages: int32(p.TotalPages)}
+	for i := range p.Items {
+		out.Items = append(out.Items, taxonomyItem(&p.Items[i]))
+	}
+	return connect.NewResponse(out), nil
+}
+
+func checkBatch(n int) error {
+	if n == 0 || n > MaxBatchItems {
+		return invalid("items: give 1 to %d, got %d", MaxBatchItems, n)
+	}
+	return nil
+}
+
+// applyWrite sets w's fields on body, using each resource's keys.
+func applyWrite(res mealie.Resource, body map[string]any, w *recipesv1.TaxonomyWrite) error {
+	if w.Name != nil {
+		n := strings.TrimSpace(w.GetName())
+		if n == "" {
+			return fmt.Errorf("name is empty")
+		}
+		body["name"] = n
+	}
+	set := func(key string, v *string, ok bool, what string) error {
+		if v == nil {
+			return nil
+		}
+		if !ok {
+			return fmt.Errorf("%s do not have %s", res, what)
+		}
+		body[key] = strings.TrimSpace(*v)
+		return nil
+	}
+	isFU := res == mealie.Foods || res == mealie.Units
+	if err := set("description", w.Description, isFU, "a description"); err != nil {
+		return err
+	}
+	if err := set("pluralName", w.PluralName, isFU, "a plural name"); err != nil {
+		return err
+	}
+	if err := set("abbreviation", w.Abbreviation, res == mealie.Units, "an abbreviation"); err != nil {
+		return err
+	}
+	if w.Color != nil {
+		c := strings.TrimSpace(w.GetColor())
+		if res != mealie.Labels {
+			return fmt.Errorf("%s do not have a colour", res)
+		}
+		if !isHexColor(c) {
+			return fmt.Errorf("color must be #RRGGBB, got %q", c)
+		}
+		body["color"] = c
+	}
+	if w.OnHand != nil {
+		if res != mealie.Foods && res != mealie.Tools {
+			return fmt.Errorf("%s have no on-hand flag", res)
+		}
+		body["onHand"] = w.GetOnHand()
+	}
+	return nil
+}
+
+func isHexColor(c string) bool {
+	if len(c) != 7 || c[0] != '#' {
+		return false
+	}
+	for _, r := range c[1:] {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			return false
+		}
+	}
+	return true
+}
+
+func itemError(i int, item string, err error) *recipesv1.ItemError {
+	return &recipesv1.ItemError{Index: int32(i), Item: item, Message: errMessage(err)}
+}
+
+// CreateTaxonomy creates items one by one; one bad item lands in errors
+// without stranding the others.
+func (s *Service) CreateTaxonomy(ctx context.Context, req *connect.Request[recipesv1.CreateTaxonomyRequest]) (*connect.Response[recipesv1.CreateTaxonomyResponse], error) {
+	res, err := resourceOf(req.Msg.GetResource())
+	if err != nil {
+		return nil, err
+	}
+	items := req.Msg.GetItems()
+	if err := checkBatch(len(items)); err != nil {
+		return nil, err
+	}
+	out := &recipesv1.CreateTaxonomyResponse{}
+	for i, w := range items {
+		body := map[string]any{}
+		if w.Name == nil {
+			out.Errors = append(out.Errors, itemError(i, "", fmt.Errorf("name is required")))
+			continue
+		}
+		if err := applyWrite(res, body, w); err != nil {
+			out.Errors = append(out.Errors, itemError(i, w.GetName(), err))
+			continue
+		}
+		it, err := s.mealie.CreateTaxonomy(ctx, res, body)
+		if err != nil {
+			out.Errors = append(out.Errors, itemError(i, w.GetName(), err))
+			continue
+		}
+		out.Items = append(out.Items, taxonomyItem(it))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// readOnlyKeys are keys of a read row that a PUT must not send back: server
+// timestamps and nested objects Mealie rebuilds from ids (seed, "Write
+// payloads carry only writable keys").
+var readOnlyKeys = []string{"createdAt", "updatedAt", "label", "householdsWithIngredientFood", "householdsWithTool"}
+
+// UpdateTaxonomy reads each row before writing it, because Mealie's PUT
+// replaces the row wholesale: a PUT of {name} alone resets the rest
+// (foods__put_partial.json).
+func (s *Service) UpdateTaxonomy(ctx context.Context, req *connect.Request[recipesv1.UpdateTaxonomyRequest]) (*connect.Response[recipesv1.UpdateTaxonomyResponse], error) {
+	res, err := resourceOf(req.Msg.GetResource())
+	if err != nil {
+		return nil, err
+	}
+	items := req.Msg.GetItems()
+	if err := checkBatch(len(items)); err != nil {
+		return nil, err
+	}
+	for i, w := range items {
+		if err := validID(fmt.Sprintf("items[%d].id", i), w.GetId()); err != nil {
+			return nil, err
+		}
+	}
+	out := &recipesv1.UpdateTaxonomyResponse{}
+	for i, w := range items {
+		id := strings.TrimSpace(w.GetId())
+		cur, err := s.mealie.GetTaxonomy(ctx, res, id)
+		if err != nil {
+			out.Errors = append(out.Errors, itemError(i, id, err))
+			continue
+		}
+		body := cur.Raw
+		for _, k := range readOnlyKeys {
+			delete(body, k)
+		}
+		if err := applyWrite(res, body, w); err != nil {
+			out.Errors = append(out.Errors, itemError(i, id, err))
+			continue
+		}
+		it, err := s.mealie.PutTaxonomy(ctx, res, id, body)
+		if err != nil {
+			out.Errors = append(out.Errors, itemError(i, id, err))
+			continue
+		}
+		out.Items = append(out.Items, taxonomyItem(it))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// MergeTaxonomy merges foods or units into one. Other resources have no
+// server-side merge that repoints recipes, and the answer says so rather
+// than faking it. Merging an item into itself is refused before any
+// request: Mealie 2.0 accepts it and deletes the item
+// (foods_merge__into_itself.json, foods_get__after_merge_into_itself.json).
+func (s *Service) MergeTaxonomy(ctx context.Context, req *connect.Request[recipesv1.MergeTaxonomyRequest]) (*connect.Response[recipesv1.MergeTaxonomyResponse], error) {
+	res, err := resourceOf(req.Msg.GetResource())
+	if err != nil {
+		return nil, err
+	}
+	if res != mealie.Foods && res != mealie.Units {
+		return nil, invalid("merge is for foods and units only: Mealie has no merge for %s that repoints recipes", res)
+	}
+	into := strings.TrimSpace(req.Msg.GetIntoId())
+	if err := validID("into_id", into); err != nil {
+		return nil, err
+	}
+	from := req.Msg.GetFromIds()
+	if err := checkBatch(len(from)); err != nil {
+		return nil, err
+	}
+	for i, f := range from {
+		if err := validID(fmt.Sprintf("from_ids[%d]", i), f); err != nil {
+			return nil, err
+		}
+		if strings.EqualFold(strings.TrimSpace(f), into) {
+			return nil, invalid("from_ids[%d] is into_id: merging a %s into itself would delete it", i, res.Singular())
+		}
+	}
+	target, err := s.mealie.GetTaxonomy(ctx, res, into)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	out := &recipesv1.MergeTaxonomyResponse{Into: taxonomyItem(target)}
+	for i, f := range from {
+		f = strings.TrimSpace(f)
+		if err := s.mealie.MergeTaxonomy(ctx, res, f, into); err != nil {
+			out.Errors = append(out.Errors, itemError(i, f, err))
+			continue
+		}
+		out.Merged = append(out.Merged, f)
+	}
+	return connect.NewResponse(out), nil
+}
+
+// DeleteTaxonomy deletes items. A food or unit still used by recipes is
+// refused with the count and a pointer to merge unless force is set: Mealie
+// 2.0 deletes it anyway and silently nulls the ingredient's food or unit
+// (foods_delete__in_use_by_recipe.json, recipes_get__after_food_delete.json).
+// A 409 or foreign-key refusal from Mealie is answered the same way.
+func (s *Service) DeleteTaxonomy(ctx context.Context, req *connect.Request[recipesv1.DeleteTaxonomyRequest]) (*connect.Response[recipesv1.DeleteTaxonomyResponse], error) {
+	res, err := resourceOf(req.Msg.GetResource())
+	if err != nil {
+		return nil, err
+	}
+	ids := req.Msg.GetIds()
+	if err := checkBatch(len(ids)); err != nil {
+		return nil, err
+	}
+	for i, id := range ids {
+		if err := validID(fmt.Sprintf("ids[%d]", i), id); err != nil {
+			return nil, err
+		}
+	}
+	out := &recipesv1.DeleteTaxonomyResponse{}
+	var usage map[string]int
+	var truncated bool
+	if (res == mealie.Foods || res == mealie.Units) && !req.Msg.GetForce() {
+		if usage, truncated, err = s.usage(ctx, res); err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+	}
+	for i, id := range ids {
+		id = strings.TrimSpace(id)
+		if n := usage[id]; n > 0 {
+			atLeast := ""
+			if truncated {
+				atLeast = "at least "
+			}
+			out.Errors = append(out.Errors, &recipesv1.ItemError{Index: int32(i), Item: id, Message: fmt.Sprintf(
+				"%s '%s' is used by %s%d recipe(s) — merge it into another %s instead (MergeTaxonomy), or pass force=true to delete it and blank those ingredient lines",
+				res.Singular(), id, atLeast, n, res.Singular())})
+			continue
+		}
+		if err := s.mealie.DeleteTaxonomy(ctx, res, id); err != nil {
+			if st := mealie.StatusOf(err); st == http.StatusConflict || isForeignKey(err) {
+				err = fmt.Errorf("Mealie refused to delete %s '%s' because recipes still use it — merge it into another %s instead", res.Singular(), id, res.Singular())
+			}
+			out.Errors = append(out.Errors, itemError(i, id, err))
+			continue
+		}
+		out.Deleted = append(out.Deleted, id)
+	}
+	return connect.NewResponse(out), nil
+}
+
+// isForeignKey spots a database refusal leaked through a 4xx/5xx body.
+func isForeignKey(err error) bool {
+	m := strings.ToLower(errMessage(err))
+	return strings.Contains(m, "foreign key") || strings.Contains(m, "integrityerror")
+}
+
+// usage counts, per food or unit id, the recipes whose ingredients use it,
+// from the cached recipe details (Mealie has no such endpoint). truncated
+// is true when the library is larger than a sweep reads.
+func (s *Service) usage(ctx context.Context, res mealie.Resource) (map[string]int, bool, error) {
+	list, total, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
+	if err != nil {
+		return nil, false, err
+	}
+	counts := map[string]int{}
+	err = s.details(ctx, list, func(_ *mealie.RecipeSummary, r *mealie.Recipe, err error) error {
+		if err != nil {
+			return nil // a broken recipe cannot be counted; it is not a reason to refuse
+		}
+		seen := map[string]bool{}
+		for _, in := range r.Ingredients {
+			id := ""
+			if res == mealie.Foods && in.Food != nil {
+				id = in.Food.ID
+			}
+			if res == mealie.Units && in.Unit != nil {
+				id = in.Unit.ID
+			}
+			if id != "" && !seen[id] {
+				seen[id] = true
+				counts[id]++
+			}
+		}
+		return nil
+	})
+	return counts, total > len(list), err
+}
