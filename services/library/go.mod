@@ -1,3 +1,25 @@
 module github.com/souskitchen/sous/services/library
 
-go 1.26
+go 1.26.0
+
+require (
+	connectrpc.com/connect v1.21.1
+	github.com/souskitchen/sous/internal v0.0.0-00010101000000-000000000000
+	github.com/souskitchen/sous/proto v0.0.0
+	github.com/souskitchen/sous/services/internal v0.0.0
+	golang.org/x/text v0.44.0
+)
+
+require (
+	connectrpc.com/grpchealth v1.5.0 // indirect
+	connectrpc.com/grpcreflect v1.3.1 // indirect
+	github.com/joho/godotenv v1.5.1 // indirect
+	golang.org/x/sync v0.25.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)
+
+replace (
+	github.com/souskitchen/sous/internal => ../../internal
+	github.com/souskitchen/sous/proto => ../../proto
+	github.com/souskitchen/sous/services/internal => ../internal
+)

@@ -1,0 +1,405 @@
+package library
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"connectrpc.com/connect"
+
+	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/services/internal/mealie"
+)
+
+// Cookbook limits.
+const (
+	// MaxCookbookName bounds a cookbook's name: Mealie stores any length,
+	// but a name is a heading, and 200 characters is already a sentence.
+	MaxCookbookName = 200
+	// DefaultCookbookLimit is the page size of GetCookbookRecipes, the
+	// search's default (seed, "Recipes").
+	DefaultCookbookLimit = 20
+	// MaxCookbookLimit caps a page, as the search does.
+	MaxCookbookLimit = 100
+	// maxCloseMatches bounds the suggestions an unknown name gets.
+	maxCloseMatches = 3
+)
+
+// FilterExample is one worked example of Mealie's queryFilterString syntax.
+type FilterExample struct {
+	// Filter is the filter text, as a cookbook's query_filter takes it.
+	Filter string
+	// Means says what it selects.
+	Means string
+}
+
+// QueryFilterExamples are the worked examples every description of
+// query_filter carries (seed, "Cookbooks": without them models invent
+// syntax). Each is accepted by Mealie 2.x's parser; tests pin that.
+var QueryFilterExamples = []FilterExample{
+	{`last_made IS NULL`, "recipes never cooked"},
+	{`name LIKE "%soup%"`, "names containing soup (LIKE is case-sensitive; % is any text)"},
+	{`rating >= 4`, "rated 4 or more"},
+	{`tags.name IN ["Quick", "Weeknight"]`, "tagged Quick or Weeknight (names as Mealie spells them)"},
+	{`tags.name CONTAINS ALL ["Vegan", "Dinner"]`, "tagged both Vegan and Dinner"},
+	{`recipe_category.name NOT IN ["Dessert"]`, "not in the Dessert category"},
+	{`date_added > "2024-01-01"`, "added since 2024"},
+	{`(tools.name IN ["Wok"]) OR (name LIKE "%stir%")`, "parentheses group; AND and OR combine"},
+}
+
+// QueryFilterHelp is the description of the query_filter parameter, with
+// every worked example, for whoever exposes it (mcpfront's tool schema).
+func QueryFilterHelp() string {
+	var b strings.Builder
+	b.WriteString("Extra filter in Mealie's queryFilterString syntax, ANDed with the tag, category and tool names; for what names cannot express. ")
+	b.WriteString("Attributes are snake_case; strings are in double quotes; lists in [...]. Examples:")
+	for _, e := range QueryFilterExamples {
+		fmt.Fprintf(&b, "\n- `%s` — %s", e.Filter, e.Means)
+	}
+	return b.String()
+}
+
+// ListCookbooks lists the household's cookbooks by position.
+func (s *Service) ListCookbooks(ctx context.Context, _ *connect.Request[libraryv1.ListCookbooksRequest]) (*connect.Response[libraryv1.ListCookbooksResponse], error) {
+	books, err := s.mealie.ListCookbooks(ctx)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	out := &libraryv1.ListCookbooksResponse{}
+	for i := range books {
+		out.Items = append(out.Items, cookbook(&books[i]))
+	}
+	// Mealie gives every new cookbook position 1 (cookbooks__list.json), so
+	// the name breaks ties for a stable order.
+	slices.SortStableFunc(out.Items, func(a, b *libraryv1.Cookbook) int {
+		if a.Position != b.Position {
+			return int(a.Position - b.Position)
+		}
+		return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+	})
+	return connect.NewResponse(out), nil
+}
+
+// GetCookbookRecipes pages a cookbook's recipes through the recipes
+// service's search, so they are shaped like search results.
+func (s *Service) GetCookbookRecipes(ctx context.Context, req *connect.Request[libraryv1.GetCookbookRecipesRequest]) (*connect.Response[libraryv1.GetCookbookRecipesResponse], error) {
+	m := req.Msg
+	book := strings.TrimSpace(m.GetCookbook())
+	if book == "" {
+		return nil, invalid("cookbook is required")
+	}
+	page, limit := m.GetPage(), m.GetLimit()
+	if page == 0 {
+		page = 1
+	}
+	if limit == 0 {
+		limit = DefaultCookbookLimit
+	}
+	if page < 1 {
+		return nil, invalid("page must be 1 or more, got %d", page)
+	}
+	if limit < 1 || limit > MaxCookbookLimit {
+		return nil, invalid("limit must be between 1 and %d, got %d", MaxCookbookLimit, limit)
+	}
+	res, err := s.recipes.SearchRecipes(ctx, connect.NewRequest(&recipesv1.SearchRecipesRequest{
+		Cookbook: book, Page: &page, Limit: &limit,
+	}))
+	if err != nil {
+		// Mealie answers an unknown cookbook with 404 "cookbook not found"
+		// (recipes_list__cookbook_unknown_404.json); say which.
+		if connect.CodeOf(err) == connect.CodeNotFound {
+			return nil, connect.NewError(connect.CodeNotFound, fmt.Errorf("cookbook '%s' not found", book))
+		}
+		return nil, err
+	}
+	r := res.Msg
+	return connect.NewResponse(&libraryv1.GetCookbookRecipesResponse{
+		Items: r.GetItems(), Page: r.GetPage(), Limit: limit, Total: r.GetTotal(), TotalPages: r.GetTotalPages(),
+	}), nil
+}
+
+// filterSpec is what a cookbook's filter is built from.
+type filterSpec struct {
+	tags, categories, tools []string
+	requireAll              bool
+	extra                   string
+}
+
+// CreateCookbook resolves names, checks the filter with Mealie, and creates
+// the cookbook.
+func (s *Service) CreateCookbook(ctx context.Context, req *connect.Request[libraryv1.CreateCookbookRequest]) (*connect.Response[libraryv1.CreateCookbookResponse], error) {
+	m := req.Msg
+	name := strings.TrimSpace(m.GetName())
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	filter, err := s.buildFilter(ctx, filterSpec{
+		tags: m.GetTags(), categories: m.GetCategories(), tools: m.GetTools(),
+		requireAll: m.GetRequireAll(), extra: m.GetQueryFilter(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	cb, err := s.mealie.CreateCookbook(ctx, mealie.CookbookCreate{
+		Name: name, Description: strings.TrimSpace(m.GetDescription()), QueryFilterString: filter, Public: m.GetPublic(),
+	})
+	if err != nil {
+		return nil, filterError(err)
+	}
+	return connect.NewResponse(&libraryv1.CreateCookbookResponse{Cookbook: cookbook(cb)}), nil
+}
+
+// UpdateCookbook reads the cookbook, applies the fields set, and PUTs it
+// whole, keeping its id.
+func (s *Service) UpdateCookbook(ctx context.Context, req *connect.Request[libraryv1.UpdateCookbookRequest]) (*connect.Response[libraryv1.UpdateCookbookResponse], error) {
+	m := req.Msg
+	id := strings.TrimSpace(m.GetCookbookId())
+	if id == "" {
+		return nil, invalid("cookbook_id is required")
+	}
+	cur, err := s.mealie.GetCookbook(ctx, id)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	next := *cur
+	if m.Name != nil {
+		name := strings.TrimSpace(m.GetName())
+		if err := checkName(name); err != nil {
+			return nil, err
+		}
+		next.Name = name
+	}
+	if m.Description != nil {
+		next.Description = strings.TrimSpace(m.GetDescription())
+	}
+	if m.Public != nil {
+		next.Public = m.GetPublic()
+	}
+	if m.Position != nil {
+		if m.GetPosition() < 1 {
+			return nil, invalid("position must be 1 or more, got %d", m.GetPosition())
+		}
+		next.Position = int(m.GetPosition())
+	}
+	if len(m.GetTags())+len(m.GetCategories())+len(m.GetTools()) > 0 || m.RequireAll != nil || m.QueryFilter != nil {
+		filter, err := s.buildFilter(ctx, filterSpec{
+			tags: m.GetTags(), categories: m.GetCategories(), tools: m.GetTools(),
+			requireAll: m.GetRequireAll(), extra: m.GetQueryFilter(),
+		})
+		if err != nil {
+			return nil, err
+		}
+		next.QueryFilterString = filter
+	}
+	out, err := s.mealie.UpdateCookbook(ctx, next)
+	if err != nil {
+		return nil, filterError(err)
+	}
+	return connect.NewResponse(&libraryv1.UpdateCookbookResponse{Cookbook: cookbook(out)}), nil
+}
+
+// DeleteCookbook reads the cookbook (so an unknown id is NotFound rather
+// than Mealie's 400 "No row was found", cookbooks__delete_again.json), then
+// deletes it.
+func (s *Service) DeleteCookbook(ctx context.Context, req *connect.Request[libraryv1.DeleteCookbookRequest]) (*connect.Response[libraryv1.DeleteCookbookResponse], error) {
+	id := strings.TrimSpace(req.Msg.GetCookbookId())
+	if id == "" {
+		return nil, invalid("cookbook_id is required")
+	}
+	cur, err := s.mealie.GetCookbook(ctx, id)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	gone, err := s.mealie.DeleteCookbook(ctx, cur.ID)
+	if err != nil {
+		if mealie.StatusOf(err) == http.StatusBadRequest {
+			return nil, connect.NewError(connect.CodeNotFound, fmt.Errorf("cookbook '%s' not found", id))
+		}
+		return nil, mealie.ConnectError(err)
+	}
+	if gone.ID == "" {
+		gone = cur
+	}
+	return connect.NewResponse(&libraryv1.DeleteCookbookResponse{Cookbook: cookbook(gone)}), nil
+}
+
+func checkName(name string) error {
+	if name == "" {
+		return invalid("name is required")
+	}
+	if n := utf8.RuneCountInString(name); n > MaxCookbookName {
+		return invalid("name must be at most %d characters, got %d", MaxCookbookName, n)
+	}
+	return nil
+}
+
+// filterError turns Mealie's refusal of a filter into InvalidArgument
+// quoting Mealie: 422 "Value error, Invalid query filter string"
+// (cookbooks__create_unknown_attr_filter_422.json).
+func filterError(err error) error {
+	var me *mealie.Error
+	if errors.As(err, &me) && me.Kind == mealie.KindInvalid {
+		return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("Mealie refused the cookbook: %s", me.Detail))
+	}
+	return mealie.ConnectError(err)
+}
+
+// buildFilter resolves names to Mealie's spelling and builds the
+// queryFilterString, then has Mealie's recipe list parse it.
+func (s *Service) buildFilter(ctx context.Context, spec filterSpec) (string, error) {
+	var parts []string
+	groups := []struct {
+		kind  taxonomyKind
+		attr  string
+		names []string
+	}{
+		{kindTags, "tags.name", spec.tags},
+		{kindCategories, "recipe_category.name", spec.categories},
+		{kindTools, "tools.name", spec.tools},
+	}
+	for _, g := range groups {
+		if len(g.names) == 0 {
+			continue
+		}
+		items, _, err := s.taxonomyList(ctx, g.kind)
+		if err != nil {
+			return "", mealie.ConnectError(err)
+		}
+		canon, err := resolveNames(g.kind, g.names, items)
+		if err != nil {
+			return "", err
+		}
+		op := "IN"
+		if spec.requireAll {
+			op = "CONTAINS ALL"
+		}
+		parts = append(parts, fmt.Sprintf("%s %s [%s]", g.attr, op, quoteList(canon)))
+	}
+	names := strings.Join(parts, " OR ")
+	if spec.requireAll {
+		names = strings.Join(parts, " AND ")
+	}
+	extra := strings.TrimSpace(spec.extra)
+	filter := names
+	switch {
+	case names != "" && extra != "":
+		if len(parts) > 1 {
+			names = "(" + names + ")"
+		}
+		filter = names + " AND (" + extra + ")"
+	case extra != "":
+		filter = extra
+	}
+	if extra != "" {
+		if err := s.checkFilter(ctx, extra); err != nil {
+			return "", err
+		}
+	}
+	return filter, nil
+}
+
+// checkFilter has Mealie parse a filter on its recipe list (one row). A
+// cookbook's own endpoint accepts free text such as "this is not a filter"
+// and then matches every recipe (cookbooks__create_freeform_text_filter.json);
+// the list refuses it, so the user hears about it now, in Mealie's words
+// (recipes_list__queryfilter_unknown_attr.json). Broken syntax is a
+// text/plain 500 there (recipes_list__queryfilter_broken_syntax.json).
+func (s *Service) checkFilter(ctx context.Context, filter string) error {
+	_, err := s.mealie.ListRecipes(ctx, mealie.RecipeQuery{Page: 1, PerPage: 1, QueryFilter: filter})
+	if err == nil {
+		return nil
+	}
+	var me *mealie.Error
+	if errors.As(err, &me) {
+		switch {
+		case me.Kind == mealie.KindInvalid:
+			return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("query_filter: Mealie says: %s", me.Detail))
+		case me.Kind == mealie.KindServer && me.Detail == "":
+			return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("query_filter: Mealie could not parse %q (check quotes, brackets and operators)", filter))
+		}
+	}
+	return mealie.ConnectError(err)
+}
+
+// resolveNames maps names to Mealie's spelling, matching case-insensitively
+// because Mealie's filter parser compares names exactly. An unknown name is
+// NotFound with close matches.
+func resolveNames(k taxonomyKind, names []string, items []taxonomyItem) ([]string, error) {
+	byKey := make(map[string]string, len(items))
+	for _, it := range items {
+		byKey[strings.ToLower(strings.TrimSpace(it.Name))] = it.Name
+	}
+	var out []string
+	for _, n := range names {
+		key := strings.ToLower(strings.TrimSpace(n))
+		if key == "" {
+			continue
+		}
+		canon, ok := byKey[key]
+		if !ok {
+			msg := fmt.Sprintf("%s '%s' not found", k.noun, strings.TrimSpace(n))
+			if close := closeMatches(key, items); len(close) > 0 {
+				msg += " — did you mean " + strings.Join(close, ", ") + "?"
+			}
+			return nil, connect.NewError(connect.CodeNotFound, errors.New(msg))
+		}
+		if strings.Contains(canon, `"`) {
+			return nil, invalid("%s '%s' has a double quote, which Mealie's filter syntax cannot carry; use query_filter with its id", k.noun, canon)
+		}
+		if !slices.Contains(out, canon) {
+			out = append(out, canon)
+		}
+	}
+	return out, nil
+}
+
+// closeMatches lists up to maxCloseMatches names near key: containing it,
+// contained in it, or within two edits.
+func closeMatches(key string, items []taxonomyItem) []string {
+	var out []string
+	for _, it := range items {
+		n := strings.ToLower(it.Name)
+		if strings.Contains(n, key) || strings.Contains(key, n) || editDistance(n, key) <= 2 {
+			out = append(out, "'"+it.Name+"'")
+			if len(out) == maxCloseMatches {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance over runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = `"` + n + `"`
+	}
+	return strings.Join(q, ", ")
+}
