@@ -10,3 +10,7 @@ require (
 )
 
 replace github.com/souskitchen/sous/internal => ../internal
+
+require github.com/souskitchen/sous/services/pantry v0.0.0
+
+replace github.com/souskitchen/sous/services/pantry => ../services/pantry
