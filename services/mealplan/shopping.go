@@ -447,13 +447,19 @@ func recipeLines(r *mealie.Recipe, times float64) []line {
 			out = append(out, l)
 			continue
 		}
-		// An unparsed line: its whole text is the note.
-		text := strings.TrimSpace(ing.Display)
-		if text == "" {
-			text = note
-		}
-		if text == "" {
+		// A line with no food: its amount and text become the note. Mealie's
+		// display is not used, as it drops text for such lines ("2 sifted":
+		// recipes_get__new_slug_after_put_rename.json).
+		if note == "" {
 			continue
+		}
+		text := note
+		if ing.Quantity != nil && *ing.Quantity > 0 {
+			unit := ""
+			if ing.Unit != nil {
+				unit = ing.Unit.Name
+			}
+			text = strings.Join(strings.Fields(formatQty(*ing.Quantity*times)+" "+unit+" "+note), " ")
 		}
 		out = append(out, line{name: text, note: text, refs: ref})
 	}
