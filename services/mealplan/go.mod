@@ -7,6 +7,7 @@ require (
 	github.com/souskitchen/sous/internal v0.0.0-00010101000000-000000000000
 	github.com/souskitchen/sous/proto v0.0.0
 	github.com/souskitchen/sous/services/internal v0.0.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (
@@ -14,7 +15,6 @@ require (
 	connectrpc.com/grpcreflect v1.3.1 // indirect
 	github.com/joho/godotenv v1.5.1 // indirect
 	golang.org/x/sync v0.25.0 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
 )
 
 replace (

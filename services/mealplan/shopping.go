@@ -205,6 +205,8 @@ type line struct {
 	note     string
 	// refs are the recipes the line was added for.
 	refs []mealie.ShoppingRecipeRef
+	// unparsed marks a free-text line the parser could not match to a food.
+	unparsed bool
 }
 
 // key identifies rows that merge: the same food in the same unit, or the
@@ -253,12 +255,11 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 
 	var lines []line
 	if len(texts) > 0 {
-		parsed, unparsed, err := s.parseLines(ctx, texts)
+		parsed, err := s.parseLines(ctx, texts)
 		if err != nil {
 			return nil, err
 		}
 		lines = append(lines, parsed...)
-		out.Unparsed = unparsed
 	}
 
 	// Recipes and how many times each is wanted: a recipe planned twice in
@@ -308,6 +309,9 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 		if it, ok := st.match(l.food, l.note); ok {
 			out.SkippedInStock = append(out.SkippedInStock, &mealplanv1.SkippedItem{Name: l.name, PantryItem: it.name, Location: it.location})
 			continue
+		}
+		if l.unparsed {
+			out.Unparsed = append(out.Unparsed, l.name)
 		}
 		keep = append(keep, l)
 	}
@@ -471,7 +475,7 @@ func recipeLines(r *mealie.Recipe, times float64) []line {
 // installs: parser_ingredients__nlp.json) "brute" is tried. A line whose food
 // the parser cannot match to a known food is added as a note and reported
 // as unparsed, as is every line when no parser answers.
-func (s *Service) parseLines(ctx context.Context, texts []string) ([]line, []string, error) {
+func (s *Service) parseLines(ctx context.Context, texts []string) ([]line, error) {
 	var parsed []mealie.ParsedShoppingLine
 	var err error
 	for _, p := range []string{"nlp", "brute"} {
@@ -481,17 +485,15 @@ func (s *Service) parseLines(ctx context.Context, texts []string) ([]line, []str
 			break
 		}
 		if errors.As(err, &me) && me.Kind == mealie.KindAuth {
-			return nil, nil, mealie.ConnectError(err)
+			return nil, mealie.ConnectError(err)
 		}
 		s.log.Warn("ingredient parser failed", "parser", p, "err", err)
 		parsed = nil
 	}
 	var out []line
-	var unparsed []string
 	for i, t := range texts {
 		if parsed == nil || parsed[i].Ingredient.Food == nil || deref(parsed[i].Ingredient.Food.ID) == "" {
-			out = append(out, line{name: t, note: t})
-			unparsed = append(unparsed, t)
+			out = append(out, line{name: t, note: t, unparsed: true})
 			continue
 		}
 		ing := parsed[i].Ingredient
@@ -509,7 +511,7 @@ func (s *Service) parseLines(ctx context.Context, texts []string) ([]line, []str
 		}
 		out = append(out, l)
 	}
-	return out, unparsed, nil
+	return out, nil
 }
 
 // validateAdd checks an AddToShoppingList request before any call and

@@ -1,0 +1,368 @@
+package mealplan
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/proto"
+
+	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
+	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
+	"github.com/souskitchen/sous/services/internal/mealie"
+)
+
+// IDs from the captures.
+const (
+	weeklyID = "0751b2e0-d447-4287-8834-975356f4d75e"
+	milkRow  = "37eca4a4-0bd9-49ec-8000-8bb940cda6fb"
+	breadRow = "dfd51ee5-9c03-4742-a154-2a010486462f"
+	butterRw = "1f18ac06-a876-454c-aae8-b0a996941fde"
+	flourID  = "c20613de-050e-4228-9bb6-ec224754ffc0"
+	cupID    = "69981471-1dfb-405b-9de5-c9d72f0ca869"
+)
+
+func inStock(names ...string) []*pantryv1.PantryItem {
+	var out []*pantryv1.PantryItem
+	for _, n := range names {
+		out = append(out, &pantryv1.PantryItem{Name: n, State: pantryv1.ItemState_ITEM_STATE_IN, Location: pantryv1.Location_LOCATION_FRIDGE})
+	}
+	return out
+}
+
+// bodies returns the decoded JSON bodies of the requests to method+path.
+func bodies(r *replay, method, path string) []any {
+	var out []any
+	for _, s := range r.requests() {
+		if s.Method == method && s.Path == path {
+			var v any
+			_ = json.Unmarshal([]byte(s.Body), &v)
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func TestGetShoppingListOverviewCounts(t *testing.T) {
+	h := newHarness(t)
+	h.mealie.on("GET", "/api/households/shopping/lists", "shopping_lists__list_after").
+		on("GET", "/api/households/shopping/items", "shopping_items__list")
+	res, err := h.svc.GetShoppingList(context.Background(), connect.NewRequest(&mealplanv1.GetShoppingListRequest{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items := res.Msg.GetItems()
+	if len(items) != 2 || res.Msg.GetList() != nil {
+		t.Fatalf("%v", res.Msg)
+	}
+	var weekly *mealplanv1.ShoppingListSummary
+	for _, it := range items {
+		if it.GetId() == weeklyID {
+			weekly = it
+		}
+	}
+	// shopping_items__list.json: four rows, none checked yet.
+	if weekly == nil || weekly.GetName() != "Weekly" || weekly.GetUncheckedCount() != 4 || weekly.GetCheckedCount() != 0 {
+		t.Fatalf("weekly %v", weekly)
+	}
+}
+
+func TestGetShoppingListOneList(t *testing.T) {
+	h := newHarness(t)
+	h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_after_add_recipe")
+	res, err := h.svc.GetShoppingList(context.Background(), connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: weeklyID}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := res.Msg.GetList()
+	if l.GetName() != "Weekly" || len(l.GetGroups()) != 1 || l.GetGroups()[0].GetLabel() != "" {
+		t.Fatalf("%v", l)
+	}
+	var milk *mealplanv1.ShoppingItem
+	for _, it := range l.GetGroups()[0].GetItems() {
+		if it.GetId() == milkRow {
+			milk = it
+		}
+	}
+	// Mealie's own display for this row is "7 ¹/₂": the food is dropped.
+	if milk.GetDisplay() != "7.5 cup whole milk" || milk.GetFood() != "whole milk" || milk.GetQuantity() != 7.5 ||
+		!slices.Equal(milk.GetRecipeSlugs(), []string{"fixture-pancakes-deluxe"}) {
+		t.Fatalf("milk %v", milk)
+	}
+}
+
+func TestShapeListGroupsByLabel(t *testing.T) {
+	note := func(s string) *string { return &s }
+	l := &mealie.ShoppingList{ID: "l", ListItems: []mealie.ShoppingItem{
+		{ID: "a", Note: note("bin bags")},
+		{ID: "b", Quantity: 2, Food: &mealie.ShoppingFood{Name: "egg", Label: &mealie.ShoppingLabel{Name: "Produce"}}},
+		{ID: "c", Quantity: 1, Food: &mealie.ShoppingFood{Name: "milk"}, Label: &mealie.ShoppingLabel{Name: "Dairy"}},
+		{ID: "d", Note: note("done"), Checked: true},
+		{ID: "e", Quantity: 3, Note: note("butter")},
+	}}
+	out := shapeList(l)
+	var got []string
+	for _, g := range out.GetGroups() {
+		s := g.GetLabel() + ":"
+		for _, it := range g.GetItems() {
+			s += " " + it.GetDisplay()
+		}
+		got = append(got, s)
+	}
+	want := []string{"Dairy: 1 milk", "Produce: 2 egg", ": bin bags 3 butter"}
+	if !slices.Equal(got, want) || out.GetCheckedCount() != 1 {
+		t.Fatalf("got %q checked %d", got, out.GetCheckedCount())
+	}
+}
+
+func TestAddFreeTextSkipsInStock(t *testing.T) {
+	h := newHarness(t)
+	// flour is only low: still bought.
+	h.pantry.items = append(inStock("eggs", "salt"), &pantryv1.PantryItem{Name: "flour", State: pantryv1.ItemState_ITEM_STATE_LOW})
+	h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_one").
+		// nlp fails where its model is absent; brute answers.
+		on("POST", "/api/parser/ingredients", "parser_ingredients__nlp", "parser_ingredients__brute").
+		on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_bulk")
+	res, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+		ListId: weeklyID, Items: []string{"2 cups flour, sifted", "1 1/2 tbsp sugar", "3 large eggs", "salt to taste"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Msg
+	var skipped []string
+	for _, s := range m.GetSkippedInStock() {
+		skipped = append(skipped, s.GetName()+"="+s.GetPantryItem()+"@"+s.GetLocation())
+	}
+	if !slices.Equal(skipped, []string{"3 large eggs=eggs@fridge", "salt to taste=salt@fridge"}) {
+		t.Fatalf("skipped %q", skipped)
+	}
+	if !slices.Equal(m.GetUnparsed(), []string{"1 1/2 tbsp sugar"}) {
+		t.Fatalf("unparsed %q", m.GetUnparsed())
+	}
+	creates := bodies(h.mealie, "POST", "/api/households/shopping/items/create-bulk")
+	if len(creates) != 1 {
+		t.Fatalf("%d create calls", len(creates))
+	}
+	rows := creates[0].([]any)
+	if len(rows) != 2 {
+		t.Fatalf("rows %v", rows)
+	}
+	flour := rows[0].(map[string]any)
+	if flour["foodId"] != flourID || flour["unitId"] != cupID || flour["quantity"] != 2.0 || flour["note"] != "sifted" || flour["shoppingListId"] != weeklyID {
+		t.Fatalf("flour row %v", flour)
+	}
+	if sugar := rows[1].(map[string]any); sugar["note"] != "1 1/2 tbsp sugar" || sugar["foodId"] != nil {
+		t.Fatalf("sugar row %v", sugar)
+	}
+	if len(m.GetAdded()) != 2 || m.GetListId() != weeklyID {
+		t.Fatalf("added %v", m.GetAdded())
+	}
+}
+
+func TestAddRecipesMergesIntoExistingRows(t *testing.T) {
+	h := newHarness(t)
+	h.pantry.items = inStock("egg")
+	h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_after_add_recipe").
+		on("GET", "/api/households/mealplans", "mealplans__list_date_range").
+		on("GET", "/api/recipes/fixture-pancakes-deluxe", "recipes_get__new_slug_after_put_rename").
+		on("GET", "/api/recipes/no-such-recipe", "recipes_get__unknown_404").
+		on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_food_unit").
+		on("PUT", "/api/households/shopping/items/"+milkRow, "shopping_items__put_check").
+		on("PUT", "/api/households/shopping/items/0f44c879-d273-478d-a5d3-13262894d18d", "shopping_items__put_check")
+	// The recipe is named once and planned once in the range: bought twice.
+	res, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+		ListId: weeklyID, RecipeSlugs: []string{"fixture-pancakes-deluxe", "no-such-recipe"},
+		MealPlanRange: &mealplanv1.DateRange{StartDate: "2026-11-30", EndDate: "2026-11-30"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Msg
+	if !slices.Equal(m.GetNotFound(), []string{"no-such-recipe"}) {
+		t.Fatalf("not found %q", m.GetNotFound())
+	}
+	if len(m.GetSkippedInStock()) != 1 || m.GetSkippedInStock()[0].GetName() != "4 egg" {
+		t.Fatalf("skipped %v", m.GetSkippedInStock())
+	}
+	// The recipe is fetched once even though it is wanted twice.
+	if n := len(bodies(h.mealie, "GET", "/api/recipes/fixture-pancakes-deluxe")); n != 1 {
+		t.Fatalf("recipe read %d times", n)
+	}
+	creates := bodies(h.mealie, "POST", "/api/households/shopping/items/create-bulk")
+	rows := creates[0].([]any)
+	if len(rows) != 1 {
+		t.Fatalf("rows %v", rows)
+	}
+	flour := rows[0].(map[string]any)
+	refs := flour["recipeReferences"].([]any)
+	if flour["foodId"] != flourID || flour["quantity"] != 4.0 || flour["isFood"] != true || len(refs) != 1 ||
+		refs[0].(map[string]any)["recipeId"] != pancakesID || refs[0].(map[string]any)["recipeQuantity"] != 2.0 {
+		t.Fatalf("flour row %v", flour)
+	}
+	// Milk (1.5 cup, twice) merges into the 7.5 cup row: one PUT of the
+	// whole row with the new quantity, no second row.
+	puts := bodies(h.mealie, "PUT", "/api/households/shopping/items/"+milkRow)
+	if len(puts) != 1 {
+		t.Fatalf("%d milk PUTs", len(puts))
+	}
+	milk := puts[0].(map[string]any)
+	if milk["quantity"] != 10.5 || milk["shoppingListId"] != weeklyID || milk["foodId"] == nil || len(milk["recipeReferences"].([]any)) != 2 {
+		t.Fatalf("milk PUT %v", milk)
+	}
+	// "a pinch of salt" is already a note row: merged too.
+	if n := len(bodies(h.mealie, "PUT", "/api/households/shopping/items/0f44c879-d273-478d-a5d3-13262894d18d")); n != 1 {
+		t.Fatalf("salt merged %d times", n)
+	}
+	var merged []string
+	for _, mi := range m.GetMerged() {
+		merged = append(merged, mi.GetName())
+	}
+	if !slices.Equal(merged, []string{"3 cup whole milk", "a pinch of salt"}) {
+		t.Fatalf("merged %q", merged)
+	}
+}
+
+func TestAddPantryUnreachable(t *testing.T) {
+	req := func(skip *bool) *mealplanv1.AddToShoppingListRequest {
+		return &mealplanv1.AddToShoppingListRequest{ListId: weeklyID, RecipeSlugs: []string{"fixture-pancakes-deluxe"}, SkipInStock: skip}
+	}
+	for _, tc := range []struct {
+		name string
+		cfg  func(*Config)
+	}{{"down", nil}, {"not configured", func(c *Config) { c.Pantry = nil }}} {
+		t.Run(tc.name+", skip_in_stock unset fails and adds nothing", func(t *testing.T) {
+			h := newHarness(t, func(c *Config) {
+				if tc.cfg != nil {
+					tc.cfg(c)
+				}
+			})
+			h.pantry.down = true
+			_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(req(nil)))
+			wantCode(t, err, connect.CodeUnavailable, "cannot check the pantry", "nothing was added", "skip_in_stock=false")
+			if n := len(h.mealie.requests()); n != 0 {
+				t.Fatalf("%d Mealie requests", n)
+			}
+		})
+		t.Run(tc.name+", skip_in_stock=false still works", func(t *testing.T) {
+			h := newHarness(t, func(c *Config) {
+				if tc.cfg != nil {
+					tc.cfg(c)
+				}
+			})
+			h.pantry.down = true
+			h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_one").
+				on("GET", "/api/recipes/fixture-pancakes-deluxe", "recipes_get__new_slug_after_put_rename").
+				on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_bulk")
+			res, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(req(proto.Bool(false))))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows := bodies(h.mealie, "POST", "/api/households/shopping/items/create-bulk")[0].([]any)
+			// flour, egg, milk and the salt note: nothing skipped.
+			if len(rows) != 4 || len(res.Msg.GetSkippedInStock()) != 0 || h.pantry.calls != 0 {
+				t.Fatalf("rows %d skipped %v pantry calls %d", len(rows), res.Msg.GetSkippedInStock(), h.pantry.calls)
+			}
+		})
+	}
+}
+
+func TestAddPicksTheOnlyList(t *testing.T) {
+	t.Run("two lists: list_id required, lists named", func(t *testing.T) {
+		h := newHarness(t)
+		h.mealie.on("GET", "/api/households/shopping/lists", "shopping_lists__list_after")
+		_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+			Items: []string{"bread"}, SkipInStock: proto.Bool(false)}))
+		wantCode(t, err, connect.CodeInvalidArgument, "list_id is required", "Weekly ("+weeklyID+")", "(unnamed)")
+		if h.mealie.writes() != 0 {
+			t.Fatal("written")
+		}
+	})
+	t.Run("nothing to add", func(t *testing.T) {
+		h := newHarness(t)
+		_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{}))
+		wantCode(t, err, connect.CodeInvalidArgument, "nothing to add")
+		if len(h.mealie.requests()) != 0 || h.pantry.calls != 0 {
+			t.Fatal("called out")
+		}
+	})
+	t.Run("range over a month", func(t *testing.T) {
+		h := newHarness(t)
+		_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+			MealPlanRange: &mealplanv1.DateRange{StartDate: "2026-12-01", EndDate: "2027-01-15"}}))
+		wantCode(t, err, connect.CodeInvalidArgument, "meal_plan_range")
+	})
+}
+
+func TestUpdateShoppingItems(t *testing.T) {
+	t.Run("per item, failures alone", func(t *testing.T) {
+		h := newHarness(t)
+		h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_after_add_recipe").
+			on("PUT", "/api/households/shopping/items/"+milkRow, "shopping_items__put_check").
+			on("DELETE", "/api/households/shopping/items/"+butterRw, "shopping_items__delete")
+		res, err := h.svc.UpdateShoppingItems(context.Background(), connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{
+			ListId: weeklyID, Check: []string{milkRow, "not-an-item"}, Uncheck: []string{breadRow}, Remove: []string{butterRw}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := res.Msg
+		if !slices.Equal(m.GetChecked(), []string{milkRow}) || !slices.Equal(m.GetUnchecked(), []string{breadRow}) ||
+			!slices.Equal(m.GetRemoved(), []string{butterRw}) || len(m.GetErrors()) != 1 || m.GetErrors()[0].GetItem() != "not-an-item" {
+			t.Fatalf("%v", m)
+		}
+		puts := bodies(h.mealie, "PUT", "/api/households/shopping/items/"+milkRow)
+		row := puts[0].(map[string]any)
+		// The whole row goes back: Mealie 422s a partial PUT
+		// (shopping_items__put_partial.json).
+		if row["checked"] != true || row["shoppingListId"] != weeklyID || row["quantity"] != 7.5 {
+			t.Fatalf("PUT %v", row)
+		}
+		// bread was already unchecked: no write for it.
+		if h.mealie.writes() != 2 {
+			t.Fatalf("%d writes", h.mealie.writes())
+		}
+	})
+	t.Run("an id in two operations is refused before any request", func(t *testing.T) {
+		h := newHarness(t)
+		_, err := h.svc.UpdateShoppingItems(context.Background(), connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{
+			ListId: weeklyID, Check: []string{milkRow}, Remove: []string{milkRow}}))
+		wantCode(t, err, connect.CodeInvalidArgument, "both check and remove")
+		if len(h.mealie.requests()) != 0 {
+			t.Fatal("called Mealie")
+		}
+	})
+}
+
+func TestStockMatch(t *testing.T) {
+	st := &stock{byKey: map[string]stockItem{}}
+	for _, n := range []string{"Eggs", "egg noodles", "salt", "tomatoes", "Berries"} {
+		k := nameKey(n)
+		st.byKey[k] = stockItem{name: n}
+		st.keys = append(st.keys, strings.Fields(k))
+	}
+	cases := []struct {
+		food, text, want string
+	}{
+		{"egg", "", "Eggs"},
+		{"EGGS", "", "Eggs"},
+		{"Egg-Noodles", "", "egg noodles"},
+		{"tomato", "", "tomatoes"},
+		{"berry", "", "Berries"},
+		{"whole milk", "", ""},
+		{"", "a pinch of salt", "salt"},
+		{"", "unsalted butter", ""},
+		{"", "2 eggs, beaten", "Eggs"},
+		{"sea salt", "", ""},
+	}
+	for _, tc := range cases {
+		got, ok := st.match(tc.food, tc.text)
+		if (tc.want != "") != ok || got.name != tc.want {
+			t.Errorf("match(%q, %q) = %q, %v; want %q", tc.food, tc.text, got.name, ok, tc.want)
+		}
+	}
+	var none *stock
+	if _, ok := none.match("egg", ""); ok {
+		t.Error("a nil stock matched")
+	}
+}
