@@ -109,14 +109,11 @@ func (s *store) recipeOrganizers(r *recipe) (cats, tags, tools []any) {
 	return cats, tags, tools
 }
 
-// shownSlug is the slug a full read reports: after a PATCH rename Mealie shows
-// slugify(name) although the stored slug did not change (recipes_patch__rename.json).
-func (r *recipe) shownSlug() string {
-	if r.patchRenamed {
-		return mealieslug.Make(r.Name)
-	}
-	return r.Slug
-}
+// shownSlug is the slug a full read reports: Mealie's Recipe.validate_slug
+// returns slugify(name) whenever a name is present, so after a PATCH rename a
+// read shows the new slug although the stored one did not change
+// (recipes_patch__rename.json, recipes_get__after_slug_only_patch.json).
+func (r *recipe) shownSlug() string { return mealieslug.Make(r.Name) }
 
 // summaryFields renders RecipeSummary's keys. list selects the list endpoint's
 // timestamp layout and its stored slug; full reads show shownSlug.

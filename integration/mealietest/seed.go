@@ -21,6 +21,7 @@ func newStore(p profile, now func() time.Time) *store {
 		profile:        p,
 		now:            now,
 		sessions:       map[string]bool{},
+		images:         map[string][]byte{},
 		nextMealplanID: 1,
 		startedAt:      now().UTC(),
 		user: user{

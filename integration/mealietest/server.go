@@ -66,6 +66,7 @@ type config struct {
 	addr    string
 	latency time.Duration
 	now     func() time.Time
+	pages   map[string]string
 }
 
 // WithSeed selects the initial data: "demo" (the default) for a realistic
@@ -90,6 +91,18 @@ func WithLatency(d time.Duration) Option { return func(c *config) { c.latency = 
 // WithClock sets the clock used for timestamps of writes and for the meal plans
 // the demo seed places in the current week (default time.Now).
 func WithClock(now func() time.Time) Option { return func(c *config) { c.now = now } }
+
+// WithWebPage registers the HTML a URL import of pageURL reads, since the
+// emulator fetches nothing from the network. A URL import of any other public
+// address fails as an unreachable page does.
+func WithWebPage(pageURL, html string) Option {
+	return func(c *config) {
+		if c.pages == nil {
+			c.pages = map[string]string{}
+		}
+		c.pages[pageURL] = html
+	}
+}
 
 // NewServer starts a server for a test on 127.0.0.1 with the "demo" seed and
 // closes it when the test ends. It fails the test if the server cannot start.

@@ -41,6 +41,8 @@ type store struct {
 	// imageVersions counts image writes, standing in for Mealie's random
 	// cache key (recipes_image_put__ok.json returns {"image":"<n>"}).
 	imageVersions int
+	// images holds uploaded recipe images by recipe id.
+	images map[string][]byte
 	// startedAt is the server start, which Mealie stores as the timestamp of a
 	// timeline event created without one (timeline_events__create.json).
 	startedAt time.Time
@@ -108,11 +110,6 @@ type recipe struct {
 	// Slug is the stored slug, the one GET by slug matches and the list shows.
 	Slug string
 	Name string
-	// patchRenamed is set by a PATCH that carried a name: Mealie then shows
-	// slugify(name) in every full read while the stored slug stays, and every
-	// later PATCH or PUT fails with NoResultFound (recipes_patch__rename.json,
-	// recipes_patch__after_patch_rename_old_slug.json).
-	patchRenamed bool
 	// broken is set when a PATCH stored an ingredient without a referenceId:
 	// the row no longer serialises, so GET, PATCH, PUT and DELETE answer 500
 	// ValidationError while the list still shows it

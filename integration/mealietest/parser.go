@@ -1,0 +1,221 @@
+package mealietest
+
+import (
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// parsers are the parser names Mealie accepts (parser_ingredients__bad_parser_422.json).
+var parsers = []string{"nlp", "brute", "openai"}
+
+// leadingQuantity matches "2", "1.5", "1/2" or "1 1/2" at the start of a line.
+var leadingQuantity = regexp.MustCompile(`^\s*(\d+(?:\.\d+)?)(?:\s+(\d+)/(\d+)|/(\d+))?\s*`)
+
+// parseLine splits an ingredient line into quantity, unit, food and note: the
+// leading amount, a known unit (name, plural or abbreviation), then the food up
+// to a comma, the rest being the note. Known foods and units are linked by
+// name; an unknown food comes back with id null, as Mealie's parsers return it
+// (parser_ingredients__brute.json; cases C07).
+func (st *store) parseLine(line string) (qty float64, u *unit, foodName string, f *food, noteText string) {
+	rest := line
+	if m := leadingQuantity.FindStringSubmatch(rest); m != nil {
+		qty, _ = strconv.ParseFloat(m[1], 64)
+		switch {
+		case m[2] != "":
+			n, _ := strconv.ParseFloat(m[2], 64)
+			d, _ := strconv.ParseFloat(m[3], 64)
+			if d != 0 {
+				qty += n / d
+			}
+		case m[4] != "":
+			d, _ := strconv.ParseFloat(m[4], 64)
+			if d != 0 {
+				qty /= d
+			}
+		}
+		rest = rest[len(m[0]):]
+	}
+	if word, after, ok := strings.Cut(rest, " "); ok {
+		w := strings.ToLower(strings.TrimSuffix(word, "."))
+		for _, x := range st.units {
+			if w == strings.ToLower(x.Name) || (x.PluralName != nil && w == strings.ToLower(*x.PluralName)) ||
+				(x.Abbreviation != "" && w == strings.ToLower(x.Abbreviation)) || w == strings.ToLower(x.Name)+"s" {
+				u, rest = x, after
+				break
+			}
+		}
+	}
+	foodName, noteText, _ = strings.Cut(rest, ",")
+	foodName, noteText = strings.TrimSpace(foodName), strings.TrimSpace(noteText)
+	f = st.foodByName(foodName)
+	if f == nil {
+		for _, x := range st.foods {
+			if x.PluralName != nil && strings.EqualFold(*x.PluralName, foodName) {
+				f = x
+			}
+		}
+	}
+	return qty, u, foodName, f, noteText
+}
+
+func (st *store) renderParsed(line string) object {
+	qty, u, foodName, f, noteText := st.parseLine(line)
+	var unitJSON, foodJSON any
+	if u != nil {
+		unitJSON = st.renderUnit(u)
+	}
+	if f != nil {
+		foodJSON = st.renderFood(f)
+	} else if foodName != "" {
+		foodJSON = object{{"id", nil}, {"name", foodName}, {"pluralName", nil}, {"description", ""},
+			{"extras", map[string]any{}}, {"onHand", false}, {"labelId", nil}, {"aliases", []any{}}}
+		f = &food{Name: foodName}
+	}
+	o := object{{"quantity", qty}, {"unit", unitJSON}, {"food", foodJSON}, {"note", noteText}}
+	if st.profile.ingredientFlags {
+		o = append(o, field{"isFood", true}, field{"disableAmount", false})
+	}
+	o = append(o, field{"display", ingredientDisplay(&qty, u, f, noteText, true)}, field{"title", nil},
+		field{"originalText", nil}, field{"referenceId", newID()})
+	return object{{"input", line}, {"confidence", object{{"average", nil}, {"comment", nil}, {"name", nil},
+		{"unit", nil}, {"quantity", nil}, {"food", nil}}}, {"ingredient", o}}
+}
+
+// checkParser validates the parser name; "openai" fails as it does on a
+// server without OpenAI configured (parser_ingredients__openai.json).
+func checkParser(w http.ResponseWriter, b jsonBody) bool {
+	p, ok := b.str("parser")
+	if !ok {
+		return true
+	}
+	if !contains(parsers, p) {
+		exp := quotedList(parsers)
+		writeValidation(w, valErr{typ: "enum", loc: []any{"body", "parser"}, msg: "Input should be " + exp, input: p, ctx: object{{"expected", exp}}})
+		return false
+	}
+	if p == "openai" {
+		writeInternal(w)
+		return false
+	}
+	return true
+}
+
+// handleParseIngredients is POST /api/parser/ingredients: a bare array of
+// parsed lines. The emulator answers every parser but openai with its own
+// rule-based parse; real Mealie's nlp model is not reproduced.
+func (s *Server) handleParseIngredients(w http.ResponseWriter, r *http.Request) {
+	b, ok := decodeBody(w, r)
+	if !ok {
+		return
+	}
+	lines, ok := b.list("ingredients")
+	if !ok {
+		writeValidation(w, missing(b.raw(), "ingredients"))
+		return
+	}
+	if !checkParser(w, b) {
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	out := []any{}
+	for _, l := range lines {
+		if s, ok := l.(string); ok {
+			out = append(out, st.renderParsed(s))
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// handleParseIngredient is POST /api/parser/ingredient {ingredient}.
+func (s *Server) handleParseIngredient(w http.ResponseWriter, r *http.Request) {
+	b, ok := decodeBody(w, r)
+	if !ok {
+		return
+	}
+	line, ok := b.str("ingredient")
+	if !ok {
+		writeValidation(w, missing(b.raw(), "ingredient"))
+		return
+	}
+	if !checkParser(w, b) {
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	writeJSON(w, http.StatusOK, st.renderParsed(line))
+}
+
+// handleSuggestions is GET /api/recipes/suggestions (profiles with
+// suggestions; mealie-3.x openapi.json RecipeSuggestionResponse): recipes
+// ranked by how few of their foods and tools are missing from the given ones.
+func (s *Server) handleSuggestions(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	limit, maxFoods, maxTools := 10, 5, 5
+	for _, p := range []struct {
+		k   string
+		dst *int
+	}{{"limit", &limit}, {"maxMissingFoods", &maxFoods}, {"maxMissingTools", &maxTools}} {
+		if v := q.Get(p.k); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				writeValidation(w, intParsing("query", p.k, v))
+				return
+			}
+			*p.dst = n
+		}
+	}
+	have := map[string]bool{}
+	for _, id := range append(q["foods"], q["tools"]...) {
+		have[id] = true
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	type cand struct {
+		rc           *recipe
+		foods, tools []any
+		matched      int
+	}
+	var cands []cand
+	for _, rc := range st.recipes {
+		c := cand{rc: rc, foods: []any{}, tools: []any{}}
+		for _, in := range rc.Ingredients {
+			if in.FoodID == nil {
+				continue
+			}
+			if have[*in.FoodID] {
+				c.matched++
+			} else if f := st.foodByID(*in.FoodID); f != nil {
+				c.foods = append(c.foods, st.renderFood(f))
+			}
+		}
+		for _, id := range rc.ToolIDs {
+			if have[id] {
+				c.matched++
+			} else if t := findOrganizer(st.tools, id); t != nil {
+				c.tools = append(c.tools, st.renderTool(t))
+			}
+		}
+		if c.matched > 0 && len(c.foods) <= maxFoods && len(c.tools) <= maxTools {
+			cands = append(cands, c)
+		}
+	}
+	for i := 1; i < len(cands); i++ {
+		for j := i; j > 0 && len(cands[j].foods)+len(cands[j].tools) < len(cands[j-1].foods)+len(cands[j-1].tools); j-- {
+			cands[j], cands[j-1] = cands[j-1], cands[j]
+		}
+	}
+	items := []any{}
+	for i, c := range cands {
+		if i >= limit {
+			break
+		}
+		items = append(items, object{{"recipe", st.renderEmbeddedSummary(c.rc)}, {"missingFoods", c.foods}, {"missingTools", c.tools}})
+	}
+	writeJSON(w, http.StatusOK, object{{"items", items}})
+}
