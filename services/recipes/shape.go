@@ -36,6 +36,16 @@ func date(s *string) string {
 	return d
 }
 
+// cookTime is Mealie's cookTime, or performTime when that is empty: Mealie's
+// UI shows performTime as "Cook Time" and its scraper stores a page's cook
+// time there, so most recipes carry only performTime.
+func cookTime(r *mealie.RecipeSummary) string {
+	if t := str(r.CookTime); t != "" {
+		return t
+	}
+	return str(r.PerformTime)
+}
+
 func names(orgs []mealie.Organizer) []string {
 	out := make([]string, 0, len(orgs))
 	for _, o := range orgs {
@@ -60,7 +70,7 @@ func summary(r *mealie.RecipeSummary) *recipesv1.RecipeSummary {
 		RecipeYield: str(r.RecipeYield),
 		TotalTime:   str(r.TotalTime),
 		PrepTime:    str(r.PrepTime),
-		CookTime:    str(r.CookTime),
+		CookTime:    cookTime(r),
 		SourceUrl:   str(r.OrgURL),
 		DateAdded:   date(r.DateAdded),
 		LastMade:    date(r.LastMade),
@@ -107,7 +117,7 @@ func detail(r *mealie.Recipe) *recipesv1.Recipe {
 		Id:          s.ID,
 		RecipeYield: str(s.RecipeYield),
 		PrepTime:    str(s.PrepTime),
-		CookTime:    str(s.CookTime),
+		CookTime:    cookTime(s),
 		TotalTime:   str(s.TotalTime),
 		Tags:        names(s.Tags),
 		Categories:  names(s.Categories),

@@ -34,15 +34,18 @@ type Organizer struct {
 
 // RecipeSummary is one item of GET /api/recipes.
 type RecipeSummary struct {
-	ID          string      `json:"id"`
-	Name        string      `json:"name"`
-	Slug        string      `json:"slug"`
-	Image       *string     `json:"image"`
-	Description *string     `json:"description"`
-	RecipeYield *string     `json:"recipeYield"`
-	TotalTime   *string     `json:"totalTime"`
-	PrepTime    *string     `json:"prepTime"`
-	CookTime    *string     `json:"cookTime"`
+	ID          string  `json:"id"`
+	Name        string  `json:"name"`
+	Slug        string  `json:"slug"`
+	Image       *string `json:"image"`
+	Description *string `json:"description"`
+	RecipeYield *string `json:"recipeYield"`
+	TotalTime   *string `json:"totalTime"`
+	PrepTime    *string `json:"prepTime"`
+	CookTime    *string `json:"cookTime"`
+	// PerformTime is what Mealie's UI labels "Cook Time" and what its
+	// scraper fills from a page's cookTime; cookTime itself is mostly empty.
+	PerformTime *string     `json:"performTime"`
 	Categories  []Organizer `json:"recipeCategory"`
 	Tags        []Organizer `json:"tags"`
 	Tools       []Organizer `json:"tools"`
