@@ -1,0 +1,137 @@
+package pantry
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/proto"
+
+	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
+	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
+)
+
+// countingAPI answers every call with an empty pantry list and counts the
+// calls, so a test can tell that a request was refused before any I/O.
+func countingAPI(t *testing.T) (string, *int) {
+	t.Helper()
+	var calls int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		_, _ = w.Write([]byte(`[]`))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/api", &calls
+}
+
+func client(t *testing.T, cfg Config) pantryv1connect.PantryServiceClient {
+	t.Helper()
+	svc, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path, h := svc.Handler()
+	mux := http.NewServeMux()
+	mux.Handle(path, h)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return pantryv1connect.NewPantryServiceClient(srv.Client(), srv.URL)
+}
+
+func TestInvalidRequestsNeverReachTheAPI(t *testing.T) {
+	base, calls := countingAPI(t)
+	c := client(t, Config{FoodAPIBase: base, FoodAPIToken: "t"})
+	ctx := context.Background()
+	meta := func(name string) *pantryv1.LogCookRequest_MetaRecipe {
+		return &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: name}
+	}
+	tests := []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"no ingredient", func() error {
+			_, err := c.SetItemState(ctx, connect.NewRequest(&pantryv1.SetItemStateRequest{State: pantryv1.ItemState_ITEM_STATE_OUT}))
+			return err
+		}, "ingredient is required"},
+		{"no state", func() error {
+			_, err := c.SetItemState(ctx, connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "eggs"}))
+			return err
+		}, "state is required"},
+		{"too many additions", func() error {
+			items := make([]*pantryv1.PantryAddition, MaxAdditions+1)
+			for i := range items {
+				items[i] = &pantryv1.PantryAddition{Name: "eggs"}
+			}
+			_, err := c.AddToPantry(ctx, connect.NewRequest(&pantryv1.AddToPantryRequest{Items: items}))
+			return err
+		}, "1 to 100"},
+		{"servings", func() error {
+			_, err := c.WhatCanICook(ctx, connect.NewRequest(&pantryv1.WhatCanICookRequest{Servings: proto.Int32(MaxServings + 1)}))
+			return err
+		}, "servings"},
+		{"nothing cooked", func() error {
+			_, err := c.LogCook(ctx, connect.NewRequest(&pantryv1.LogCookRequest{}))
+			return err
+		}, "one of meta_recipe or recipe"},
+		{"rating", func() error {
+			_, err := c.LogCook(ctx, connect.NewRequest(&pantryv1.LogCookRequest{Cooked: meta("Frittata"), Rating: proto.Int32(0)}))
+			return err
+		}, "rating"},
+		{"date", func() error {
+			_, err := c.LogCook(ctx, connect.NewRequest(&pantryv1.LogCookRequest{Cooked: meta("Frittata"), Date: "20/06/2026"}))
+			return err
+		}, "YYYY-MM-DD"},
+		{"slot chosen twice", func() error {
+			_, err := c.LogCook(ctx, connect.NewRequest(&pantryv1.LogCookRequest{Cooked: meta("Frittata"), SlotChoices: []*pantryv1.SlotChoice{
+				{Slot: "cheese", Ingredient: "cheddar"}, {Slot: "Cheese", Ingredient: "parmesan"},
+			}}))
+			return err
+		}, "chosen twice"},
+		{"slot choices on a fixed recipe", func() error {
+			_, err := c.LogCook(ctx, connect.NewRequest(&pantryv1.LogCookRequest{
+				Cooked:      &pantryv1.LogCookRequest_Recipe{Recipe: "Cheddar omelette"},
+				SlotChoices: []*pantryv1.SlotChoice{{Slot: "cheese", Ingredient: "cheddar"}},
+			}))
+			return err
+		}, "only to a meta-recipe"},
+		{"no name", func() error {
+			_, err := c.CreateMetaRecipe(ctx, connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{}))
+			return err
+		}, "name must be"},
+		{"slot without options", func() error {
+			_, err := c.CreateMetaRecipe(ctx, connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{Name: "x", Slots: []*pantryv1.SlotInput{{Name: "protein"}}}))
+			return err
+		}, "needs 1 to 50 options"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.call()
+			if connect.CodeOf(err) != connect.CodeInvalidArgument || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want InvalidArgument mentioning %q", err, tt.want)
+			}
+		})
+	}
+	if *calls != 0 {
+		t.Errorf("the food API was called %d times", *calls)
+	}
+}
+
+func TestReadOnlyModeRefusesWritesOnly(t *testing.T) {
+	base, calls := countingAPI(t)
+	c := client(t, Config{FoodAPIBase: base, FoodAPIToken: "t", ReadOnly: true})
+	ctx := context.Background()
+	_, err := c.AddToPantry(ctx, connect.NewRequest(&pantryv1.AddToPantryRequest{Items: []*pantryv1.PantryAddition{{Name: "eggs"}}}))
+	if connect.CodeOf(err) != connect.CodePermissionDenied {
+		t.Errorf("AddToPantry = %v, want PermissionDenied", err)
+	}
+	if *calls != 0 {
+		t.Errorf("a refused write called the food API %d times", *calls)
+	}
+	if _, err := c.GetPantry(ctx, connect.NewRequest(&pantryv1.GetPantryRequest{})); err != nil {
+		t.Errorf("GetPantry = %v", err)
+	}
+}
