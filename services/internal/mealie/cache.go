@@ -29,10 +29,12 @@ type caches struct {
 	details  map[string]*Recipe
 	gen      uint64
 	flight   singleflight.Group
+	// flights counts callers waiting on each flight key (for tests).
+	flights map[string]int
 }
 
 func newCaches() *caches {
-	return &caches{ids: map[string]RecipeRef{}, taxonomy: map[Resource][]TaxonomyItem{}, details: map[string]*Recipe{}}
+	return &caches{ids: map[string]RecipeRef{}, taxonomy: map[Resource][]TaxonomyItem{}, details: map[string]*Recipe{}, flights: map[string]int{}}
 }
 
 // clearDetails empties the detail cache; every write calls it.
@@ -75,7 +77,7 @@ func (c *Client) ResolveRecipe(ctx context.Context, slug string) (RecipeRef, err
 	if ok {
 		return ref, nil
 	}
-	v, err, _ := c.cache.flight.Do("id:"+slug, func() (any, error) {
+	v, err, _ := c.cache.do("id:"+slug, func() (any, error) {
 		r, err := c.RecipeDetail(ctx, slug)
 		if err != nil {
 			return RecipeRef{}, err
@@ -99,7 +101,7 @@ func (c *Client) Taxonomy(ctx context.Context, r Resource) ([]TaxonomyItem, erro
 	if ok {
 		return items, nil
 	}
-	v, err, _ := c.cache.flight.Do("tax:"+string(r), func() (any, error) {
+	v, err, _ := c.cache.do("tax:"+string(r), func() (any, error) {
 		items, err := c.AllTaxonomy(ctx, r)
 		if err != nil {
 			return nil, err
@@ -135,7 +137,7 @@ func (c *Client) RecipeDetail(ctx context.Context, slug string) (*Recipe, error)
 	if ok {
 		return r, nil
 	}
-	v, err, _ := c.cache.flight.Do("detail:"+slug, func() (any, error) {
+	v, err, _ := c.cache.do("detail:"+slug, func() (any, error) {
 		r, _, err := c.GetRecipe(ctx, slug)
 		if err != nil {
 			return nil, err
@@ -155,4 +157,17 @@ func (c *Client) RecipeDetail(ctx context.Context, slug string) (*Recipe, error)
 		return nil, err
 	}
 	return v.(*Recipe), nil
+}
+
+// do runs fn once for concurrent callers of the same key.
+func (c *caches) do(key string, fn func() (any, error)) (any, error, bool) {
+	c.mu.Lock()
+	c.flights[key]++
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.flights[key]--
+		c.mu.Unlock()
+	}()
+	return c.flight.Do(key, fn)
 }

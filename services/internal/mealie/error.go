@@ -160,15 +160,19 @@ func fastAPIDetail(body []byte) string {
 	if json.Unmarshal(env.Detail, &s) == nil {
 		return clip(s)
 	}
+	// Mealie's ErrorResponse {"message","error":true,"exception"}; the
+	// exception text is left out because it can hold raw SQL
+	// (foods__create_same_name.json). The scraper's {"details":
+	// "BAD_RECIPE_DATA"} (recipes_create_url__not_a_url.json) too.
 	var obj struct {
 		Message string `json:"message"`
-		Error   string `json:"error"`
+		Details string `json:"details"`
 	}
-	if json.Unmarshal(env.Detail, &obj) == nil && (obj.Message != "" || obj.Error != "") {
+	if json.Unmarshal(env.Detail, &obj) == nil && (obj.Message != "" || obj.Details != "") {
 		if obj.Message != "" {
 			return clip(obj.Message)
 		}
-		return clip(obj.Error)
+		return clip(obj.Details)
 	}
 	var items []struct {
 		Loc []any  `json:"loc"`

@@ -1,0 +1,365 @@
+package mealie
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+)
+
+// capture is one exchange of the Mealie 2.0 captures (see testdata).
+type capture struct {
+	Response struct {
+		Status  int               `json:"status"`
+		Headers map[string]string `json:"headers"`
+		JSON    json.RawMessage   `json:"json"`
+		Text    *string           `json:"text"`
+	} `json:"response"`
+}
+
+func loadCapture(t *testing.T, name string) capture {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c capture
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// replay answers every request with the capture's status and body.
+func replay(c capture) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		if c.Response.Text != nil {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+			w.WriteHeader(c.Response.Status)
+			_, _ = w.Write([]byte(*c.Response.Text))
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(c.Response.Status)
+		_, _ = w.Write(c.Response.JSON)
+	}
+}
+
+func newTestClient(t *testing.T, h http.Handler) (*Client, *httptest.Server) {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	c, err := New(Config{BaseURL: srv.URL + "/", Token: "tok", Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, srv
+}
+
+func TestNewValidates(t *testing.T) {
+	for _, tc := range []struct{ url, token, want string }{
+		{"", "t", "MEALIE_URL"},
+		{"ftp://x", "t", "MEALIE_URL"},
+		{"http://", "t", "MEALIE_URL"},
+		{"http://x", " ", "MEALIE_API_TOKEN"},
+	} {
+		if _, err := New(Config{BaseURL: tc.url, Token: tc.token}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%q, %q) = %v, want an error naming %s", tc.url, tc.token, err, tc.want)
+		}
+	}
+}
+
+func TestErrorBranches(t *testing.T) {
+	tests := []struct {
+		capture  string
+		resource string
+		code     connect.Code
+		msg      string
+	}{
+		{"users_self__bad_token_401", "", connect.CodeUnauthenticated, "authentication failed — check MEALIE_API_TOKEN"},
+		{"recipes_get__unknown_404", "recipe 'no-such-recipe'", connect.CodeNotFound, "recipe 'no-such-recipe' not found"},
+		{"recipes_patch__tag_name_only_422", "", connect.CodeInvalidArgument, "Mealie rejected the request: tags.0.slug: Field required"},
+		{"foods__create_same_name", "", connect.CodeInvalidArgument, "Mealie rejected the request: An unexpected error occurred"},
+		{"recipes_create_url__not_a_url", "", connect.CodeInvalidArgument, "Mealie rejected the request: BAD_RECIPE_DATA"},
+		{"recipes_patch__tags_null_500", "", connect.CodeInternal, "Mealie returned 500: Unknown Error"},
+		{"organizers_tags__create_duplicate", "", connect.CodeUnavailable, "Mealie returned 500 — the server is unhealthy"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.capture, func(t *testing.T) {
+			c, _ := newTestClient(t, replay(loadCapture(t, tc.capture)))
+			err := c.Do(context.Background(), Request{Method: http.MethodPost, Path: "/api/x", Resource: tc.resource}, nil)
+			ce := ConnectError(err).(*connect.Error)
+			if ce.Code() != tc.code || ce.Message() != tc.msg {
+				t.Errorf("got %v %q, want %v %q", ce.Code(), ce.Message(), tc.code, tc.msg)
+			}
+			if strings.Contains(err.Error(), "INSERT") {
+				t.Errorf("raw SQL leaked: %v", err)
+			}
+		})
+	}
+}
+
+func TestErrorStatusesWithoutCaptures(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		body   string
+		code   connect.Code
+		msg    string
+	}{
+		{403, `{"detail":"Forbidden"}`, connect.CodeUnauthenticated, "authentication failed — check MEALIE_API_TOKEN"},
+		{404, ``, connect.CodeNotFound, "resource not found"},
+		{409, `{"detail":"in use"}`, connect.CodeFailedPrecondition, "Mealie refused the change: in use"},
+		{502, ``, connect.CodeUnavailable, "Mealie returned 502 — the server is unhealthy"},
+		{418, ``, connect.CodeInternal, "Mealie returned an unexpected 418"},
+		{422, `{"detail":[{"loc":["body","a"],"msg":"m1"},{"loc":["body","b"],"msg":"m2"},{"loc":["body","c"],"msg":"m3"},{"loc":["body","d"],"msg":"m4"},{"loc":["body","e"],"msg":"m5"},{"loc":["body","f"],"msg":"m6"}]}`,
+			connect.CodeInvalidArgument, "Mealie rejected the request: a: m1; b: m2; c: m3; d: m4; e: m5; and 1 more"},
+	} {
+		c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.WriteHeader(tc.status)
+			_, _ = w.Write([]byte(tc.body))
+		}))
+		ce := ConnectError(c.Do(context.Background(), Request{Method: http.MethodPost, Path: "/api/x"}, nil)).(*connect.Error)
+		if ce.Code() != tc.code || ce.Message() != tc.msg {
+			t.Errorf("%d: got %v %q, want %v %q", tc.status, ce.Code(), ce.Message(), tc.code, tc.msg)
+		}
+	}
+}
+
+func TestUnreachableNamesURL(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	base := srv.URL
+	srv.Close()
+	c, err := New(Config{BaseURL: base, Token: "t", Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Do(context.Background(), Request{Method: http.MethodGet, Path: "/api/app/about"}, nil)
+	if !strings.HasPrefix(err.Error(), "Mealie unreachable at "+base+": ") || ConnectCode(err) != connect.CodeUnavailable {
+		t.Errorf("got %v (%v)", err, ConnectCode(err))
+	}
+}
+
+func TestRetriesReadsNotWrites(t *testing.T) {
+	for _, tc := range []struct {
+		method string
+		want   int32
+	}{
+		{http.MethodGet, 1 + ReadRetries},
+		{http.MethodPost, 1},
+		{http.MethodPatch, 1},
+		{http.MethodPut, 1},
+		{http.MethodDelete, 1},
+	} {
+		var n atomic.Int32
+		c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			n.Add(1)
+			w.WriteHeader(http.StatusBadGateway)
+		}))
+		_ = c.Do(context.Background(), Request{Method: tc.method, Path: "/api/x", Body: map[string]int{}}, nil)
+		if n.Load() != tc.want {
+			t.Errorf("%s: %d attempts, want %d", tc.method, n.Load(), tc.want)
+		}
+	}
+}
+
+func TestRetryRecoversAndSkips4xx(t *testing.T) {
+	var n atomic.Int32
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if n.Add(1) == 1 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		_, _ = w.Write([]byte(`{"version":"v2.8.0"}`))
+	}))
+	a, err := c.About(context.Background())
+	if err != nil || a.Version != "v2.8.0" || n.Load() != 2 {
+		t.Fatalf("About = %v, %v after %d attempts", a, err, n.Load())
+	}
+	n.Store(0)
+	c2, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		n.Add(1)
+		w.WriteHeader(http.StatusNotFound)
+	}))
+	_ = c2.Do(context.Background(), Request{Method: http.MethodGet, Path: "/api/x"}, nil)
+	if n.Load() != 1 {
+		t.Errorf("a 404 was retried: %d attempts", n.Load())
+	}
+}
+
+func TestBearerAndProtocolError(t *testing.T) {
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer tok" {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		_, _ = w.Write([]byte(`not json`))
+	}))
+	var out map[string]any
+	err := c.Do(context.Background(), Request{Method: http.MethodGet, Path: "/api/x"}, &out)
+	if ConnectCode(err) != connect.CodeInternal || !strings.Contains(err.Error(), "cannot read") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestCreateRecipeReadsBareSlug(t *testing.T) {
+	c, _ := newTestClient(t, replay(loadCapture(t, "recipes_create__ok")))
+	slug, err := c.CreateRecipe(context.Background(), "Fixture Pancakes")
+	if err != nil || slug != "fixture-pancakes" {
+		t.Fatalf("CreateRecipe = %q, %v", slug, err)
+	}
+}
+
+func TestProbe(t *testing.T) {
+	about := loadCapture(t, "app_about__ok")
+	self := loadCapture(t, "users_self__ok")
+	mux := http.NewServeMux()
+	mux.Handle("GET /api/app/about", replay(about))
+	mux.Handle("GET /api/users/self", replay(self))
+	c, _ := newTestClient(t, mux)
+	st, err := c.Probe(context.Background())
+	if err != nil || st.Version != "develop" || st.User.Username == "" {
+		t.Fatalf("Probe = %+v, %v", st, err)
+	}
+	old := http.NewServeMux()
+	old.HandleFunc("GET /api/app/about", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(`{"version":"v1.12.0"}`)) })
+	c, _ = newTestClient(t, old)
+	if _, err := c.Probe(context.Background()); ConnectCode(err) != connect.CodeFailedPrecondition || !strings.Contains(err.Error(), "2.0 or newer") {
+		t.Errorf("Probe on 1.x = %v", err)
+	}
+}
+
+func TestResolveRecipeCollapsesConcurrentMisses(t *testing.T) {
+	fresh := loadCapture(t, "recipes_get__fresh")
+	var n atomic.Int32
+	release := make(chan struct{})
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		<-release
+		replay(fresh)(w, r)
+	}))
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ref, err := c.ResolveRecipe(context.Background(), "fixture-pancakes")
+			if err == nil && ref.ID == "" {
+				err = errMissingID
+			}
+			errs <- err
+		}()
+	}
+	// Let every caller reach the flight before the one request answers.
+	for c.inFlight("id:fixture-pancakes") < 8 {
+		time.Sleep(time.Millisecond)
+	}
+	// A caller counted may not have joined the flight yet; give it a moment
+	// (this only makes the test pass more often, never fail wrongly).
+	time.Sleep(20 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n.Load() != 1 {
+		t.Errorf("%d requests for 8 concurrent misses, want 1", n.Load())
+	}
+	if _, err := c.ResolveRecipe(context.Background(), "fixture-pancakes"); err != nil || n.Load() != 1 {
+		t.Errorf("a warm lookup sent a request (%d) or failed: %v", n.Load(), err)
+	}
+}
+
+var errMissingID = &Error{Kind: KindProtocol, Message: "no id"}
+
+func TestDetailCacheClearedByWrites(t *testing.T) {
+	fresh := loadCapture(t, "recipes_get__fresh")
+	var gets atomic.Int32
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets.Add(1)
+			replay(fresh)(w, r)
+			return
+		}
+		_, _ = w.Write([]byte(`null`))
+	}))
+	ctx := context.Background()
+	for range 2 {
+		if _, err := c.RecipeDetail(ctx, "fixture-pancakes"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if gets.Load() != 1 {
+		t.Fatalf("warm detail read sent %d GETs", gets.Load())
+	}
+	if _, err := c.ParseIngredients(ctx, "brute", []string{"1 egg"}); err == nil {
+		t.Log("parser answered")
+	}
+	if _, err := c.RecipeDetail(ctx, "fixture-pancakes"); err != nil || gets.Load() != 1 {
+		t.Fatalf("the parser (a read) cleared the cache: %d GETs", gets.Load())
+	}
+	if err := c.SetLastMade(ctx, "other", "2026-01-01T00:00:00Z"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RecipeDetail(ctx, "fixture-pancakes"); err != nil || gets.Load() != 2 {
+		t.Fatalf("a write did not clear the detail cache: %d GETs", gets.Load())
+	}
+}
+
+func TestTaxonomySnapshotPages(t *testing.T) {
+	var pages []string
+	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		pages = append(pages, q.Get("page")+"/"+q.Get("perPage"))
+		if q.Get("page") == "1" {
+			_, _ = w.Write([]byte(`{"page":1,"per_page":500,"total":2,"total_pages":2,"items":[{"id":"a","name":"flour"}]}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"page":2,"per_page":500,"total":2,"total_pages":2,"items":[{"id":"b","name":"egg","aliases":[{"name":"eggs"}]}]}`))
+	}))
+	items, err := c.Taxonomy(context.Background(), Foods)
+	if err != nil || len(items) != 2 || items[1].Aliases[0].Name != "eggs" || items[1].Raw["name"] != "egg" {
+		t.Fatalf("Taxonomy = %+v, %v", items, err)
+	}
+	if strings.Join(pages, ",") != "1/500,2/500" {
+		t.Errorf("pages %v", pages)
+	}
+	if _, err := c.Taxonomy(context.Background(), Foods); err != nil || len(pages) != 2 {
+		t.Errorf("warm snapshot sent requests: %v", pages)
+	}
+	c.ForgetTaxonomy(Foods)
+	if _, err := c.Taxonomy(context.Background(), Foods); err != nil || len(pages) != 4 {
+		t.Errorf("forgotten snapshot not re-read: %v", pages)
+	}
+}
+
+func TestFoodsListFixtureDecodes(t *testing.T) {
+	c, _ := newTestClient(t, replay(loadCapture(t, "foods__list_paged")))
+	p, err := c.ListTaxonomy(context.Background(), Foods, 1, 2, "")
+	if err != nil || p.Total != 4 || len(p.Items) != 2 || p.Items[1].Label == nil || p.Items[1].Label.Name != "Produce" {
+		t.Fatalf("ListTaxonomy = %+v, %v", p, err)
+	}
+}
+
+func TestMajorVersion(t *testing.T) {
+	for in, want := range map[string]int{"v2.8.0": 2, "3.1": 3, "1.12.0": 1} {
+		if got, ok := MajorVersion(in); !ok || got != want {
+			t.Errorf("MajorVersion(%q) = %d, %v", in, got, ok)
+		}
+	}
+	if _, ok := MajorVersion("develop"); ok {
+		t.Error("develop has a major version")
+	}
+}
