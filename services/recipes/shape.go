@@ -2,6 +2,7 @@ package recipes
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/google/uuid"
 	"strings"
@@ -97,6 +98,26 @@ func ingredient(in *mealie.RecipeIngredient) *recipesv1.Ingredient {
 	}
 	if in.Food != nil {
 		out.Food, out.FoodId = in.Food.Name, in.Food.ID
+	}
+	// Mealie 2.0 computes display without the unit and food when the
+	// recipe's disableAmount setting is on, its default: 2 cups flour,
+	// sifted displays as "2 sifted" (README of the 2.0 captures,
+	// recipes_get__after_patches.json). A line with a unit or food is
+	// rendered from its parts instead.
+	if out.Unit != "" || out.Food != "" {
+		var parts []string
+		if out.Quantity != nil {
+			parts = append(parts, strconv.FormatFloat(*out.Quantity, 'f', -1, 64))
+		}
+		for _, p := range []string{out.Unit, out.Food} {
+			if p != "" {
+				parts = append(parts, p)
+			}
+		}
+		out.Display = strings.Join(parts, " ")
+		if out.Note != "" {
+			out.Display += ", " + out.Note
+		}
 	}
 	if out.Display == "" {
 		out.Display = out.OriginalText

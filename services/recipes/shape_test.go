@@ -1,0 +1,193 @@
+package recipes
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/services/internal/mealie"
+)
+
+// captureBody decodes the response body of a Mealie 2.0 capture in testdata
+// into out.
+func captureBody(t testing.TB, name string, out any) json.RawMessage {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name+".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct {
+		Response struct {
+			JSON json.RawMessage `json:"json"`
+		} `json:"response"`
+	}
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	if out != nil {
+		if err := json.Unmarshal(c.Response.JSON, out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c.Response.JSON
+}
+
+func TestSummaryFromList(t *testing.T) {
+	var page mealie.Page[mealie.RecipeSummary]
+	captureBody(t, "recipes_list__default", &page)
+	if len(page.Items) != 4 {
+		t.Fatalf("%d items", len(page.Items))
+	}
+	got := map[string]*recipesv1.RecipeSummary{}
+	for i := range page.Items {
+		s := summary(&page.Items[i])
+		got[s.Slug] = s
+	}
+	d := got["fixture-pancakes-deluxe"]
+	if d == nil || d.Name != "Fixture Pancakes Deluxe" || d.Description != "PUT description" ||
+		!slices.Equal(d.Tags, []string{"Breakfast", "Quick & Easy"}) || d.DateAdded != "2026-11-30" || d.LastMade != "" || d.Id == "" {
+		t.Errorf("deluxe = %v", d)
+	}
+	if o := got["fixture-omelette"]; o == nil || o.Description != "" || len(o.Tags) != 0 || o.HasImage {
+		t.Errorf("omelette = %v", o)
+	}
+}
+
+func TestDetailFromCapture(t *testing.T) {
+	var r mealie.Recipe
+	captureBody(t, "recipes_get__after_patches", &r)
+	d := detail(&r)
+	if d.Slug != "fixture-pancakes" || d.RecipeYield != "4 servings" || d.TotalTime != "20 minutes" ||
+		!slices.Equal(d.Tags, []string{"Breakfast", "Quick & Easy"}) || !slices.Equal(d.Categories, []string{"Dinner"}) ||
+		!slices.Equal(d.Tools, []string{"Skillet"}) || d.HasImage || d.Rating != nil {
+		t.Errorf("detail = %v", d)
+	}
+	var display []string
+	for _, in := range d.Ingredients {
+		display = append(display, in.Display)
+	}
+	// Mealie's own display drops the unit and food ("2 sifted"); the
+	// shaper rebuilds it from the parts.
+	want := []string{"2 cup flour, sifted", "2 egg", "1.5 cup whole milk", "a pinch of salt"}
+	if !slices.Equal(display, want) {
+		t.Errorf("display = %q, want %q", display, want)
+	}
+	if f := d.Ingredients[0]; f.Food != "flour" || f.FoodId == "" || f.Unit != "cup" || f.Note != "sifted" || f.GetQuantity() != 2 {
+		t.Errorf("first line = %v", f)
+	}
+	if s := d.Ingredients[3]; s.Quantity != nil || s.Food != "" {
+		t.Errorf("note-only line = %v", s)
+	}
+	if !slices.Equal(d.Instructions, []string{"Whisk dry ingredients.", "Cook on a hot skillet."}) || len(d.Notes) != 0 {
+		t.Errorf("instructions %q notes %v", d.Instructions, d.Notes)
+	}
+}
+
+func TestFreshRecipeIsAFailedScrape(t *testing.T) {
+	var fresh, full mealie.Recipe
+	captureBody(t, "recipes_get__fresh", &fresh)
+	captureBody(t, "recipes_get__after_patches", &full)
+	if !scrapeFailed(&fresh) {
+		t.Error("Mealie's placeholder recipe was not flagged")
+	}
+	if scrapeFailed(&full) {
+		t.Error("a real recipe was flagged")
+	}
+}
+
+func TestParsedFromCapture(t *testing.T) {
+	var items []mealie.ParsedIngredient
+	captureBody(t, "parser_ingredients__brute", &items)
+	p := parsed(&items[0])
+	if p.Input != "2 cups flour, sifted" || p.Ingredient.Food != "flour" || p.Ingredient.FoodId == "" || p.Confidence != nil {
+		t.Errorf("parsed = %v", p)
+	}
+	if s := parsed(&items[1]); s.Ingredient.Food != "sugar" || s.Ingredient.FoodId != "" {
+		t.Errorf("unmatched food kept an id: %v", s)
+	}
+}
+
+func TestTaxonomyItemFromCaptures(t *testing.T) {
+	var foods mealie.Page[mealie.TaxonomyItem]
+	captureBody(t, "foods__list_paged", &foods)
+	egg := taxonomyItem(&foods.Items[1])
+	if egg.Name != "egg" || egg.PluralName != "eggs" || egg.Description != "chicken egg" || egg.Label != "Produce" || egg.Slug != "" {
+		t.Errorf("egg = %v", egg)
+	}
+	var labels mealie.Page[mealie.TaxonomyItem]
+	captureBody(t, "groups_labels__list", &labels)
+	if l := taxonomyItem(&labels.Items[0]); l.Name != "Dairy" || l.Color != "#959595" {
+		t.Errorf("label = %v", l)
+	}
+	var tools mealie.Page[mealie.TaxonomyItem]
+	captureBody(t, "organizers_tools__list", &tools)
+	if w := taxonomyItem(&tools.Items[0]); w.Name != "Whisk" || w.Slug != "whisk" || !w.OnHand {
+		t.Errorf("tool = %v", w)
+	}
+}
+
+func TestPutBodyForRename(t *testing.T) {
+	raw := captureBody(t, "recipes_get__before_put_rename", nil)
+	body, err := putBody(raw, map[string]any{"description": "new"}, "Pancakes Deluxe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body["name"] != "Pancakes Deluxe" || body["slug"] != "pancakes-deluxe" || body["description"] != "new" || body["id"] == nil {
+		t.Errorf("name/slug/description/id = %v %v %v %v", body["name"], body["slug"], body["description"], body["id"])
+	}
+	for _, tag := range body["tags"].([]any) {
+		if len(tag.(map[string]any)) > 4 {
+			t.Errorf("tag not trimmed: %v", tag)
+		}
+	}
+	for _, in := range body["recipeIngredient"].([]any) {
+		m := in.(map[string]any)
+		if m["referenceId"] == nil {
+			t.Errorf("ingredient without referenceId: %v", m)
+		}
+		if f, ok := m["food"].(map[string]any); ok && len(f) > 2 {
+			t.Errorf("food not trimmed: %v", f)
+		}
+	}
+	for _, st := range body["recipeInstructions"].([]any) {
+		if st.(map[string]any)["ingredientReferences"] == nil {
+			t.Errorf("step without ingredientReferences: %v", st)
+		}
+	}
+}
+
+func TestRankOne(t *testing.T) {
+	var r mealie.Recipe
+	captureBody(t, "recipes_get__after_patches", &r)
+	ids := map[string]string{}
+	for _, in := range r.Ingredients {
+		if in.Food != nil {
+			ids[in.Food.ID] = in.Food.Name
+		}
+	}
+	flour := r.Ingredients[0].Food.ID
+	tests := []struct {
+		name       string
+		foods      map[string]string
+		maxMissing int
+		wantNil    bool
+		missing    []string
+	}{
+		{"everything on hand", ids, 0, false, nil},
+		{"flour only, two missing allowed", map[string]string{flour: "flour"}, 2, false, []string{"egg", "whole milk"}},
+		{"flour only, one missing allowed", map[string]string{flour: "flour"}, 1, true, nil},
+	}
+	for _, tc := range tests {
+		sg := rankOne(&r, tc.foods, map[string]string{}, tc.maxMissing)
+		if (sg == nil) != tc.wantNil {
+			t.Errorf("%s: got %v", tc.name, sg)
+			continue
+		}
+		if sg != nil && (!slices.Equal(sg.MissingFoods, tc.missing) || !slices.Equal(sg.MissingTools, []string{"Skillet"})) {
+			t.Errorf("%s: missing %q tools %q", tc.name, sg.MissingFoods, sg.MissingTools)
+		}
+	}
+}
