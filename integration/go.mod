@@ -14,3 +14,7 @@ replace github.com/souskitchen/sous/internal => ../internal
 require github.com/souskitchen/sous/services/pantry v0.0.0
 
 replace github.com/souskitchen/sous/services/pantry => ../services/pantry
+
+require github.com/souskitchen/sous/services/mealplan v0.0.0
+
+replace github.com/souskitchen/sous/services/mealplan => ../services/mealplan

@@ -1,0 +1,196 @@
+// Package mealplan_test drives every MealPlanService RPC against the Mealie
+// emulator (integration/mealietest) through a Connect client over HTTP, as a
+// deployment does. The shopping flow that needs a pantry runs the real
+// pantry service over the Django food API (integration/foodapitest) and
+// skips when its virtualenv is missing.
+package mealplan_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+
+	"github.com/souskitchen/sous/integration/foodapitest"
+	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
+	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
+	"github.com/souskitchen/sous/services/mealplan"
+	"github.com/souskitchen/sous/services/pantry"
+)
+
+// callTimeout bounds every RPC of a test; the emulator answers in
+// microseconds and the food API in milliseconds.
+const callTimeout = 30 * time.Second
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(t.Context(), callTimeout)
+	t.Cleanup(cancel)
+	return c
+}
+
+// slugResolver stands in for the recipes service's ResolveRecipeSlugs: it
+// asks the emulator for each slug, as the real service does on a cache miss.
+type slugResolver struct {
+	recipesv1connect.UnimplementedRecipesServiceHandler
+	mealie *mealietest.Server
+}
+
+func (r *slugResolver) ResolveRecipeSlugs(ctx context.Context, req *connect.Request[recipesv1.ResolveRecipeSlugsRequest]) (*connect.Response[recipesv1.ResolveRecipeSlugsResponse], error) {
+	out := &recipesv1.ResolveRecipeSlugsResponse{}
+	for _, slug := range req.Msg.GetSlugs() {
+		hreq, _ := http.NewRequestWithContext(ctx, http.MethodGet, r.mealie.URL+"/api/recipes/"+url.PathEscape(slug), nil)
+		hreq.Header.Set("Authorization", "Bearer "+r.mealie.Token)
+		resp, err := http.DefaultClient.Do(hreq)
+		if err != nil {
+			return nil, connect.NewError(connect.CodeUnavailable, err)
+		}
+		var rec struct{ ID, Name string }
+		err = decodeJSON(resp, &rec)
+		switch {
+		case resp.StatusCode == http.StatusNotFound:
+			out.NotFound = append(out.NotFound, slug)
+		case err != nil:
+			return nil, connect.NewError(connect.CodeInternal, err)
+		default:
+			out.Recipes = append(out.Recipes, &recipesv1.ResolvedRecipe{Slug: slug, Id: rec.ID, Name: rec.Name})
+		}
+	}
+	return connect.NewResponse(out), nil
+}
+
+// stack is one meal plan service over the emulator.
+type stack struct {
+	client mealplanv1connect.MealPlanServiceClient
+	mealie *mealietest.Server
+}
+
+// setup starts the emulator with the demo seed and a meal plan service over
+// it; mutate adjusts the config (the pantry, read-only mode).
+func setup(t *testing.T, mutate ...func(*mealplan.Config)) *stack {
+	t.Helper()
+	m := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	rpath, rh := recipesv1connect.NewRecipesServiceHandler(&slugResolver{mealie: m})
+	cfg := mealplan.Config{
+		MealieURL: m.URL, MealieToken: m.Token, Location: time.UTC,
+		Recipes: recipesv1connect.NewRecipesServiceClient(serveHandler(t, rpath, rh)),
+	}
+	for _, f := range mutate {
+		f(&cfg)
+	}
+	svc, err := mealplan.New(cfg)
+	if err != nil {
+		t.Fatalf("mealplan.New: %v", err)
+	}
+	path, h := svc.Handler()
+	hc, base := serveHandler(t, path, h)
+	return &stack{client: mealplanv1connect.NewMealPlanServiceClient(hc, base), mealie: m}
+}
+
+// serveHandler mounts a Connect handler on a loopback httptest server and
+// returns a client and base URL for it.
+func serveHandler(t *testing.T, path string, h http.Handler) (*http.Client, string) {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle(path, h)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv.Client(), srv.URL
+}
+
+// startPantry runs the food API with an empty kitchen and a pantry service
+// over it, skipping when the virtualenv is missing.
+func startPantry(t *testing.T) pantryv1connect.PantryServiceClient {
+	t.Helper()
+	opts := foodapitest.Options{Empty: true}
+	if testing.Verbose() {
+		opts.Log = os.Stderr
+	}
+	fa, err := foodapitest.Start(t.Context(), opts)
+	if errors.Is(err, foodapitest.ErrNoVirtualenv) {
+		t.Skip("food API virtualenv missing: run `make -C integration/foodapi venv`")
+	}
+	if err != nil {
+		t.Fatalf("starting the food API: %v", err)
+	}
+	t.Cleanup(fa.Close)
+	svc, err := pantry.New(pantry.Config{FoodAPIBase: fa.BaseURL, FoodAPIToken: fa.Token})
+	if err != nil {
+		t.Fatalf("pantry.New: %v", err)
+	}
+	path, h := svc.Handler()
+	return pantryv1connect.NewPantryServiceClient(serveHandler(t, path, h))
+}
+
+// deadPantry is a pantry client whose server is gone: every call fails to
+// connect.
+func deadPantry(t *testing.T) pantryv1connect.PantryServiceClient {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	base := srv.URL
+	srv.Close()
+	return pantryv1connect.NewPantryServiceClient(http.DefaultClient, base)
+}
+
+// calls counts logged emulator requests matching method and a path prefix.
+func calls(m *mealietest.Server, method, pathPrefix string) int {
+	n := 0
+	for _, r := range m.Requests() {
+		if r.Method == method && strings.HasPrefix(r.Path, pathPrefix) {
+			n++
+		}
+	}
+	return n
+}
+
+// writes counts logged emulator requests that are not GETs.
+func writes(m *mealietest.Server) int {
+	n := 0
+	for _, r := range m.Requests() {
+		if r.Method != http.MethodGet {
+			n++
+		}
+	}
+	return n
+}
+
+// wantCode fails unless err is a Connect error with code whose message
+// contains every part.
+func wantCode(t *testing.T, err error, code connect.Code, parts ...string) {
+	t.Helper()
+	var ce *connect.Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("want a %v error, got %v", code, err)
+	}
+	if ce.Code() != code {
+		t.Fatalf("want code %v, got %v: %s", code, ce.Code(), ce.Message())
+	}
+	for _, p := range parts {
+		if !strings.Contains(ce.Message(), p) {
+			t.Fatalf("message %q does not contain %q", ce.Message(), p)
+		}
+	}
+}
+
+// decodeJSON reads a JSON body into v and closes it.
+func decodeJSON(resp *http.Response, v any) error {
+	defer resp.Body.Close()
+	return json.NewDecoder(resp.Body).Decode(v)
+}
+
+// thisMonday is the Monday of the current UTC week, where the demo seed
+// places a week of plans.
+func thisMonday() time.Time {
+	now := time.Now().UTC()
+	d := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	return d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7))
+}
