@@ -303,9 +303,10 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 		lines = append(lines, recipeLines(r, float64(times[slug]))...)
 	}
 
-	// Pantry check, then fold lines that are the same row.
-	var keep []line
-	for _, l := range lines {
+	// Fold lines that are the same row (garlic in two recipes is one row,
+	// and one skip), then drop what the pantry has.
+	var merged []line
+	for _, l := range fold(lines) {
 		if it, ok := st.match(l.food, l.note); ok {
 			out.SkippedInStock = append(out.SkippedInStock, &mealplanv1.SkippedItem{Name: l.name, PantryItem: it.name, Location: it.location})
 			continue
@@ -313,9 +314,8 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 		if l.unparsed {
 			out.Unparsed = append(out.Unparsed, l.name)
 		}
-		keep = append(keep, l)
+		merged = append(merged, l)
 	}
-	merged := fold(keep)
 
 	// Rows already on the list (unchecked) take the quantity; the rest are
 	// created in one call.
