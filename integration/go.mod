@@ -18,3 +18,7 @@ replace github.com/souskitchen/sous/services/pantry => ../services/pantry
 require github.com/souskitchen/sous/services/mealplan v0.0.0
 
 replace github.com/souskitchen/sous/services/mealplan => ../services/mealplan
+
+require github.com/souskitchen/sous/services/library v0.0.0
+
+replace github.com/souskitchen/sous/services/library => ../services/library

@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -16,13 +17,23 @@ import (
 )
 
 // duplicateReason is the one-line reason every duplicate group carries.
-const duplicateReason = "names equal ignoring case, punctuation, accents and spacing"
+const duplicateReason = "names equal ignoring case, punctuation, accents, spacing and a trailing (1), (2)… that Mealie adds to a reused name"
+
+// copySuffix is the " (1)" Mealie appends to a new recipe's name when its
+// slug is taken (RecipeService.create_one; the emulator's
+// store.createRecipe does the same): the commonest duplicate of all is a
+// recipe imported twice, and it differs from the first only by that.
+var copySuffix = regexp.MustCompile(`\s*\(\d+\)\s*$`)
 
 // nameKey normalises a recipe name for duplicate detection: accents dropped
 // (NFD, then combining marks removed), case folded, every run of
 // punctuation, symbols and spaces collapsed to one space. "Pad  Thaï" and
-// "pad thai!" both become "pad thai".
+// "pad thai!" both become "pad thai". A trailing copySuffix is dropped
+// first, unless it is the whole name.
 func nameKey(name string) string {
+	if trimmed := copySuffix.ReplaceAllString(name, ""); strings.TrimSpace(trimmed) != "" {
+		name = trimmed
+	}
 	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
 	plain, _, err := transform.String(t, name)
 	if err != nil {

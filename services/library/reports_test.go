@@ -24,6 +24,10 @@ func TestNameKey(t *testing.T) {
 		{"Mac-and-Cheese", "mac and cheese"},
 		{"!!!", ""},
 		{"Chili 2", "chili 2"},
+		{"Pad Thai (1)", "pad thai"},
+		{"pad thai! (12) ", "pad thai"},
+		{"(3)", "3"},
+		{"Soup (for 2)", "soup for 2"},
 	} {
 		if got := nameKey(tc.in); got != tc.want {
 			t.Errorf("nameKey(%q) = %q, want %q", tc.in, got, tc.want)
