@@ -85,3 +85,23 @@ func slugsOf(t *testing.T, page any) []string {
 	}
 	return out
 }
+
+// discardRecorder is a ResponseWriter that keeps only the status.
+type discardRecorder struct {
+	header http.Header
+	status int
+}
+
+func newDiscardRecorder() *discardRecorder {
+	return &discardRecorder{header: http.Header{}, status: 200}
+}
+
+func (d *discardRecorder) Header() http.Header         { return d.header }
+func (d *discardRecorder) Write(b []byte) (int, error) { return len(b), nil }
+func (d *discardRecorder) WriteHeader(code int)        { d.status = code }
+
+func newRequest(method, target, token string) *http.Request {
+	req, _ := http.NewRequest(method, "http://emulator"+target, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	return req
+}

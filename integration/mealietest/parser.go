@@ -13,71 +13,108 @@ var parsers = []string{"nlp", "brute", "openai"}
 // leadingQuantity matches "2", "1.5", "1/2" or "1 1/2" at the start of a line.
 var leadingQuantity = regexp.MustCompile(`^\s*(\d+(?:\.\d+)?)(?:\s+(\d+)/(\d+)|/(\d+))?\s*`)
 
-// parseLine splits an ingredient line into quantity, unit, food and note: the
-// leading amount, a known unit (name, plural or abbreviation), then the food up
-// to a comma, the rest being the note. Known foods and units are linked by
-// name; an unknown food comes back with id null, as Mealie's parsers return it
-// (parser_ingredients__brute.json; cases C07).
-func (st *store) parseLine(line string) (qty float64, u *unit, foodName string, f *food, noteText string) {
+// parsedLine is one parsed ingredient line. A unit or food that matches no
+// row keeps its name with id null, as Mealie's brute parser returns it.
+type parsedLine struct {
+	qty            float64
+	unit           *unit
+	unitName       string
+	food           *food
+	foodName, note string
+}
+
+// parseLine follows Mealie's brute parser as captured
+// (parser_ingredients__brute.json): the leading amount; then, when an amount
+// was found and more than one word follows, the first word as the unit (known
+// or not, "3 large eggs" gives unit "large"); the rest up to a comma is the
+// food, matched by name or plural name ("eggs" links "egg"); after the comma,
+// the note. Without an amount the whole text is the food and the unit is empty.
+func (st *store) parseLine(line string) parsedLine {
+	var p parsedLine
 	rest := line
+	found := false
 	if m := leadingQuantity.FindStringSubmatch(rest); m != nil {
-		qty, _ = strconv.ParseFloat(m[1], 64)
+		found = true
+		p.qty, _ = strconv.ParseFloat(m[1], 64)
 		switch {
 		case m[2] != "":
 			n, _ := strconv.ParseFloat(m[2], 64)
 			d, _ := strconv.ParseFloat(m[3], 64)
 			if d != 0 {
-				qty += n / d
+				p.qty += n / d
 			}
 		case m[4] != "":
 			d, _ := strconv.ParseFloat(m[4], 64)
 			if d != 0 {
-				qty /= d
+				p.qty /= d
 			}
 		}
 		rest = rest[len(m[0]):]
 	}
-	if word, after, ok := strings.Cut(rest, " "); ok {
-		w := strings.ToLower(strings.TrimSuffix(word, "."))
-		for _, x := range st.units {
-			if w == strings.ToLower(x.Name) || (x.PluralName != nil && w == strings.ToLower(*x.PluralName)) ||
-				(x.Abbreviation != "" && w == strings.ToLower(x.Abbreviation)) || w == strings.ToLower(x.Name)+"s" {
-				u, rest = x, after
-				break
-			}
+	foodPart, notePart, _ := strings.Cut(rest, ",")
+	p.note = strings.TrimSpace(notePart)
+	words := strings.Fields(foodPart)
+	if found && len(words) > 1 {
+		p.unitName = words[0]
+		p.unit = st.matchUnit(words[0])
+		words = words[1:]
+	}
+	p.foodName = strings.Join(words, " ")
+	p.food = st.matchFood(p.foodName)
+	return p
+}
+
+func (st *store) matchUnit(w string) *unit {
+	w = strings.ToLower(strings.TrimSuffix(w, "."))
+	for _, x := range st.units {
+		if w == strings.ToLower(x.Name) || (x.PluralName != nil && w == strings.ToLower(*x.PluralName)) ||
+			(x.Abbreviation != "" && w == strings.ToLower(x.Abbreviation)) || w == strings.ToLower(x.Name)+"s" {
+			return x
 		}
 	}
-	foodName, noteText, _ = strings.Cut(rest, ",")
-	foodName, noteText = strings.TrimSpace(foodName), strings.TrimSpace(noteText)
-	f = st.foodByName(foodName)
-	if f == nil {
-		for _, x := range st.foods {
-			if x.PluralName != nil && strings.EqualFold(*x.PluralName, foodName) {
-				f = x
-			}
+	return nil
+}
+
+func (st *store) matchFood(name string) *food {
+	if f := st.foodByName(name); f != nil {
+		return f
+	}
+	for _, x := range st.foods {
+		if x.PluralName != nil && strings.EqualFold(*x.PluralName, name) {
+			return x
 		}
 	}
-	return qty, u, foodName, f, noteText
+	return nil
 }
 
 func (st *store) renderParsed(line string) object {
-	qty, u, foodName, f, noteText := st.parseLine(line)
+	p := st.parseLine(line)
 	var unitJSON, foodJSON any
-	if u != nil {
-		unitJSON = st.renderUnit(u)
+	switch {
+	case p.unit != nil:
+		unitJSON = st.renderUnit(p.unit)
+	default:
+		unitJSON = object{{"id", nil}, {"name", p.unitName}, {"pluralName", nil}, {"description", ""},
+			{"extras", map[string]any{}}, {"onHand", false}, {"fraction", true}, {"abbreviation", ""},
+			{"pluralAbbreviation", ""}, {"useAbbreviation", false}, {"aliases", []any{}}}
 	}
+	f := p.food
 	if f != nil {
 		foodJSON = st.renderFood(f)
-	} else if foodName != "" {
-		foodJSON = object{{"id", nil}, {"name", foodName}, {"pluralName", nil}, {"description", ""},
+	} else {
+		foodJSON = object{{"id", nil}, {"name", p.foodName}, {"pluralName", nil}, {"description", ""},
 			{"extras", map[string]any{}}, {"onHand", false}, {"labelId", nil}, {"aliases", []any{}}}
-		f = &food{Name: foodName}
+		f = &food{Name: p.foodName}
 	}
-	o := object{{"quantity", qty}, {"unit", unitJSON}, {"food", foodJSON}, {"note", noteText}}
+	u := p.unit
+	if u == nil && p.unitName != "" {
+		u = &unit{Name: p.unitName, Fraction: true}
+	}
+	o := object{{"quantity", p.qty}, {"unit", unitJSON}, {"food", foodJSON}, {"note", p.note}}
 	if st.profile.ingredientFlags {
 		o = append(o, field{"isFood", true}, field{"disableAmount", false})
 	}
-	o = append(o, field{"display", ingredientDisplay(&qty, u, f, noteText, true)}, field{"title", nil},
+	o = append(o, field{"display", ingredientDisplay(&p.qty, u, f, p.note, true)}, field{"title", nil},
 		field{"originalText", nil}, field{"referenceId", newID()})
 	return object{{"input", line}, {"confidence", object{{"average", nil}, {"comment", nil}, {"name", nil},
 		{"unit", nil}, {"quantity", nil}, {"food", nil}}}, {"ingredient", o}}

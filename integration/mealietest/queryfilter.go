@@ -258,9 +258,6 @@ func (p *filterParser[T]) comparison() (*filterNode, *filterError) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := p.attrs[attr]; !ok {
-		return nil, badFilter("invalid attribute string: '%s' does not exist on this schema", attr)
-	}
 	c := &comparison{attr: attr, op: op}
 	var partValue any
 	switch op {
@@ -303,6 +300,11 @@ func (p *filterParser[T]) comparison() (*filterNode, *filterError) {
 		} else {
 			c.values, partValue = []string{t.text}, t.text
 		}
+	}
+	// Mealie resolves attributes after the whole string parsed, so a syntax
+	// error wins over an unknown attribute.
+	if _, ok := p.attrs[attr]; !ok {
+		return nil, badFilter("invalid attribute string: '%s' does not exist on this schema", attr)
 	}
 	if err := p.validate(c); err != nil {
 		return nil, err

@@ -265,9 +265,10 @@ func (st *store) importPage(data string, includeTags bool, orgURL string) (strin
 	rc.Description, _ = ld.str("description")
 	rc.Yield = ldString(ld["recipeYield"])
 	rc.TotalTime, rc.PrepTime, rc.PerformTime = ldString(ld["totalTime"]), ldString(ld["prepTime"]), ldString(ld["cookTime"])
-	if orgURL != "" {
-		rc.OrgURL = strp(orgURL)
-	}
+	// Imports always get an image key and an orgURL, "" for pasted data
+	// (recipes_get__from_ldjson.json).
+	rc.OrgURL = strp(orgURL)
+	rc.Image = strp(imageKey())
 	rc.Ingredients = nil
 	lines, _ := ld["recipeIngredient"].([]any)
 	for _, l := range lines {
@@ -277,7 +278,7 @@ func (st *store) importPage(data string, includeTags bool, orgURL string) (strin
 	}
 	rc.Instructions = nil
 	for _, text := range ldSteps(ld["recipeInstructions"]) {
-		rc.Instructions = append(rc.Instructions, step{ID: newID(), Text: text, IngredientReferences: []string{}})
+		rc.Instructions = append(rc.Instructions, step{ID: newID(), Title: strp(""), Summary: strp(""), Text: text, IngredientReferences: []string{}})
 	}
 	if includeTags {
 		// Keywords become tags (recipes_create_html_or_json__ldjson.json).

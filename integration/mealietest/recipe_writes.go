@@ -276,7 +276,10 @@ func firstNonEmpty(a, b string) string {
 
 // parseIngredient validates one recipeIngredient entry.
 func (st *store) parseIngredient(it any, i int) (ingredient, []valErr, string) {
-	in := ingredient{Quantity: floatp(1)}
+	// An ingredient sent without quantity stores null: PATCH dumps only the
+	// fields that were set (recipes_patch__ingredients_instructions.json, "a
+	// pinch of salt").
+	in := ingredient{}
 	ob, ok := asBody(it)
 	if !ok {
 		return in, []valErr{{typ: "model_type", loc: []any{"body", "recipeIngredient", i}, msg: "Input should be a valid dictionary or object to extract fields from", input: it}}, ""

@@ -43,7 +43,7 @@ func (st *store) renderItem(l *shoppingList, it *shoppingItem) object {
 	refs := []any{}
 	for _, rr := range it.RecipeRefs {
 		refs = append(refs, object{{"recipeId", rr.RecipeID}, {"recipeQuantity", rr.RecipeQuantity},
-			{"recipeScale", rr.RecipeScale}, {"recipeNote", nil}, {"id", rr.ID}, {"shoppingListItemId", it.ID}})
+			{"recipeScale", rr.RecipeScale}, {"recipeNote", optString(rr.RecipeNote)}, {"id", rr.ID}, {"shoppingListItemId", it.ID}})
 	}
 	q := it.Quantity
 	return object{{"quantity", q}, {"unit", unitJSON}, {"food", foodJSON}, {"note", it.Note},
@@ -484,7 +484,7 @@ func (s *Server) changeRecipeOnList(w http.ResponseWriter, r *http.Request, sign
 		if sign > 0 {
 			it := &shoppingItem{ID: newID(), Quantity: q * scale, UnitID: in.UnitID, FoodID: in.FoodID, Note: in.Note,
 				Extras: map[string]any{}, CreatedAt: now, UpdatedAt: now,
-				RecipeRefs: []*itemRecipeRef{{ID: newID(), RecipeID: rid, RecipeQuantity: q * scale, RecipeScale: scale}}}
+				RecipeRefs: []*itemRecipeRef{{ID: newID(), RecipeID: rid, RecipeQuantity: q * scale, RecipeScale: scale, RecipeNote: strp(in.Note)}}}
 			if in.FoodID != nil {
 				it.Note = ""
 				if f := st.foodByID(*in.FoodID); f != nil {
@@ -528,4 +528,3 @@ func removeRef(refs []*listRecipeRef, r *listRecipeRef) []*listRecipeRef {
 	}
 	return out
 }
-

@@ -229,6 +229,8 @@ type itemRecipeRef struct {
 	RecipeID       string
 	RecipeQuantity float64
 	RecipeScale    float64
+	// RecipeNote is the ingredient's note (shopping_lists__add_recipe.json).
+	RecipeNote *string
 }
 
 // timelineEvent is a recipe timeline event (timeline_events__create.json).

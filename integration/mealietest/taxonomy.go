@@ -56,25 +56,18 @@ func (st *store) renderOrganizer(k organizerKind, o *organizer) any {
 	return object{{"id", o.ID}, {"name", o.Name}, {"slug", o.Slug}}
 }
 
-// renderOrganizerDetail is a single read: tags and categories embed their
-// recipes (organizers_tags__get_one.json).
+// renderOrganizerDetail is a single read. Mealie 2.0 answers an empty recipes
+// list even when recipes carry the organizer
+// (organizers_tags__get_after_recipe_patch_rename.json); tools put onHand
+// after the name (organizers_tools__get_by_slug.json).
 func (st *store) renderOrganizerDetail(k organizerKind, o *organizer) any {
 	if k.tool {
-		return st.renderTool(o)
-	}
-	recipes := []any{}
-	for _, r := range st.recipes {
-		ids := r.TagIDs
-		if k.path == "categories" {
-			ids = r.CategoryIDs
+		if st.profile.householdOnHand {
+			return append(st.renderTool(o), field{"recipes", []any{}})
 		}
-		for _, id := range ids {
-			if id == o.ID {
-				recipes = append(recipes, st.renderEmbeddedSummary(r))
-			}
-		}
+		return object{{"name", o.Name}, {"onHand", o.OnHand}, {"id", o.ID}, {"slug", o.Slug}, {"recipes", []any{}}}
 	}
-	return object{{"name", o.Name}, {"id", o.ID}, {"slug", o.Slug}, {"recipes", recipes}}
+	return object{{"name", o.Name}, {"id", o.ID}, {"slug", o.Slug}, {"recipes", []any{}}}
 }
 
 func (s *Server) listOrganizers(w http.ResponseWriter, r *http.Request, k organizerKind) {
@@ -166,7 +159,15 @@ func (s *Server) updateOrganizer(w http.ResponseWriter, r *http.Request, k organ
 			if v, ok := b.boolean("onHand"); ok && k.tool {
 				o.OnHand = v
 			}
-			writeJSON(w, http.StatusOK, st.renderOrganizerDetail(k, o))
+			switch {
+			case k.tool:
+				writeJSON(w, http.StatusOK, st.renderTool(o))
+			case k.path == "categories":
+				// organizers_categories__put.json has no recipes key.
+				writeJSON(w, http.StatusOK, object{{"id", o.ID}, {"slug", o.Slug}, {"name", o.Name}})
+			default:
+				writeJSON(w, http.StatusOK, st.renderOrganizerDetail(k, o))
+			}
 			return
 		}
 	}
@@ -735,4 +736,3 @@ func (s *Server) deleteLabel(w http.ResponseWriter, r *http.Request) {
 	}
 	writeNoRow(w)
 }
-

@@ -158,4 +158,3 @@ func (s *Server) deleteEvent(w http.ResponseWriter, r *http.Request) {
 	st.timeline = append(st.timeline[:i], st.timeline[i+1:]...)
 	writeJSON(w, http.StatusOK, out)
 }
-
