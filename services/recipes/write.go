@@ -331,9 +331,12 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	if err != nil {
 		return nil, s.withCreated(err, set)
 	}
+	// Mealie answers with the slug it stored; when it did not move although
+	// the name's slug differs, the rename failed as on 2.0's PATCH path.
+	want := mealieslug.Make(name)
 	newSlug := r.Slug
-	if newSlug == "" {
-		newSlug = mealieslug.Make(name)
+	if newSlug == "" || (newSlug == slug && want != slug) {
+		newSlug = want
 	}
 	s.mealie.ForgetRecipe(slug)
 	if newSlug != slug {
