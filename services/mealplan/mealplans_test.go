@@ -13,6 +13,7 @@ import (
 
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
+	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 )
 
 // Every malformed request is refused before Mealie hears of it.
@@ -315,5 +316,28 @@ func TestGetStatusReportsPantry(t *testing.T) {
 				t.Fatalf("%v", m)
 			}
 		})
+	}
+}
+
+// A recipes service that cannot be reached fails the add, naming it, with
+// nothing written to Mealie.
+func TestAddMealPlanEntryRecipesDown(t *testing.T) {
+	dead := httptest.NewServer(http.NotFoundHandler())
+	base := dead.URL
+	dead.Close()
+	h := newHarness(t, func(c *Config) {
+		c.Recipes = recipesv1connect.NewRecipesServiceClient(http.DefaultClient, base)
+	})
+	_, err := h.svc.AddMealPlanEntry(context.Background(), connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{
+		Date: "2026-11-30", Meal: &mealplanv1.AddMealPlanEntryRequest_RecipeSlug{RecipeSlug: "pancakes"}}))
+	wantCode(t, err, connect.CodeUnavailable, "recipes service could not resolve")
+	if len(h.mealie.requests()) != 0 {
+		t.Fatal("Mealie was called")
+	}
+}
+
+func TestNewRequiresRecipes(t *testing.T) {
+	if _, err := New(Config{MealieURL: "http://127.0.0.1:9", MealieToken: "t"}); err == nil {
+		t.Fatal("New accepted a config without a recipes client")
 	}
 }
