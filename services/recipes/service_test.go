@@ -70,7 +70,10 @@ func TestBadInputSendsNoRequest(t *testing.T) {
 			_, err := s.SearchRecipes(ctx, req(&recipesv1.SearchRecipesRequest{Fields: []string{"ingredients"}}))
 			return err
 		}},
-		{"create without name", func() error { _, err := s.CreateRecipe(ctx, req(&recipesv1.CreateRecipeRequest{Name: " "})); return err }},
+		{"create without name", func() error {
+			_, err := s.CreateRecipe(ctx, req(&recipesv1.CreateRecipeRequest{Name: " "}))
+			return err
+		}},
 		{"create bad source url", func() error {
 			_, err := s.CreateRecipe(ctx, req(&recipesv1.CreateRecipeRequest{Name: "x", SourceUrl: "not a url"}))
 			return err
