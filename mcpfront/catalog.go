@@ -2,9 +2,11 @@ package mcpfront
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,8 +36,16 @@ type Tool struct {
 	Toolset string
 	// register adds the tool to a server.
 	register func(s *mcp.Server, b Backends, opts Options)
-	// available reports whether the backend the tool needs is configured.
-	available func(b Backends) bool
+	// available reports whether the backend (and, for upload_recipe_image,
+	// the setting) the tool needs is configured.
+	available func(b Backends, opts Options) bool
+	// readOnlyVariant, when set on a write tool, is what read-only mode
+	// registers in its place under the same name (manage_taxonomy's
+	// list-only form, seed "Read-only mode").
+	readOnlyVariant func() Tool
+	// writeAttempt, on a read-only variant, reports whether a call's
+	// arguments ask for a write, which is answered ReadOnlyMessage.
+	writeAttempt func(args json.RawMessage) bool
 }
 
 // ReadOnly reports whether the tool only reads.
@@ -49,13 +59,20 @@ type handlerFunc[In any] func(ctx context.Context, req *mcp.CallToolRequest, b B
 // input struct: enums, defaults and bounds that struct tags cannot carry.
 type props map[string]func(*jsonschema.Schema)
 
+// toolDeadline bounds every tool call. claude.ai gives up on a call after
+// about 60 s (shared/cases/mcp-cases.md, M09/M10), and go-sdk does not cancel
+// a stateless handler when the client aborts the POST, so work orphaned by an
+// aborted call stops here at the latest.
+const toolDeadline = 50 * time.Second
+
 // newTool declares a tool whose input is In. Its schema comes from In's
 // fields and their `jsonschema` descriptions, refined by p.
-func newTool[In any](toolset string, def *mcp.Tool, available func(Backends) bool, p props, h handlerFunc[In]) Tool {
+func newTool[In any](toolset string, def *mcp.Tool, available func(Backends, Options) bool, p props, h handlerFunc[In]) Tool {
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", def.Name, err))
 	}
+	dropNullTypes(schema)
 	for name, f := range p {
 		prop, ok := schema.Properties[name]
 		if !ok {
@@ -73,8 +90,11 @@ func newTool[In any](toolset string, def *mcp.Tool, available func(Backends) boo
 		Def:       def,
 		Toolset:   toolset,
 		available: available,
-		register: func(s *mcp.Server, b Backends, _ Options) {
+		register: func(s *mcp.Server, b Backends, opts Options) {
+			b.imageDir = opts.ImageDir
 			mcp.AddTool(s, def, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+				ctx, cancel := context.WithTimeout(ctx, toolDeadline)
+				defer cancel()
 				v, err := h(ctx, req, b, in)
 				if err != nil {
 					return toolError(err), nil, nil
@@ -96,6 +116,11 @@ func newTool[In any](toolset string, def *mcp.Tool, available func(Backends) boo
 func catalog() []Tool {
 	var all []Tool
 	all = append(all, recipeTools()...)
+	all = append(all, taxonomyTools()...)
+	all = append(all, mealPlanTools()...)
+	all = append(all, libraryTools()...)
+	all = append(all, pantryTools()...)
+	all = append(all, shoppingTools()...)
 	return all
 }
 
@@ -117,11 +142,17 @@ func Select(b Backends, opts Options) ([]Tool, error) {
 	}
 	var out []Tool
 	for _, t := range catalog() {
-		if !enabled[t.Toolset] || !t.available(b) {
+		if !enabled[t.Toolset] || !t.available(b, opts) {
 			continue
 		}
 		if opts.ReadOnly && !t.ReadOnly() {
-			continue
+			if t.readOnlyVariant == nil {
+				continue
+			}
+			t = t.readOnlyVariant()
+			if !t.ReadOnly() {
+				panic(fmt.Sprintf("tool %s: its read-only variant is not annotated read-only", t.Def.Name))
+			}
 		}
 		out = append(out, t)
 	}
@@ -133,6 +164,15 @@ func Select(b Backends, opts Options) ([]Tool, error) {
 // Mealie or pantry, except those that reach third-party pages.
 func readAnn(title string) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
+}
+
+// writeAnn annotates a write. destructive means it can overwrite or delete
+// what is there (MCP's default for an unset hint is true, so it is always
+// set); idempotent means a repeat with the same arguments changes nothing
+// more; openWorld means it reaches a third-party host (Mealie fetching a
+// page or an image).
+func writeAnn(title string, destructive, idempotent, openWorld bool) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, DestructiveHint: ptr(destructive), IdempotentHint: idempotent, OpenWorldHint: ptr(openWorld)}
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -170,4 +210,75 @@ func toAny(values []string) []any {
 		out[i] = v
 	}
 	return out
+}
+
+func maxItems(n int) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) { s.MaxItems = ptr(n) }
+}
+
+func itemsRange(lo, hi int) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) { s.MinItems, s.MaxItems = ptr(lo), ptr(hi) }
+}
+
+func numRange(lo, hi float64) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) { s.Minimum, s.Maximum = ptr(lo), ptr(hi) }
+}
+
+// isoDatePattern is the shape of a YYYY-MM-DD date; the services check the
+// calendar (a 31 February is InvalidArgument there).
+const isoDatePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
+
+func isoDate(s *jsonschema.Schema) { s.Pattern = isoDatePattern }
+
+// both applies several refinements to one property.
+func both(fs ...func(*jsonschema.Schema)) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) {
+		for _, f := range fs {
+			f(s)
+		}
+	}
+}
+
+// ingredientItems describes an ingredients list whose items are either a
+// free-text line or a structured line (seed, "Ingredients accept text or
+// structure, per item").
+func ingredientItems(s *jsonschema.Schema) {
+	s.MaxItems = ptr(maxListInput)
+	text := &jsonschema.Schema{Type: "string", MaxLength: ptr(500), Description: `A free-text line, such as "2 cups flour, sifted".`}
+	structured := &jsonschema.Schema{
+		Type:        "object",
+		Description: "A structured line, as parse_ingredients returns it. Food and unit names Mealie does not know are kept in the note.",
+		Properties: map[string]*jsonschema.Schema{
+			"quantity": {Type: "number", Minimum: ptr(0.0), Description: "Amount in the unit."},
+			"unit":     {Type: "string", Description: `Unit name, such as "cup".`},
+			"food":     {Type: "string", Description: `Food name, such as "flour".`},
+			"note":     {Type: "string", Description: `Free text beside the food, such as "sifted".`},
+			"title":    {Type: "string", Description: `Section title starting at this line, such as "For the sauce".`},
+		},
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+	}
+	s.Items = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{text, structured}}
+}
+
+// intBounds bounds an integer that has no default: unset means something
+// other than any one value (such as "the recipe's own servings").
+func intBounds(lo, hi int) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) { s.Minimum, s.Maximum = ptr(float64(lo)), ptr(float64(hi)) }
+}
+
+// dropNullTypes rewrites the ["null", T] types jsonschema infers for
+// pointers and slices to plain T, recursively. Omitting a parameter is how
+// a caller leaves it unset; a null type adds tokens to every listing and
+// invites models to send null.
+func dropNullTypes(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	for _, p := range s.Properties {
+		dropNullTypes(p)
+	}
+	dropNullTypes(s.Items)
 }

@@ -8,6 +8,10 @@
 package mcpfront
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -27,6 +31,9 @@ type Backends struct {
 	MealPlan mealplanv1connect.MealPlanServiceClient
 	Library  libraryv1connect.LibraryServiceClient
 	Pantry   pantryv1connect.PantryServiceClient
+
+	// imageDir is Options.ImageDir, handed to the handlers with the clients.
+	imageDir string
 }
 
 // Options select what the catalog exposes.
@@ -38,7 +45,14 @@ type Options struct {
 	// Logger receives the server's logs; nil discards. Never stdout: under
 	// stdio, stdout is the protocol.
 	Logger *slog.Logger
+	// ImageDir (SOUS_IMAGE_DIR) is the one directory upload_recipe_image may
+	// read from; empty leaves that tool out (DESIGN.md, "Safety lines").
+	ImageDir string
 }
+
+// ReadOnlyMessage is the answer to a write attempted in read-only mode,
+// worded as the seed words it and as the services answer it.
+const ReadOnlyMessage = "server is in read-only mode"
 
 // Instructions is the server's MCP instructions text. Recipe text, notes and
 // imported pages are written by third parties, so it tells the model to
@@ -69,5 +83,55 @@ func NewServer(b Backends, opts Options) (*mcp.Server, error) {
 	if len(tools) == 0 {
 		return nil, fmt.Errorf("no tools are enabled: check SOUS_TOOLSETS and which backends are configured")
 	}
+	s.AddReceivingMiddleware(nullArguments)
+	if opts.ReadOnly {
+		s.AddReceivingMiddleware(readOnlyGuard(tools))
+	}
 	return s, nil
+}
+
+// nullArguments turns `"arguments": null` into `{}`. go-sdk v1.8.0
+// unmarshals null into a nil map and then panics applying schema defaults
+// to it, which would take the whole process down on one request.
+func nullArguments(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
+			if a := bytes.TrimSpace(call.Params.Arguments); len(a) == 0 || bytes.Equal(a, []byte("null")) {
+				call.Params.Arguments = json.RawMessage("{}")
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// readOnlyGuard answers a call to a catalog write tool that read-only mode
+// left out with a tool error saying so, rather than "unknown tool": a model
+// that remembers the tool from another session learns why it is gone
+// (seed, "Safety").
+func readOnlyGuard(registered []Tool) mcp.Middleware {
+	kept := map[string]bool{}
+	writeAttempt := map[string]func(json.RawMessage) bool{}
+	for _, t := range registered {
+		kept[t.Def.Name] = true
+		if t.writeAttempt != nil {
+			writeAttempt[t.Def.Name] = t.writeAttempt
+		}
+	}
+	hidden := map[string]bool{}
+	for _, t := range catalog() {
+		if !kept[t.Def.Name] && !t.ReadOnly() {
+			hidden[t.Def.Name] = true
+		}
+	}
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params != nil {
+				w := writeAttempt[call.Params.Name]
+				if hidden[call.Params.Name] || (w != nil && w(call.Params.Arguments)) {
+					return toolError(errors.New(ReadOnlyMessage)), nil
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
 }

@@ -100,3 +100,7 @@ func protoMap(m proto.Message) (map[string]any, error) {
 	}
 	return out, nil
 }
+
+// errorf is fmt.Errorf for the one-sentence refusals a tool makes before
+// calling a service.
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

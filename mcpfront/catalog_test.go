@@ -1,0 +1,361 @@
+package mcpfront
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/proto"
+
+	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
+
+	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
+	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
+	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
+	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
+)
+
+// allBackends are clients of nothing: the catalog tests list tools and never
+// call them.
+func allBackends() Backends {
+	const nowhere = "http://127.0.0.1:1"
+	hc := http.DefaultClient
+	return Backends{
+		Recipes:  recipesv1connect.NewRecipesServiceClient(hc, nowhere),
+		MealPlan: mealplanv1connect.NewMealPlanServiceClient(hc, nowhere),
+		Library:  libraryv1connect.NewLibraryServiceClient(hc, nowhere),
+		Pantry:   pantryv1connect.NewPantryServiceClient(hc, nowhere),
+	}
+}
+
+// listTools returns what tools/list shows a client, as the client receives
+// it.
+func listTools(t *testing.T, b Backends, opts Options) []*mcp.Tool {
+	t.Helper()
+	cs := session(t, b, opts, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Tools
+}
+
+func toolNames(tools []*mcp.Tool) []string {
+	var out []string
+	for _, t := range tools {
+		out = append(out, t.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+var fullOpts = Options{ImageDir: "/images"}
+
+// TestToolSnapshots pins what a model sees of every tool (name, title,
+// description, input schema, annotations) in testdata/toolsnaps, one file
+// per tool, so every change is a reviewed diff. UPDATE_TOOLSNAPS=true
+// rewrites them.
+func TestToolSnapshots(t *testing.T) {
+	update := os.Getenv("UPDATE_TOOLSNAPS") == "true"
+	dir := filepath.Join("testdata", "toolsnaps")
+	snaps := map[string]*mcp.Tool{}
+	for _, tool := range listTools(t, allBackends(), fullOpts) {
+		snaps[tool.Name] = tool
+	}
+	for _, tool := range listTools(t, allBackends(), Options{ReadOnly: true}) {
+		if tool.Name == "manage_taxonomy" {
+			snaps["manage_taxonomy.read_only"] = tool
+		}
+	}
+	if update {
+		if err := os.RemoveAll(dir); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, tool := range snaps {
+		got, err := json.MarshalIndent(tool, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, '\n')
+		path := filepath.Join(dir, name+".json")
+		if update {
+			if err := os.WriteFile(path, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Errorf("%s: no snapshot (run with UPDATE_TOOLSNAPS=true): %v", name, err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: tool changed from its snapshot %s (run with UPDATE_TOOLSNAPS=true and review the diff):\n%s", name, path, got)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if !update && len(files) != len(snaps) {
+		t.Errorf("%d snapshot files for %d tools: remove stale ones with UPDATE_TOOLSNAPS=true", len(files), len(snaps))
+	}
+}
+
+// catalogSize measures the tools/list answer a client receives, compact.
+func catalogSize(t *testing.T, opts Options) (tools, bytes int) {
+	list := listTools(t, allBackends(), opts)
+	raw, err := json.Marshal(map[string]any{"tools": list})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(list), len(raw)
+}
+
+// bytesPerToken is the rough rule for English and JSON in current
+// tokenizers; the README states it with the figure.
+const bytesPerToken = 4
+
+// catalogLine is the README's measured-size line.
+var catalogLine = regexp.MustCompile(`(?m)^Measured size: .*$`)
+
+// TestCatalogSizeInREADME keeps the README's measured catalog size equal to
+// the catalog's (UPDATE_TOOLSNAPS=true rewrites that line).
+func TestCatalogSizeInREADME(t *testing.T) {
+	n, size := catalogSize(t, fullOpts)
+	rn, rsize := catalogSize(t, Options{ReadOnly: true})
+	line := fmt.Sprintf("Measured size: all %d tools, %d bytes of `tools/list` JSON (about %d tokens at %d bytes a token); read-only mode, %d tools, %d bytes (about %d tokens).",
+		n, size, size/bytesPerToken, bytesPerToken, rn, rsize, rsize/bytesPerToken)
+	path := filepath.Join("..", "README.md")
+	readme, err := os.ReadFile(path)
+	if err != nil {
+		t.Skipf("no README beside the module: %v", err)
+	}
+	cur := catalogLine.Find(readme)
+	if os.Getenv("UPDATE_TOOLSNAPS") == "true" && cur != nil && string(cur) != line {
+		readme = catalogLine.ReplaceAll(readme, []byte(line))
+		if err := os.WriteFile(path, readme, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if string(cur) != line {
+		t.Errorf("README's Tool catalog section says\n  %s\nwant\n  %s", cur, line)
+	}
+}
+
+// The seed's twelve read tools plus the read tools of pantry and shopping
+// (issue: read-only mode).
+var wantReadOnly = []string{
+	"check_recipe_links", "find_duplicate_recipes", "get_cookbook_recipes", "get_meal_plan", "get_meta_recipes", "get_pantry",
+	"get_recipe", "get_shopping_list", "get_todays_meals", "library_stats", "list_cookbooks", "manage_taxonomy",
+	"parse_ingredients", "search_recipes", "suggest_recipes", "what_can_i_cook",
+}
+
+func TestCatalogInventory(t *testing.T) {
+	all := catalog()
+	if len(all) != 36 {
+		t.Errorf("catalog has %d tools, want 36 (the seed's 25, the pantry's 7, 3 shopping, mark_recipe_made)", len(all))
+	}
+	seen := map[string]bool{}
+	for _, tool := range all {
+		name := tool.Def.Name
+		if seen[name] {
+			t.Errorf("%s declared twice", name)
+		}
+		seen[name] = true
+		a := tool.Def.Annotations
+		if a == nil || a.Title == "" {
+			t.Errorf("%s: no annotations or title", name)
+			continue
+		}
+		if a.OpenWorldHint == nil {
+			t.Errorf("%s: openWorldHint unset (MCP reads unset as true)", name)
+		}
+		if !a.ReadOnlyHint && a.DestructiveHint == nil {
+			t.Errorf("%s: a write with destructiveHint unset (MCP reads unset as true)", name)
+		}
+		if strings.HasPrefix(name, "delete_") && (a.ReadOnlyHint || a.DestructiveHint == nil || !*a.DestructiveHint) {
+			t.Errorf("%s: a delete must be annotated destructive", name)
+		}
+		if strings.HasPrefix(name, "get_") || strings.HasPrefix(name, "list_") {
+			if !a.ReadOnlyHint {
+				t.Errorf("%s: a get or list must be read-only", name)
+			}
+		}
+		if !slices.Contains(Toolsets, tool.Toolset) {
+			t.Errorf("%s: unknown toolset %q", name, tool.Toolset)
+		}
+		if !strings.Contains(tool.Def.Description, "Call it") {
+			t.Errorf("%s: the description does not say when to call it", name)
+		}
+	}
+}
+
+func TestSelect(t *testing.T) {
+	b := allBackends()
+	tests := []struct {
+		name    string
+		b       Backends
+		opts    Options
+		want    []string // exact set, or nil to check only count
+		count   int
+		wantErr string
+	}{
+		{name: "read-only mode", b: b, opts: Options{ReadOnly: true, ImageDir: "/x"}, want: wantReadOnly},
+		{name: "all", b: b, opts: fullOpts, count: 36},
+		{name: "no image dir leaves upload out", b: b, count: 35},
+		{name: "shopping alone", b: b, opts: Options{Toolsets: []string{"shopping"}}, want: []string{"add_to_shopping_list", "get_shopping_list", "update_shopping_items"}},
+		{name: "pantry alone", b: b, opts: Options{Toolsets: []string{" Pantry "}}, want: []string{"add_to_pantry", "create_meta_recipe", "get_meta_recipes", "get_pantry", "log_cook", "set_item_state", "what_can_i_cook"}},
+		{name: "mealplan alone", b: b, opts: Options{Toolsets: []string{"mealplan"}}, want: []string{"add_meal_plan_entry", "delete_meal_plan_entry", "get_meal_plan", "get_todays_meals", "random_meal_plan"}},
+		{name: "library alone", b: b, opts: Options{Toolsets: []string{"library"}}, count: 8},
+		{name: "recipes alone", b: b, opts: Options{Toolsets: []string{"recipes"}}, count: 12},
+		{name: "a missing backend turns its tools off", b: Backends{Pantry: b.Pantry}, want: []string{"add_to_pantry", "create_meta_recipe", "get_meta_recipes", "get_pantry", "log_cook", "set_item_state", "what_can_i_cook"}},
+		{name: "unknown toolset", b: b, opts: Options{Toolsets: []string{"desserts"}}, wantErr: `unknown toolset "desserts"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Select(tt.b, tt.opts)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, tool := range got {
+				names = append(names, tool.Def.Name)
+				if tt.opts.ReadOnly && !tool.ReadOnly() {
+					t.Errorf("%s registered in read-only mode", tool.Def.Name)
+				}
+			}
+			slices.Sort(names)
+			if tt.want != nil && !slices.Equal(names, tt.want) {
+				t.Errorf("tools = %v\nwant   %v", names, tt.want)
+			}
+			if tt.count != 0 && len(names) != tt.count {
+				t.Errorf("%d tools, want %d: %v", len(names), tt.count, names)
+			}
+		})
+	}
+}
+
+func TestNoToolsIsAnError(t *testing.T) {
+	if _, err := NewServer(Backends{}, Options{}); err == nil {
+		t.Fatal("a server with no tools was built")
+	}
+}
+
+func TestReadOnlyMode(t *testing.T) {
+	f := newFakes(t)
+	cs := session(t, f.backends, Options{ReadOnly: true}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	res, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := toolNames(res.Tools); !slices.Equal(got, wantReadOnly) {
+		t.Errorf("read-only tools = %v", got)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != "manage_taxonomy" {
+			continue
+		}
+		if tool.Description != manageTaxonomyReadOnlyDesc || !tool.Annotations.ReadOnlyHint {
+			t.Errorf("manage_taxonomy is not the list-only variant: %q", tool.Description)
+		}
+	}
+	// A write, hidden or restricted, answers the read-only sentence and
+	// reaches no service.
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"delete_recipe", map[string]any{"slug": "a", "confirm_slug": "a"}},
+		{"set_item_state", map[string]any{"ingredient": "eggs", "state": "out"}},
+		{"add_to_shopping_list", map[string]any{"items": []string{"milk"}}},
+		{"manage_taxonomy", map[string]any{"resource": "tags", "action": "delete", "item_id": "t"}},
+	} {
+		text, isErr := call(t, cs, c.tool, c.args)
+		if !isErr || text != ReadOnlyMessage {
+			t.Errorf("%s in read-only mode: isError=%v %q", c.tool, isErr, text)
+		}
+	}
+	if n := f.recipes.calls() + f.mealplan.calls() + f.pantry.calls(); n != 0 {
+		t.Errorf("read-only mode let %d calls through to the services", n)
+	}
+	// Listing still works.
+	if _, isErr := call(t, cs, "manage_taxonomy", map[string]any{"resource": "tags"}); isErr {
+		t.Error("manage_taxonomy list refused in read-only mode")
+	}
+}
+
+func TestReportProgress(t *testing.T) {
+	f := newFakes(t)
+	f.library.streams["LibraryStats"] = []proto.Message{
+		statsProgress(0, 3, "reading recipes"), statsProgress(2, 3, ""), statsProgress(3, 3, ""),
+		&libraryv1.LibraryStatsResponse{Event: &libraryv1.LibraryStatsResponse_Result{Result: &libraryv1.LibraryStatsResult{Scanned: 3, LibraryTotal: 3}}},
+	}
+	var mu sync.Mutex
+	var got []float64
+	cs := session(t, f.backends, Options{}, func(r *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Params.ProgressToken != "tok-1" || r.Params.Total != 3 {
+			t.Errorf("progress %+v", r.Params)
+		}
+		got = append(got, r.Params.Progress)
+	})
+	p := &mcp.CallToolParams{Name: "library_stats", Arguments: map[string]any{"resource": "tags"}}
+	p.SetProgressToken("tok-1")
+	if text, isErr := callParams(t, cs, p); isErr {
+		t.Fatal(text)
+	}
+	// Notifications may trail the result on the in-memory transport.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n >= 3 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(got, []float64{0, 2, 3}) {
+		t.Errorf("progress = %v, want [0 2 3]", got)
+	}
+}
+
+func statsProgress(scanned, total int32, msg string) *libraryv1.LibraryStatsResponse {
+	return &libraryv1.LibraryStatsResponse{Event: &libraryv1.LibraryStatsResponse_Progress{Progress: &libraryv1.ReportProgress{Scanned: scanned, Total: total, Message: msg}}}
+}
+
+func TestNullArgumentsDoNotCrash(t *testing.T) {
+	f := newFakes(t)
+	cs := session(t, f.backends, Options{}, nil)
+	// A JSON null for arguments once panicked go-sdk's default filling.
+	if _, isErr := callParams(t, cs, &mcp.CallToolParams{Name: "get_pantry", Arguments: json.RawMessage("null")}); isErr {
+		t.Error("get_pantry with null arguments failed")
+	}
+}

@@ -1,0 +1,416 @@
+package mcpfront
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"connectrpc.com/connect"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
+)
+
+func hasPantry(b Backends, _ Options) bool { return b.Pantry != nil }
+
+// Caps of the pantry tools, from the proto.
+const (
+	maxPantryAdd = 100 // AddToPantryRequest.items
+	maxSlots     = 20  // CreateMetaRecipeRequest.slots
+	maxOptions   = 50  // SlotInput.options
+	maxBase      = 50  // CreateMetaRecipeRequest.base_ingredients
+	maxServings  = 50  // WhatCanICookRequest.servings, LogCookRequest.servings
+)
+
+var locations = map[string]pantryv1.Location{
+	"fridge": pantryv1.Location_LOCATION_FRIDGE, "cupboard": pantryv1.Location_LOCATION_CUPBOARD, "freezer": pantryv1.Location_LOCATION_FREEZER,
+}
+
+var locationNames = []string{"fridge", "cupboard", "freezer"}
+
+var itemStates = map[string]pantryv1.ItemState{
+	"in": pantryv1.ItemState_ITEM_STATE_IN, "low": pantryv1.ItemState_ITEM_STATE_LOW, "out": pantryv1.ItemState_ITEM_STATE_OUT,
+}
+
+func locationName(l pantryv1.Location) string {
+	if l == pantryv1.Location_LOCATION_UNSPECIFIED {
+		return ""
+	}
+	return strings.ToLower(strings.TrimPrefix(l.String(), "LOCATION_"))
+}
+
+func stateName(s pantryv1.ItemState) string {
+	if s == pantryv1.ItemState_ITEM_STATE_UNSPECIFIED {
+		return ""
+	}
+	return strings.ToLower(strings.TrimPrefix(s.String(), "ITEM_STATE_"))
+}
+
+type getPantryIn struct {
+	Location   string `json:"location,omitempty" jsonschema:"Only this location: fridge, cupboard or freezer; omit for all."`
+	IncludeOut bool   `json:"include_out,omitempty" jsonschema:"Also list items that are used up."`
+}
+
+type setItemStateIn struct {
+	Ingredient string `json:"ingredient" jsonschema:"The ingredient's name or alias as the user says it, such as \"noodles\"."`
+	State      string `json:"state" jsonschema:"in (stocked), low (running low) or out (used up)."`
+	Location   string `json:"location,omitempty" jsonschema:"Which location's item, when the ingredient is kept in several places."`
+}
+
+type pantryAdditionIn struct {
+	Name     string   `json:"name" jsonschema:"The ingredient's name, such as \"eggs\"; unknown names are created."`
+	Location string   `json:"location,omitempty" jsonschema:"fridge, cupboard or freezer; omit for where it is already kept (new items: cupboard)."`
+	Quantity *float64 `json:"quantity,omitempty" jsonschema:"Amount bought, in unit."`
+	Unit     string   `json:"unit,omitempty" jsonschema:"Unit name, such as \"g\" or \"pack\"."`
+}
+
+type addToPantryIn struct {
+	Items []pantryAdditionIn `json:"items" jsonschema:"The items bought."`
+}
+
+type whatCanICookIn struct {
+	Servings *int `json:"servings,omitempty" jsonschema:"Servings to cook for; scales the quantities shown, never what counts as available."`
+}
+
+type amountIn struct {
+	Ingredient string   `json:"ingredient" jsonschema:"The ingredient's name."`
+	Quantity   *float64 `json:"quantity,omitempty" jsonschema:"Amount; omit for \"to taste\"."`
+	Unit       string   `json:"unit,omitempty" jsonschema:"Unit name, such as \"g\"."`
+}
+
+type slotIn struct {
+	Name    string     `json:"name" jsonschema:"The slot's name, such as \"protein\"."`
+	Options []amountIn `json:"options" jsonschema:"Interchangeable ingredients for the slot, such as pork mince or chicken thigh."`
+}
+
+type slotChoiceIn struct {
+	Slot       string `json:"slot" jsonschema:"The slot's name."`
+	Ingredient string `json:"ingredient" jsonschema:"The ingredient used for it."`
+}
+
+type logCookIn struct {
+	MetaRecipe  string         `json:"meta_recipe,omitempty" jsonschema:"The meta-recipe cooked, by name or id (from get_meta_recipes). Give this or recipe."`
+	Recipe      string         `json:"recipe,omitempty" jsonschema:"A fixed pantry recipe cooked, by name or id. Give this or meta_recipe."`
+	SlotChoices []slotChoiceIn `json:"slot_choices,omitempty" jsonschema:"Which option was used for each slot."`
+	Servings    *int           `json:"servings,omitempty" jsonschema:"Servings cooked."`
+	Rating      *int           `json:"rating,omitempty" jsonschema:"How it turned out, 1 to 5."`
+	Notes       string         `json:"notes,omitempty" jsonschema:"Free-text notes, such as what to change next time."`
+	Date        string         `json:"date,omitempty" jsonschema:"The day cooked, YYYY-MM-DD; omit for today."`
+}
+
+type createMetaRecipeIn struct {
+	ID              *int64     `json:"id,omitempty" jsonschema:"The id of a meta-recipe to rebuild (from get_meta_recipes); omit to create a new one."`
+	Name            string     `json:"name" jsonschema:"The meta-recipe's name, such as \"Stir-fry\"."`
+	Method          string     `json:"method,omitempty" jsonschema:"How to cook it, free text."`
+	Slots           []slotIn   `json:"slots,omitempty" jsonschema:"Slots in order, each with interchangeable options."`
+	BaseIngredients []amountIn `json:"base_ingredients,omitempty" jsonschema:"Ingredients every version needs."`
+}
+
+func pantryTools() []Tool {
+	return []Tool{
+		newTool(ToolsetPantry, &mcp.Tool{
+			Name: "get_pantry",
+			Description: "Read what is in the pantry: items by location with their state (in, low, out), expiry and counts. " +
+				"Call it when the user asks what they have, before suggesting a meal, or to check one ingredient. Used-up items are left out unless include_out.",
+			Annotations: readAnn("Get the pantry"),
+		}, hasPantry, props{"location": enum(locationNames...), "include_out": boolDefault(false)}, getPantry),
+		newTool(ToolsetPantry, &mcp.Tool{
+			Name: "set_item_state",
+			Description: "Mark a pantry ingredient in, low or out, by name. Call it when the user says they used up or ran low on something " +
+				"(\"used the last of the noodles\"), or found more of it. An unknown or ambiguous name answers with close matches to ask the user about.",
+			Annotations: writeAnn("Set a pantry item's state", false, true, false),
+		}, hasPantry, props{"ingredient": maxLen(200), "state": enum("in", "low", "out"), "location": enum(locationNames...)}, setItemState),
+		newTool(ToolsetPantry, &mcp.Tool{
+			Name: "add_to_pantry",
+			Description: "Add bought items to the pantry. Call it when the user says they bought or stocked something (\"bought eggs and pork mince\"). " +
+				"An item already there, even one marked out, is restocked rather than duplicated; unknown ingredients are created.",
+			Annotations: writeAnn("Add to the pantry", false, true, false),
+		}, hasPantry, props{"items": itemsRange(1, maxPantryAdd)}, addToPantry),
+		newTool(ToolsetPantry, &mcp.Tool{
+			Name: "what_can_i_cook",
+			Description: "Match every meta-recipe against the pantry: ready, partial or missing, with what each slot has on hand and what expires soon. " +
+				"Call it when the user asks what they can make tonight from what they have.",
+			Annotations: readAnn("What can I cook"),
+		}, hasPantry, props{"servings": intBounds(1, maxServings)}, whatCanICook),
+		newTool(ToolsetPantry, &mcp.Tool{
+			Name: "get_meta_recipes",
+			Description: "List the pantry's meta-recipes (recipe templates) with their slots and interchangeable options, which double as a substitution table. " +
+				"Call it when the user asks what could replace an ingredient, or before log_cook or create_meta_recipe. These are not Mealie recipes (see search_recipes).",
+			Annotations: readAnn("Get meta-recipes"),
+		}, hasPantry, nil, getMetaRecipes),
+		newTool(ToolsetPantry, &mcp.Tool{
+			Name: "log_cook",
+			Description: "Log a cooked meta-recipe or pantry recipe, with a rating and notes. Call it when the user says they cooked something from the pantry templates. " +
+				"It changes no pantry state: it returns the ingredients used, to ask the user which are now low or out and then apply with set_item_state.",
+			Annotations: writeAnn("Log a cook", false, false, false),
+		}, hasPantry, props{"rating": intBounds(1, 5), "servings": intBounds(1, maxServings), "notes": maxLen(2000), "date": isoDate, "slot_choices": maxItems(maxSlots)}, logCook),
+		newTool(ToolsetPantry, &mcp.Tool{
+			Name: "create_meta_recipe",
+			Description: "Save a meta-recipe brainstormed with the user: name, method, slots of interchangeable options and base ingredients. " +
+				"Call it when the user wants to keep a template you worked out together; with id it rebuilds that meta-recipe in place. Unknown ingredients are created and reported.",
+			Annotations: writeAnn("Save a meta-recipe", true, false, false),
+		}, hasPantry, props{"name": maxLen(200), "slots": maxItems(maxSlots), "base_ingredients": maxItems(maxBase)}, createMetaRecipe),
+	}
+}
+
+// pantryItem is a pantry item as a model reads it; the location is the
+// group's.
+type pantryItem struct {
+	Name     string   `json:"name"`
+	State    string   `json:"state"`
+	Quantity *float64 `json:"quantity,omitempty"`
+	Unit     string   `json:"unit,omitempty"`
+	Expiry   string   `json:"expiry,omitempty"`
+	Staple   bool     `json:"staple,omitempty"`
+	Location string   `json:"location,omitempty"`
+}
+
+func shapePantryItem(p *pantryv1.PantryItem) pantryItem {
+	return pantryItem{Name: p.GetName(), State: stateName(p.GetState()), Quantity: p.Quantity, Unit: p.GetUnit(), Expiry: p.GetExpiry(), Staple: p.GetIsStaple()}
+}
+
+func getPantry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getPantryIn) (any, error) {
+	res, err := b.Pantry.GetPantry(ctx, connect.NewRequest(&pantryv1.GetPantryRequest{Location: locations[in.Location], IncludeOut: in.IncludeOut}))
+	if err != nil {
+		return nil, err
+	}
+	// Grouped by location, as the pantry spec's get_pantry returns them.
+	groups := map[string][]pantryItem{}
+	var order []string
+	for _, g := range res.Msg.GetGroups() {
+		loc := locationName(g.GetLocation())
+		if _, seen := groups[loc]; !seen {
+			order = append(order, loc)
+		}
+		for _, it := range g.GetItems() {
+			groups[loc] = append(groups[loc], shapePantryItem(it))
+		}
+	}
+	c := res.Msg.GetCounts()
+	out := struct {
+		Locations map[string][]pantryItem `json:"locations"`
+		Counts    map[string]int32        `json:"counts"`
+		Hint      string                  `json:"hint,omitempty"`
+	}{Locations: groups, Counts: map[string]int32{"in": c.GetInStock(), "low": c.GetLow(), "out": c.GetOut()}}
+	if len(order) == 0 {
+		out.Hint = "nothing listed"
+		if !in.IncludeOut && c.GetOut() > 0 {
+			out.Hint = "nothing in stock; pass include_out=true to see used-up items"
+		}
+	}
+	return out, nil
+}
+
+func setItemState(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in setItemStateIn) (any, error) {
+	res, err := b.Pantry.SetItemState(ctx, connect.NewRequest(&pantryv1.SetItemStateRequest{
+		Ingredient: in.Ingredient, State: itemStates[in.State], Location: locations[in.Location],
+	}))
+	if err != nil {
+		return nil, err
+	}
+	it := shapePantryItem(res.Msg.GetItem())
+	it.Location = locationName(res.Msg.GetItem().GetLocation())
+	return struct {
+		Message string     `json:"message,omitempty"`
+		Changed bool       `json:"changed"`
+		Item    pantryItem `json:"item"`
+	}{res.Msg.GetMessage(), res.Msg.GetChanged(), it}, nil
+}
+
+func addToPantry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in addToPantryIn) (any, error) {
+	req := &pantryv1.AddToPantryRequest{}
+	for _, it := range in.Items {
+		req.Items = append(req.Items, &pantryv1.PantryAddition{Name: it.Name, Location: locations[it.Location], Quantity: it.Quantity, Unit: it.Unit})
+	}
+	res, err := b.Pantry.AddToPantry(ctx, connect.NewRequest(req))
+	if err != nil {
+		return nil, err
+	}
+	type result struct {
+		Name          string   `json:"name"`
+		Outcome       string   `json:"outcome"`
+		Location      string   `json:"location,omitempty"`
+		NewIngredient bool     `json:"new_ingredient,omitempty"`
+		Message       string   `json:"message,omitempty"`
+		CloseMatches  []string `json:"close_matches,omitempty"`
+	}
+	out := struct {
+		Items []result `json:"items"`
+	}{Items: []result{}}
+	for _, r := range res.Msg.GetItems() {
+		out.Items = append(out.Items, result{
+			Name: r.GetName(), Outcome: strings.ToLower(strings.TrimPrefix(r.GetOutcome().String(), "ADD_OUTCOME_")),
+			Location: locationName(r.GetItem().GetLocation()), NewIngredient: r.GetIngredientCreated(), Message: r.GetMessage(), CloseMatches: r.GetCloseMatches(),
+		})
+	}
+	return out, nil
+}
+
+func whatCanICook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in whatCanICookIn) (any, error) {
+	req := &pantryv1.WhatCanICookRequest{}
+	if in.Servings != nil {
+		req.Servings = ptr(int32(*in.Servings))
+	}
+	res, err := b.Pantry.WhatCanICook(ctx, connect.NewRequest(req))
+	if err != nil {
+		return nil, err
+	}
+	type slot struct {
+		Slot      string   `json:"slot"`
+		Available []string `json:"have,omitempty"`
+		Low       []string `json:"low,omitempty"`
+		Missing   []string `json:"missing,omitempty"`
+	}
+	type match struct {
+		ID          int64    `json:"id"`
+		Name        string   `json:"name"`
+		Status      string   `json:"status"`
+		Slots       []slot   `json:"slots,omitempty"`
+		MissingBase []string `json:"missing_base,omitempty"`
+	}
+	type expiry struct {
+		Ingredient string   `json:"ingredient"`
+		Location   string   `json:"location,omitempty"`
+		Expiry     string   `json:"expiry"`
+		DaysLeft   int32    `json:"days_left"`
+		UsedBy     []string `json:"used_by,omitempty"`
+	}
+	out := struct {
+		Items  []match  `json:"items"`
+		Expiry []expiry `json:"expiring,omitempty"`
+		Hint   string   `json:"hint,omitempty"`
+	}{Items: []match{}}
+	for _, m := range res.Msg.GetItems() {
+		it := match{ID: m.GetId(), Name: m.GetName(), Status: strings.ToLower(strings.TrimPrefix(m.GetStatus().String(), "MATCH_STATUS_")), MissingBase: m.GetMissingBase()}
+		for _, s := range m.GetSlots() {
+			it.Slots = append(it.Slots, slot{Slot: s.GetSlot(), Available: s.GetAvailable(), Low: s.GetLow(), Missing: s.GetMissing()})
+		}
+		out.Items = append(out.Items, it)
+	}
+	for _, e := range res.Msg.GetExpiryWarnings() {
+		out.Expiry = append(out.Expiry, expiry{Ingredient: e.GetIngredient(), Location: locationName(e.GetLocation()), Expiry: e.GetExpiry(), DaysLeft: e.GetDaysLeft(), UsedBy: e.GetUsedBy()})
+	}
+	if len(out.Items) == 0 {
+		out.Hint = "no meta-recipes yet; create_meta_recipe saves one"
+	}
+	return out, nil
+}
+
+// amountText renders an ingredient amount as one short string, such as
+// "200 g pork mince": a model reads it as well as three fields.
+func amountText(a *pantryv1.IngredientAmount) string {
+	var parts []string
+	if a.Quantity != nil {
+		parts = append(parts, strconv.FormatFloat(a.GetQuantity(), 'f', -1, 64))
+	}
+	if a.GetUnit() != "" {
+		parts = append(parts, a.GetUnit())
+	}
+	return strings.Join(append(parts, a.GetIngredient()), " ")
+}
+
+// metaRecipeView is a meta-recipe as a model reads it.
+type metaRecipeView struct {
+	ID     int64               `json:"id"`
+	Name   string              `json:"name"`
+	Method string              `json:"method,omitempty"`
+	Slots  map[string][]string `json:"slots,omitempty"`
+	Base   []string            `json:"base_ingredients,omitempty"`
+}
+
+func shapeMetaRecipe(m *pantryv1.MetaRecipe) metaRecipeView {
+	v := metaRecipeView{ID: m.GetId(), Name: m.GetName(), Method: m.GetMethod()}
+	for _, s := range m.GetSlots() {
+		if v.Slots == nil {
+			v.Slots = map[string][]string{}
+		}
+		for _, o := range s.GetOptions() {
+			v.Slots[s.GetName()] = append(v.Slots[s.GetName()], amountText(o))
+		}
+	}
+	for _, a := range m.GetBaseIngredients() {
+		v.Base = append(v.Base, amountText(a))
+	}
+	return v
+}
+
+func getMetaRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, _ noInput) (any, error) {
+	res, err := b.Pantry.GetMetaRecipes(ctx, connect.NewRequest(&pantryv1.GetMetaRecipesRequest{}))
+	if err != nil {
+		return nil, err
+	}
+	out := struct {
+		Items []metaRecipeView `json:"items"`
+		Hint  string           `json:"hint,omitempty"`
+	}{Items: []metaRecipeView{}}
+	for _, m := range res.Msg.GetItems() {
+		out.Items = append(out.Items, shapeMetaRecipe(m))
+	}
+	if len(out.Items) == 0 {
+		out.Hint = "no meta-recipes yet"
+	}
+	return out, nil
+}
+
+func logCook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in logCookIn) (any, error) {
+	req := &pantryv1.LogCookRequest{Notes: in.Notes, Date: in.Date}
+	switch {
+	case in.MetaRecipe != "" && in.Recipe != "":
+		return nil, errorf("give meta_recipe or recipe, not both")
+	case in.MetaRecipe != "":
+		req.Cooked = &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: in.MetaRecipe}
+	case in.Recipe != "":
+		req.Cooked = &pantryv1.LogCookRequest_Recipe{Recipe: in.Recipe}
+	default:
+		return nil, errorf("give meta_recipe (a template from get_meta_recipes) or recipe")
+	}
+	for _, c := range in.SlotChoices {
+		req.SlotChoices = append(req.SlotChoices, &pantryv1.SlotChoice{Slot: c.Slot, Ingredient: c.Ingredient})
+	}
+	if in.Servings != nil {
+		req.Servings = ptr(int32(*in.Servings))
+	}
+	if in.Rating != nil {
+		req.Rating = ptr(int32(*in.Rating))
+	}
+	res, err := b.Pantry.LogCook(ctx, connect.NewRequest(req))
+	if err != nil {
+		return nil, err
+	}
+	out := struct {
+		ID   int64    `json:"cook_log_id"`
+		What string   `json:"cooked"`
+		Date string   `json:"date,omitempty"`
+		Used []string `json:"used_ingredients,omitempty"`
+		Hint string   `json:"hint,omitempty"`
+	}{ID: res.Msg.GetCookLogId(), What: res.Msg.GetCooked(), Date: res.Msg.GetDate(), Used: res.Msg.GetUsedIngredients()}
+	if len(out.Used) > 0 {
+		// A cook log never changes pantry state (pantry spec §6.1).
+		out.Hint = "pantry unchanged: ask the user which of used_ingredients are now low or out, then call set_item_state"
+	}
+	return out, nil
+}
+
+func amounts(in []amountIn) []*pantryv1.IngredientAmount {
+	var out []*pantryv1.IngredientAmount
+	for _, a := range in {
+		out = append(out, &pantryv1.IngredientAmount{Ingredient: a.Ingredient, Quantity: a.Quantity, Unit: a.Unit})
+	}
+	return out
+}
+
+func createMetaRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in createMetaRecipeIn) (any, error) {
+	req := &pantryv1.CreateMetaRecipeRequest{Id: in.ID, Name: in.Name, Method: in.Method, BaseIngredients: amounts(in.BaseIngredients)}
+	for _, s := range in.Slots {
+		req.Slots = append(req.Slots, &pantryv1.SlotInput{Name: s.Name, Options: amounts(s.Options)})
+	}
+	res, err := b.Pantry.CreateMetaRecipe(ctx, connect.NewRequest(req))
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		MetaRecipe         metaRecipeView `json:"meta_recipe"`
+		Updated            bool           `json:"updated,omitempty"`
+		CreatedIngredients []string       `json:"created_ingredients,omitempty"`
+	}{shapeMetaRecipe(res.Msg.GetMetaRecipe()), res.Msg.GetUpdated(), res.Msg.GetCreatedIngredients()}, nil
+}

@@ -1,0 +1,197 @@
+package mcpfront
+
+import (
+	"context"
+
+	"connectrpc.com/connect"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
+)
+
+// Caps of the shopping tools, from the proto.
+const (
+	maxShoppingLines   = 100 // AddToShoppingListRequest.items
+	maxShoppingRecipes = 50  // AddToShoppingListRequest.recipe_slugs
+	maxShoppingUpdate  = 100 // each of check, uncheck, remove
+)
+
+type getShoppingListIn struct {
+	ListID string `json:"list_id,omitempty" jsonschema:"A shopping list's id; omit to see the household's lists and their counts."`
+}
+
+type addToShoppingListIn struct {
+	ListID        string       `json:"list_id,omitempty" jsonschema:"The shopping list's id; may be omitted when the household has one list."`
+	Items         []string     `json:"items,omitempty" jsonschema:"Free-text items, such as [\"2 onions\", \"milk\"]."`
+	RecipeSlugs   []string     `json:"recipe_slugs,omitempty" jsonschema:"Recipes whose ingredients to add, by slug."`
+	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the ingredients of every recipe planned in this range (at most 31 days)."`
+	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Leave out what the pantry has in stock (low counts as not in stock) and say what was skipped."`
+}
+
+type updateShoppingItemsIn struct {
+	ListID  string   `json:"list_id" jsonschema:"The shopping list's id."`
+	Check   []string `json:"check,omitempty" jsonschema:"Item ids to check off (bought)."`
+	Uncheck []string `json:"uncheck,omitempty" jsonschema:"Item ids to put back as still to buy."`
+	Remove  []string `json:"remove,omitempty" jsonschema:"Item ids to delete from the list."`
+}
+
+func hasShopping(b Backends, _ Options) bool { return b.MealPlan != nil }
+
+func shoppingTools() []Tool {
+	return []Tool{
+		newTool(ToolsetShopping, &mcp.Tool{
+			Name: "get_shopping_list",
+			Description: "Read shopping lists: without list_id, the household's lists with counts; with it, that list's items still to buy, grouped by store section. " +
+				"Call it when the user asks what is on the shopping list or what to buy. Items carry ids for update_shopping_items.",
+			Annotations: readAnn("Get the shopping list"),
+		}, hasShopping, props{"list_id": maxLen(100)}, getShoppingList),
+		newTool(ToolsetShopping, &mcp.Tool{
+			Name: "add_to_shopping_list",
+			Description: "Add to a shopping list: free-text items, a recipe's ingredients, or everything planned in a date range. " +
+				"Call it when the user asks to put something on the list or to shop for a recipe or the week's plan. " +
+				"By default what the pantry has in stock is skipped, and the answer says what it skipped; items already on the list have their amounts merged.",
+			Annotations: writeAnn("Add to the shopping list", false, false, false),
+		}, hasShopping, props{
+			"list_id": maxLen(100), "items": both(maxItems(maxShoppingLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(500) }),
+			"recipe_slugs": maxItems(maxShoppingRecipes), "skip_in_stock": boolDefault(true),
+			"meal_plan_range": func(s *mcpSchema) {
+				s.Properties["start_date"].Pattern = isoDatePattern
+				s.Properties["end_date"].Pattern = isoDatePattern
+			},
+		}, addToShoppingList),
+		newTool(ToolsetShopping, &mcp.Tool{
+			Name: "update_shopping_items",
+			Description: "Check off, uncheck or remove items of a shopping list by id (from get_shopping_list). " +
+				"Call it when the user says they bought something, changed their mind, or wants an item gone. Each item fails alone.",
+			Annotations: writeAnn("Update shopping items", true, true, false),
+		}, hasShopping, props{"list_id": maxLen(100), "check": maxItems(maxShoppingUpdate), "uncheck": maxItems(maxShoppingUpdate), "remove": maxItems(maxShoppingUpdate)}, updateShoppingItems),
+	}
+}
+
+// shoppingItem is a shopping list row as a model reads it: the display line
+// says quantity, unit and food already.
+type shoppingItem struct {
+	ID      string   `json:"id"`
+	Item    string   `json:"item"`
+	Checked bool     `json:"checked,omitempty"`
+	For     []string `json:"for,omitempty"`
+}
+
+func shapeShoppingItem(it *mealplanv1.ShoppingItem) shoppingItem {
+	return shoppingItem{ID: it.GetId(), Item: it.GetDisplay(), Checked: it.GetChecked(), For: it.GetRecipeSlugs()}
+}
+
+func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getShoppingListIn) (any, error) {
+	res, err := b.MealPlan.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: in.ListID}))
+	if err != nil {
+		return nil, err
+	}
+	if in.ListID == "" {
+		type list struct {
+			ID        string `json:"id"`
+			Name      string `json:"name"`
+			ToBuy     int32  `json:"to_buy"`
+			CheckedOf int32  `json:"checked,omitempty"`
+		}
+		out := struct {
+			Items []list `json:"items"`
+			Hint  string `json:"hint,omitempty"`
+		}{Items: []list{}}
+		for _, l := range res.Msg.GetItems() {
+			out.Items = append(out.Items, list{ID: l.GetId(), Name: l.GetName(), ToBuy: l.GetUncheckedCount(), CheckedOf: l.GetCheckedCount()})
+		}
+		if len(out.Items) == 0 {
+			out.Hint = "the household has no shopping lists"
+		} else {
+			out.Hint = "pass list_id to see a list's items"
+		}
+		return out, nil
+	}
+	l := res.Msg.GetList()
+	sections := map[string][]shoppingItem{}
+	n := 0
+	for _, g := range l.GetGroups() {
+		label := g.GetLabel()
+		if label == "" {
+			label = "other"
+		}
+		for _, it := range g.GetItems() {
+			sections[label] = append(sections[label], shapeShoppingItem(it))
+			n++
+		}
+	}
+	out := struct {
+		ID       string                    `json:"id"`
+		Name     string                    `json:"name,omitempty"`
+		Sections map[string][]shoppingItem `json:"sections"`
+		Checked  int32                     `json:"checked,omitempty"`
+		Hint     string                    `json:"hint,omitempty"`
+	}{ID: l.GetId(), Name: l.GetName(), Sections: sections, Checked: l.GetCheckedCount()}
+	if n == 0 {
+		out.Hint = "nothing left to buy"
+	}
+	return out, nil
+}
+
+func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in addToShoppingListIn) (any, error) {
+	if len(in.Items) == 0 && len(in.RecipeSlugs) == 0 && in.MealPlanRange == nil {
+		return nil, errorf("give items, recipe_slugs or meal_plan_range")
+	}
+	req := &mealplanv1.AddToShoppingListRequest{ListId: in.ListID, Items: in.Items, RecipeSlugs: in.RecipeSlugs, SkipInStock: in.SkipInStock}
+	if r := in.MealPlanRange; r != nil {
+		req.MealPlanRange = &mealplanv1.DateRange{StartDate: r.StartDate, EndDate: r.EndDate}
+	}
+	res, err := b.MealPlan.AddToShoppingList(ctx, connect.NewRequest(req))
+	if err != nil {
+		return nil, err
+	}
+	type merged struct {
+		Name string `json:"name"`
+		Into string `json:"now"`
+	}
+	type skipped struct {
+		Name     string `json:"name"`
+		Have     string `json:"have,omitempty"`
+		Location string `json:"location,omitempty"`
+	}
+	out := struct {
+		ListID   string         `json:"list_id"`
+		Added    []shoppingItem `json:"added"`
+		Merged   []merged       `json:"merged,omitempty"`
+		Skipped  []skipped      `json:"skipped_in_stock,omitempty"`
+		Unparsed []string       `json:"unparsed,omitempty"`
+		NotFound []string       `json:"not_found,omitempty"`
+	}{ListID: res.Msg.GetListId(), Added: []shoppingItem{}, Unparsed: res.Msg.GetUnparsed(), NotFound: res.Msg.GetNotFound()}
+	for _, it := range res.Msg.GetAdded() {
+		out.Added = append(out.Added, shapeShoppingItem(it))
+	}
+	for _, m := range res.Msg.GetMerged() {
+		out.Merged = append(out.Merged, merged{Name: m.GetName(), Into: m.GetItem().GetDisplay()})
+	}
+	for _, s := range res.Msg.GetSkippedInStock() {
+		out.Skipped = append(out.Skipped, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation()})
+	}
+	return out, nil
+}
+
+func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateShoppingItemsIn) (any, error) {
+	if len(in.Check)+len(in.Uncheck)+len(in.Remove) == 0 {
+		return nil, errorf("give item ids to check, uncheck or remove")
+	}
+	res, err := b.MealPlan.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{
+		ListId: in.ListID, Check: in.Check, Uncheck: in.Uncheck, Remove: in.Remove,
+	}))
+	if err != nil {
+		return nil, err
+	}
+	var errs []string
+	for _, e := range res.Msg.GetErrors() {
+		errs = append(errs, e.GetItem()+": "+e.GetMessage())
+	}
+	return struct {
+		Checked   []string `json:"checked,omitempty"`
+		Unchecked []string `json:"unchecked,omitempty"`
+		Removed   []string `json:"removed,omitempty"`
+		Errors    []string `json:"errors,omitempty"`
+	}{res.Msg.GetChecked(), res.Msg.GetUnchecked(), res.Msg.GetRemoved(), errs}, nil
+}

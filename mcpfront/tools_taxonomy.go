@@ -1,0 +1,313 @@
+package mcpfront
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"connectrpc.com/connect"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+)
+
+// Caps of the taxonomy tools.
+const (
+	maxParseLines    = 100 // ParseIngredientsRequest.lines
+	maxTaxonomyBatch = 100 // items in one manage_taxonomy batch
+)
+
+var parsers = map[string]recipesv1.Parser{
+	"nlp": recipesv1.Parser_PARSER_NLP, "brute": recipesv1.Parser_PARSER_BRUTE, "openai": recipesv1.Parser_PARSER_OPENAI,
+}
+
+var taxonomyResources = map[string]recipesv1.TaxonomyResource{
+	"foods": recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_FOODS, "units": recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_UNITS,
+	"labels": recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_LABELS, "tags": recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_TAGS,
+	"categories": recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_CATEGORIES, "tools": recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_TOOLS,
+}
+
+var taxonomyResourceNames = []string{"foods", "units", "labels", "tags", "categories", "tools"}
+
+var taxonomyActions = []string{"list", "create", "update", "merge", "delete"}
+
+type parseIngredientsIn struct {
+	Lines  []string `json:"lines" jsonschema:"Ingredient lines, such as [\"2 cups flour, sifted\", \"1 onion\"]."`
+	Parser string   `json:"parser,omitempty" jsonschema:"Which Mealie parser: nlp (default, statistical), brute (rule-based) or openai (needs OpenAI configured in Mealie)."`
+}
+
+// taxonomyData is one item's fields to write; which apply depends on the
+// resource.
+type taxonomyData struct {
+	ID           string  `json:"id,omitempty" jsonschema:"The item's id (update, merge and delete)."`
+	Name         *string `json:"name,omitempty" jsonschema:"The name (required on create)."`
+	Description  *string `json:"description,omitempty" jsonschema:"Description (foods, units)."`
+	PluralName   *string `json:"plural_name,omitempty" jsonschema:"Plural name (foods, units)."`
+	Abbreviation *string `json:"abbreviation,omitempty" jsonschema:"Abbreviation (units), such as \"tbsp\"."`
+	Color        *string `json:"color,omitempty" jsonschema:"Colour as #RRGGBB (labels)."`
+	OnHand       *bool   `json:"on_hand,omitempty" jsonschema:"Whether it is on hand (foods, tools)."`
+}
+
+type manageTaxonomyIn struct {
+	Resource  string         `json:"resource" jsonschema:"Which taxonomy: foods, units, labels, tags, categories or tools."`
+	Action    string         `json:"action,omitempty" jsonschema:"What to do: list, create, update, merge (foods and units only) or delete."`
+	Search    string         `json:"search,omitempty" jsonschema:"list: case-insensitive name search."`
+	Page      int            `json:"page,omitempty" jsonschema:"list: page of 50 items, from 1."`
+	Name      string         `json:"name,omitempty" jsonschema:"create: the new item's name (or use data, or items for several)."`
+	ItemID    string         `json:"item_id,omitempty" jsonschema:"update, merge, delete: the item's id, from list."`
+	Data      *taxonomyData  `json:"data,omitempty" jsonschema:"create, update: the fields to write for one item; update keeps fields not given."`
+	MergeInto string         `json:"merge_into,omitempty" jsonschema:"merge: id of the item the others merge into; every recipe is repointed to it."`
+	Items     []taxonomyData `json:"items,omitempty" jsonschema:"create, update, merge, delete: several items in one call, each with its fields (and id, except for create). One failing item does not stop the others."`
+	Force     bool           `json:"force,omitempty" jsonschema:"delete: delete foods and units even when recipes use them (their lines lose the food or unit). Prefer merge."`
+}
+
+const manageTaxonomyDesc = "List and maintain Mealie's taxonomy: foods, units, labels, tags, categories, tools. " +
+	"Call it to look up ids (action=list, 50 a page), fix names, add items, merge duplicate foods or units into one (repointing every recipe), " +
+	"or delete what library_stats reports unused. items batches every action but list. A food or unit still used by recipes is not deleted unless force=true; merge it instead."
+
+const manageTaxonomyReadOnlyDesc = "List Mealie's taxonomy: foods, units, labels, tags, categories, tools (50 a page, with search). " +
+	"Call it to look up names and ids. The server is in read-only mode: only action=list is available."
+
+func taxonomyTools() []Tool {
+	parse := newTool(ToolsetRecipes, &mcp.Tool{
+		Name: "parse_ingredients",
+		Description: "Split free-text ingredient lines into quantity, unit, food and note with Mealie's parser, showing which foods and units Mealie knows. " +
+			"Call it before create_recipe or update_recipe when the user wants structured ingredients, or to check how Mealie reads a line. Writes nothing.",
+		Annotations: readAnn("Parse ingredient lines"),
+	}, hasRecipes, props{
+		"lines":  both(itemsRange(1, maxParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(500) }),
+		"parser": both(enum("nlp", "brute", "openai"), func(s *mcpSchema) { s.Default = []byte(`"nlp"`) }),
+	}, parseIngredients)
+	manage := manageTaxonomyTool(false)
+	manage.readOnlyVariant = func() Tool { return manageTaxonomyTool(true) }
+	return []Tool{parse, manage}
+}
+
+// manageTaxonomyTool declares manage_taxonomy, or its list-only variant for
+// read-only mode, whose action enum holds "list" alone and whose
+// description says so.
+func manageTaxonomyTool(readOnly bool) Tool {
+	if readOnly {
+		t := newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyReadOnlyDesc, Annotations: readAnn("List taxonomy")}, hasRecipes, props{
+			"resource": enum(taxonomyResourceNames...),
+			"action":   both(enum("list"), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
+			"page":     intRange(1, 10000, 1),
+			"search":   maxLen(200),
+		}, func(ctx context.Context, req *mcp.CallToolRequest, b Backends, in listTaxonomyIn) (any, error) {
+			return manageTaxonomy(ctx, req, b, manageTaxonomyIn{Resource: in.Resource, Action: "list", Search: in.Search, Page: in.Page})
+		})
+		// The schema allows "list" alone; a write asked for anyway gets
+		// the read-only sentence rather than a schema complaint.
+		t.writeAttempt = func(args json.RawMessage) bool {
+			var a struct {
+				Action string `json:"action"`
+			}
+			return json.Unmarshal(args, &a) == nil && a.Action != "" && a.Action != "list"
+		}
+		return t
+	}
+	return newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyDesc, Annotations: writeAnn("Manage taxonomy", true, false, false)}, hasRecipes, props{
+		"resource":   enum(taxonomyResourceNames...),
+		"action":     both(enum(taxonomyActions...), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
+		"page":       intRange(1, 10000, 1),
+		"search":     maxLen(200),
+		"name":       maxLen(200),
+		"items":      maxItems(maxTaxonomyBatch),
+		"force":      boolDefault(false),
+		"item_id":    maxLen(100),
+		"merge_into": maxLen(100),
+	}, manageTaxonomy)
+}
+
+// listTaxonomyIn is the input of manage_taxonomy's read-only variant.
+type listTaxonomyIn struct {
+	Resource string `json:"resource" jsonschema:"Which taxonomy: foods, units, labels, tags, categories or tools."`
+	Action   string `json:"action,omitempty" jsonschema:"Only list, in read-only mode."`
+	Search   string `json:"search,omitempty" jsonschema:"Case-insensitive name search."`
+	Page     int    `json:"page,omitempty" jsonschema:"Page of 50 items, from 1."`
+}
+
+func parseIngredients(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in parseIngredientsIn) (any, error) {
+	res, err := b.Recipes.ParseIngredients(ctx, connect.NewRequest(&recipesv1.ParseIngredientsRequest{Lines: in.Lines, Parser: parsers[in.Parser]}))
+	if err != nil {
+		return nil, err
+	}
+	type parsed struct {
+		Input      string   `json:"input"`
+		Quantity   *float64 `json:"quantity,omitempty"`
+		Unit       string   `json:"unit,omitempty"`
+		Food       string   `json:"food,omitempty"`
+		Note       string   `json:"note,omitempty"`
+		Unknown    []string `json:"unknown,omitempty"`
+		Confidence *float64 `json:"confidence,omitempty"`
+	}
+	out := struct {
+		Items []parsed `json:"items"`
+	}{Items: []parsed{}}
+	for _, p := range res.Msg.GetItems() {
+		ing := p.GetIngredient()
+		it := parsed{Input: p.GetInput(), Quantity: ing.Quantity, Unit: ing.GetUnit(), Food: ing.GetFood(), Note: ing.GetNote(), Confidence: p.Confidence}
+		// Say which parts Mealie did not match: create_recipe keeps them
+		// in the note rather than inventing taxonomy.
+		if it.Food != "" && ing.GetFoodId() == "" {
+			it.Unknown = append(it.Unknown, "food")
+		}
+		if it.Unit != "" && ing.GetUnitId() == "" {
+			it.Unknown = append(it.Unknown, "unit")
+		}
+		out.Items = append(out.Items, it)
+	}
+	return out, nil
+}
+
+func (d taxonomyData) write() *recipesv1.TaxonomyWrite {
+	return &recipesv1.TaxonomyWrite{Id: d.ID, Name: d.Name, Description: d.Description, PluralName: d.PluralName, Abbreviation: d.Abbreviation, Color: d.Color, OnHand: d.OnHand}
+}
+
+// batch gathers the items an action applies to: items, else the single
+// form (name/item_id/data).
+func (in manageTaxonomyIn) batch() []taxonomyData {
+	if len(in.Items) > 0 {
+		return in.Items
+	}
+	var d taxonomyData
+	if in.Data != nil {
+		d = *in.Data
+	}
+	if d.ID == "" {
+		d.ID = in.ItemID
+	}
+	if d.Name == nil && in.Name != "" {
+		d.Name = ptr(in.Name)
+	}
+	if d == (taxonomyData{}) {
+		return nil
+	}
+	return []taxonomyData{d}
+}
+
+// itemErrors shapes a batch's failures as "item: message" lines.
+func itemErrors(errs []*recipesv1.ItemError) []string {
+	var out []string
+	for _, e := range errs {
+		out = append(out, fmt.Sprintf("%s: %s", e.GetItem(), e.GetMessage()))
+	}
+	return out
+}
+
+func taxonomyMaps(items []*recipesv1.TaxonomyItem) ([]map[string]any, error) {
+	out := make([]map[string]any, 0, len(items))
+	for _, it := range items {
+		m, err := protoMap(it)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+type taxonomyAnswer struct {
+	Items   []map[string]any `json:"items,omitempty"`
+	Hint    string           `json:"hint,omitempty"`
+	Merged  []string         `json:"merged,omitempty"`
+	Into    map[string]any   `json:"into,omitempty"`
+	Deleted []string         `json:"deleted,omitempty"`
+	Errors  []string         `json:"errors,omitempty"`
+}
+
+func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in manageTaxonomyIn) (any, error) {
+	res, ok := taxonomyResources[in.Resource]
+	if !ok {
+		return nil, fmt.Errorf("unknown resource %q", in.Resource)
+	}
+	action := in.Action
+	if action == "" {
+		action = "list"
+	}
+	var out taxonomyAnswer
+	var err error
+	switch action {
+	case "list":
+		r, e := b.Recipes.ListTaxonomy(ctx, connect.NewRequest(&recipesv1.ListTaxonomyRequest{Resource: res, Search: in.Search, Page: int32(in.Page)}))
+		if e != nil {
+			return nil, e
+		}
+		out.Items, err = taxonomyMaps(r.Msg.GetItems())
+		if out.Items == nil || len(out.Items) == 0 {
+			return struct {
+				Items []any  `json:"items"`
+				Hint  string `json:"hint"`
+			}{[]any{}, "no " + in.Resource + " matched"}, err
+		}
+		out.Hint = pageHint(int(r.Msg.GetPage()), len(out.Items), int(r.Msg.GetTotal()), int(r.Msg.GetTotalPages()))
+	case "create", "update":
+		items := in.batch()
+		if len(items) == 0 {
+			return nil, fmt.Errorf("%s needs name or data for one item, or items for several", action)
+		}
+		var writes []*recipesv1.TaxonomyWrite
+		for _, d := range items {
+			writes = append(writes, d.write())
+		}
+		var got []*recipesv1.TaxonomyItem
+		var errs []*recipesv1.ItemError
+		if action == "create" {
+			r, e := b.Recipes.CreateTaxonomy(ctx, connect.NewRequest(&recipesv1.CreateTaxonomyRequest{Resource: res, Items: writes}))
+			if e != nil {
+				return nil, e
+			}
+			got, errs = r.Msg.GetItems(), r.Msg.GetErrors()
+		} else {
+			r, e := b.Recipes.UpdateTaxonomy(ctx, connect.NewRequest(&recipesv1.UpdateTaxonomyRequest{Resource: res, Items: writes}))
+			if e != nil {
+				return nil, e
+			}
+			got, errs = r.Msg.GetItems(), r.Msg.GetErrors()
+		}
+		out.Items, err = taxonomyMaps(got)
+		out.Errors = itemErrors(errs)
+	case "merge":
+		if in.MergeInto == "" {
+			return nil, errors.New("merge needs merge_into: the id of the item to keep")
+		}
+		var from []string
+		for _, d := range in.batch() {
+			if d.ID != "" {
+				from = append(from, d.ID)
+			}
+		}
+		if len(from) == 0 {
+			return nil, errors.New("merge needs item_id (or items with ids) of what to merge away")
+		}
+		r, e := b.Recipes.MergeTaxonomy(ctx, connect.NewRequest(&recipesv1.MergeTaxonomyRequest{Resource: res, FromIds: from, IntoId: in.MergeInto}))
+		if e != nil {
+			return nil, e
+		}
+		out.Merged = r.Msg.GetMerged()
+		if r.Msg.GetInto() != nil {
+			out.Into, err = protoMap(r.Msg.GetInto())
+		}
+		out.Errors = itemErrors(r.Msg.GetErrors())
+	case "delete":
+		var ids []string
+		for _, d := range in.batch() {
+			if d.ID != "" {
+				ids = append(ids, d.ID)
+			}
+		}
+		if len(ids) == 0 {
+			return nil, errors.New("delete needs item_id, or items with ids")
+		}
+		r, e := b.Recipes.DeleteTaxonomy(ctx, connect.NewRequest(&recipesv1.DeleteTaxonomyRequest{Resource: res, Ids: ids, Force: in.Force}))
+		if e != nil {
+			return nil, e
+		}
+		out.Deleted = r.Msg.GetDeleted()
+		out.Errors = itemErrors(r.Msg.GetErrors())
+	default:
+		return nil, fmt.Errorf("unknown action %q", action)
+	}
+	return out, err
+}
