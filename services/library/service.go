@@ -84,6 +84,9 @@ type Service struct {
 
 	// stats caches LibraryStats counts (stats.go).
 	stats statsCache
+	// orderColumn remembers, per Mealie list path, the index in
+	// updateColumns of the ordering that list accepts (stats.go).
+	orderColumn sync.Map
 }
 
 var _ libraryv1connect.LibraryServiceHandler = (*Service)(nil)

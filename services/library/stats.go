@@ -54,6 +54,8 @@ type statsEntry struct {
 	names       map[string]string
 	stats       sweepStats
 	method      string
+	// items is the resource's item list the counts were made against.
+	items []taxonomyItem
 }
 
 // statsCache holds the last counts per resource and scan size.
@@ -88,9 +90,12 @@ type statsCache struct {
 // max_recipes covers it. Units always take the detail sweep: Mealie's list
 // has no units filter.
 //
-// Counts are cached with a fingerprint of the library (the recipe total,
-// the most recently updated recipe, and the resource's item list: two
-// requests); a warm report with an unchanged fingerprint costs only those.
+// Counts are cached with a fingerprint of the library: the total and the
+// most recently updated row of the recipe list and of the resource's list,
+// two requests made at once. A warm report with an unchanged fingerprint
+// costs only those; after a write the count is made again, by per-food
+// queries or by a detail sweep in which the recipes service re-reads only
+// the recipes written.
 func (s *Service) LibraryStats(ctx context.Context, req *connect.Request[libraryv1.LibraryStatsRequest], stream *connect.ServerStream[libraryv1.LibraryStatsResponse]) error {
 	m := req.Msg
 	kind, ok := statsKinds[m.GetResource()]
@@ -135,52 +140,50 @@ var statsKinds = map[libraryv1.StatsResource]taxonomyKind{
 // changed) and the resource's items.
 func (s *Service) countResource(ctx context.Context, res libraryv1.StatsResource, kind taxonomyKind, max int32, progress progressFunc) (*statsEntry, []taxonomyItem, error) {
 	var (
-		items    []taxonomyItem
-		itemReqs int
-		itemErr  error
-		fp       libraryPrint
-		fpErr    error
-		wg       sync.WaitGroup
+		recipesFP, itemsFP   libraryPrint
+		recipesErr, itemsErr error
+		wg                   sync.WaitGroup
 	)
 	wg.Add(2)
-	go func() { defer wg.Done(); items, itemReqs, itemErr = s.taxonomyList(ctx, kind) }()
-	go func() { defer wg.Done(); fp, fpErr = s.fingerprint(ctx) }()
+	go func() { defer wg.Done(); recipesFP, recipesErr = s.newest(ctx, "/api/recipes", "recipe list") }()
+	go func() { defer wg.Done(); itemsFP, itemsErr = s.newest(ctx, kind.path, kind.noun+" list") }()
 	wg.Wait()
-	if itemErr != nil {
-		return nil, nil, itemErr
-	}
-	if fpErr != nil {
-		return nil, nil, fpErr
+	if err := errors.Join(recipesErr, itemsErr); err != nil {
+		return nil, nil, err
 	}
 	key := fmt.Sprintf("%s/%d", kind.plural, max)
-	print := fp.print + "/" + itemsPrint(items)
+	cacheable := recipesFP.ok && itemsFP.ok
+	print := recipesFP.print + "/" + itemsFP.print
 	c := &s.stats
 	c.mu.Lock()
-	if e := c.m[key]; e != nil && fp.ok && e.fingerprint == print {
+	if e := c.m[key]; e != nil && cacheable && e.fingerprint == print {
 		c.mu.Unlock()
 		out := *e
-		out.method = fmt.Sprintf("cached: library unchanged since the last count (%d Mealie requests to check); %s", 1+itemReqs, e.method)
+		out.method = "cached: library unchanged since the last count (2 Mealie requests to check); " + e.method
 		if err := progress(&libraryv1.ReportProgress{Scanned: e.stats.scanned, Total: e.stats.total, Message: "library unchanged: reusing the last count"}); err != nil {
 			return nil, nil, err
 		}
-		return &out, items, nil
+		return &out, e.items, nil
 	}
 	queryCost := c.foodQueryCost
 	c.mu.Unlock()
 
+	items, _, err := s.taxonomyList(ctx, kind)
+	if err != nil {
+		return nil, nil, err
+	}
 	var e *statsEntry
-	var err error
 	switch res {
 	case libraryv1.StatsResource_STATS_RESOURCE_FOODS:
-		e, err = s.countFoods(ctx, items, fp.total, max, queryCost, progress)
+		e, err = s.countFoods(ctx, items, recipesFP.total, max, queryCost, progress)
 	default:
 		e, err = s.countBySweep(ctx, res, items, max, progress)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	e.fingerprint = print
-	if fp.ok {
+	e.fingerprint, e.items = print, items
+	if cacheable {
 		c.mu.Lock()
 		c.m[key] = e
 		c.mu.Unlock()
@@ -188,48 +191,58 @@ func (s *Service) countResource(ctx context.Context, res libraryv1.StatsResource
 	return e, items, nil
 }
 
-// libraryPrint identifies the library's state in one request.
+// libraryPrint identifies the state of one Mealie list in one request.
 type libraryPrint struct {
 	print string
 	total int32
-	// ok is false when Mealie refused the ordering, and nothing is cached.
+	// ok is false when Mealie refused every ordering tried: then nothing
+	// is cached.
 	ok bool
 }
 
-// fingerprint reads the most recently updated recipe and the recipe total
-// (GET /api/recipes?perPage=1&orderBy=update_at&orderDirection=desc).
-// Creating, editing or deleting a recipe changes one or the other. update_at
-// is Mealie's column name (the emulator also accepts updatedAt).
-func (s *Service) fingerprint(ctx context.Context) (libraryPrint, error) {
-	var p mealie.Page[json.RawMessage]
-	q := url.Values{"page": {"1"}, "perPage": {"1"}, "orderBy": {"update_at"}, "orderDirection": {"desc"}}
-	err := s.mealie.Do(ctx, mealie.Request{Method: http.MethodGet, Path: "/api/recipes", Query: q, Resource: "recipe list"}, &p)
-	if err != nil {
-		if mealie.StatusOf(err) == http.StatusBadRequest {
-			// An older Mealie without that column: no caching, but a
-			// total is still needed.
-			r, err := s.mealie.ListRecipes(ctx, mealie.RecipeQuery{Page: 1, PerPage: 1})
-			if err != nil {
-				return libraryPrint{}, err
+// updateColumns are the names Mealie's lists may accept for "last
+// updated", tried in order: update_at is the column of Mealie's base model
+// (and what the emulator's recipe list takes), updated_at what the
+// emulator's taxonomy lists take. The first one a path accepts is
+// remembered.
+var updateColumns = []string{"update_at", "updated_at"}
+
+// newest reads a list's total and its most recently updated row
+// (?perPage=1&orderBy=update_at&orderDirection=desc). Creating, editing or
+// deleting a row changes one or the other, so together they fingerprint the
+// list: a recipe write, a food renamed, merged or deleted.
+func (s *Service) newest(ctx context.Context, path, resource string) (libraryPrint, error) {
+	start := 0
+	if v, ok := s.orderColumn.Load(path); ok {
+		start = v.(int)
+	}
+	var last error
+	for i := start; i < len(updateColumns); i++ {
+		var p mealie.Page[json.RawMessage]
+		q := url.Values{"page": {"1"}, "perPage": {"1"}, "orderBy": {updateColumns[i]}, "orderDirection": {"desc"}}
+		err := s.mealie.Do(ctx, mealie.Request{Method: http.MethodGet, Path: path, Query: q, Resource: resource}, &p)
+		if err == nil {
+			s.orderColumn.Store(path, i)
+			h := sha256.New()
+			fmt.Fprintf(h, "%d\n", p.Total)
+			for _, it := range p.Items {
+				h.Write(it)
 			}
-			return libraryPrint{total: int32(r.Total)}, nil
+			return libraryPrint{print: hex.EncodeToString(h.Sum(nil)), total: int32(p.Total), ok: true}, nil
 		}
+		if mealie.StatusOf(err) != http.StatusBadRequest && mealie.StatusOf(err) != http.StatusUnprocessableEntity {
+			return libraryPrint{}, err
+		}
+		last = err
+	}
+	s.log.Debug("no update ordering on this list: reports are not cached", "path", path, "err", last)
+	s.orderColumn.Store(path, len(updateColumns))
+	var p mealie.Page[json.RawMessage]
+	q := url.Values{"page": {"1"}, "perPage": {"1"}}
+	if err := s.mealie.Do(ctx, mealie.Request{Method: http.MethodGet, Path: path, Query: q, Resource: resource}, &p); err != nil {
 		return libraryPrint{}, err
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%d\n", p.Total)
-	for _, it := range p.Items {
-		h.Write(it)
-	}
-	return libraryPrint{print: hex.EncodeToString(h.Sum(nil)), total: int32(p.Total), ok: true}, nil
-}
-
-func itemsPrint(items []taxonomyItem) string {
-	h := sha256.New()
-	for _, it := range items {
-		fmt.Fprintf(h, "%s\x00%s\n", it.ID, it.Name)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return libraryPrint{total: int32(p.Total)}, nil
 }
 
 // countBySweep counts through the recipes service's sweep: summaries for
