@@ -1,0 +1,247 @@
+package contract
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+func decode(t *testing.T, resp *http.Response, v any) {
+	t.Helper()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		t.Fatalf("%s: not JSON: %.200s", resp.Request.URL, raw)
+	}
+}
+
+// call sends an authenticated JSON request and decodes the answer (a JSON
+// value, or the text of a non-JSON body).
+func (tg target) call(t *testing.T, method, path string, body any) (int, any) {
+	t.Helper()
+	return tg.callAs(t, tg.token, method, path, body)
+}
+
+func (tg target) callAs(t *testing.T, token, method, path string, body any) (int, any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, tg.url+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	client := &http.Client{Timeout: 30 * time.Second}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		v = string(raw)
+	}
+	return resp.StatusCode, v
+}
+
+func asObj(t *testing.T, v any) map[string]any {
+	t.Helper()
+	m, ok := v.(map[string]any)
+	if !ok {
+		t.Fatalf("want an object, got %T %v", v, v)
+	}
+	return m
+}
+
+// uniqueName keeps runs against a shared live instance from colliding.
+func uniqueName(prefix string) string {
+	return fmt.Sprintf("%s %d", prefix, time.Now().UnixNano()%1_000_000_000)
+}
+
+// is2x reports whether the target is a Mealie 2.x, whose known quirks some
+// assertions pin down.
+func is2x(t *testing.T, tg target) bool {
+	_, about := tg.callAs(t, "", http.MethodGet, "/api/app/about", nil)
+	v, _ := asObj(t, about)["version"].(string)
+	return strings.HasPrefix(strings.TrimPrefix(v, "v"), "2.") || v == "develop"
+}
+
+func TestAboutAndAuth(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		code, about := tg.callAs(t, "", http.MethodGet, "/api/app/about", nil)
+		if code != 200 {
+			t.Fatalf("about: %d", code)
+		}
+		if v, _ := asObj(t, about)["version"].(string); v == "" {
+			t.Errorf("about has no version: %v", about)
+		}
+		code, self := tg.call(t, http.MethodGet, "/api/users/self", nil)
+		if code != 200 || asObj(t, self)["id"] == nil || asObj(t, self)["householdId"] == nil {
+			t.Errorf("self: %d %v", code, self)
+		}
+		// users_self__bad_token_401.json
+		code, body := tg.callAs(t, "not-a-token", http.MethodGet, "/api/users/self", nil)
+		if want := map[string]any{"detail": "Could not validate credentials"}; code != 401 || !reflect.DeepEqual(body, want) {
+			t.Errorf("bad token: %d %v", code, body)
+		}
+	})
+}
+
+func TestPaginationEnvelope(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		var made []string
+		for i := 0; i < 3; i++ {
+			code, slug := tg.call(t, http.MethodPost, "/api/recipes", map[string]any{"name": uniqueName("Contract Paging")})
+			if code != 201 {
+				t.Fatalf("create: %d %v", code, slug)
+			}
+			made = append(made, slug.(string))
+		}
+		t.Cleanup(func() {
+			for _, s := range made {
+				tg.call(t, http.MethodDelete, "/api/recipes/"+s, nil)
+			}
+		})
+		code, page := tg.call(t, http.MethodGet, "/api/recipes?page=1&perPage=2", nil)
+		if code != 200 {
+			t.Fatalf("list: %d", code)
+		}
+		p := asObj(t, page)
+		var keys []string
+		for k := range p {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		if want := []string{"items", "next", "page", "per_page", "previous", "total", "total_pages"}; !reflect.DeepEqual(keys, want) {
+			t.Errorf("envelope keys = %v, want %v", keys, want)
+		}
+		next, _ := p["next"].(string)
+		if !strings.HasPrefix(next, "/recipes?") || !strings.Contains(next, "page=2") {
+			t.Errorf("next = %q, want a relative /recipes link without /api", next)
+		}
+		if p["previous"] != nil {
+			t.Errorf("previous on page 1 = %v", p["previous"])
+		}
+		code, all := tg.call(t, http.MethodGet, "/api/recipes?perPage=-1", nil)
+		a := asObj(t, all)
+		if code != 200 || a["per_page"] != a["total"] || a["total_pages"] != 1.0 {
+			t.Errorf("perPage=-1: %d per_page=%v total=%v total_pages=%v", code, a["per_page"], a["total"], a["total_pages"])
+		}
+	})
+}
+
+func TestRecipeLifecycle(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		name := uniqueName("Contract Pancakes")
+		code, slug := tg.call(t, http.MethodPost, "/api/recipes", map[string]any{"name": name})
+		if code != 201 {
+			t.Fatalf("create: %d %v", code, slug)
+		}
+		s, ok := slug.(string)
+		if !ok {
+			t.Fatalf("create answered %T, want a bare slug string", slug)
+		}
+		code, byslug := tg.call(t, http.MethodGet, "/api/recipes/"+s, nil)
+		if code != 200 {
+			t.Fatalf("get: %d", code)
+		}
+		r := asObj(t, byslug)
+		if r["name"] != name || r["slug"] != s {
+			t.Errorf("recipe = %v %v", r["name"], r["slug"])
+		}
+		if code, byid := tg.call(t, http.MethodGet, "/api/recipes/"+r["id"].(string), nil); code != 200 || asObj(t, byid)["slug"] != s {
+			t.Errorf("get by id: %d", code)
+		}
+		code, del := tg.call(t, http.MethodDelete, "/api/recipes/"+s, nil)
+		if code != 200 || asObj(t, del)["id"] != r["id"] {
+			t.Errorf("delete: %d, want 200 with the deleted recipe", code)
+		}
+		// recipes_delete__again_404.json
+		code, again := tg.call(t, http.MethodDelete, "/api/recipes/"+s, nil)
+		detail, _ := asObj(t, again)["detail"].(map[string]any)
+		if code != 404 || detail["message"] != "No Entry Found" {
+			t.Errorf("second delete: %d %v", code, again)
+		}
+	})
+}
+
+func TestPatchReplacesTags(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		var tags []map[string]any
+		for _, n := range []string{uniqueName("Contract Dinner"), uniqueName("Contract Spicy"), uniqueName("Contract Vegan")} {
+			code, tag := tg.call(t, http.MethodPost, "/api/organizers/tags", map[string]any{"name": n})
+			if code != 201 {
+				t.Fatalf("create tag: %d %v", code, tag)
+			}
+			o := asObj(t, tag)
+			tags = append(tags, map[string]any{"id": o["id"], "name": o["name"], "slug": o["slug"]})
+			t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/organizers/tags/"+o["id"].(string), nil) })
+		}
+		_, slug := tg.call(t, http.MethodPost, "/api/recipes", map[string]any{"name": uniqueName("Contract Chili")})
+		s := slug.(string)
+		t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/recipes/"+s, nil) })
+		if code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s, map[string]any{"tags": tags[:2]}); code != 200 {
+			t.Fatalf("patch two tags: %d %v", code, body)
+		}
+		// cases C01: PATCH replaces the list.
+		code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s, map[string]any{"tags": tags[2:]})
+		if code != 200 {
+			t.Fatalf("patch one tag: %d %v", code, body)
+		}
+		got := asObj(t, body)["tags"].([]any)
+		if len(got) != 1 || asObj(t, got[0])["id"] != tags[2]["id"] {
+			t.Errorf("tags after replacing PATCH = %v, want only %v", got, tags[2]["name"])
+		}
+		if is2x(t, tg) {
+			// recipes_patch__tag_name_slug_new.json: a tag without id is a 500.
+			code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s,
+				map[string]any{"tags": []any{map[string]any{"name": "Contract New", "slug": "contract-new"}}})
+			if code != 500 {
+				t.Errorf("tag without id on 2.x: %d %v, want 500", code, body)
+			}
+		}
+	})
+}
+
+func TestMealplanIDsAreIntegers(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		code, body := tg.call(t, http.MethodPost, "/api/households/mealplans",
+			map[string]any{"date": "2030-01-02", "entryType": "dinner", "title": uniqueName("Contract leftovers")})
+		if code != 201 {
+			t.Fatalf("create: %d %v", code, body)
+		}
+		id, ok := asObj(t, body)["id"].(float64)
+		if !ok || id != float64(int(id)) {
+			t.Fatalf("id = %v, want an integer", asObj(t, body)["id"])
+		}
+		path := fmt.Sprintf("/api/households/mealplans/%d", int(id))
+		if code, _ := tg.call(t, http.MethodDelete, path, nil); code != 200 {
+			t.Errorf("delete: %d", code)
+		}
+		// mealplans__get_uuid_instead_of_int_422.json
+		if code, _ := tg.call(t, http.MethodGet, "/api/households/mealplans/5f0c1d0e-8a51-4c7a-9d57-3c0f5e6b1a2b", nil); code != 422 {
+			t.Errorf("uuid as meal-plan id: %d, want 422", code)
+		}
+	})
+}

@@ -1,0 +1,163 @@
+package contract
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/testcontainers/testcontainers-go"
+	"github.com/testcontainers/testcontainers-go/wait"
+)
+
+// mealieImage is the release sous supports; the container target runs it.
+const mealieImage = "ghcr.io/mealie-recipes/mealie:v2.8.0"
+
+// dockerPingTimeout bounds the check for a Docker engine, so a machine
+// without one skips at once instead of hanging.
+const dockerPingTimeout = 2 * time.Second
+
+// containerStartTimeout bounds the Mealie container's start: the image
+// migrates an empty database before it answers.
+const containerStartTimeout = 4 * time.Minute
+
+// target is a Mealie to run the suite against.
+type target struct {
+	name  string
+	url   string
+	token string
+}
+
+// forEachTarget runs fn once per available target, as subtests.
+func forEachTarget(t *testing.T, fn func(t *testing.T, tg target)) {
+	t.Helper()
+	t.Run("emulator", func(t *testing.T) {
+		srv := mealietest.NewServer(t, mealietest.WithSeed("empty"))
+		fn(t, target{name: "emulator", url: srv.URL, token: srv.Token})
+	})
+	t.Run("live", func(t *testing.T) {
+		tg, why := liveTarget()
+		if why != "" {
+			t.Skip(why)
+		}
+		fn(t, tg)
+	})
+	t.Run("container", func(t *testing.T) {
+		fn(t, containerTarget(t))
+	})
+}
+
+// liveTarget reads MEALIE_INTEGRATION, MEALIE_URL and MEALIE_API_TOKEN.
+func liveTarget() (target, string) {
+	if os.Getenv("MEALIE_INTEGRATION") != "1" {
+		return target{}, "live Mealie: MEALIE_INTEGRATION is not 1"
+	}
+	u, tok := strings.TrimRight(os.Getenv("MEALIE_URL"), "/"), os.Getenv("MEALIE_API_TOKEN")
+	if u == "" || tok == "" {
+		return target{}, "live Mealie: MEALIE_URL and MEALIE_API_TOKEN must both be set"
+	}
+	return target{name: "live", url: u, token: tok}, ""
+}
+
+// dockerEndpoint returns the engine address from DOCKER_HOST or the default
+// socket, and whether it answered /_ping within dockerPingTimeout.
+func dockerEndpoint() (string, bool) {
+	host := os.Getenv("DOCKER_HOST")
+	if host == "" {
+		host = "unix:///var/run/docker.sock"
+	}
+	u, err := url.Parse(host)
+	if err != nil {
+		return host, false
+	}
+	tr := &http.Transport{}
+	base := ""
+	switch u.Scheme {
+	case "unix":
+		if _, err := os.Stat(u.Path); err != nil {
+			return host, false
+		}
+		tr.DialContext = func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", u.Path)
+		}
+		base = "http://docker"
+	case "tcp", "http":
+		base = "http://" + u.Host
+	default:
+		return host, false
+	}
+	client := &http.Client{Transport: tr, Timeout: dockerPingTimeout}
+	resp, err := client.Get(base + "/_ping")
+	if err != nil {
+		return host, false
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return host, resp.StatusCode == http.StatusOK
+}
+
+// containerTarget starts Mealie v2.8.0, logs in as the default admin and
+// mints an API token. It skips when no Docker engine answers.
+func containerTarget(t *testing.T) target {
+	t.Helper()
+	host, ok := dockerEndpoint()
+	if !ok {
+		t.Skipf("container Mealie: no Docker engine answered at %s", host)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), containerStartTimeout)
+	defer cancel()
+	c, err := testcontainers.GenericContainer(ctx, testcontainers.GenericContainerRequest{
+		ContainerRequest: testcontainers.ContainerRequest{
+			Image:        mealieImage,
+			ExposedPorts: []string{"9000/tcp"},
+			Env:          map[string]string{"ALLOW_SIGNUP": "false", "TZ": "UTC"},
+			WaitingFor:   wait.ForHTTP("/api/app/about").WithPort("9000/tcp").WithStartupTimeout(containerStartTimeout),
+		},
+		Started: true,
+	})
+	if err != nil {
+		t.Fatalf("starting %s: %v", mealieImage, err)
+	}
+	t.Cleanup(func() { _ = c.Terminate(context.Background()) })
+	h, err := c.Host(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.MappedPort(ctx, "9000/tcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := fmt.Sprintf("http://%s:%s", h, p.Port())
+	return target{name: "container", url: base, token: mintToken(t, base)}
+}
+
+// mintToken logs in with the default admin (form fields only, as
+// auth_token__json_body.json shows) and creates an API token.
+func mintToken(t *testing.T, base string) string {
+	t.Helper()
+	form := url.Values{"username": {"changeme@example.com"}, "password": {"MyPassword"}}
+	resp, err := http.PostForm(base+"/api/auth/token", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var login map[string]any
+	decode(t, resp, &login)
+	jwt, _ := login["access_token"].(string)
+	if jwt == "" {
+		t.Fatalf("login: %v", login)
+	}
+	tg := target{url: base, token: jwt}
+	code, body := tg.call(t, http.MethodPost, "/api/users/api-tokens", map[string]any{"name": "sous-contract"})
+	if code != http.StatusCreated {
+		t.Fatalf("minting a token: %d %v", code, body)
+	}
+	return body.(map[string]any)["token"].(string)
+}
