@@ -1,0 +1,147 @@
+package mealietest
+
+import (
+	"net/http"
+	"testing"
+)
+
+// TestProfiles pins each version difference profile.go declares.
+func TestProfiles(t *testing.T) {
+	type check struct {
+		suggestionsStatus int
+		hasServings       bool
+		hasFoodOnHand     bool
+		snackStatus       int
+		newTagStatus      int
+		cookbookRecipes   bool
+	}
+	want := map[string]check{
+		"2.0": {404, false, true, 422, 500, true},
+		"2.8": {200, true, false, 422, 500, true},
+		"3":   {200, true, false, 201, 200, false},
+	}
+	for v, w := range want {
+		t.Run(v, func(t *testing.T) {
+			s := NewServer(t, WithVersion(v))
+			code, _ := call(t, s, http.MethodGet, "/api/recipes/suggestions?foods="+seedID("food", "onion"), nil)
+			if code != w.suggestionsStatus {
+				t.Errorf("suggestions: %d, want %d", code, w.suggestionsStatus)
+			}
+			_, r := call(t, s, http.MethodGet, "/api/recipes/weeknight-chili", nil)
+			rec := obj(t, r)
+			if _, ok := rec["recipeServings"]; ok != w.hasServings {
+				t.Errorf("recipeServings present = %v", ok)
+			}
+			food := obj(t, obj(t, list(t, rec["recipeIngredient"])[1])["food"])
+			if _, ok := food["onHand"]; ok != w.hasFoodOnHand {
+				t.Errorf("food onHand present = %v", ok)
+			}
+			code, _ = call(t, s, http.MethodPost, "/api/households/mealplans", map[string]any{"date": "2030-01-01", "entryType": "snack", "title": "x"})
+			if code != w.snackStatus {
+				t.Errorf("snack entry: %d, want %d", code, w.snackStatus)
+			}
+			code, body := call(t, s, http.MethodPatch, "/api/recipes/pancakes",
+				map[string]any{"tags": []any{map[string]any{"name": "Meal Prep", "slug": "meal-prep"}}})
+			if code != w.newTagStatus {
+				t.Errorf("tag without id: %d, want %d (%v)", code, w.newTagStatus, body)
+			}
+			_, cb := call(t, s, http.MethodGet, "/api/households/cookbooks/sweet-things", nil)
+			if _, ok := obj(t, cb)["recipes"]; ok != w.cookbookRecipes {
+				t.Errorf("cookbook recipes present = %v", ok)
+			}
+		})
+	}
+}
+
+// TestSharpEdges walks the 2.0 quirks sous must cope with, on the demo seed.
+func TestSharpEdges(t *testing.T) {
+	s := NewServer(t, WithVersion("2.0"))
+	// PATCH {name} keeps the stored slug: the old slug answers with the new
+	// slug shown, the new slug is a 404, and later writes fail
+	// (recipes_patch__rename.json and the captures after it).
+	code, body := call(t, s, http.MethodPatch, "/api/recipes/tomato-soup", map[string]any{"name": "Roasted Tomato Soup"})
+	if code != 200 || obj(t, body)["slug"] != "roasted-tomato-soup" {
+		t.Fatalf("rename: %d %v", code, obj(t, body)["slug"])
+	}
+	if code, body := call(t, s, http.MethodGet, "/api/recipes/tomato-soup", nil); code != 200 || obj(t, body)["slug"] != "roasted-tomato-soup" {
+		t.Errorf("old slug after rename: %d", code)
+	}
+	if code, _ := call(t, s, http.MethodGet, "/api/recipes/roasted-tomato-soup", nil); code != 404 {
+		t.Errorf("new slug after PATCH rename: %d, want 404", code)
+	}
+	if code, body := call(t, s, http.MethodPatch, "/api/recipes/tomato-soup", map[string]any{"description": "x"}); code != 500 {
+		t.Errorf("PATCH after rename: %d %v, want 500 NoResultFound", code, body)
+	}
+	// An ingredient without referenceId commits and breaks the recipe.
+	code, _ = call(t, s, http.MethodPatch, "/api/recipes/guacamole", map[string]any{"recipeIngredient": []any{map[string]any{"note": "3 avocados"}}})
+	if code != 500 {
+		t.Errorf("ingredient without referenceId: %d, want 500", code)
+	}
+	if code, _ := call(t, s, http.MethodGet, "/api/recipes/guacamole", nil); code != 500 {
+		t.Errorf("GET broken recipe: %d, want 500", code)
+	}
+	code, page := call(t, s, http.MethodGet, "/api/recipes?search=guacamole", nil)
+	if code != 200 || len(list(t, obj(t, page)["items"])) != 1 {
+		t.Errorf("list still shows the broken recipe: %d %v", code, page)
+	}
+	// PUT renames properly.
+	_, full := call(t, s, http.MethodGet, "/api/recipes/pancakes", nil)
+	f := obj(t, full)
+	f["name"] = "Fluffy Pancakes"
+	if code, body := call(t, s, http.MethodPut, "/api/recipes/pancakes", f); code != 200 || obj(t, body)["slug"] != "fluffy-pancakes" {
+		t.Fatalf("PUT rename: %d %v", code, body)
+	}
+	if code, _ := call(t, s, http.MethodGet, "/api/recipes/pancakes", nil); code != 404 {
+		t.Errorf("old slug after PUT rename: %d, want 404", code)
+	}
+	if code, body := call(t, s, http.MethodPut, "/api/recipes/fluffy-pancakes", map[string]any{"name": "Only A Name"}); code != 400 {
+		t.Errorf("partial PUT: %d %v, want 400 Recipe already exists", code, body)
+	}
+	// Deleting a food in use nulls it in recipes.
+	onion := seedID("food", "onion")
+	if code, _ := call(t, s, http.MethodDelete, "/api/foods/"+onion, nil); code != 200 {
+		t.Fatalf("delete food: %d", code)
+	}
+	_, chili := call(t, s, http.MethodGet, "/api/recipes/weeknight-chili", nil)
+	ing := obj(t, list(t, obj(t, chili)["recipeIngredient"])[1])
+	if ing["food"] != nil || ing["note"] != "diced" {
+		t.Errorf("ingredient after food delete = %v", ing)
+	}
+	// Labels are created with 200 and a default colour.
+	code, lbl := call(t, s, http.MethodPost, "/api/groups/labels", map[string]any{"name": "Snacks"})
+	if code != 200 || obj(t, lbl)["color"] != defaultLabelColor {
+		t.Errorf("label: %d %v", code, lbl)
+	}
+	// The 2.0 meal-plan list ignores camelCase date filters.
+	_, all := call(t, s, http.MethodGet, "/api/households/mealplans?perPage=-1", nil)
+	_, camel := call(t, s, http.MethodGet, "/api/households/mealplans?perPage=-1&startDate=2000-01-01&endDate=2000-01-02", nil)
+	_, snake := call(t, s, http.MethodGet, "/api/households/mealplans?perPage=-1&start_date=2025-01-06&end_date=2025-01-06", nil)
+	if obj(t, camel)["total"] != obj(t, all)["total"] || obj(t, snake)["total"] != 1.0 {
+		t.Errorf("date filters: all %v camel %v snake %v", obj(t, all)["total"], obj(t, camel)["total"], obj(t, snake)["total"])
+	}
+}
+
+func TestURLImport(t *testing.T) {
+	page := `<html><head><meta property="og:title" content="JS Rendered Stew"></head><body></body></html>`
+	s := NewServer(t, WithSeed("empty"), WithWebPage("https://example.org/stew", page))
+	tests := []struct {
+		url    string
+		status int
+	}{
+		{"https://example.org/stew", 201},
+		{"http://127.0.0.1/x", 500},
+		{"http://localhost/x", 500},
+		{"not a url", 400},
+		{"https://example.org/unregistered", 400},
+	}
+	for _, tt := range tests {
+		if code, body := call(t, s, http.MethodPost, "/api/recipes/create/url", map[string]any{"url": tt.url}); code != tt.status {
+			t.Errorf("%s: %d %v, want %d", tt.url, code, body, tt.status)
+		}
+	}
+	// An OpenGraph-only page imports with Mealie's placeholder lines (cases C12).
+	_, r := call(t, s, http.MethodGet, "/api/recipes/js-rendered-stew", nil)
+	if got := obj(t, list(t, obj(t, r)["recipeIngredient"])[0])["note"]; got != "Could not detect ingredients" {
+		t.Errorf("placeholder ingredient = %v", got)
+	}
+}
