@@ -244,7 +244,7 @@ func checkName(name string) error {
 func filterError(err error) error {
 	var me *mealie.Error
 	if errors.As(err, &me) && me.Kind == mealie.KindInvalid {
-		return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("Mealie refused the cookbook: %s", me.Detail))
+		return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("the cookbook was refused by Mealie: %s", me.Detail))
 	}
 	return mealie.ConnectError(err)
 }

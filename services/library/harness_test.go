@@ -85,6 +85,9 @@ type fakeMealie struct {
 	requests map[string]int
 	// bodies keeps write bodies by "METHOD path".
 	bodies map[string][]map[string]any
+	// refuseOrder answers any orderBy but name with 400, as a Mealie
+	// without those columns would.
+	refuseOrder bool
 }
 
 func newFakeMealie(t testing.TB) *fakeMealie {
@@ -146,6 +149,10 @@ func (f *fakeMealie) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
+	if ob := q.Get("orderBy"); f.refuseOrder && ob != "" && ob != "name" {
+		writeJSON(w, 400, map[string]any{"detail": "Invalid order_by statement"})
+		return
+	}
 	page, _ := strconv.Atoi(q.Get("page"))
 	perPage, _ := strconv.Atoi(q.Get("perPage"))
 	if page < 1 {

@@ -309,3 +309,41 @@ func TestCancelStopsSweep(t *testing.T) {
 		t.Fatal("the recipes service's sweep was not cancelled")
 	}
 }
+
+func TestLibraryStatsFoodsOverBudgetFallsBackToSweep(t *testing.T) {
+	h := newHarness(t, nil)
+	// Ten recipes over many used foods: the detail sweep (1 page and 10
+	// details) is cheaper than settling 30 used foods one by one.
+	foodLibrary(h, 10, 200, 30)
+	res, _ := stats(t, h, &libraryv1.LibraryStatsRequest{Resource: libraryv1.StatsResource_STATS_RESOURCE_FOODS, Top: 500})
+	if !strings.HasPrefix(res.Method, "detail sweep") || !strings.Contains(res.Method, "overran") {
+		t.Fatalf("method = %q", res.Method)
+	}
+	if h.recipes.sweeps != 1 {
+		t.Errorf("sweeps = %d", h.recipes.sweeps)
+	}
+	var total int32
+	for _, it := range res.Items {
+		total += it.RecipeCount
+	}
+	// Three distinct foods per recipe.
+	if total != 30 || len(res.Unused) != 200-len(res.Items) {
+		t.Errorf("sum of counts %d, %d used, %d unused", total, len(res.Items), len(res.Unused))
+	}
+}
+
+func TestNewestWithoutUpdateOrdering(t *testing.T) {
+	h := newHarness(t, nil)
+	h.mealie.refuseOrder = true
+	h.addRecipe(&recipesv1.Recipe{Slug: "a", Name: "A", Tags: []string{"X"}})
+	h.mealie.taxonomy[kindTags.path] = []taxonomyItem{{ID: "t1", Name: "X"}}
+	for range 2 {
+		res, _ := stats(t, h, &libraryv1.LibraryStatsRequest{Resource: libraryv1.StatsResource_STATS_RESOURCE_TAGS})
+		if strings.HasPrefix(res.Method, "cached") || len(res.Items) != 1 {
+			t.Errorf("without a fingerprint nothing is cached: %v", res)
+		}
+	}
+	if h.recipes.sweeps != 2 {
+		t.Errorf("sweeps = %d", h.recipes.sweeps)
+	}
+}

@@ -145,7 +145,7 @@ func (s *Service) GetStatus(ctx context.Context, _ *connect.Request[libraryv1.Ge
 	}
 	if major, ok := majorVersion(about.Version); ok && major < MinMealieMajor {
 		return nil, connect.NewError(connect.CodeFailedPrecondition,
-			fmt.Errorf("Mealie %s is not supported: sous needs Mealie 2.0 or newer (1.x has no households API)", about.Version))
+			fmt.Errorf("sous needs Mealie 2.0 or newer (1.x has no households API), found %s", about.Version))
 	}
 	user, err := s.mealie.Self(ctx)
 	if err != nil {

@@ -1310,8 +1310,10 @@ type LibraryStatsResult struct {
 	// Recipes that could not be read and were not counted.
 	Unreadable []*UnreadableRecipe `protobuf:"bytes,6,rep,name=unreadable,proto3" json:"unreadable,omitempty"`
 	// How the counts were made and what it cost, one line, such as "detail
-	// sweep: 12 Mealie requests (248 cached)" or "per-food queries: 40
-	// requests".
+	// sweep through the recipes service: 248 recipes, about 12 Mealie
+	// requests" or "per-food count queries: 40 Mealie requests for 300
+	// foods"; prefixed "cached: " when the library had not changed since the
+	// last count.
 	Method        string `protobuf:"bytes,7,opt,name=method,proto3" json:"method,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1587,7 +1589,8 @@ func (x *RecipeRef) GetName() string {
 // DuplicateGroup is recipes whose names match.
 type DuplicateGroup struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The normalised name they share, such as "pad thai".
+	// The normalised name they share, such as "pad thai" (for "Pad Thai",
+	// "pad thai!" and "Pad  Thaï (1)").
 	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
 	// Why they are grouped, one line, such as "names equal ignoring case,
 	// punctuation, accents and spacing".

@@ -102,7 +102,9 @@ type LibraryServiceClient interface {
 	// result's method says which ran.
 	LibraryStats(context.Context, *connect.Request[v1.LibraryStatsRequest]) (*connect.ServerStreamForClient[v1.LibraryStatsResponse], error)
 	// FindDuplicateRecipes groups recipes whose names are equal once case,
-	// punctuation, accents and whitespace are ignored.
+	// punctuation, accents and whitespace are ignored, and a trailing " (1)",
+	// " (2)"… dropped: Mealie appends that to a new recipe whose name is
+	// taken, so a recipe imported twice differs from the first only by it.
 	FindDuplicateRecipes(context.Context, *connect.Request[v1.FindDuplicateRecipesRequest]) (*connect.ServerStreamForClient[v1.FindDuplicateRecipesResponse], error)
 	// CheckRecipeLinks probes recipes' source URLs and lists recipes without
 	// an image. Probes are HEAD with a streamed-GET fallback, unauthenticated
@@ -279,7 +281,9 @@ type LibraryServiceHandler interface {
 	// result's method says which ran.
 	LibraryStats(context.Context, *connect.Request[v1.LibraryStatsRequest], *connect.ServerStream[v1.LibraryStatsResponse]) error
 	// FindDuplicateRecipes groups recipes whose names are equal once case,
-	// punctuation, accents and whitespace are ignored.
+	// punctuation, accents and whitespace are ignored, and a trailing " (1)",
+	// " (2)"… dropped: Mealie appends that to a new recipe whose name is
+	// taken, so a recipe imported twice differs from the first only by it.
 	FindDuplicateRecipes(context.Context, *connect.Request[v1.FindDuplicateRecipesRequest], *connect.ServerStream[v1.FindDuplicateRecipesResponse]) error
 	// CheckRecipeLinks probes recipes' source URLs and lists recipes without
 	// an image. Probes are HEAD with a streamed-GET fallback, unauthenticated
