@@ -10,6 +10,8 @@ import (
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/proto"
 
+	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
+	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 )
 
@@ -468,5 +470,37 @@ func TestSearchUnknownTagMatchesNothing(t *testing.T) {
 	}
 	if it := res.Msg.Items[0]; it.Slug == "" || it.Name != "" || len(it.Tags) == 0 {
 		t.Errorf("projection = %v", it)
+	}
+}
+
+// fakePantry answers GetPantry with fixed items; other methods are not used.
+type fakePantry struct {
+	pantryv1connect.PantryServiceClient
+	items []*pantryv1.PantryItem
+}
+
+func (p *fakePantry) GetPantry(context.Context, *connect.Request[pantryv1.GetPantryRequest]) (*connect.Response[pantryv1.GetPantryResponse], error) {
+	return connect.NewResponse(&pantryv1.GetPantryResponse{Groups: []*pantryv1.LocationGroup{{Location: pantryv1.Location_LOCATION_CUPBOARD, Items: p.items}}}), nil
+}
+
+func TestSuggestFromPantry(t *testing.T) {
+	f := newFake(t)
+	s, err := New(Config{MealieURL: f.srv.URL, MealieToken: "tok", Backoff: 1, Pantry: &fakePantry{items: []*pantryv1.PantryItem{
+		{Name: "plain flour", Aliases: []string{"Flour"}, State: pantryv1.ItemState_ITEM_STATE_IN},
+		{Name: "eggs", State: pantryv1.ItemState_ITEM_STATE_LOW},
+		{Name: "whole milk", State: pantryv1.ItemState_ITEM_STATE_OUT},
+		{Name: "saffron", State: pantryv1.ItemState_ITEM_STATE_IN},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{FromPantry: true, Tools: []string{"Skillet"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Msg
+	// flour matches by alias, eggs by plural; milk is out, so missing.
+	if !slices.Equal(m.UnmatchedPantryItems, []string{"saffron"}) || len(m.Items) != 1 || !slices.Equal(m.Items[0].MissingFoods, []string{"whole milk"}) {
+		t.Errorf("response = %v", m)
 	}
 }

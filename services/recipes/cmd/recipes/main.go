@@ -14,13 +14,21 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
+
+	"connectrpc.com/connect"
 
 	"github.com/souskitchen/sous/internal/env"
 	"github.com/souskitchen/sous/internal/logs"
 	"github.com/souskitchen/sous/internal/serve"
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 	"github.com/souskitchen/sous/services/recipes"
 )
+
+// startupProbeTimeout bounds the startup probe: two reads, each retried on
+// a waking server, fit well inside it.
+const startupProbeTimeout = 60 * time.Second
 
 func main() {
 	if err := run(); err != nil {
@@ -51,13 +59,26 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	// Probe before serving (seed, "Startup"): a wrong URL or token, or a
+	// Mealie below 2.0, is one message and exit 2, not a failure per call.
+	probeCtx, cancel := context.WithTimeout(ctx, startupProbeTimeout)
+	st, err := svc.GetStatus(probeCtx, connect.NewRequest(&recipesv1.GetStatusRequest{}))
+	cancel()
+	if err != nil {
+		var ce *connect.Error
+		if errors.As(err, &ce) {
+			return errors.New(ce.Message())
+		}
+		return err
+	}
+	logger.Info(fmt.Sprintf("connected to Mealie %s as %s", st.Msg.MealieVersion, st.Msg.User))
 	path, h := svc.Handler()
 	token := env.String("SOUS_SERVICE_TOKEN", "")
 	if token == "" {
 		logger.Warn("SOUS_SERVICE_TOKEN is not set: the service accepts any caller")
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	return serve.ListenAndServe(ctx, env.String("SOUS_RECIPES_ADDR", "127.0.0.1:8081"),
 		serve.Handler(token, serve.Service{Name: recipesv1connect.RecipesServiceName, Path: path, Handler: h}), logger)
 }
