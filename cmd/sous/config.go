@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/souskitchen/sous/internal/env"
 )
@@ -37,6 +36,9 @@ type config struct {
 	URLSecret      string   // FOOD_MCP_URL_SECRET
 	MCPBearerToken string   // SOUS_MCP_BEARER_TOKEN
 	PublicURL      string   // SOUS_PUBLIC_URL
+
+	ImageDir         string // SOUS_IMAGE_DIR: the one directory upload_recipe_image reads
+	LinkAllowPrivate bool   // SOUS_LINKCHECK_ALLOW_PRIVATE
 }
 
 // loadConfig reads the environment. Malformed booleans are errors: failing
@@ -59,6 +61,7 @@ func loadConfig() (config, error) {
 		URLSecret:      env.String("FOOD_MCP_URL_SECRET", ""),
 		MCPBearerToken: env.String("SOUS_MCP_BEARER_TOKEN", ""),
 		PublicURL:      env.String("SOUS_PUBLIC_URL", ""),
+		ImageDir:       env.String("SOUS_IMAGE_DIR", ""),
 	}
 	var errs []error
 	var err error
@@ -68,13 +71,8 @@ func loadConfig() (config, error) {
 	if c.MealieVerifySSL, err = env.Bool("MEALIE_VERIFY_SSL", true); err != nil {
 		errs = append(errs, err)
 	}
-	return c, errors.Join(errs...)
-}
-
-// needMealie reports a missing Mealie configuration in one sentence.
-func (c config) needMealie() error {
-	if c.MealieURL == "" || c.MealieToken == "" {
-		return fmt.Errorf("MEALIE_URL and MEALIE_API_TOKEN must be set (or run `sous demo` for a seeded emulator)")
+	if c.LinkAllowPrivate, err = env.Bool("SOUS_LINKCHECK_ALLOW_PRIVATE", false); err != nil {
+		errs = append(errs, err)
 	}
-	return nil
+	return c, errors.Join(errs...)
 }

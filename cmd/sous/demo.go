@@ -9,7 +9,6 @@ import (
 	"github.com/souskitchen/sous/integration/mealietest"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/mcpfront"
-	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 )
 
 // cmdDemo runs everything on this machine against the seeded Mealie
@@ -34,10 +33,14 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg.MealieURL, cfg.MealieToken, cfg.MealieVerifySSL = em.URL, em.Token, true
 	cfg.RecipesURL, cfg.MealPlanURL, cfg.LibraryURL, cfg.PantryURL = "", "", "", ""
 
-	services, err := buildServices(cfg, serviceNames, logger)
+	// The pantry joins when FOOD_API_BASE and FOOD_API_TOKEN name a food
+	// API; otherwise its toolset is off with one log line.
+	st, err := newStack(cfg, servicesForToolsets(cfg.Toolsets), false, logger)
 	if err != nil {
 		return err
 	}
+	stopLocal := st.start()
+	defer stopLocal()
 	// The demo's Connect API is for local exploration with buf curl or
 	// grpcurl; it uses SOUS_SERVICE_TOKEN when one is set.
 	ln, err := listen(*connectAddr)
@@ -47,19 +50,17 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	connectCtx, stopConnect := context.WithCancel(ctx)
 	connectDone := make(chan error, 1)
 	go func() {
-		connectDone <- serve.Run(connectCtx, serve.NewServer(serve.Handler(cfg.ServiceToken, services...), logger), ln)
+		connectDone <- serve.Run(connectCtx, serve.NewServer(serve.Handler(cfg.ServiceToken, st.local...), logger), ln)
 	}()
 	defer func() { stopConnect(); <-connectDone }()
 
-	hc, base, stopLocal := inProcess(services, logger)
-	defer stopLocal()
-	b := mcpfront.Backends{Recipes: recipesv1connect.NewRecipesServiceClient(hc, base)}
+	b := st.backends()
 	line, err := probe(ctx, b)
 	if err != nil {
 		return err
 	}
 	logger.Info(line)
-	server, err := mcpfront.NewServer(b, mcpfront.Options{Toolsets: cfg.Toolsets, ReadOnly: cfg.MealieReadOnly, Logger: logger})
+	server, err := mcpfront.NewServer(b, frontOptions(cfg, logger))
 	if err != nil {
 		return err
 	}

@@ -130,14 +130,18 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 			names = append(names, n)
 		}
 	}
-	services, err := buildServices(cfg, names, logger)
+	st, err := newStack(cfg, names, true, logger)
 	if err != nil {
 		return err
 	}
+	// Services called by the ones asked for and built here (recipes for
+	// mealplan, say) are served too; calls between them stay in-process.
+	stopLocal := st.start()
+	defer stopLocal()
 	if cfg.ServiceToken == "" {
 		logger.Warn("SOUS_SERVICE_TOKEN is not set: the services accept any caller; set it before exposing them beyond this host")
 	}
-	return serve.ListenAndServe(ctx, *addr, serve.Handler(cfg.ServiceToken, services...), logger)
+	return serve.ListenAndServe(ctx, *addr, serve.Handler(cfg.ServiceToken, st.local...), logger)
 }
 
 // cmdMCP runs the MCP front over stdio or Streamable HTTP.
@@ -188,7 +192,7 @@ func startFront(ctx context.Context, cfg config, logger *slog.Logger) (*mcp.Serv
 		return nil, func() {}, err
 	}
 	logger.Info(line)
-	server, err := mcpfront.NewServer(b, mcpfront.Options{Toolsets: cfg.Toolsets, ReadOnly: cfg.MealieReadOnly, Logger: logger})
+	server, err := mcpfront.NewServer(b, frontOptions(cfg, logger))
 	if err != nil {
 		stop()
 		return nil, func() {}, err
@@ -214,4 +218,9 @@ func serveMCPHTTP(ctx context.Context, cfg config, addr string, server *mcp.Serv
 	}
 	logger.Info("MCP over Streamable HTTP", "addr", ln.Addr().String())
 	return serve.Run(ctx, serve.NewServer(h, logger), ln)
+}
+
+// frontOptions are the MCP front's options from the configuration.
+func frontOptions(cfg config, logger *slog.Logger) mcpfront.Options {
+	return mcpfront.Options{Toolsets: cfg.Toolsets, ReadOnly: cfg.MealieReadOnly, Logger: logger, ImageDir: cfg.ImageDir}
 }
