@@ -102,9 +102,10 @@ func ingredient(in *mealie.RecipeIngredient) *recipesv1.Ingredient {
 	// Mealie 2.0 computes display without the unit and food when the
 	// recipe's disableAmount setting is on, its default: 2 cups flour,
 	// sifted displays as "2 sifted" (README of the 2.0 captures,
-	// recipes_get__after_patches.json). A line with a unit or food is
-	// rendered from its parts instead.
-	if out.Unit != "" || out.Food != "" {
+	// recipes_get__after_patches.json). Such a line, whose display lacks its
+	// food (or its unit when it has no food), is rendered from its parts;
+	// otherwise Mealie's display stays, with its plurals and abbreviations.
+	if lacks(out.Display, out.Food) || (out.Food == "" && lacks(out.Display, out.Unit)) {
 		var parts []string
 		if out.Quantity != nil {
 			parts = append(parts, strconv.FormatFloat(*out.Quantity, 'f', -1, 64))
@@ -205,3 +206,8 @@ func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 // newID returns a fresh version-4 UUID: Mealie path ids must be version 4
 // (foods__get_nil_uuid.json).
 func newID() string { return uuid.NewString() }
+
+// lacks reports whether a display omits a non-empty name (case-insensitive).
+func lacks(display, name string) bool {
+	return name != "" && !strings.Contains(strings.ToLower(display), strings.ToLower(name))
+}

@@ -191,3 +191,25 @@ func TestRankOne(t *testing.T) {
 		}
 	}
 }
+
+func TestIngredientDisplay(t *testing.T) {
+	q := 2.0
+	s := func(v string) *string { return &v }
+	tests := []struct {
+		name string
+		in   mealie.RecipeIngredient
+		want string
+	}{
+		{"Mealie's display kept when it names the food", mealie.RecipeIngredient{Quantity: &q, Unit: &mealie.Unit{Name: "tablespoon"}, Food: &mealie.Food{Name: "olive oil"}, Display: "2 tbsp olive oil"}, "2 tbsp olive oil"},
+		{"plural display kept", mealie.RecipeIngredient{Quantity: &q, Food: &mealie.Food{Name: "egg"}, Display: "2 eggs"}, "2 eggs"},
+		{"2.0 display without the food rebuilt", mealie.RecipeIngredient{Quantity: &q, Unit: &mealie.Unit{Name: "cup"}, Food: &mealie.Food{Name: "flour"}, Note: s("sifted"), Display: "2 sifted"}, "2 cup flour, sifted"},
+		{"unit-only line without the unit rebuilt", mealie.RecipeIngredient{Quantity: &q, Unit: &mealie.Unit{Name: "pinch"}, Display: "2"}, "2 pinch"},
+		{"note-only line", mealie.RecipeIngredient{Note: s("salt to taste")}, "salt to taste"},
+		{"original text when nothing else", mealie.RecipeIngredient{OriginalText: s("a handful of herbs")}, "a handful of herbs"},
+	}
+	for _, tc := range tests {
+		if got := ingredient(&tc.in).Display; got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
