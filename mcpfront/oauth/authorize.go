@@ -1,0 +1,348 @@
+package oauth
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"database/sql"
+	_ "embed"
+	"encoding/base64"
+	"html/template"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+//go:embed consent.html
+var consentHTML string
+
+var consentPage = template.Must(template.New("consent").Parse(consentHTML))
+
+// pendingConsent is an authorization request waiting for the owner's
+// answer. It lives in memory: a restart mid-consent just means starting the
+// connection again.
+type pendingConsent struct {
+	id          string
+	csrf        string // hidden form field
+	cookie      string // cookie value, bound to this request
+	client      *client
+	redirectURI string
+	state       string
+	challenge   string
+	scopes      []string
+	expires     time.Time
+}
+
+// scopeText describes each scope on the consent page.
+var scopeText = map[string]string{
+	ScopeRead:  "read recipes, meal plans, shopping lists and the pantry",
+	ScopeWrite: "change them: create, edit and delete",
+}
+
+// consentView is the consent page's data.
+type consentView struct {
+	Nonce        string
+	ClientName   string
+	ClientID     string
+	RedirectHost string
+	Request      string
+	CSRF         string
+	Scopes       []scopeView
+	Error        string
+	Issuer       string
+}
+
+type scopeView struct {
+	Name, Text string
+	Checked    bool
+}
+
+// pkceChallengeLen is the length of a base64url SHA-256 (RFC 7636 §4.2).
+const pkceChallengeLen = 43
+
+// maxState caps the client's opaque state echoed back in the redirect.
+const maxState = 1024
+
+// serveAuthorize validates an authorization request and shows the consent
+// page. An unknown client or redirect URI is shown as an error page and
+// never redirected to (RFC 6749 §4.1.2.1); other faults go back to the
+// client as error redirects.
+func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	c, ok, err := s.loadClient(r.Context(), q.Get("client_id"))
+	if err != nil {
+		s.log.Error("reading an OAuth client", "err", err)
+		s.errorPage(w, http.StatusInternalServerError, "The authorization server could not read its store.")
+		return
+	}
+	if !ok {
+		s.errorPage(w, http.StatusBadRequest, "This app is not registered here (or was revoked). Remove the connection in the app and add it again.")
+		return
+	}
+	redirect := q.Get("redirect_uri")
+	if redirect == "" && len(c.Reg.RedirectURIs) == 1 {
+		redirect = c.Reg.RedirectURIs[0]
+	}
+	if !redirectMatches(c.Reg.RedirectURIs, redirect) {
+		s.errorPage(w, http.StatusBadRequest, "The app asked to return to an address it did not register.")
+		return
+	}
+	state := q.Get("state")
+	fail := func(code, desc string) {
+		s.redirect(w, r, redirect, url.Values{"error": {code}, "error_description": {desc}}, state)
+	}
+	switch {
+	case len(state) > maxState:
+		fail("invalid_request", "state is too long")
+		return
+	case q.Get("response_type") != "code":
+		fail("unsupported_response_type", "only response_type=code is supported")
+		return
+	case q.Get("code_challenge_method") != "S256":
+		fail("invalid_request", "PKCE with code_challenge_method=S256 is required")
+		return
+	case !validChallenge(q.Get("code_challenge")):
+		fail("invalid_request", "code_challenge must be a base64url SHA-256")
+		return
+	}
+	if res := q.Get("resource"); res != "" && !resourceMatches(res, s.resource) {
+		fail("invalid_target", "this server grants access to "+s.resource+" only")
+		return
+	}
+	requested := q.Get("scope")
+	if requested == "" {
+		requested = c.Reg.Scope
+	}
+	scopes, _ := scopeList(requested)
+	if requested == "" {
+		scopes = allScopes
+	}
+	if len(scopes) == 0 {
+		fail("invalid_scope", "request mcp:read and/or mcp:write")
+		return
+	}
+	p := &pendingConsent{
+		id:          rand.Text(),
+		csrf:        rand.Text(),
+		cookie:      rand.Text(),
+		client:      c,
+		redirectURI: redirect,
+		state:       state,
+		challenge:   q.Get("code_challenge"),
+		scopes:      scopes,
+		expires:     s.now().Add(ConsentTTL),
+	}
+	if !s.addPending(p) {
+		s.errorPage(w, http.StatusServiceUnavailable, "Too many consent pages are open. Close some and try again in a few minutes.")
+		return
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name:     consentCookie(p.id),
+		Value:    p.cookie,
+		Path:     "/",
+		MaxAge:   int(ConsentTTL / time.Second),
+		HttpOnly: true,
+		Secure:   s.secureCookie,
+		// Lax, not Strict: the page is reached by a cross-site navigation
+		// from the app (mcp-cases.md M16); the POST is same-site anyway.
+		SameSite: http.SameSiteLaxMode,
+	})
+	s.renderConsent(w, http.StatusOK, p, p.scopes, "")
+}
+
+// consentCookie names the cookie of one consent request, so two open
+// consent tabs do not overwrite each other's CSRF binding.
+func consentCookie(id string) string { return "sous_consent_" + id[:10] }
+
+// serveConsent handles the consent form: Deny, or Approve with the owner's
+// passphrase. Success answers 303 to the redirect URI (never 307, which
+// would re-POST to the client's callback: M16). The CSRF binding is spent
+// only on success; a wrong passphrase re-renders the same page.
+func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
+	if err := r.ParseForm(); err != nil {
+		s.errorPage(w, http.StatusBadRequest, "The form could not be read.")
+		return
+	}
+	id := r.PostForm.Get("request")
+	now := s.now()
+	s.mu.Lock()
+	p := s.pending[id]
+	if p != nil && now.After(p.expires) {
+		delete(s.pending, id)
+		p = nil
+	}
+	s.mu.Unlock()
+	if p == nil {
+		s.errorPage(w, http.StatusBadRequest, "This consent page has expired. Start the connection again from the app.")
+		return
+	}
+	ck, err := r.Cookie(consentCookie(p.id))
+	if err != nil || subtle.ConstantTimeCompare([]byte(ck.Value), []byte(p.cookie)) != 1 ||
+		subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(p.csrf)) != 1 {
+		s.log.Warn("refused a consent form without its CSRF binding", "client_id", p.client.ID)
+		s.errorPage(w, http.StatusForbidden, "This form was not sent from the consent page. Start the connection again from the app.")
+		return
+	}
+	if r.PostForm.Get("action") == "deny" {
+		if s.takePending(id) {
+			s.log.Info("owner denied an OAuth client", "client_id", p.client.ID)
+			s.redirect(w, r, p.redirectURI, url.Values{"error": {"access_denied"}, "error_description": {"the owner denied access"}}, p.state)
+			return
+		}
+		s.errorPage(w, http.StatusBadRequest, "This consent page was already answered.")
+		return
+	}
+	var granted []string
+	for _, sc := range p.scopes {
+		if slices.Contains(r.PostForm["scope"], sc) {
+			granted = append(granted, sc)
+		}
+	}
+	s.mu.Lock()
+	limited := s.loginLim.TokensAt(now) < 1
+	s.mu.Unlock()
+	if limited {
+		s.log.Warn("refused a consent while wrong passphrases are rate-limited", "client_id", p.client.ID)
+		w.Header().Set("Retry-After", "60")
+		s.renderConsent(w, http.StatusTooManyRequests, p, granted, "Too many wrong passphrases. Wait a few minutes, then try again.")
+		return
+	}
+	if !s.pass.check(r.PostForm.Get("passphrase")) {
+		s.mu.Lock()
+		s.loginLim.AllowN(now, 1)
+		s.mu.Unlock()
+		s.log.Warn("wrong OAuth passphrase on the consent page", "client_id", p.client.ID)
+		s.renderConsent(w, http.StatusUnauthorized, p, granted, "Wrong passphrase.")
+		return
+	}
+	if len(granted) == 0 {
+		s.renderConsent(w, http.StatusBadRequest, p, granted, "Choose at least one permission, or Deny.")
+		return
+	}
+	if !s.takePending(id) {
+		s.errorPage(w, http.StatusBadRequest, "This consent page was already answered.")
+		return
+	}
+	code := rand.Text()
+	_, err = s.st.db.ExecContext(r.Context(), `INSERT INTO codes(hash, client_id, redirect_uri, challenge, scope, expires_at) VALUES(?,?,?,?,?,?)`,
+		hashSecret(code), p.client.ID, p.redirectURI, p.challenge, strings.Join(granted, " "), ms(now.Add(CodeTTL)))
+	if err != nil {
+		s.log.Error("storing an authorization code", "err", err)
+		s.errorPage(w, http.StatusInternalServerError, "The authorization server could not store the grant.")
+		return
+	}
+	s.log.Info("owner approved an OAuth client", "client_id", p.client.ID, "name", p.client.Name, "scope", strings.Join(granted, " "))
+	s.redirect(w, r, p.redirectURI, url.Values{"code": {code}}, p.state)
+}
+
+// addPending stores p, dropping expired requests first; false when the cap
+// is reached.
+func (s *Server) addPending(p *pendingConsent) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	for id, q := range s.pending {
+		if now.After(q.expires) {
+			delete(s.pending, id)
+		}
+	}
+	if len(s.pending) >= MaxPendingConsents {
+		return false
+	}
+	s.pending[p.id] = p
+	return true
+}
+
+// takePending removes a pending request; false if another answer won.
+func (s *Server) takePending(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.pending[id]
+	delete(s.pending, id)
+	return ok
+}
+
+// redirect answers 303 See Other to target with params, state and iss
+// (RFC 9207) added to its query.
+func (s *Server) redirect(w http.ResponseWriter, r *http.Request, target string, params url.Values, state string) {
+	u, _ := url.Parse(target)
+	q := u.Query()
+	for k, v := range params {
+		q[k] = v
+	}
+	if state != "" {
+		q.Set("state", state)
+	}
+	q.Set("iss", s.issuer)
+	u.RawQuery = q.Encode()
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, u.String(), http.StatusSeeOther)
+}
+
+// securityHeaders are set on every page. The CSP has no form-action: Chromium
+// applies it to the redirect after the form post, which would block the
+// 303 to the app's callback (M16).
+func securityHeaders(w http.ResponseWriter, nonce string) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'nonce-"+nonce+"'; base-uri 'none'; frame-ancestors 'none'")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+}
+
+func (s *Server) renderConsent(w http.ResponseWriter, status int, p *pendingConsent, checked []string, msg string) {
+	nonce := base64.RawURLEncoding.EncodeToString([]byte(rand.Text()))
+	v := consentView{
+		Nonce:        nonce,
+		ClientName:   p.client.Name,
+		ClientID:     p.client.ID,
+		RedirectHost: redirectHost(p.redirectURI),
+		Request:      p.id,
+		CSRF:         p.csrf,
+		Error:        msg,
+		Issuer:       s.issuer,
+	}
+	if msg == "" {
+		checked = p.scopes
+	}
+	for _, sc := range p.scopes {
+		v.Scopes = append(v.Scopes, scopeView{Name: sc, Text: scopeText[sc], Checked: slices.Contains(checked, sc)})
+	}
+	securityHeaders(w, nonce)
+	w.WriteHeader(status)
+	consentPage.Execute(w, v)
+}
+
+func (s *Server) errorPage(w http.ResponseWriter, status int, msg string) {
+	nonce := base64.RawURLEncoding.EncodeToString([]byte(rand.Text()))
+	securityHeaders(w, nonce)
+	w.WriteHeader(status)
+	consentPage.Execute(w, consentView{Nonce: nonce, Error: msg, Issuer: s.issuer})
+}
+
+// validChallenge checks a PKCE S256 challenge's shape.
+func validChallenge(c string) bool {
+	if len(c) != pkceChallengeLen {
+		return false
+	}
+	_, err := base64.RawURLEncoding.DecodeString(c)
+	return err == nil
+}
+
+// resourceMatches compares an RFC 8707 resource parameter with ours,
+// tolerating only a trailing slash (clients differ; M11).
+func resourceMatches(presented, ours string) bool {
+	return strings.TrimSuffix(presented, "/") == ours
+}
+
+// codeRow is a stored authorization code.
+type codeRow struct {
+	clientID, redirectURI, challenge, scope string
+	expires                                 int64
+	used                                    sql.NullInt64
+	family                                  sql.NullString
+}
