@@ -16,6 +16,13 @@
 // behaviour cites the capture it comes from. Version profiles (WithVersion)
 // switch the differences known between 2.0, 2.8 and 3.x; see profile.go.
 //
+// Faults (WithFault, and SetFaults on a running server) make it misbehave the
+// way a homelab Mealie does: fixed and jittered latency, error statuses per
+// method and path at a rate or for the first N requests after a wake-up,
+// connection resets, slow bodies, and answers held back past a client's
+// timeout after the write has landed. The request log (Requests, Count,
+// Matching, Writes, RetriedWrites, Faulted) shows what a client did about it.
+//
 // Seeds (WithSeed): "demo" is a deterministic household library of 24 recipes
 // with foods, units, labels, organizers, meal plans (some in the current week),
 // cookbooks, a shopping list and timeline events; "bench:N" is the demo

@@ -42,31 +42,54 @@ type Server struct {
 
 	logMu sync.Mutex
 	log   []Request
+	// logGen counts ResetRequests calls, so a request in flight across one
+	// does not fill in the status of another request's entry.
+	logGen int
+
+	faults *faultSet
 
 	closeOnce sync.Once
 }
 
 // Request is one entry of the request log: what was asked and how the emulator
-// answered. Body is the request body as received.
+// answered.
 type Request struct {
-	Method   string
-	Path     string
+	// Method is the HTTP method, e.g. "PATCH".
+	Method string
+	// Path is the URL path without the query, e.g. "/api/recipes/soup".
+	Path string
+	// RawQuery is the query string without '?'.
 	RawQuery string
-	Status   int
-	Body     []byte
+	// Status is the answer's status: 0 while the request is being handled or
+	// when a Reset fault dropped it unhandled, 499 when the client went away
+	// before it was handled. A request handled before its answer was held
+	// back or dropped (LateAnswer, Reset with LateAnswer) keeps the status
+	// Mealie decided on: its write took effect.
+	Status int
+	// Body is the request body as received.
+	Body []byte
+	// Header is the request's headers (Authorization included).
+	Header http.Header
+	// Time is when the request arrived, on the server's clock (WithClock).
+	Time time.Time
+	// Fault names the fault effects that hit the request, e.g. "status 503"
+	// or "delay+late answer"; empty when none did.
+	Fault string
 }
 
 // Option configures a server.
 type Option func(*config)
 
 type config struct {
-	seed    string
-	version string
-	token   string
-	addr    string
-	latency time.Duration
-	now     func() time.Time
-	pages   map[string]string
+	seed      string
+	version   string
+	token     string
+	addr      string
+	latency   time.Duration
+	faults    []FaultRule
+	faultSeed uint64
+	now       func() time.Time
+	pages     map[string]string
 }
 
 // WithSeed selects the initial data: "demo" (the default) for a realistic
@@ -142,6 +165,7 @@ func Start(opts ...Option) (*Server, error) {
 		ln:    ln,
 		done:  make(chan struct{}),
 	}
+	s.faults = newFaultSet(cfg.faultSeed, cfg.faults)
 	s.http = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		defer close(s.done)
@@ -169,11 +193,13 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.log...)
 }
 
-// ResetRequests empties the request log.
+// ResetRequests empties the request log. Requests still in flight are not
+// logged again.
 func (s *Server) ResetRequests() {
 	s.logMu.Lock()
 	defer s.logMu.Unlock()
 	s.log = nil
+	s.logGen++
 }
 
 // Version is the Mealie version profile the server emulates ("2.0", "2.8", "3").
@@ -195,20 +221,55 @@ func (s *Server) Handler() http.Handler {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		defer func() {
+		entry := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Body: body, Header: r.Header.Clone(), Time: s.cfg.now()}
+		plan := faultPlan{}
+		if s.faults != nil {
+			plan = s.faults.plan(r.Method, r.URL.Path)
+		}
+		entry.Fault = plan.String()
+		// The entry is logged on arrival, so a test sees a request whose
+		// answer a fault is still holding back; its status is filled in when
+		// the answer is decided.
+		s.logMu.Lock()
+		idx, gen := len(s.log), s.logGen
+		s.log = append(s.log, entry)
+		s.logMu.Unlock()
+		setStatus := func(code int) {
 			s.logMu.Lock()
-			s.log = append(s.log, Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Status: rec.status, Body: body})
+			if gen == s.logGen && idx < len(s.log) {
+				s.log[idx].Status = code
+			}
 			s.logMu.Unlock()
-		}()
-		if s.cfg.latency > 0 {
-			t := time.NewTimer(s.cfg.latency)
-			select {
-			case <-t.C:
-			case <-r.Context().Done():
-				t.Stop()
-				rec.status = 499 // client closed the request, nginx's convention
+		}
+		defer func() { setStatus(rec.status) }()
+		if !sleepCtx(r.Context(), s.cfg.latency+plan.delay) {
+			rec.status = statusClientClosed
+			return
+		}
+		switch {
+		case plan.reset && plan.late == 0:
+			rec.status = 0
+			resetConnection(w)
+			return
+		case plan.status != 0:
+			writeFaultStatus(rec, plan.status, plan.body)
+			return
+		case plan.reset || plan.late > 0 || plan.slow > 0:
+			buf := newBufferedWriter()
+			s.dispatch(mux, buf, r)
+			// The write has landed whatever happens to the answer: the log
+			// keeps the status Mealie decided on.
+			rec.status = buf.status
+			setStatus(buf.status)
+			if !sleepCtx(r.Context(), plan.late) {
 				return
 			}
+			if plan.reset {
+				resetConnection(w)
+				return
+			}
+			buf.flushTo(r.Context(), w, plan.slow)
+			return
 		}
 		s.dispatch(mux, rec, r)
 	})
@@ -289,6 +350,10 @@ type statusRecorder struct {
 	http.ResponseWriter
 	status int
 }
+
+// Unwrap lets http.ResponseController reach the connection, for flushes of
+// slow bodies.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 func (r *statusRecorder) WriteHeader(code int) {
 	r.status = code

@@ -1,10 +1,14 @@
 // Command mealietest runs the Mealie emulator as a standalone server, for the
 // demo stack and for trying sous against a Mealie-shaped API without Mealie.
 //
-//	mealietest serve --addr 127.0.0.1:9925 --seed demo --mealie-version 2.8 [--token TOKEN] [--latency 50ms]
+//	mealietest serve --addr 127.0.0.1:9925 --seed demo|empty|bench:N --mealie-version 2.0|2.8|3
+//	                 [--token TOKEN] [--latency 50ms] [--jitter 20ms]
+//	                 [--fault "POST /api/recipes status=503 first=3"]... [--fault-seed N]
 //
 // Without --token it accepts mealietest.DefaultToken and prints it on stderr.
-// It stops on SIGINT or SIGTERM.
+// --fault may be repeated; its syntax is mealietest.ParseFaultRule's (method,
+// path prefix, then status=, first=, rate=, delay=, jitter=, slow=, late=,
+// reset). It stops on SIGINT or SIGTERM.
 package main
 
 import (
@@ -20,6 +24,9 @@ import (
 	"github.com/souskitchen/sous/integration/mealietest"
 )
 
+// usage is printed on a usage error.
+const usage = "usage: mealietest serve [--addr HOST:PORT] [--seed demo|empty|bench:N] [--token TOKEN] [--mealie-version 2.0|2.8|3] [--latency DURATION] [--jitter DURATION] [--fault RULE]... [--fault-seed N]"
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -30,7 +37,7 @@ func main() {
 // stop, 2 on a usage or startup error.
 func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "serve" {
-		fmt.Fprintln(stderr, "usage: mealietest serve [--addr HOST:PORT] [--seed demo|empty|bench:N] [--token TOKEN] [--mealie-version 2.0|2.8|3] [--latency DURATION]")
+		fmt.Fprintln(stderr, usage)
 		return 2
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -40,12 +47,31 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	token := fs.String("token", "", "API token to accept (default: mealietest.DefaultToken, printed on start)")
 	version := fs.String("mealie-version", "2.8", "Mealie version to emulate: 2.0, 2.8 or 3")
 	latency := fs.Duration("latency", 0, "delay added to every response")
+	jitter := fs.Duration("jitter", 0, "random extra delay in [0, jitter) added to every response")
+	faultSeed := fs.Uint64("fault-seed", 0, "seed of the generator behind fault rates and jitter")
+	var faults []mealietest.FaultRule
+	fs.Func("fault", `fault rule, repeatable, e.g. "POST /api/recipes status=503 first=3" or "/api/foods rate=0.1 reset"`, func(spec string) error {
+		r, err := mealietest.ParseFaultRule(spec)
+		if err != nil {
+			return err
+		}
+		faults = append(faults, r)
+		return nil
+	})
 	if err := fs.Parse(args[1:]); err != nil {
 		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "mealietest: unexpected argument %q\n%s\n", fs.Arg(0), usage)
+		return 2
+	}
+	if *jitter > 0 {
+		faults = append(faults, mealietest.FaultRule{Jitter: *jitter})
 	}
 	opts := []mealietest.Option{
 		mealietest.WithAddr(*addr), mealietest.WithSeed(*seed),
 		mealietest.WithVersion(*version), mealietest.WithLatency(*latency),
+		mealietest.WithFault(faults...), mealietest.WithFaultSeed(*faultSeed),
 	}
 	if *token != "" {
 		opts = append(opts, mealietest.WithToken(*token))
@@ -59,6 +85,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	defer srv.Close()
 	if *token == "" {
 		fmt.Fprintf(stderr, "mealietest: token %s\n", srv.Token)
+	}
+	for _, f := range faults {
+		fmt.Fprintf(stderr, "mealietest: fault %s\n", f)
 	}
 	fmt.Fprintf(stderr, "mealietest: Mealie %s emulator on %s (seed %s, ready in %s)\n", *version, srv.URL, *seed, time.Since(start).Round(time.Millisecond))
 	<-ctx.Done()

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -127,5 +128,51 @@ func TestUsageErrors(t *testing.T) {
 		if stderr.Len() == 0 {
 			t.Errorf("run(%q) printed nothing", args)
 		}
+	}
+}
+
+func TestServeWithFaults(t *testing.T) {
+	addr := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", "--addr", addr, "--seed", "empty",
+			"--fault", "GET /api/users/self status=503 first=2", "--jitter", "1ms"}, &stderr)
+	}()
+	defer func() { cancel(); <-done }()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(stderr.String(), "emulator on") {
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not report readiness:\n%s", stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	var got []int
+	for range 3 {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/api/users/self", nil)
+		req.Header.Set("Authorization", "Bearer "+mealietest.DefaultToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		got = append(got, resp.StatusCode)
+	}
+	if want := []int{503, 503, 200}; !slices.Equal(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
+	}
+	if !strings.Contains(stderr.String(), "fault GET /api/users/self status=503 first=2") {
+		t.Errorf("stderr does not list the fault:\n%s", stderr.String())
+	}
+}
+
+func TestBadFaultIsAUsageError(t *testing.T) {
+	var stderr bytes.Buffer
+	if code := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--fault", "status=teapot"}, &stderr); code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	if !strings.Contains(stderr.String(), "status=teapot") {
+		t.Errorf("stderr does not name the bad field:\n%s", stderr.String())
 	}
 }
