@@ -107,19 +107,51 @@ func (c config) remoteURL(name string) string {
 	return ""
 }
 
-// backendMissing says, in one sentence, which variables would let this
-// process run the service itself; "" when they are set.
+// backendMissing names the variables that would let this process run the
+// service itself; "" when they are set.
 func (c config) backendMissing(name string) string {
 	if name == svcPantry {
 		if c.FoodAPIBase == "" || c.FoodAPIToken == "" {
-			return "set FOOD_API_BASE and FOOD_API_TOKEN (or SOUS_PANTRY_URL) to turn it on"
+			return "FOOD_API_BASE and FOOD_API_TOKEN"
 		}
 		return ""
 	}
 	if c.MealieURL == "" || c.MealieToken == "" {
-		return fmt.Sprintf("set MEALIE_URL and MEALIE_API_TOKEN (or SOUS_%s_URL) to turn it on", strings.ToUpper(name))
+		return "MEALIE_URL and MEALIE_API_TOKEN"
 	}
 	return ""
+}
+
+// toolsetsOf are the MCP toolsets whose tools call a service.
+func toolsetsOf(service string) []string {
+	if service == svcMealPlan {
+		return []string{mcpfront.ToolsetMealPlan, mcpfront.ToolsetShopping}
+	}
+	return []string{service}
+}
+
+// logOff writes one line per backend that is not configured, naming the
+// toolsets it turns off and the variables that would turn them on.
+func logOff(logger *slog.Logger, off map[string][]string, enabled []string) {
+	for _, vars := range []string{"MEALIE_URL and MEALIE_API_TOKEN", "FOOD_API_BASE and FOOD_API_TOKEN"} {
+		var toolsets, urls []string
+		for _, svc := range off[vars] {
+			urls = append(urls, "SOUS_"+strings.ToUpper(svc)+"_URL")
+			for _, ts := range toolsetsOf(svc) {
+				if len(enabled) == 0 || slices.ContainsFunc(enabled, func(e string) bool { return strings.EqualFold(strings.TrimSpace(e), ts) }) {
+					toolsets = append(toolsets, ts)
+				}
+			}
+		}
+		if len(toolsets) == 0 {
+			continue
+		}
+		noun, pron := "toolset", "it"
+		if len(toolsets) > 1 {
+			noun, pron = "toolsets", "them"
+		}
+		logger.Info(fmt.Sprintf("%s %s off: set %s (or %s) to turn %s on", strings.Join(toolsets, ", "), noun, vars, strings.Join(urls, ", "), pron))
+	}
 }
 
 // newStack decides, for each service in want and its dependencies, whether
@@ -148,6 +180,7 @@ func newStack(cfg config, want []string, strict bool, logger *slog.Logger) (*sta
 		need[svcPantry] = true
 	}
 	source := map[string]string{} // name -> "remote", "local" or ""
+	off := map[string][]string{}  // missing variables -> services off
 	for _, n := range serviceNames {
 		if !need[n] {
 			continue
@@ -158,12 +191,18 @@ func newStack(cfg config, want []string, strict bool, logger *slog.Logger) (*sta
 		case cfg.backendMissing(n) == "":
 			source[n] = "local"
 		case strict && slices.Contains(want, n):
-			return nil, fmt.Errorf("the %s service cannot run: %s", n, strings.Replace(cfg.backendMissing(n), "to turn it on", "", 1))
+			return nil, fmt.Errorf("the %s service cannot run: set %s", n, cfg.backendMissing(n))
 		case n == svcPantry && optionalPantry:
-			logger.Info("no pantry configured: suggest_recipes(from_pantry) and skipping in-stock items when shopping are off; set FOOD_API_BASE and FOOD_API_TOKEN (or SOUS_PANTRY_URL) to turn them on")
+			// Said below, once it is known whether recipes or mealplan run.
 		default:
-			logger.Info(fmt.Sprintf("%s toolset off: %s", n, cfg.backendMissing(n)))
+			off[cfg.backendMissing(n)] = append(off[cfg.backendMissing(n)], n)
 		}
+	}
+	if !strict {
+		logOff(logger, off, cfg.Toolsets)
+	}
+	if optionalPantry && source[svcPantry] == "" && (source[svcRecipes] != "" || source[svcMealPlan] != "") {
+		logger.Info("no pantry configured: suggest_recipes(from_pantry) and skipping in-stock items when shopping are off; set FOOD_API_BASE and FOOD_API_TOKEN (or SOUS_PANTRY_URL) to turn them on")
 	}
 	if source[svcRecipes] == "" && (source[svcMealPlan] == "local" || source[svcLibrary] == "local") {
 		// Their Mealie is configured, so recipes is too; this is only

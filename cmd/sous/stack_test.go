@@ -49,7 +49,7 @@ func TestNewStack(t *testing.T) {
 		{
 			name: "food API only: the Mealie toolsets are off", cfg: food, want: servicesForToolsets(nil),
 			wantLocal: []string{"pantry"}, wantOn: []string{"pantry"},
-			wantLog: []string{"recipes toolset off: set MEALIE_URL and MEALIE_API_TOKEN (or SOUS_RECIPES_URL)", "mealplan toolset off", "library toolset off"},
+			wantLog: []string{"recipes, mealplan, shopping, library toolsets off: set MEALIE_URL and MEALIE_API_TOKEN (or SOUS_RECIPES_URL, SOUS_MEALPLAN_URL, SOUS_LIBRARY_URL) to turn them on"},
 		},
 		{
 			name: "both, pantry toolset only", cfg: both, want: []string{"pantry"}, wantLocal: []string{"pantry"}, wantOn: []string{"pantry"},
@@ -65,6 +65,10 @@ func TestNewStack(t *testing.T) {
 		{
 			name: "serve refuses a service without its backend", cfg: food, want: []string{"recipes"}, strict: true,
 			wantErr: "the recipes service cannot run: set MEALIE_URL and MEALIE_API_TOKEN",
+		},
+		{
+			name: "a toolset chosen names only itself", cfg: config{Toolsets: []string{"shopping"}}, want: servicesForToolsets([]string{"shopping"}),
+			wantLog: []string{"shopping toolset off: set MEALIE_URL and MEALIE_API_TOKEN (or SOUS_RECIPES_URL, SOUS_MEALPLAN_URL) to turn it on"},
 		},
 		{name: "unknown service", cfg: both, want: []string{"desserts"}, strict: true, wantErr: `unknown service "desserts"`},
 	}
