@@ -113,3 +113,10 @@ func missing(input any, loc ...any) valErr {
 func intParsing(where, name, input string) valErr {
 	return valErr{typ: "int_parsing", loc: []any{where, name}, msg: "Input should be a valid integer, unable to parse string as an integer", input: input}
 }
+
+// writeInUse is the 409 Mealie 3.22 answers for a delete that a foreign key
+// still references, in the ErrorResponse shape its controllers use for
+// mapped exceptions (cases C09: "409: ForeignKeyViolation").
+func writeInUse(w http.ResponseWriter) {
+	writeErrorResponse(w, http.StatusConflict, "Unable to delete: the item is still in use", "ForeignKeyViolation")
+}

@@ -31,8 +31,9 @@ type profile struct {
 	// neither (and adds referencedRecipe).
 	ingredientFlags bool
 	// suggestions is GET /api/recipes/suggestions. Absent in 2.0, where the path
-	// is taken as a slug (recipes_suggestions__not_in_2_0.json); listed in the
-	// 3.x openapi.json.
+	// is taken as a slug (recipes_suggestions__not_in_2_0.json); added by
+	// Mealie PR #4542 (Recipe Finder, 2024-11) before 2.8.0; listed in the 3.x
+	// openapi.json.
 	suggestions bool
 	// cookbookRecipes makes GET /api/households/cookbooks/{id} embed the
 	// matching recipes. 2.0 does (cookbooks__get_by_id.json); Mealie PR #5899
@@ -54,6 +55,24 @@ type profile struct {
 	// (recipes_patch__tag_name_slug_new.json); Mealie PR #6803 (2025-12) fixed it
 	// (cases C03).
 	newTagInPatch bool
+	// renameMovesSlug makes a PATCH carrying a name store slugify(name), so
+	// the old slug is a 404 at once and later writes by the new slug work.
+	// 2.0 keeps the stored slug behind (recipes_patch__rename.json,
+	// recipes_get__new_slug_after_patch_rename.json). 2.8 has the same code
+	// path: mealie/services/recipe/recipe_service.py patch_one dumps the body
+	// with exclude_unset and patches the row found by its stored slug, through
+	// every 2.x release. The 3 profile follows the seed's measurement against
+	// Mealie 3.22 (mcp-mealie-current-state, "Renaming changes the slug": the
+	// slug the caller passed is a 404 after the rename).
+	renameMovesSlug bool
+	// inUseDeleteConflict answers DELETE of a food or unit still used by a
+	// recipe or a shopping-list item with 409 ForeignKeyViolation instead of
+	// deleting it and nulling the uses. 2.0 deletes silently
+	// (foods_delete__in_use_by_recipe.json, recipes_get__after_food_delete.json);
+	// 2.8 shares 2.0's generic delete mixin (mealie/routes/_base/mixins.py
+	// delete_one, unchanged through 2.x). Mealie 3.22 answers 409
+	// ForeignKeyViolation (cases C09: mgummich/mcp-mealie 371aaab, mealie#7710).
+	inUseDeleteConflict bool
 }
 
 // profiles are the versions the emulator knows.
@@ -62,11 +81,18 @@ var profiles = map[string]profile{
 		name: "2.0", version: "develop",
 		ingredientFlags: true, cookbookRecipes: true,
 	},
-	// 2.8 sits between the 2.0 captures and 3.x: it has the two migrations
-	// dated before its release (structured yields, household on-hand), keeps
-	// 2.0's error shapes, entry types and embedded cookbook recipes, and gains
-	// the suggestions route (present in the 3.x openapi.json; Mealie's recipe
-	// finder shipped during 2.x).
+	// 2.8 (released 2025-03-18) sits between the 2.0 captures and 3.x: it has
+	// the two migrations dated before its release (structured yields,
+	// household on-hand), keeps 2.0's error shapes, entry types, embedded
+	// cookbook recipes, PATCH slug handling, silent delete of a used food and
+	// the self-merge that deletes, and gains GET /api/recipes/suggestions
+	// (Mealie PR #4542 "Recipe Finder", 2024-11, in 2.x before 2.8.0).
+	//
+	// Merging a food into itself deletes it on every profile: 2.0 shows it
+	// (foods_merge__into_itself.json), and RepositoryFood.merge in
+	// mealie/repos/repository_foods.py still moves the ingredients, deletes
+	// the from-row and re-reads the to-row with no check that they differ in
+	// the latest 3.x source.
 	"2.8": {
 		name: "2.8", version: "v2.8.0",
 		structuredYield: true, householdOnHand: true, ingredientFlags: true,
@@ -76,7 +102,7 @@ var profiles = map[string]profile{
 		name: "3", version: "v3.0.0",
 		structuredYield: true, householdOnHand: true, suggestions: true,
 		extraEntryTypes: true, organizerGroupID: true, userAnnouncements: true,
-		newTagInPatch: true,
+		newTagInPatch: true, renameMovesSlug: true, inUseDeleteConflict: true,
 	},
 }
 

@@ -145,3 +145,55 @@ func TestURLImport(t *testing.T) {
 		t.Errorf("placeholder ingredient = %v", got)
 	}
 }
+
+// TestProfileRenameAndInUse pins the profile differences in how a PATCH
+// rename moves the slug and how a delete of a used food or unit is answered,
+// and the self-merge that deletes a food on every profile.
+func TestProfileRenameAndInUse(t *testing.T) {
+	type check struct {
+		oldSlug, newSlug int // GET statuses after PATCH {name}
+		deleteUsedFood   int
+	}
+	want := map[string]check{
+		"2.0": {200, 404, 200},
+		"2.8": {200, 404, 200},
+		"3":   {404, 200, 409},
+	}
+	for v, w := range want {
+		t.Run(v, func(t *testing.T) {
+			s := NewServer(t, WithVersion(v))
+			code, body := call(t, s, http.MethodPatch, "/api/recipes/weeknight-chili", map[string]any{"name": "Weekend Chili"})
+			if code != 200 || obj(t, body)["slug"] != "weekend-chili" {
+				t.Fatalf("rename: %d %v", code, body)
+			}
+			if code, _ := call(t, s, http.MethodGet, "/api/recipes/weeknight-chili", nil); code != w.oldSlug {
+				t.Errorf("old slug: %d, want %d", code, w.oldSlug)
+			}
+			if code, _ := call(t, s, http.MethodGet, "/api/recipes/weekend-chili", nil); code != w.newSlug {
+				t.Errorf("new slug: %d, want %d", code, w.newSlug)
+			}
+
+			onion := seedID("food", "onion")
+			code, body = call(t, s, http.MethodDelete, "/api/foods/"+onion, nil)
+			if code != w.deleteUsedFood {
+				t.Fatalf("delete used food: %d %v, want %d", code, body, w.deleteUsedFood)
+			}
+			after, _ := call(t, s, http.MethodGet, "/api/foods/"+onion, nil)
+			if stillThere := after == 200; stillThere != (code == 409) {
+				t.Errorf("food GET after delete answered %d", after)
+			}
+			if code == 409 && obj(t, obj(t, body)["detail"])["exception"] != "ForeignKeyViolation" {
+				t.Errorf("409 body = %v", body)
+			}
+
+			garlic := seedID("food", "garlic")
+			code, _ = call(t, s, http.MethodPut, "/api/foods/merge", map[string]any{"fromFood": garlic, "toFood": garlic})
+			if code != 200 {
+				t.Fatalf("self-merge: %d", code)
+			}
+			if code, _ := call(t, s, http.MethodGet, "/api/foods/"+garlic, nil); code != 404 {
+				t.Errorf("food merged into itself still answers %d, want 404", code)
+			}
+		})
+	}
+}

@@ -506,7 +506,8 @@ func (st *store) lookupForWrite(w http.ResponseWriter, key string) *recipe {
 // stored slug behind while responses show slugify(name); a slug alongside a
 // name stores slugify(name); a slug alone is stored as sent
 // (recipes_patch__rename.json, recipes_patch__rename_with_slug_field.json,
-// recipes_patch__slug_only.json).
+// recipes_patch__slug_only.json). On profiles with renameMovesSlug a name
+// alone moves the stored slug too.
 func (s *Server) handlePatchRecipe(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -529,6 +530,8 @@ func (s *Server) handlePatchRecipe(w http.ResponseWriter, r *http.Request) {
 	slug, hasSlug := b.str("slug")
 	switch {
 	case hasName && hasSlug:
+		rc.Name, rc.Slug = name, slugOf(name)
+	case hasName && st.profile.renameMovesSlug:
 		rc.Name, rc.Slug = name, slugOf(name)
 	case hasName:
 		rc.Name = name

@@ -369,6 +369,7 @@ func (s *Server) updateFood(w http.ResponseWriter, r *http.Request) {
 
 // deleteFood succeeds even when recipes use the food; their ingredients keep
 // quantity and note with food null (foods_delete__in_use_by_recipe.json).
+// Profiles with inUseDeleteConflict refuse with 409 instead.
 func (s *Server) deleteFood(w http.ResponseWriter, r *http.Request) {
 	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
 	if !ok {
@@ -380,6 +381,10 @@ func (s *Server) deleteFood(w http.ResponseWriter, r *http.Request) {
 	f := st.foodByID(id)
 	if f == nil {
 		writeNoRow(w)
+		return
+	}
+	if st.profile.inUseDeleteConflict && st.foodInUse(id) {
+		writeInUse(w)
 		return
 	}
 	out := st.renderFood(f)
@@ -551,6 +556,10 @@ func (s *Server) deleteUnit(w http.ResponseWriter, r *http.Request) {
 	u := st.unitByID(id)
 	if u == nil {
 		writeNoRow(w)
+		return
+	}
+	if st.profile.inUseDeleteConflict && st.unitInUse(id) {
+		writeInUse(w)
 		return
 	}
 	out := st.renderUnit(u)
@@ -735,4 +744,44 @@ func (s *Server) deleteLabel(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeNoRow(w)
+}
+
+// foodInUse reports whether a recipe ingredient or a shopping-list item uses
+// the food.
+func (st *store) foodInUse(id string) bool {
+	for _, r := range st.recipes {
+		for _, in := range r.Ingredients {
+			if in.FoodID != nil && *in.FoodID == id {
+				return true
+			}
+		}
+	}
+	for _, l := range st.shoppingLists {
+		for _, it := range l.Items {
+			if it.FoodID != nil && *it.FoodID == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// unitInUse reports whether a recipe ingredient or a shopping-list item uses
+// the unit.
+func (st *store) unitInUse(id string) bool {
+	for _, r := range st.recipes {
+		for _, in := range r.Ingredients {
+			if in.UnitID != nil && *in.UnitID == id {
+				return true
+			}
+		}
+	}
+	for _, l := range st.shoppingLists {
+		for _, it := range l.Items {
+			if it.UnitID != nil && *it.UnitID == id {
+				return true
+			}
+		}
+	}
+	return false
 }
