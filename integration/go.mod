@@ -53,8 +53,8 @@ require (
 	go.opentelemetry.io/otel/metric v1.44.0 // indirect
 	go.opentelemetry.io/otel/trace v1.44.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	golang.org/x/crypto v0.58.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/crypto v0.59.0 // indirect
+	golang.org/x/sys v0.50.0 // indirect
 )
 
 replace github.com/souskitchen/sous/internal => ../internal
@@ -71,6 +71,13 @@ require github.com/souskitchen/sous/services/library v0.0.0
 
 replace github.com/souskitchen/sous/services/library => ../services/library
 
-require github.com/souskitchen/sous/services/recipes v0.0.0
+require (
+	github.com/souskitchen/sous/mcpfront v0.0.0
+	github.com/souskitchen/sous/services/recipes v0.0.0
+)
+
+require go.uber.org/goleak v1.3.0 // indirect
 
 replace github.com/souskitchen/sous/services/recipes => ../services/recipes
+
+replace github.com/souskitchen/sous/mcpfront => ../mcpfront
