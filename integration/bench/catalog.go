@@ -1,0 +1,130 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/souskitchen/sous/integration/mealietest"
+)
+
+// CatalogTargetPerTool is the issue's budget for the catalog: at most 700
+// bytes per tool on average, against roughly 17 KB for the seed's 25 tools.
+const CatalogTargetPerTool = 700
+
+// CatalogVariant is the tools/list answer of one configuration.
+type CatalogVariant struct {
+	// Name says which configuration ("all toolsets", "read-only").
+	Name string
+	// Tools is the number of tools listed.
+	Tools int
+	// Bytes is the whole JSON-RPC response line as sent on stdio.
+	Bytes int
+	// Tokens counts that line.
+	Tokens *Tokens
+	// Largest are the three largest tools, by their JSON bytes.
+	Largest []ToolSize
+	// NoWhen lists tools whose description never says when to call them
+	// (no "when" and no "call it").
+	NoWhen []string
+}
+
+// ToolSize is one tool's definition size.
+type ToolSize struct {
+	Name  string
+	Bytes int
+}
+
+// PerTool is the average bytes per tool.
+func (v CatalogVariant) PerTool() float64 {
+	if v.Tools == 0 {
+		return 0
+	}
+	return float64(v.Bytes) / float64(v.Tools)
+}
+
+// Catalog is figure 1.
+type Catalog struct {
+	Variants []CatalogVariant
+	// Pantry says whether the pantry toolset was on (it needs the food API).
+	Pantry bool
+}
+
+// runCatalog lists the tools of `sous mcp --stdio` with every toolset on
+// (the food API configured, SOUS_IMAGE_DIR set so upload_recipe_image is
+// listed), then in read-only mode.
+func (h *Harness) runCatalog() (*Catalog, error) {
+	em, err := mealietest.Start(mealietest.WithSeed("demo"))
+	if err != nil {
+		return nil, err
+	}
+	defer em.Close()
+	base := []string{"MEALIE_URL=" + em.URL, "MEALIE_API_TOKEN=" + em.Token, "SOUS_IMAGE_DIR=" + h.Work}
+	out := &Catalog{}
+	if h.Food != nil {
+		base = append(base, "FOOD_API_BASE="+h.Food.BaseURL, "FOOD_API_TOKEN="+h.Food.Token)
+		out.Pantry = true
+	}
+	for _, v := range []struct {
+		name  string
+		extra []string
+	}{
+		{"all toolsets", nil},
+		{"read-only (MEALIE_READ_ONLY)", []string{"MEALIE_READ_ONLY=true"}},
+	} {
+		c, err := startStdio(h.Bin, h.Work, sousEnv(append(slices.Clone(base), v.extra...)...))
+		if err != nil {
+			return nil, fmt.Errorf("catalog, %s: %w", v.name, err)
+		}
+		line, err := c.call("tools/list", map[string]any{})
+		c.close()
+		if err != nil {
+			return nil, fmt.Errorf("catalog, %s: %w", v.name, err)
+		}
+		cv, err := measureCatalog(v.name, line)
+		if err != nil {
+			return nil, err
+		}
+		cv.Tokens = h.Tok.Add(string(line))
+		out.Variants = append(out.Variants, cv)
+	}
+	return out, nil
+}
+
+// measureCatalog sizes a tools/list response line.
+func measureCatalog(name string, line []byte) (CatalogVariant, error) {
+	var resp struct {
+		Result struct {
+			Tools []json.RawMessage `json:"tools"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return CatalogVariant{}, fmt.Errorf("catalog, %s: %w", name, err)
+	}
+	v := CatalogVariant{Name: name, Tools: len(resp.Result.Tools), Bytes: len(line)}
+	var sizes []ToolSize
+	for _, raw := range resp.Result.Tools {
+		var t struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+		}
+		if err := json.Unmarshal(raw, &t); err != nil {
+			return v, fmt.Errorf("catalog, %s: %w", name, err)
+		}
+		sizes = append(sizes, ToolSize{t.Name, len(raw)})
+		if !saysWhen(t.Description) {
+			v.NoWhen = append(v.NoWhen, t.Name)
+		}
+	}
+	slices.SortFunc(sizes, func(a, b ToolSize) int { return b.Bytes - a.Bytes })
+	v.Largest = sizes[:min(3, len(sizes))]
+	return v, nil
+}
+
+// saysWhen reports whether a description tells the model when to call the
+// tool, the catalog's one rule that must survive trimming.
+func saysWhen(desc string) bool {
+	d := strings.ToLower(desc)
+	return strings.Contains(d, "when") || strings.Contains(d, "call it")
+}

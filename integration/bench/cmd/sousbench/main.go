@@ -1,0 +1,116 @@
+// Command sousbench measures every figure of docs/benchmarks.md in one run
+// and rewrites that page's results block.
+//
+//	sousbench [-sous bin/sous] [-doc docs/benchmarks.md] [-only catalog,hop] [-timeout 9m]
+//
+// Without -sous it builds the sous binary into a temporary directory. It
+// runs from anywhere inside the repository. With -only it prints the
+// partial results and leaves the document alone.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/souskitchen/sous/integration/bench"
+	"github.com/souskitchen/sous/integration/foodapitest"
+)
+
+// defaultTimeout keeps `make bench` under the issue's ten minutes on two
+// cores: the figures take three to four minutes when the machine is quiet.
+const defaultTimeout = 9 * time.Minute
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sousbench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	sousBin := fs.String("sous", "", "sous binary to measure (default: build one)")
+	doc := fs.String("doc", "docs/benchmarks.md", "document whose results block to rewrite, relative to the repository root")
+	only := fs.String("only", "", "comma-separated figures to run ("+strings.Join(bench.FigureNames, ", ")+"); the document is then left alone")
+	timeout := fs.Duration("timeout", defaultTimeout, "bound on the whole run")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(stderr, "sousbench:", err)
+		return 1
+	}
+	root, err := foodapitest.FindRoot(wd)
+	if err != nil {
+		fmt.Fprintln(stderr, "sousbench:", err)
+		return 1
+	}
+	work, err := os.MkdirTemp("", "sousbench-")
+	if err != nil {
+		fmt.Fprintln(stderr, "sousbench:", err)
+		return 1
+	}
+	defer os.RemoveAll(work)
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+
+	bin := *sousBin
+	if bin == "" {
+		bin = filepath.Join(work, "bin", "sous")
+		fmt.Fprintln(stderr, "sousbench: building sous")
+		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/sous")
+		build.Dir, build.Stdout, build.Stderr = root, stderr, stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(stderr, "sousbench: building sous:", err)
+			return 1
+		}
+	} else if bin, err = filepath.Abs(bin); err != nil {
+		fmt.Fprintln(stderr, "sousbench:", err)
+		return 1
+	}
+	childDir := filepath.Join(work, "cwd")
+	if err := os.Mkdir(childDir, 0o755); err != nil {
+		fmt.Fprintln(stderr, "sousbench:", err)
+		return 1
+	}
+	h := &bench.Harness{
+		Bin: bin, Root: root, Work: childDir, Log: stderr,
+		Tok: &bench.Tokenizer{Dir: filepath.Join(root, "integration", "bench", "tokenizer")},
+	}
+	if *only != "" {
+		h.Only = strings.Split(*only, ",")
+	}
+	res, err := h.Run(ctx)
+	if err != nil {
+		fmt.Fprintln(stderr, "sousbench:", err)
+		return 1
+	}
+	md := res.Markdown()
+	fmt.Fprintln(stdout, md)
+	if *only != "" {
+		return 0
+	}
+	path := *doc
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(root, path)
+	}
+	if err := bench.Rewrite(path, md); err != nil {
+		fmt.Fprintln(stderr, "sousbench:", err)
+		return 1
+	}
+	fmt.Fprintf(stderr, "sousbench: wrote %s\n", path)
+	if len(res.Errors) > 0 {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,197 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/souskitchen/sous/integration/mealietest"
+)
+
+// Load figure settings, from the issue.
+const (
+	loadSessions = 100
+	loadCalls    = 20
+	loadLatency  = 10 * time.Millisecond
+	// loadTimeout bounds the whole figure: 2,000 calls of a few Mealie
+	// requests each at 10 ms take seconds; minutes mean a stall.
+	loadTimeout = 3 * time.Minute
+	// sampleEvery is how often RSS is sampled during the load.
+	sampleEvery = 50 * time.Millisecond
+	// afterSettle is how long the process rests before "memory after" is
+	// read: long enough for a GC cycle and the runtime's scavenger to
+	// start returning freed pages.
+	afterSettle = 5 * time.Second
+	// NearIdle is how "back near idle" is read: RSS after the load at most
+	// 1.5 times the RSS before it.
+	NearIdle = 1.5
+)
+
+// Load is figure 6.
+type Load struct {
+	Sessions, CallsEach int
+	Calls, Errors       int
+	// FirstError is one failure, verbatim, when Errors > 0.
+	FirstError string
+	Wall       time.Duration
+	P50, P99   time.Duration
+	// Idle before the load, PeakRSS sampled during it, After once it
+	// settled; all of the one `sous mcp --http` process.
+	Idle, After MemStat
+	PeakRSS     int64
+}
+
+// Throughput is calls per second over the whole run, session set-up
+// included.
+func (l *Load) Throughput() float64 {
+	if l.Wall <= 0 {
+		return 0
+	}
+	return float64(l.Calls) / l.Wall.Seconds()
+}
+
+// loadMix is the cycle of read calls each session makes, started at a
+// different point per session: what a model's kitchen session reads.
+func loadMix(slugs []string, week map[string]any) []func(i int) (string, map[string]any) {
+	return []func(i int) (string, map[string]any){
+		func(i int) (string, map[string]any) {
+			return "search_recipes", map[string]any{"query": []string{"chicken", "soup", "pasta", "cake"}[i%4]}
+		},
+		func(i int) (string, map[string]any) { return "get_recipe", map[string]any{"slug": slugs[i%len(slugs)]} },
+		func(int) (string, map[string]any) { return "get_meal_plan", week },
+		func(int) (string, map[string]any) { return "get_todays_meals", map[string]any{} },
+		func(i int) (string, map[string]any) {
+			return "get_recipe", map[string]any{"slug": slugs[(i*7)%len(slugs)]}
+		},
+		func(int) (string, map[string]any) { return "list_cookbooks", map[string]any{} },
+		func(int) (string, map[string]any) { return "library_stats", map[string]any{"resource": "tags"} },
+		func(int) (string, map[string]any) { return "get_shopping_list", map[string]any{} },
+	}
+}
+
+// runLoad runs loadSessions MCP sessions at once against one `sous mcp
+// --http` (every Mealie-backed service in-process), each making loadCalls
+// mixed read calls.
+func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
+	ctx, cancel := context.WithTimeout(ctx, loadTimeout)
+	defer cancel()
+	em, err := mealietest.Start(mealietest.WithSeed("demo"), mealietest.WithLatency(loadLatency))
+	if err != nil {
+		return nil, err
+	}
+	defer em.Close()
+	p, url, err := h.startMCPHTTP("MEALIE_URL="+em.URL, "MEALIE_API_TOKEN="+em.Token)
+	if err != nil {
+		return nil, err
+	}
+	defer p.Stop()
+	hc := httpClient()
+	var page struct {
+		Items []struct {
+			Slug string `json:"slug"`
+		} `json:"items"`
+	}
+	if err := getJSON(ctx, hc, em, "/api/recipes?perPage=100", &page); err != nil {
+		return nil, err
+	}
+	var slugs []string
+	for _, it := range page.Items {
+		slugs = append(slugs, it.Slug)
+	}
+	if len(slugs) == 0 {
+		return nil, fmt.Errorf("the demo seed has no recipes")
+	}
+	today := time.Now()
+	week := map[string]any{"start_date": today.Format(time.DateOnly), "end_date": today.AddDate(0, 0, 6).Format(time.DateOnly)}
+	mix := loadMix(slugs, week)
+
+	out := &Load{Sessions: loadSessions, CallsEach: loadCalls}
+	if err := sleepCtx(ctx, settle); err != nil {
+		return nil, err
+	}
+	if out.Idle, err = ReadMemory(p.Pid()); err != nil {
+		return nil, err
+	}
+	var peak atomic.Int64
+	stopSampling := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		t := time.NewTicker(sampleEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopSampling:
+				return
+			case <-t.C:
+				if m, err := ReadMemory(p.Pid()); err == nil && m.RSS > peak.Load() {
+					peak.Store(m.RSS)
+				}
+			}
+		}
+	}()
+
+	var (
+		mu       sync.Mutex
+		times    []time.Duration
+		errCount int
+		firstErr string
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		errCount++
+		if firstErr == "" {
+			firstErr = err.Error()
+		}
+		mu.Unlock()
+	}
+	start := time.Now()
+	for s := range loadSessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sess, err := connectMCP(ctx, hc, url)
+			if err != nil {
+				for range loadCalls {
+					fail(fmt.Errorf("connect: %w", err))
+				}
+				return
+			}
+			defer sess.Close()
+			local := make([]time.Duration, 0, loadCalls)
+			for c := range loadCalls {
+				name, args := mix[(s+c)%len(mix)](s + c)
+				t := time.Now()
+				_, _, err := callText(ctx, sess, name, args)
+				local = append(local, time.Since(t))
+				if err != nil {
+					fail(err)
+				}
+			}
+			mu.Lock()
+			times = append(times, local...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	out.Wall = time.Since(start)
+	close(stopSampling)
+	<-sampled
+	out.Calls = loadSessions * loadCalls
+	out.Errors, out.FirstError = errCount, firstErr
+	out.P50, out.P99 = Percentile(times, 0.50), Percentile(times, 0.99)
+	out.PeakRSS = peak.Load()
+	if err := sleepCtx(ctx, afterSettle); err != nil {
+		return nil, err
+	}
+	if out.After, err = ReadMemory(p.Pid()); err != nil {
+		return nil, err
+	}
+	if out.After.Peak > out.PeakRSS {
+		out.PeakRSS = out.After.Peak // VmHWM catches a peak between samples
+	}
+	return out, nil
+}
