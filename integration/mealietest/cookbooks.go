@@ -51,6 +51,7 @@ func (st *store) cookbookRecipes(c *cookbook) []*recipe {
 	if err != nil {
 		return nil
 	}
+	q.foldCase = st.profile.caseInsensitiveFilter
 	var out []*recipe
 	for _, r := range st.recipes {
 		if q.matches(r) {

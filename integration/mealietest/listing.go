@@ -39,6 +39,7 @@ func listRows[T any](w http.ResponseWriter, r *http.Request, rows []T, spec list
 			err.write(w)
 			return
 		}
+		f.foldCase = profileOf(r).caseInsensitiveFilter
 		rows = slices.DeleteFunc(rows, func(x T) bool { return !f.matches(x) })
 	}
 	search := r.URL.Query().Get("search")

@@ -73,6 +73,11 @@ type profile struct {
 	// delete_one, unchanged through 2.x). Mealie 3.22 answers 409
 	// ForeignKeyViolation (cases C09: mgummich/mcp-mealie 371aaab, mealie#7710).
 	inUseDeleteConflict bool
+	// caseInsensitiveFilter compares strings in queryFilter and cookbook
+	// filters without regard to case. Mealie PR #5162 (2025-03, "case
+	// insensitive query filters", listed in the v2.8.0 release notes) made
+	// them so; 2.0 compares as SQLite's "=" does, case-sensitively (cases C28).
+	caseInsensitiveFilter bool
 }
 
 // profiles are the versions the emulator knows.
@@ -96,13 +101,14 @@ var profiles = map[string]profile{
 	"2.8": {
 		name: "2.8", version: "v2.8.0",
 		structuredYield: true, householdOnHand: true, ingredientFlags: true,
-		suggestions: true, cookbookRecipes: true,
+		suggestions: true, cookbookRecipes: true, caseInsensitiveFilter: true,
 	},
 	"3": {
 		name: "3", version: "v3.0.0",
 		structuredYield: true, householdOnHand: true, suggestions: true,
 		extraEntryTypes: true, organizerGroupID: true, userAnnouncements: true,
 		newTagInPatch: true, renameMovesSlug: true, inUseDeleteConflict: true,
+		caseInsensitiveFilter: true,
 	},
 }
 

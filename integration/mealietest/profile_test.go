@@ -2,6 +2,7 @@ package mealietest
 
 import (
 	"net/http"
+	"net/url"
 	"testing"
 )
 
@@ -193,6 +194,25 @@ func TestProfileRenameAndInUse(t *testing.T) {
 			}
 			if code, _ := call(t, s, http.MethodGet, "/api/foods/"+garlic, nil); code != 404 {
 				t.Errorf("food merged into itself still answers %d, want 404", code)
+			}
+		})
+	}
+}
+
+// TestProfileFilterCase pins Mealie PR #5162: string filters ignore case from
+// 2.8 on and match exactly in 2.0.
+func TestProfileFilterCase(t *testing.T) {
+	for v, want := range map[string]float64{"2.0": 0, "2.8": 1, "3": 1} {
+		t.Run(v, func(t *testing.T) {
+			s := NewServer(t, WithVersion(v))
+			q := url.QueryEscape(`name = "weeknight chili"`)
+			code, body := call(t, s, http.MethodGet, "/api/recipes?queryFilter="+q, nil)
+			if code != 200 || obj(t, body)["total"] != want {
+				t.Errorf("lower-case name filter: %d total=%v, want %v", code, obj(t, body)["total"], want)
+			}
+			code, body = call(t, s, http.MethodGet, "/api/foods?queryFilter="+url.QueryEscape(`name = "ONION"`), nil)
+			if code != 200 || obj(t, body)["total"] != want {
+				t.Errorf("upper-case food filter: %d total=%v, want %v", code, obj(t, body)["total"], want)
 			}
 		})
 	}

@@ -87,6 +87,9 @@ type queryFilter[T any] struct {
 	root  *filterNode
 	parts []filterPart
 	attrs map[string]attrDef[T]
+	// foldCase compares strings case-insensitively, as Mealie does from PR
+	// #5162 on (profile caseInsensitiveFilter).
+	foldCase bool
 }
 
 var camelBoundary = regexp.MustCompile(`([a-z0-9])([A-Z])`)
@@ -404,7 +407,7 @@ func (q *queryFilter[T]) eval(n *filterNode, row T) bool {
 		return len(have) > 0
 	case "CONTAINS ALL":
 		for _, v := range c.values {
-			if !anyMatch(have, func(h any) bool { return compareValue(def.kind, h, v) == 0 }) {
+			if !anyMatch(have, func(h any) bool { return q.compare(def.kind, h, v) == 0 }) {
 				return false
 			}
 		}
@@ -415,21 +418,21 @@ func (q *queryFilter[T]) eval(n *filterNode, row T) bool {
 	return anyMatch(have, func(h any) bool {
 		switch c.op {
 		case "=":
-			return compareValue(def.kind, h, c.values[0]) == 0
+			return q.compare(def.kind, h, c.values[0]) == 0
 		case "<>":
-			return compareValue(def.kind, h, c.values[0]) != 0
+			return q.compare(def.kind, h, c.values[0]) != 0
 		case ">":
-			return compareValue(def.kind, h, c.values[0]) > 0
+			return q.compare(def.kind, h, c.values[0]) > 0
 		case "<":
-			return compareValue(def.kind, h, c.values[0]) < 0
+			return q.compare(def.kind, h, c.values[0]) < 0
 		case ">=":
-			return compareValue(def.kind, h, c.values[0]) >= 0
+			return q.compare(def.kind, h, c.values[0]) >= 0
 		case "<=":
-			return compareValue(def.kind, h, c.values[0]) <= 0
+			return q.compare(def.kind, h, c.values[0]) <= 0
 		case "IN":
-			return anyString(c.values, func(v string) bool { return compareValue(def.kind, h, v) == 0 })
+			return anyString(c.values, func(v string) bool { return q.compare(def.kind, h, v) == 0 })
 		case "NOT IN":
-			return !anyString(c.values, func(v string) bool { return compareValue(def.kind, h, v) == 0 })
+			return !anyString(c.values, func(v string) bool { return q.compare(def.kind, h, v) == 0 })
 		case "LIKE":
 			return likeMatch(fmt.Sprint(h), c.values[0])
 		case "NOT LIKE":
@@ -455,6 +458,14 @@ func anyString(vals []string, f func(string) bool) bool {
 		}
 	}
 	return false
+}
+
+// compare is compareValue with the filter's case rule applied to strings.
+func (q *queryFilter[T]) compare(kind attrKind, have any, want string) int {
+	if q.foldCase && kind == kindString {
+		return strings.Compare(strings.ToLower(fmt.Sprint(have)), strings.ToLower(want))
+	}
+	return compareValue(kind, have, want)
 }
 
 // compareValue compares a row value with a filter operand. Strings compare

@@ -62,6 +62,7 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 			err.write(w)
 			return
 		}
+		expr.foldCase = st.profile.caseInsensitiveFilter
 		var kept []*recipe
 		for _, rc := range rows {
 			if expr.matches(rc) {

@@ -220,6 +220,7 @@ func (s *Server) Handler() http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		r = r.WithContext(context.WithValue(r.Context(), profileKey{}, s.store.profile))
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		entry := Request{Method: r.Method, Path: r.URL.Path, RawQuery: r.URL.RawQuery, Body: body, Header: r.Header.Clone(), Time: s.cfg.now()}
 		plan := faultPlan{}
@@ -273,6 +274,16 @@ func (s *Server) Handler() http.Handler {
 		}
 		s.dispatch(mux, rec, r)
 	})
+}
+
+// profileKey carries the server's profile in a request's context, for
+// helpers that see the request but not the store.
+type profileKey struct{}
+
+// profileOf returns the profile the request is served under.
+func profileOf(r *http.Request) profile {
+	p, _ := r.Context().Value(profileKey{}).(profile)
+	return p
 }
 
 // dispatch routes a request, turning the router's own 404 and 405 into
