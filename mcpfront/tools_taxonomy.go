@@ -235,7 +235,7 @@ func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 			return nil, e
 		}
 		out.Items, err = taxonomyMaps(r.Msg.GetItems())
-		if out.Items == nil || len(out.Items) == 0 {
+		if len(out.Items) == 0 {
 			return struct {
 				Items []any  `json:"items"`
 				Hint  string `json:"hint"`

@@ -45,7 +45,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// grpcurl; it uses SOUS_SERVICE_TOKEN when one is set.
 	ln, err := listen(*connectAddr)
 	if err != nil {
-		return fmt.Errorf("Connect API: %w", err)
+		return fmt.Errorf("the demo Connect API cannot listen: %w", err)
 	}
 	connectCtx, stopConnect := context.WithCancel(ctx)
 	connectDone := make(chan error, 1)
