@@ -73,6 +73,9 @@ func runReport[R comparable, M any, PM interface {
 	for {
 		select {
 		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.Canceled) {
+				return zero, connect.NewError(connect.CodeCanceled, errors.New("the report was cancelled"))
+			}
 			return zero, connect.NewError(connect.CodeDeadlineExceeded, errors.New("the report took too long and was stopped; lower max_recipes and try again"))
 		case <-tick.C:
 			if last != nil {
