@@ -160,12 +160,13 @@ var (
 	tableVar = regexp.MustCompile("(?m)^\\|\\s*`([A-Z][A-Z0-9_]*)`\\s*\\|")
 )
 
-// skipDir reports directories that hold no code sous runs: generated code,
-// virtualenvs, dependencies, and this package.
+// skipDir reports directories that hold no code sous runs: hidden ones,
+// generated code, dependencies, test data, and this package.
 func skipDir(rel string) bool {
 	base := filepath.Base(rel)
 	switch {
-	case base == ".git" || base == ".venv" || base == "node_modules" || base == "__pycache__" || base == "testdata":
+	case strings.HasPrefix(base, ".") || base == "node_modules" || base == "__pycache__" || base == "testdata":
+		// .git, virtualenvs (.venv and friends), editor and CI state.
 		return true
 	case rel == filepath.Join("proto", "gen") || rel == "tools" || rel == filepath.Join("integration", "docs_test"):
 		return true
