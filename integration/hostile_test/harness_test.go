@@ -116,9 +116,9 @@ func newStack(t *testing.T, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOp
 	return &stack{mealie: em, logs: logs, server: server, url: hsrv.URL}
 }
 
-// connect opens an MCP client session to endpoint with extra headers on
+// connectMCP opens an MCP client session to endpoint with extra headers on
 // every request.
-func connect(t *testing.T, endpoint string, headers map[string]string) (*mcp.ClientSession, error) {
+func connectMCP(t *testing.T, endpoint string, headers map[string]string) (*mcp.ClientSession, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	t.Cleanup(cancel)

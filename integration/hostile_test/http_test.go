@@ -82,14 +82,14 @@ func TestBearer(t *testing.T) {
 			t.Errorf("%s: body %q differs from %q", name, body, refBody)
 		}
 	}
-	cs, err := connect(t, s.url+"/mcp/", map[string]string{"Authorization": "Bearer " + bearerToken})
+	cs, err := connectMCP(t, s.url+"/mcp/", map[string]string{"Authorization": "Bearer " + bearerToken})
 	if err != nil {
 		t.Fatalf("right bearer: %v", err)
 	}
 	if text, isErr := callText(t, cs, "search_recipes", map[string]any{"limit": 2}); isErr {
 		t.Fatalf("search_recipes: %s", text)
 	}
-	if _, err := connect(t, s.url+"/mcp/", map[string]string{"Authorization": "Bearer nope"}); err == nil {
+	if _, err := connectMCP(t, s.url+"/mcp/", map[string]string{"Authorization": "Bearer nope"}); err == nil {
 		t.Error("the go-sdk client connected with a wrong bearer")
 	}
 	assertNoSecrets(t, s)
@@ -176,7 +176,7 @@ func TestRateLimit(t *testing.T) {
 func TestSessionLogsNoSecret(t *testing.T) {
 	s := newStack(t, mcpfront.HTTPOptions{PathSecret: pathSecret, BearerToken: bearerToken}, mcpfront.Options{})
 	auth := map[string]string{"Authorization": "Bearer " + bearerToken}
-	cs, err := connect(t, s.url+"/mcp/"+pathSecret, auth)
+	cs, err := connectMCP(t, s.url+"/mcp/"+pathSecret, auth)
 	if err != nil {
 		t.Fatal(err)
 	}
