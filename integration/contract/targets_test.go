@@ -33,25 +33,72 @@ type target struct {
 	name  string
 	url   string
 	token string
+	// profile is the emulator profile whose behaviour the target shows:
+	// "2.0", "2.8" or "3" (see profileFor for a real Mealie).
+	profile string
+	// emulator is the server behind an emulator target, nil otherwise.
+	emulator *mealietest.Server
 }
 
-// forEachTarget runs fn once per available target, as subtests.
+// profiles are the emulator's version profiles; the suite runs on each.
+var profiles = []string{"2.0", "2.8", "3"}
+
+// forEachTarget runs fn once per available target, as subtests: the emulator
+// under every version profile, then a live Mealie and the v2.8.0 container
+// when they are available.
 func forEachTarget(t *testing.T, fn func(t *testing.T, tg target)) {
 	t.Helper()
-	t.Run("emulator", func(t *testing.T) {
-		srv := mealietest.NewServer(t, mealietest.WithSeed("empty"))
-		fn(t, target{name: "emulator", url: srv.URL, token: srv.Token})
-	})
+	forEachTargetWith(t, nil, fn)
+}
+
+// forEachTargetWith is forEachTarget with extra emulator options, such as the
+// web pages a URL import reads.
+func forEachTargetWith(t *testing.T, opts []mealietest.Option, fn func(t *testing.T, tg target)) {
+	t.Helper()
+	for _, p := range profiles {
+		t.Run("emulator-"+p, func(t *testing.T) {
+			o := append([]mealietest.Option{mealietest.WithSeed("empty"), mealietest.WithVersion(p)}, opts...)
+			srv := mealietest.NewServer(t, o...)
+			fn(t, target{name: "emulator", url: srv.URL, token: srv.Token, profile: p, emulator: srv})
+		})
+	}
 	t.Run("live", func(t *testing.T) {
 		tg, why := liveTarget()
 		if why != "" {
 			t.Skip(why)
 		}
+		tg.profile = profileFor(tg.version(t))
 		fn(t, tg)
 	})
 	t.Run("container", func(t *testing.T) {
-		fn(t, containerTarget(t))
+		tg := containerTarget(t)
+		tg.profile = profileFor(tg.version(t))
+		fn(t, tg)
 	})
+}
+
+// profileFor maps the version a real Mealie reports to the emulator profile
+// whose behaviour it should show: 2.0.x to "2.0", later 2.x releases to
+// "2.8", and 3.x, nightly builds and anything newer to "3". A source
+// checkout reports "develop" (app_about__ok.json), treated as 2.0 since the
+// captures were made from one.
+func profileFor(version string) string {
+	v := strings.TrimPrefix(version, "v")
+	switch {
+	case v == "develop" || strings.HasPrefix(v, "2.0."):
+		return "2.0"
+	case strings.HasPrefix(v, "2.") || strings.HasPrefix(v, "1."):
+		return "2.8"
+	}
+	return "3"
+}
+
+// version returns what GET /api/app/about reports.
+func (tg target) version(t *testing.T) string {
+	t.Helper()
+	_, about := tg.callAs(t, "", http.MethodGet, "/api/app/about", nil)
+	v, _ := asObj(t, about)["version"].(string)
+	return v
 }
 
 // liveTarget reads MEALIE_INTEGRATION, MEALIE_URL and MEALIE_API_TOKEN.

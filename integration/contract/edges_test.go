@@ -1,0 +1,418 @@
+package contract
+
+import (
+	"net/http"
+	"net/url"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/souskitchen/sous/integration/mealietest"
+)
+
+// This file holds one test per sharp edge of Mealie's API that sous relies
+// on. Expectations that differ by version branch on tg.profile and cite where
+// the difference comes from.
+
+// newRecipe creates a recipe and deletes it when the test ends.
+func newRecipe(t *testing.T, tg target, name string) string {
+	t.Helper()
+	code, slug := tg.call(t, http.MethodPost, "/api/recipes", map[string]any{"name": name})
+	s, ok := slug.(string)
+	if code != 201 || !ok {
+		t.Fatalf("create recipe %q: %d %v", name, code, slug)
+	}
+	t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/recipes/"+s, nil) })
+	return s
+}
+
+// newTag creates a tag and returns it as the {id,name,slug} a recipe needs.
+func newTag(t *testing.T, tg target, name string) map[string]any {
+	t.Helper()
+	code, tag := tg.call(t, http.MethodPost, "/api/organizers/tags", map[string]any{"name": name})
+	if code != 201 {
+		t.Fatalf("create tag: %d %v", code, tag)
+	}
+	o := asObj(t, tag)
+	t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/organizers/tags/"+o["id"].(string), nil) })
+	return map[string]any{"id": o["id"], "name": o["name"], "slug": o["slug"]}
+}
+
+// uniqueWord is a lower-case word no other run uses, for names whose slug the
+// test predicts.
+func uniqueWord() string { return strings.ReplaceAll(uuid.NewString()[:8], "-", "") }
+
+func TestBadTokenIs401(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		// users_self__bad_token_401.json, users_self__no_auth_401.json
+		for _, tok := range []string{"not-a-token", ""} {
+			code, body := tg.callAs(t, tok, http.MethodGet, "/api/users/self", nil)
+			if want := map[string]any{"detail": "Could not validate credentials"}; code != 401 || !reflect.DeepEqual(body, want) {
+				t.Errorf("token %q: %d %v", tok, code, body)
+			}
+		}
+	})
+}
+
+func TestPerPageMinusOneReturnsAll(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		for range 3 {
+			newRecipe(t, tg, uniqueName("Contract All"))
+		}
+		// recipes_list__perpage_minus1.json: every row, per_page = the count.
+		code, all := tg.call(t, http.MethodGet, "/api/recipes?perPage=-1", nil)
+		a := asObj(t, all)
+		items, _ := a["items"].([]any)
+		if code != 200 || a["per_page"] != a["total"] || a["total_pages"] != 1.0 || float64(len(items)) != a["total"] {
+			t.Errorf("perPage=-1: %d per_page=%v total=%v total_pages=%v items=%d", code, a["per_page"], a["total"], a["total_pages"], len(items))
+		}
+		if n, _ := a["total"].(float64); n < 3 {
+			t.Errorf("total %v, want at least the 3 recipes just made", n)
+		}
+	})
+}
+
+func TestOrganizerObjectsNeedIDNameSlug(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		tag := newTag(t, tg, uniqueName("Contract Brunch"))
+		s := newRecipe(t, tg, uniqueName("Contract Waffles"))
+		// recipes_patch__tag_name_only_422.json: name alone fails validation on the slug.
+		code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s, map[string]any{"tags": []any{map[string]any{"name": tag["name"]}}})
+		if code != 422 || !strings.Contains(locs(body), "body.tags.0.slug") {
+			t.Errorf("tag with name only: %d %v, want 422 at body.tags.0.slug", code, body)
+		}
+		// recipes_patch__tag_name_slug_new.json: without an id 2.x fails with
+		// 500 TypeError; Mealie PR #6803 (3.x) creates the tag (cases C03).
+		word := uniqueWord()
+		code, body = tg.call(t, http.MethodPatch, "/api/recipes/"+s,
+			map[string]any{"tags": []any{map[string]any{"name": "Contract " + word, "slug": "contract-" + word}}})
+		if want := map[bool]int{true: 500, false: 200}[is2x(tg)]; code != want {
+			t.Errorf("tag without id on %s: %d %v, want %d", tg.profile, code, body, want)
+		}
+		// recipes_patch__tag_id_with_other_name.json: an existing id sent with
+		// another name renames the tag everywhere.
+		renamed := uniqueName("Contract Late Breakfast")
+		code, body = tg.call(t, http.MethodPatch, "/api/recipes/"+s,
+			map[string]any{"tags": []any{map[string]any{"id": tag["id"], "name": renamed, "slug": tag["slug"]}}})
+		if code != 200 {
+			t.Fatalf("tag with id and other name: %d %v", code, body)
+		}
+		code, got := tg.call(t, http.MethodGet, "/api/organizers/tags/"+tag["id"].(string), nil)
+		if code != 200 || asObj(t, got)["name"] != renamed {
+			t.Errorf("global tag after recipe PATCH: %d %v, want name %q", code, got, renamed)
+		}
+	})
+}
+
+// locs joins the loc paths of a FastAPI validation body as dotted strings.
+func locs(body any) string {
+	m, _ := body.(map[string]any)
+	list, _ := m["detail"].([]any)
+	var out []string
+	for _, e := range list {
+		em, _ := e.(map[string]any)
+		l, _ := em["loc"].([]any)
+		var parts []string
+		for _, p := range l {
+			switch v := p.(type) {
+			case string:
+				parts = append(parts, v)
+			case float64:
+				parts = append(parts, strconv.FormatFloat(v, 'f', -1, 64))
+			}
+		}
+		out = append(out, strings.Join(parts, "."))
+	}
+	return strings.Join(out, " ")
+}
+
+func TestSlugifyUnicode(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		word := uniqueWord()
+		tests := []struct{ name, slug string }{
+			{"Feta-Käse " + word, "feta-kase-" + word},
+			{"Crème Brûlée " + word, "creme-brulee-" + word},
+			{"  Mac & Cheese!! " + word, "mac-cheese-" + word},
+		}
+		for _, tt := range tests {
+			if got := newRecipe(t, tg, tt.name); got != tt.slug {
+				t.Errorf("recipe %q: slug %q, want %q", tt.name, got, tt.slug)
+			}
+		}
+		if tag := newTag(t, tg, "Käse "+word); tag["slug"] != "kase-"+word {
+			t.Errorf("tag slug %v, want kase-%s", tag["slug"], word)
+		}
+	})
+}
+
+func TestSlugCollisionSuffix(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		name := "Contract Twin " + uniqueWord()
+		first := newRecipe(t, tg, name)
+		second := newRecipe(t, tg, name)
+		third := newRecipe(t, tg, name)
+		// recipes_create__same_name.json: "-1", then "-2".
+		if second != first+"-1" || third != first+"-2" {
+			t.Errorf("slugs %q %q %q, want %[1]q %[1]q-1 %[1]q-2", first, second, third)
+		}
+	})
+}
+
+func TestRenameMovesSlugPerVersion(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		word := uniqueWord()
+		old := newRecipe(t, tg, "Contract Soup "+word)
+		newSlug := "contract-stew-" + word
+		t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/recipes/"+newSlug, nil) })
+		code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+old, map[string]any{"name": "Contract Stew " + word})
+		if code != 200 || asObj(t, body)["slug"] != newSlug {
+			t.Fatalf("rename: %d %v", code, body)
+		}
+		oldCode, _ := tg.call(t, http.MethodGet, "/api/recipes/"+old, nil)
+		newCode, _ := tg.call(t, http.MethodGet, "/api/recipes/"+newSlug, nil)
+		// 2.x keeps the stored slug behind (recipes_get__old_slug_after_patch_rename.json,
+		// recipes_get__new_slug_after_patch_rename.json); 3.x moves it.
+		want := map[bool][2]int{true: {200, 404}, false: {404, 200}}[is2x(tg)]
+		if [2]int{oldCode, newCode} != want {
+			t.Errorf("on %s GET old=%d new=%d, want old=%d new=%d", tg.profile, oldCode, newCode, want[0], want[1])
+		}
+		// On 2.x the row whose slug a PATCH left behind takes no further
+		// writes (recipes_patch__after_patch_rename_old_slug.json). Where the
+		// slug moved, a PUT of the full object renames again, as it does on
+		// 2.0 for a row in step (recipes_put__rename.json).
+		if is2x(tg) {
+			code, _ := tg.call(t, http.MethodPatch, "/api/recipes/"+old, map[string]any{"description": "again"})
+			if code != 500 {
+				t.Errorf("PATCH after a 2.x rename: %d, want 500 NoResultFound", code)
+			}
+			return
+		}
+		code, full := tg.call(t, http.MethodGet, "/api/recipes/"+newSlug, nil)
+		if code != 200 {
+			t.Fatalf("get renamed: %d", code)
+		}
+		f := asObj(t, full)
+		f["name"] = "Contract Broth " + word
+		code, body = tg.call(t, http.MethodPut, "/api/recipes/"+newSlug, f)
+		if code != 200 || asObj(t, body)["slug"] != "contract-broth-"+word {
+			t.Errorf("PUT rename: %d %v", code, body)
+		}
+		tg.call(t, http.MethodDelete, "/api/recipes/contract-broth-"+word, nil)
+	})
+}
+
+func TestErrorBodyShapes(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		// FastAPI validation: detail is a list of {loc,msg,type}
+		// (organizers_tags__422_missing_name.json).
+		code, body := tg.call(t, http.MethodPost, "/api/organizers/tags", map[string]any{})
+		list, _ := asObj(t, body)["detail"].([]any)
+		if code != 422 || len(list) == 0 {
+			t.Fatalf("tag without name: %d %v", code, body)
+		}
+		for _, k := range []string{"loc", "msg", "type"} {
+			if _, ok := asObj(t, list[0])[k]; !ok {
+				t.Errorf("validation item lacks %q: %v", k, list[0])
+			}
+		}
+		// Mealie's ErrorResponse: detail is {message,error,exception}
+		// (recipes_get__unknown_404.json).
+		code, body = tg.call(t, http.MethodGet, "/api/recipes/contract-no-such-recipe-"+uniqueWord(), nil)
+		d, _ := asObj(t, body)["detail"].(map[string]any)
+		if code != 404 || d["message"] != "No Entry Found" || d["error"] != true {
+			t.Errorf("unknown recipe: %d %v", code, body)
+		}
+		// A plain string: a queryFilter naming an unknown attribute
+		// (recipes_list__queryfilter_unknown_attr.json).
+		code, body = tg.call(t, http.MethodGet, "/api/recipes?queryFilter="+url.QueryEscape(`nonexistent = "x"`), nil)
+		if s, _ := asObj(t, body)["detail"].(string); code != 400 || !strings.Contains(s, "nonexistent") {
+			t.Errorf("unknown filter attribute: %d %v", code, body)
+		}
+	})
+}
+
+// placeholderURLEnv names a page without a recipe that a live Mealie can
+// reach: only OpenGraph tags, no JSON-LD or microdata.
+const placeholderURLEnv = "MEALIE_CONTRACT_NO_RECIPE_URL"
+
+func TestURLImportWithoutRecipeIs201WithPlaceholders(t *testing.T) {
+	const page = `<html><head><meta property="og:title" content="Contract JS Stew"><meta property="og:description" content="rendered in the browser"></head><body><div id="app"></div></body></html>`
+	const pageURL = "https://recipes.example.org/contract-js-stew"
+	forEachTargetWith(t, []mealietest.Option{mealietest.WithWebPage(pageURL, page)}, func(t *testing.T, tg target) {
+		u := pageURL
+		if tg.emulator == nil {
+			if u = os.Getenv(placeholderURLEnv); u == "" {
+				t.Skipf("%s is not set to a page without a recipe that this Mealie can reach", placeholderURLEnv)
+			}
+		}
+		// cases C12: the OpenGraph fallback still creates a recipe.
+		code, slug := tg.call(t, http.MethodPost, "/api/recipes/create/url", map[string]any{"url": u})
+		s, ok := slug.(string)
+		if code != 201 || !ok {
+			t.Fatalf("import: %d %v, want 201 with a slug", code, slug)
+		}
+		t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/recipes/"+s, nil) })
+		code, body := tg.call(t, http.MethodGet, "/api/recipes/"+s, nil)
+		if code != 200 {
+			t.Fatalf("get imported: %d", code)
+		}
+		r := asObj(t, body)
+		ings, _ := r["recipeIngredient"].([]any)
+		steps, _ := r["recipeInstructions"].([]any)
+		if len(ings) != 1 || asObj(t, ings[0])["note"] != "Could not detect ingredients" {
+			t.Errorf("ingredients = %v, want the placeholder line", ings)
+		}
+		if len(steps) != 1 || asObj(t, steps[0])["text"] != "Could not detect instructions" {
+			t.Errorf("instructions = %v, want the placeholder step", steps)
+		}
+	})
+}
+
+// recipeWithFood makes a recipe whose one ingredient uses a new food, and
+// returns the recipe slug and the food id.
+func recipeWithFood(t *testing.T, tg target) (string, string) {
+	t.Helper()
+	code, food := tg.call(t, http.MethodPost, "/api/foods", map[string]any{"name": uniqueName("contract shallot")})
+	if code != 201 {
+		t.Fatalf("create food: %d %v", code, food)
+	}
+	f := asObj(t, food)
+	t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/foods/"+f["id"].(string), nil) })
+	s := newRecipe(t, tg, uniqueName("Contract Shallot Tart"))
+	ing := map[string]any{"quantity": 2, "unit": nil, "food": map[string]any{"id": f["id"], "name": f["name"]},
+		"note": "sliced", "referenceId": uuid.NewString()}
+	code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s, map[string]any{"recipeIngredient": []any{ing}})
+	if code != 200 {
+		t.Fatalf("patch ingredient: %d %v", code, body)
+	}
+	return s, f["id"].(string)
+}
+
+func TestDeleteFoodInUsePerVersion(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		s, foodID := recipeWithFood(t, tg)
+		code, body := tg.call(t, http.MethodDelete, "/api/foods/"+foodID, nil)
+		_, r := tg.call(t, http.MethodGet, "/api/recipes/"+s, nil)
+		ing := asObj(t, asObj(t, r)["recipeIngredient"].([]any)[0])
+		if is2x(tg) {
+			// foods_delete__in_use_by_recipe.json, recipes_get__after_food_delete.json:
+			// deleted, the ingredient keeps quantity and note with food null.
+			if code != 200 || asObj(t, body)["id"] != foodID {
+				t.Errorf("delete used food on %s: %d %v, want 200 with the food", tg.profile, code, body)
+			}
+			if ing["food"] != nil || ing["note"] != "sliced" || ing["quantity"] != 2.0 {
+				t.Errorf("ingredient after delete = %v", ing)
+			}
+			return
+		}
+		// cases C09: Mealie 3.22 refuses with 409 ForeignKeyViolation.
+		if code != 409 {
+			t.Errorf("delete used food on %s: %d %v, want 409", tg.profile, code, body)
+		}
+		if f, _ := ing["food"].(map[string]any); f["id"] != foodID {
+			t.Errorf("ingredient lost its food after a refused delete: %v", ing)
+		}
+	})
+}
+
+// recipeSlugs lists the slugs GET /api/recipes answers for a query.
+func recipeSlugs(t *testing.T, tg target, query string) []string {
+	t.Helper()
+	code, page := tg.call(t, http.MethodGet, "/api/recipes?perPage=-1&"+query, nil)
+	if code != 200 {
+		t.Fatalf("list %s: %d %v", query, code, page)
+	}
+	var out []string
+	for _, it := range asObj(t, page)["items"].([]any) {
+		out = append(out, asObj(t, it)["slug"].(string))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestCookbookQueryFilterString(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		a, b := newTag(t, tg, uniqueName("Contract Oven")), newTag(t, tg, uniqueName("Contract Quick"))
+		tagged := func(tags ...map[string]any) string {
+			s := newRecipe(t, tg, uniqueName("Contract Bake"))
+			list := make([]any, len(tags))
+			for i, tag := range tags {
+				list[i] = tag
+			}
+			if code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s, map[string]any{"tags": list}); code != 200 {
+				t.Fatalf("tag recipe: %d %v", code, body)
+			}
+			return s
+		}
+		onlyA, both, onlyB := tagged(a), tagged(a, b), tagged(b)
+		sorted := func(s ...string) []string { sort.Strings(s); return s }
+		tests := []struct {
+			filter string
+			want   []string
+		}{
+			{`tags.name IN ["` + a["name"].(string) + `"]`, sorted(onlyA, both)},
+			{`tags.name CONTAINS ALL ["` + a["name"].(string) + `", "` + b["name"].(string) + `"]`, sorted(both)},
+			{`tags.name IN ["` + a["name"].(string) + `"] AND tags.name IN ["` + b["name"].(string) + `"]`, sorted(both)},
+			{`tags.name IN ["` + a["name"].(string) + `"] OR tags.name IN ["` + b["name"].(string) + `"]`, sorted(onlyA, both, onlyB)},
+		}
+		for _, tt := range tests {
+			code, cb := tg.call(t, http.MethodPost, "/api/households/cookbooks", map[string]any{"name": uniqueName("Contract Book"), "queryFilterString": tt.filter})
+			if code != 200 && code != 201 {
+				t.Fatalf("create cookbook %q: %d %v", tt.filter, code, cb)
+			}
+			c := asObj(t, cb)
+			t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/households/cookbooks/"+c["id"].(string), nil) })
+			if got := recipeSlugs(t, tg, "cookbook="+url.QueryEscape(c["slug"].(string))); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("cookbook %q holds %v, want %v", tt.filter, got, tt.want)
+			}
+		}
+		// cookbooks__create_unknown_attr_filter_422.json
+		code, body := tg.call(t, http.MethodPost, "/api/households/cookbooks", map[string]any{"name": uniqueName("Contract Bad Book"), "queryFilterString": `nosuchfield = "x"`})
+		if code != 422 || !strings.Contains(locs(body), "queryFilterString") {
+			t.Errorf("unknown attribute in a cookbook filter: %d %v, want 422 on queryFilterString", code, body)
+		}
+	})
+}
+
+func TestShoppingListAddRecipeIngredients(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		s, foodID := recipeWithFood(t, tg)
+		_, r := tg.call(t, http.MethodGet, "/api/recipes/"+s, nil)
+		recipeID := asObj(t, r)["id"].(string)
+		code, l := tg.call(t, http.MethodPost, "/api/households/shopping/lists", map[string]any{"name": uniqueName("Contract List")})
+		if code != 201 {
+			t.Fatalf("create list: %d %v", code, l)
+		}
+		listID := asObj(t, l)["id"].(string)
+		t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/households/shopping/lists/"+listID, nil) })
+		// shopping_lists__add_recipe.json: answers the whole list.
+		code, body := tg.call(t, http.MethodPost, "/api/households/shopping/lists/"+listID+"/recipe/"+recipeID, nil)
+		if code != 200 {
+			t.Fatalf("add recipe: %d %v", code, body)
+		}
+		lst := asObj(t, body)
+		items, _ := lst["listItems"].([]any)
+		if len(items) != 1 {
+			t.Fatalf("listItems = %v, want the recipe's one ingredient", items)
+		}
+		it := asObj(t, items[0])
+		if f, _ := it["food"].(map[string]any); f["id"] != foodID || it["quantity"] != 2.0 {
+			t.Errorf("item = %v, want 2 of the recipe's food", it)
+		}
+		refs, _ := lst["recipeReferences"].([]any)
+		if len(refs) != 1 || asObj(t, refs[0])["recipeId"] != recipeID {
+			t.Errorf("recipeReferences = %v", refs)
+		}
+		// shopping_lists__add_recipe_again_scale.json: adding again merges into
+		// the same item.
+		_, body = tg.call(t, http.MethodPost, "/api/households/shopping/lists/"+listID+"/recipe/"+recipeID, nil)
+		items, _ = asObj(t, body)["listItems"].([]any)
+		if len(items) != 1 || asObj(t, items[0])["quantity"] != 4.0 {
+			t.Errorf("after adding twice, listItems = %v, want one item of 4", items)
+		}
+	})
+}
