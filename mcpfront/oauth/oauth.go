@@ -242,12 +242,31 @@ func (s *Server) Routes(mux *http.ServeMux) {
 		prefixes = append(prefixes, "")
 	}
 	for _, p := range prefixes {
-		mux.HandleFunc("POST "+p+"/register", s.serveRegister)
 		mux.HandleFunc("GET "+p+"/authorize", s.serveAuthorize)
 		mux.HandleFunc("POST "+p+"/authorize", s.serveConsent)
-		mux.HandleFunc("POST "+p+"/token", s.serveToken)
-		mux.HandleFunc("POST "+p+"/revoke", s.serveRevoke)
+		for name, h := range map[string]http.HandlerFunc{"register": s.serveRegister, "token": s.serveToken, "revoke": s.serveRevoke} {
+			mux.Handle("POST "+p+"/"+name, corsOpen(h))
+			mux.Handle("OPTIONS "+p+"/"+name, corsOpen(h))
+		}
 	}
+}
+
+// corsOpen lets browser-based MCP clients (the MCP Inspector's web UI)
+// call the JSON endpoints cross-origin. They carry no cookies and every
+// request authenticates itself, so any origin may call them; the consent
+// page is not covered and cannot be framed.
+func corsOpen(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		if r.Method == http.MethodOptions {
+			w.Header().Set("Access-Control-Allow-Methods", "POST, OPTIONS")
+			w.Header().Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+			w.Header().Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 // canonicalURL checks that raw is an absolute https URL, or http on a

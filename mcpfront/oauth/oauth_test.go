@@ -70,6 +70,11 @@ func TestDiscovery(t *testing.T) {
 					t.Errorf("auth methods %v", asm.TokenEndpointAuthMethodsSupported)
 				}
 			}
+			// Browser-based clients may preflight the JSON endpoints.
+			req, _ := http.NewRequest(http.MethodOptions, e.issuer+"/token", nil)
+			if st, h, _ := do(t, nil, req); st != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != "*" {
+				t.Errorf("OPTIONS /token: %d %v", st, h)
+			}
 			// A path secret in the probe is not answered (M01).
 			if st, _, _ := get(t, nil, e.url("/.well-known/oauth-protected-resource/mcp/s3cret")); st != http.StatusNotFound {
 				t.Errorf("probe with a secret: %d, want 404", st)
@@ -207,6 +212,9 @@ func TestConsent(t *testing.T) {
 
 	cs = e.openConsent(c, c.RedirectURIs[0], ch, "", "s2")
 	st, h, _ = get(t, cs.client, cs.action)
+	if st != http.StatusOK {
+		t.Fatalf("consent page: %d", st)
+	}
 	if csp := h.Get("Content-Security-Policy"); strings.Contains(csp, "form-action") || !strings.Contains(csp, "frame-ancestors 'none'") {
 		t.Errorf("CSP %q", csp)
 	}

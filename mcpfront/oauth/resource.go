@@ -17,21 +17,21 @@ import (
 // authServerMetadata is RFC 8414's document. (oauthex.AuthServerMeta would
 // serve an empty jwks_uri, which some clients try to fetch.)
 type authServerMetadata struct {
-	Issuer                             string   `json:"issuer"`
-	AuthorizationEndpoint              string   `json:"authorization_endpoint"`
-	TokenEndpoint                      string   `json:"token_endpoint"`
-	RegistrationEndpoint               string   `json:"registration_endpoint"`
-	RevocationEndpoint                 string   `json:"revocation_endpoint"`
-	ScopesSupported                    []string `json:"scopes_supported"`
-	ResponseTypesSupported             []string `json:"response_types_supported"`
-	ResponseModesSupported             []string `json:"response_modes_supported"`
-	GrantTypesSupported                []string `json:"grant_types_supported"`
-	TokenEndpointAuthMethodsSupported  []string `json:"token_endpoint_auth_methods_supported"`
-	RevocationEndpointAuthMethods      []string `json:"revocation_endpoint_auth_methods_supported"`
-	CodeChallengeMethodsSupported      []string `json:"code_challenge_methods_supported"`
-	AuthorizationResponseIssSupported  bool     `json:"authorization_response_iss_parameter_supported"`
-	ClientIDMetadataDocumentSupported  bool     `json:"client_id_metadata_document_supported"`
-	ProtectedResourcesForDocumentation []string `json:"protected_resources,omitempty"`
+	Issuer                            string   `json:"issuer"`
+	AuthorizationEndpoint             string   `json:"authorization_endpoint"`
+	TokenEndpoint                     string   `json:"token_endpoint"`
+	RegistrationEndpoint              string   `json:"registration_endpoint"`
+	RevocationEndpoint                string   `json:"revocation_endpoint"`
+	ScopesSupported                   []string `json:"scopes_supported"`
+	ResponseTypesSupported            []string `json:"response_types_supported"`
+	ResponseModesSupported            []string `json:"response_modes_supported"`
+	GrantTypesSupported               []string `json:"grant_types_supported"`
+	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
+	RevocationEndpointAuthMethods     []string `json:"revocation_endpoint_auth_methods_supported"`
+	CodeChallengeMethodsSupported     []string `json:"code_challenge_methods_supported"`
+	AuthorizationResponseIssSupported bool     `json:"authorization_response_iss_parameter_supported"`
+	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
+	ProtectedResources                []string `json:"protected_resources,omitempty"`
 }
 
 func (s *Server) serveAuthServerMetadata(w http.ResponseWriter, r *http.Request) {
@@ -52,8 +52,8 @@ func (s *Server) serveAuthServerMetadata(w http.ResponseWriter, r *http.Request)
 		AuthorizationResponseIssSupported: true,
 		// Client ID Metadata Documents are not supported: claude.ai then
 		// uses dynamic registration (M13).
-		ClientIDMetadataDocumentSupported:  false,
-		ProtectedResourcesForDocumentation: []string{s.resource},
+		ClientIDMetadataDocumentSupported: false,
+		ProtectedResources:                []string{s.resource},
 	})
 }
 
