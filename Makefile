@@ -72,6 +72,7 @@ test-foodapi:
 
 ## demo: the whole stack against the seeded Mealie emulator
 demo: build
+	$(MAKE) -C integration/foodapi venv
 	$(BIN)/sous demo
 
 ## bench: benchmarks (docs/benchmarks.md)

@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
+	"github.com/souskitchen/sous/integration/foodapitest"
 	"github.com/souskitchen/sous/integration/mealietest"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/mcpfront"
@@ -33,8 +37,30 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	cfg.MealieURL, cfg.MealieToken, cfg.MealieVerifySSL = em.URL, em.Token, true
 	cfg.RecipesURL, cfg.MealPlanURL, cfg.LibraryURL, cfg.PantryURL = "", "", "", ""
 
-	// The pantry joins when FOOD_API_BASE and FOOD_API_TOKEN name a food
-	// API; otherwise its toolset is off with one log line.
+	// The pantry: a food API named by FOOD_API_BASE and FOOD_API_TOKEN, or
+	// else the bundled Django app on a loopback port with a fresh SQLite
+	// file and the demo pantry. Without its virtualenv the pantry toolset is
+	// off with one log line (`make demo` builds the virtualenv first).
+	foodNote := cfg.FoodAPIBase
+	if cfg.FoodAPIBase == "" || cfg.FoodAPIToken == "" {
+		root := repoRoot()
+		var fa *foodapitest.FoodAPI
+		err := errNoRepo
+		if root != "" {
+			fa, err = foodapitest.Start(ctx, foodapitest.Options{Root: root})
+		}
+		switch {
+		case errors.Is(err, foodapitest.ErrNoVirtualenv) || errors.Is(err, errNoRepo):
+			logger.Warn("the demo pantry is off: run `make demo` from a sous checkout (it builds the food API's virtualenv)", "reason", err)
+			foodNote = "off (no virtualenv)"
+		case err != nil:
+			return fmt.Errorf("starting the demo food API: %w", err)
+		default:
+			defer fa.Close()
+			cfg.FoodAPIBase, cfg.FoodAPIToken = fa.BaseURL, fa.Token
+			foodNote = fa.BaseURL + "  (token: " + fa.Token + ")"
+		}
+	}
 	st, err := newStack(cfg, servicesForToolsets(cfg.Toolsets), false, logger)
 	if err != nil {
 		return err
@@ -74,12 +100,34 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
   MCP (Streamable HTTP):  http://%[1]s%[2]s
   Connect API:            http://%[3]s  (try: grpcurl -plaintext %[3]s list)
   Mealie emulator:        %[4]s  (API token: %[5]s)
+  Food API (pantry):      %[6]s
 
 Connect an MCP client, for example:
   npx @modelcontextprotocol/inspector --cli http://%[1]s%[2]s --transport http --method tools/list
   claude mcp add --transport http sous http://%[1]s%[2]s
 
 Press Ctrl-C to stop.
-`, mcpAddr, path, ln.Addr().String(), em.URL, em.Token)
+`, mcpAddr, path, ln.Addr().String(), em.URL, em.Token, foodNote)
 	})
+}
+
+// errNoRepo means neither the working directory nor the binary sits inside
+// a sous checkout, so the bundled food API cannot be found.
+var errNoRepo = errors.New("not inside a sous checkout")
+
+// repoRoot finds the checkout that holds the bundled food API: above the
+// working directory (make demo), else above the binary (bin/sous run from
+// elsewhere). "" lets foodapitest report the miss.
+func repoRoot() string {
+	if wd, err := os.Getwd(); err == nil {
+		if root, err := foodapitest.FindRoot(wd); err == nil {
+			return root
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if root, err := foodapitest.FindRoot(filepath.Dir(exe)); err == nil {
+			return root
+		}
+	}
+	return ""
 }
