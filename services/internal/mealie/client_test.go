@@ -363,3 +363,29 @@ func TestMajorVersion(t *testing.T) {
 		t.Error("develop has a major version")
 	}
 }
+
+// A self-signed Mealie names the certificate problem whole and points at
+// MEALIE_VERIFY_SSL; with verification off the same server answers.
+func TestSelfSignedTLS(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`{"version":"v2.8.0"}`))
+	}))
+	t.Cleanup(srv.Close)
+	c, err := New(Config{BaseURL: srv.URL, Token: "t", Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Do(context.Background(), Request{Method: http.MethodGet, Path: "/api/app/about"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "certificate signed by unknown authority") ||
+		!strings.HasSuffix(err.Error(), "set MEALIE_VERIFY_SSL=false") {
+		t.Fatalf("self-signed: %v", err)
+	}
+	insecure, err := New(Config{BaseURL: srv.URL, Token: "t", InsecureSkipVerify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var about About
+	if err := insecure.Do(context.Background(), Request{Method: http.MethodGet, Path: "/api/app/about"}, &about); err != nil || about.Version != "v2.8.0" {
+		t.Fatalf("with verification off: %+v %v", about, err)
+	}
+}

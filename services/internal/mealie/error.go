@@ -1,10 +1,13 @@
 package mealie
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"connectrpc.com/connect"
@@ -98,10 +101,17 @@ func ConnectError(err error) error {
 }
 
 func unreachable(base string, err error) *Error {
+	// url.Error repeats the method and URL; keep its cause whole (cutting
+	// at a colon mangles TLS errors, whose text has colons of its own).
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
 	msg := err.Error()
-	// url.Error repeats the method and URL; keep the cause.
-	if i := strings.LastIndex(msg, ": "); i >= 0 && strings.Contains(msg, base) {
-		msg = msg[i+2:]
+	var unknownCA x509.UnknownAuthorityError
+	var verify *tls.CertificateVerificationError
+	if errors.As(err, &unknownCA) || errors.As(err, &verify) {
+		msg += " — for a self-signed certificate set MEALIE_VERIFY_SSL=false"
 	}
 	return &Error{Kind: KindUnreachable, Message: fmt.Sprintf("Mealie unreachable at %s: %s", base, msg)}
 }
