@@ -14,7 +14,7 @@ BIN := bin
 GO_TEST_FLAGS ?= -count=1 -timeout 20m
 
 .PHONY: all build generate check-generated lint vet staticcheck buf-lint fmt-check \
-        test test-go test-foodapi breaking demo bench clean tidy
+        test test-go test-foodapi breaking demo bench clean tidy images compose-check docs
 
 all: build
 
@@ -78,6 +78,25 @@ demo: build
 ## bench: benchmarks (docs/benchmarks.md)
 bench:
 	go test -run '^$$' -bench . -benchmem $(PKGS)
+
+IMAGE_TAG ?= local
+
+## images: container images (needs a Docker engine with BuildKit)
+images:
+	docker build -f deploy/Dockerfile --target sous -t sous:$(IMAGE_TAG) .
+	for s in recipes mealplan library pantry; do \
+		docker build -f deploy/Dockerfile --target service --build-arg SERVICE=$$s -t sous-$$s:$(IMAGE_TAG) . ; \
+	done
+	docker build -t sous-foodapi:$(IMAGE_TAG) integration/foodapi
+
+## compose-check: validate deploy/compose.yaml (needs the compose CLI plugin, no engine)
+compose-check:
+	SOUS_SERVICE_TOKEN=x MEALIE_API_TOKEN=x FOOD_API_TOKEN=x FOOD_API_SECRET_KEY=x \
+	docker compose --env-file deploy/.env.example -f deploy/compose.yaml --profile mealie config --quiet
+
+## docs: regenerate docs/tools.md's reference from the tool catalog
+docs:
+	UPDATE_DOCS=true go test -count=1 ./integration/docs_test/toolsdoc
 
 clean:
 	rm -rf $(BIN)
