@@ -94,16 +94,31 @@ func (st *store) renderParsed(line string) object {
 	case p.unit != nil:
 		unitJSON = st.renderUnit(p.unit)
 	default:
-		unitJSON = object{{"id", nil}, {"name", p.unitName}, {"pluralName", nil}, {"description", ""},
-			{"extras", map[string]any{}}, {"onHand", false}, {"fraction", true}, {"abbreviation", ""},
-			{"pluralAbbreviation", ""}, {"useAbbreviation", false}, {"aliases", []any{}}}
+		// An unmatched unit renders as CreateIngredientUnit: onHand only
+		// before the household migration, as render.go does for stored units.
+		u := object{{"id", nil}, {"name", p.unitName}, {"pluralName", nil}, {"description", ""},
+			{"extras", map[string]any{}}}
+		if !st.profile.householdOnHand {
+			u = append(u, field{"onHand", false})
+		}
+		unitJSON = append(u, field{"fraction", true}, field{"abbreviation", ""},
+			field{"pluralAbbreviation", ""}, field{"useAbbreviation", false}, field{"aliases", []any{}})
 	}
 	f := p.food
 	if f != nil {
 		foodJSON = st.renderFood(f)
 	} else {
-		foodJSON = object{{"id", nil}, {"name", p.foodName}, {"pluralName", nil}, {"description", ""},
-			{"extras", map[string]any{}}, {"onHand", false}, {"labelId", nil}, {"aliases", []any{}}}
+		// An unmatched food renders as CreateIngredientFood: onHand before the
+		// household migration, householdsWithIngredientFood after it (the
+		// 3.x openapi.json CreateIngredientFood; mcp-mealie
+		// parsed_ingredients.json).
+		if st.profile.householdOnHand {
+			foodJSON = object{{"id", nil}, {"name", p.foodName}, {"pluralName", nil}, {"description", ""},
+				{"extras", map[string]any{}}, {"labelId", nil}, {"aliases", []any{}}, {"householdsWithIngredientFood", []any{}}}
+		} else {
+			foodJSON = object{{"id", nil}, {"name", p.foodName}, {"pluralName", nil}, {"description", ""},
+				{"extras", map[string]any{}}, {"onHand", false}, {"labelId", nil}, {"aliases", []any{}}}
+		}
 		f = &food{Name: p.foodName}
 	}
 	u := p.unit
