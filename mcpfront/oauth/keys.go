@@ -104,22 +104,21 @@ func (s *Server) parseAccess(raw string) (*accessClaims, error) {
 // scopeList splits a space-separated scope into known scopes, in canonical
 // order, dropping duplicates; unknown scopes report ok=false.
 func scopeList(scope string) (out []string, ok bool) {
+	fields := strings.Fields(scope)
 	ok = true
-	for _, f := range strings.Fields(scope) {
-		if !slices.Contains(allScopes, f) {
-			ok = false
-			continue
-		}
+	for _, f := range fields {
+		ok = ok && slices.Contains(allScopes, f)
 	}
 	for _, sc := range allScopes {
-		if slices.Contains(strings.Fields(scope), sc) {
+		if slices.Contains(fields, sc) {
 			out = append(out, sc)
 		}
 	}
 	return out, ok
 }
 
-// familyLiveCtx is familyLive with a background context, for Protect.
+// familyLive reports whether grant family fam may still be used; a store
+// error counts as no, so a broken store refuses rather than admits.
 func (s *Server) familyLive(ctx context.Context, fam string) bool {
 	ok, err := s.st.familyLive(ctx, fam)
 	if err != nil {
