@@ -4,9 +4,15 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
+	"connectrpc.com/connect"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/souskitchen/sous/integration/mealietest"
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 )
 
 // Hop figure settings, from the issue: 1,000 calls against a Mealie that
@@ -27,6 +33,12 @@ const (
 type HopPath struct {
 	Name     string
 	P50, P99 time.Duration
+	// Part marks a path that is one hop of another, shown to split its
+	// overhead; the targets apply to MCP paths.
+	Part bool
+	// Alone marks a path that never reaches Mealie: its whole latency is
+	// overhead.
+	Alone bool
 }
 
 // Hop is figure 3. Paths[0] is the direct GET baseline; overheads are
@@ -35,15 +47,22 @@ type Hop struct {
 	Calls int
 	Paths []HopPath
 	// MealieGETs is how many recipe GETs the emulator answered for the
-	// MCP paths together: Calls per path shows no cache answered instead.
+	// sous paths together: Calls per path shows no cache answered instead.
 	MealieGETs int
+	// ThroughSous is how many calls went through sous to Mealie.
+	ThroughSous int
 }
 
 // runHop reads one recipe hopCalls times on each path, interleaved call by
 // call so that every path sees the same machine load: a direct GET to the
 // emulator; get_recipe through `sous mcp --http` with recipes in a separate
 // `sous serve` (Streamable HTTP, then Connect over HTTP); and get_recipe
-// through `sous mcp --http` with recipes in-process.
+// through `sous mcp --http` with recipes in-process. A fourth path, the
+// Connect call to `sous serve` without MCP, splits the remote path's
+// overhead between its two hops, and a get_recipe refused by its input
+// schema (no backend; an MCP ping is refused by the stateless Streamable
+// HTTP handler) shows what an MCP round trip costs with no service behind
+// it.
 //
 // The recipes service's GetRecipe reads Mealie on every call (its detail
 // cache only serves sweeps), so "cache disabled" needs no switch; the
@@ -91,13 +110,31 @@ func (h *Harness) runHop(ctx context.Context) (*Hop, error) {
 	}
 	defer ls.Close()
 	args := map[string]any{"slug": slug}
+	// A slug past the schema's 500 characters never reaches a service.
+	tooLong := map[string]any{"slug": strings.Repeat("x", 501)}
+	rc := recipesv1connect.NewRecipesServiceClient(hc, "http://"+serveAddr)
 	paths := []struct {
-		name string
-		call func() error
+		name  string
+		call  func() error
+		part  bool
+		alone bool
 	}{
-		{"direct GET to Mealie", func() error { return getJSON(ctx, hc, em, "/api/recipes/"+slug, nil) }},
-		{"MCP → sous mcp → Connect → sous serve (recipes)", func() error { _, _, err := callText(ctx, rs, "get_recipe", args); return err }},
-		{"MCP → sous mcp, recipes in-process", func() error { _, _, err := callText(ctx, ls, "get_recipe", args); return err }},
+		{"direct GET to Mealie", func() error { return getJSON(ctx, hc, em, "/api/recipes/"+slug, nil) }, false, false},
+		{"Connect GetRecipe → sous serve (recipes), no MCP", func() error {
+			_, err := rc.GetRecipe(ctx, connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: slug}))
+			return err
+		}, true, false},
+		{"MCP → sous mcp → Connect → sous serve (recipes)", func() error { _, _, err := callText(ctx, rs, "get_recipe", args); return err }, false, false},
+		{"MCP get_recipe refused by its input schema → sous mcp, no backend", func() error {
+			// The answer is a refusal by design; only a broken session
+			// is a failure.
+			_, err := ls.CallTool(ctx, &mcp.CallToolParams{Name: "get_recipe", Arguments: tooLong})
+			if err != nil && !strings.Contains(err.Error(), "slug") {
+				return err
+			}
+			return nil
+		}, true, true},
+		{"MCP → sous mcp, recipes in-process", func() error { _, _, err := callText(ctx, ls, "get_recipe", args); return err }, false, false},
 	}
 	for range hopWarmup {
 		for _, p := range paths {
@@ -129,8 +166,13 @@ func (h *Harness) runHop(ctx context.Context) (*Hop, error) {
 		}
 	}
 	out.MealieGETs -= hopCalls // the direct path's own
+	for _, p := range paths[1:] {
+		if !p.alone {
+			out.ThroughSous += hopCalls
+		}
+	}
 	for k, p := range paths {
-		out.Paths = append(out.Paths, HopPath{Name: p.name, P50: Percentile(times[k], 0.50), P99: Percentile(times[k], 0.99)})
+		out.Paths = append(out.Paths, HopPath{Name: p.name, P50: Percentile(times[k], 0.50), P99: Percentile(times[k], 0.99), Part: p.part, Alone: p.alone})
 	}
 	return out, nil
 }

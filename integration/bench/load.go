@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,10 @@ const (
 	// read: long enough for a GC cycle and the runtime's scavenger to
 	// start returning freed pages.
 	afterSettle = 5 * time.Second
+	// laterSettle is the further rest before the last reading: the Go
+	// runtime's scavenger hands idle heap back to the kernel over tens of
+	// seconds, not at once.
+	laterSettle = 25 * time.Second
 	// NearIdle is how "back near idle" is read: RSS after the load at most
 	// 1.5 times the RSS before it.
 	NearIdle = 1.5
@@ -37,9 +42,13 @@ type Load struct {
 	FirstError string
 	Wall       time.Duration
 	P50, P99   time.Duration
-	// Idle before the load, PeakRSS sampled during it, After once it
-	// settled; all of the one `sous mcp --http` process.
-	Idle, After MemStat
+	// Idle before the load, PeakRSS sampled during both rounds, After
+	// afterSettle after the first round, Later laterSettle after the
+	// second; all of the one `sous mcp --http` process.
+	Idle, After, Later MemStat
+	// AfterSecond is read afterSettle after a second identical round
+	// (whose errors count too); Later follows it.
+	AfterSecond MemStat
 	PeakRSS     int64
 }
 
@@ -133,18 +142,65 @@ func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 		}
 	}()
 
+	r := loadRound(ctx, hc, url, mix)
+	out.Wall, out.Errors, out.FirstError = r.wall, r.errors, r.firstErr
+	out.Calls = loadSessions * loadCalls
+	out.P50, out.P99 = Percentile(r.times, 0.50), Percentile(r.times, 0.99)
+	if err := sleepCtx(ctx, afterSettle); err != nil {
+		return nil, err
+	}
+	if out.After, err = ReadMemory(p.Pid()); err != nil {
+		return nil, err
+	}
+	// A second identical round tells retained memory from a leak: a leak
+	// grows again, a runtime that keeps its heap for reuse does not.
+	r2 := loadRound(ctx, hc, url, mix)
+	out.Errors += r2.errors
+	if out.FirstError == "" {
+		out.FirstError = r2.firstErr
+	}
+	close(stopSampling)
+	<-sampled
+	if err := sleepCtx(ctx, afterSettle); err != nil {
+		return nil, err
+	}
+	if out.AfterSecond, err = ReadMemory(p.Pid()); err != nil {
+		return nil, err
+	}
+	out.PeakRSS = peak.Load()
+	if err := sleepCtx(ctx, laterSettle); err != nil {
+		return nil, err
+	}
+	if out.Later, err = ReadMemory(p.Pid()); err != nil {
+		return nil, err
+	}
+	if out.Later.Peak > out.PeakRSS {
+		out.PeakRSS = out.Later.Peak // VmHWM catches a peak between samples
+	}
+	return out, nil
+}
+
+// round is one pass of every session.
+type round struct {
+	times    []time.Duration
+	errors   int
+	firstErr string
+	wall     time.Duration
+}
+
+// loadRound runs loadSessions sessions at once, each making loadCalls
+// calls from mix, and collects every call's latency and failure.
+func loadRound(ctx context.Context, hc *http.Client, url string, mix []func(int) (string, map[string]any)) round {
 	var (
-		mu       sync.Mutex
-		times    []time.Duration
-		errCount int
-		firstErr string
-		wg       sync.WaitGroup
+		mu sync.Mutex
+		r  round
+		wg sync.WaitGroup
 	)
 	fail := func(err error) {
 		mu.Lock()
-		errCount++
-		if firstErr == "" {
-			firstErr = err.Error()
+		r.errors++
+		if r.firstErr == "" {
+			r.firstErr = err.Error()
 		}
 		mu.Unlock()
 	}
@@ -172,26 +228,11 @@ func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 				}
 			}
 			mu.Lock()
-			times = append(times, local...)
+			r.times = append(r.times, local...)
 			mu.Unlock()
 		}()
 	}
 	wg.Wait()
-	out.Wall = time.Since(start)
-	close(stopSampling)
-	<-sampled
-	out.Calls = loadSessions * loadCalls
-	out.Errors, out.FirstError = errCount, firstErr
-	out.P50, out.P99 = Percentile(times, 0.50), Percentile(times, 0.99)
-	out.PeakRSS = peak.Load()
-	if err := sleepCtx(ctx, afterSettle); err != nil {
-		return nil, err
-	}
-	if out.After, err = ReadMemory(p.Pid()); err != nil {
-		return nil, err
-	}
-	if out.After.Peak > out.PeakRSS {
-		out.PeakRSS = out.After.Peak // VmHWM catches a peak between samples
-	}
-	return out, nil
+	r.wall = time.Since(start)
+	return r
 }

@@ -125,6 +125,11 @@ func (h *Harness) runMemory(ctx context.Context) (*Memory, error) {
 	return out, nil
 }
 
+// statsTop is the library service's largest top (the MCP front's
+// maxStatsTop): the sweep must list every food used, or it reports itself
+// truncated.
+const statsTop = 500
+
 // sweepFoods runs LibraryStats(foods) over the whole library and returns
 // how many recipes it scanned; a truncated sweep is an error, since the
 // cache would not be full.
@@ -132,7 +137,7 @@ func sweepFoods(ctx context.Context, lib libraryv1connect.LibraryServiceClient) 
 	ctx, cancel := context.WithTimeout(ctx, sweepCallTimeout)
 	defer cancel()
 	st, err := lib.LibraryStats(ctx, connect.NewRequest(&libraryv1.LibraryStatsRequest{
-		Resource: libraryv1.StatsResource_STATS_RESOURCE_FOODS, Top: 1,
+		Resource: libraryv1.StatsResource_STATS_RESOURCE_FOODS, Top: statsTop, IncludeUnused: new(false),
 	}))
 	if err != nil {
 		return 0, err
