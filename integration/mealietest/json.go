@@ -99,9 +99,6 @@ const (
 	layoutZ      = "2006-01-02T15:04:05.000000Z"
 	layoutOffset = "2006-01-02T15:04:05.000000+00:00"
 	layoutDate   = "2006-01-02"
-	// layoutNaive is a timestamp without a zone, as meal-plan and timeline
-	// models carry (timeline_events__create.json "timestamp").
-	layoutNaive = "2006-01-02T15:04:05.000000"
 )
 
 // stamp renders a time the way single-object responses do.

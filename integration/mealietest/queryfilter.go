@@ -104,8 +104,6 @@ func decamelize(s string) string {
 // over "IN".
 var keywords = []string{"CONTAINS ALL", "NOT LIKE", "IS NOT", "NOT IN", "LIKE", "IS", "IN"}
 
-var operators = []string{">=", "<=", "<>", "=", ">", "<"}
-
 type token struct {
 	kind string // "(", ")", "[", "]", ",", "str", "word", "op"
 	text string

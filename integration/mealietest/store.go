@@ -38,9 +38,6 @@ type store struct {
 
 	nextMealplanID int
 	nextTokenID    int
-	// imageVersions counts image writes, standing in for Mealie's random
-	// cache key (recipes_image_put__ok.json returns {"image":"<n>"}).
-	imageVersions int
 	// images holds uploaded recipe images by recipe id.
 	images map[string][]byte
 	// startedAt is the server start, which Mealie stores as the timestamp of a

@@ -153,11 +153,6 @@ func (b jsonBody) raw() any {
 }
 
 // has reports whether the key was sent, even as null.
-func (b jsonBody) has(k string) bool {
-	_, ok := b[k]
-	return ok
-}
-
 // decodeBody reads a JSON object body. A body that is not JSON gets FastAPI's
 // json_invalid 422; an empty body decodes as {} so that missing-field errors
 // follow, as FastAPI reports them.
