@@ -67,48 +67,115 @@ const toolDeadline = 50 * time.Second
 
 // newTool declares a tool whose input is In. Its schema comes from In's
 // fields and their `jsonschema` descriptions, refined by p.
+//
+// Two copies of that schema exist. The strict one, which refuses properties
+// it does not declare (at every level), validates each call, so a misspelt
+// parameter is a tool error naming it rather than silently ignored. The one
+// tools/list shows is shorter in two ways that say the same to a model
+// (see advertise), because every session pays for the whole catalog
+// (maxBytesPerTool).
 func newTool[In any](toolset string, def *mcp.Tool, available func(Backends, Options) bool, p props, h handlerFunc[In]) Tool {
-	schema, err := jsonschema.For[In](nil)
+	strict, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", def.Name, err))
 	}
-	dropNullTypes(schema)
+	dropNullTypes(strict)
 	for name, f := range p {
-		prop, ok := schema.Properties[name]
+		prop, ok := strict.Properties[name]
 		if !ok {
 			panic(fmt.Sprintf("tool %s: no property %q to refine", def.Name, name))
 		}
 		f(prop)
 	}
-	for name, prop := range schema.Properties {
+	for name, prop := range strict.Properties {
 		if prop.Description == "" {
 			panic(fmt.Sprintf("tool %s: property %q has no description", def.Name, name))
 		}
 	}
-	def.InputSchema = schema
+	resolved, err := strict.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: resolving its input schema: %v", def.Name, err))
+	}
+	shown := strict.CloneSchemas()
+	advertise(shown)
+	def.InputSchema = shown
 	return Tool{
 		Def:       def,
 		Toolset:   toolset,
 		available: available,
 		register: func(s *mcp.Server, b Backends, opts Options) {
 			b.imageDir = opts.ImageDir
-			mcp.AddTool(s, def, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+			s.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				in, err := decodeArgs[In](resolved, req.Params.Arguments)
+				if err != nil {
+					return toolError(err), nil
+				}
 				ctx, cancel := context.WithTimeout(ctx, toolDeadline)
 				defer cancel()
 				v, err := h(ctx, req, b, in)
 				if err != nil {
-					return toolError(err), nil, nil
+					return toolError(err), nil
 				}
+				// No output schema is declared and no structuredContent
+				// is set, so the answer crosses the wire once (seed,
+				// "Responses are sent once").
 				res, err := encode(v)
 				if err != nil {
-					return toolError(err), nil, nil
+					return toolError(err), nil
 				}
-				// The output is nil and no output schema is declared, so
-				// the SDK sends no structuredContent: the answer crosses
-				// the wire once (seed, "Responses are sent once").
-				return res, nil, nil
+				return res, nil
 			})
 		},
+	}
+}
+
+// decodeArgs validates a call's arguments against the strict schema, fills
+// in the schema's defaults, and decodes them into In. Its errors name the
+// offending parameter, as the schema validator words it.
+func decodeArgs[In any](resolved *jsonschema.Resolved, raw json.RawMessage) (In, error) {
+	var in In
+	args := map[string]any{}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return in, fmt.Errorf("arguments must be a JSON object: %v", err)
+		}
+	}
+	if err := resolved.ApplyDefaults(&args); err != nil {
+		return in, fmt.Errorf("arguments: %v", err)
+	}
+	if err := resolved.Validate(args); err != nil {
+		return in, fmt.Errorf("invalid arguments: %v", err)
+	}
+	filled, err := json.Marshal(args)
+	if err != nil {
+		return in, err
+	}
+	if err := json.Unmarshal(filled, &in); err != nil {
+		return in, fmt.Errorf("invalid arguments: %v", err)
+	}
+	return in, nil
+}
+
+// advertise shortens the schema tools/list shows, in place: it drops
+// additionalProperties, the same "false" on every object (about 30 bytes
+// each, and no help in choosing arguments), and shows a date's pattern as
+// "format": "date", which names the same YYYY-MM-DD shape (RFC 3339
+// full-date) in a third of the bytes. The strict copy keeps both for
+// validation.
+func advertise(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	s.AdditionalProperties = nil
+	if s.Pattern == isoDatePattern {
+		s.Pattern, s.Format = "", "date"
+	}
+	for _, p := range s.Properties {
+		advertise(p)
+	}
+	advertise(s.Items)
+	for _, a := range s.AnyOf {
+		advertise(a)
 	}
 }
 
@@ -161,9 +228,11 @@ func Select(b Backends, opts Options) ([]Tool, error) {
 
 // Annotation presets. The hints are set truthfully on every tool
 // (DESIGN.md): open-world is false because every tool works on the user's own
-// Mealie or pantry, except those that reach third-party pages.
-func readAnn(title string) *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
+// Mealie or pantry, except those that reach third-party pages. No title is
+// set: it would only repeat the tool's name in other words, in every
+// tools/list answer.
+func readAnn() *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
 }
 
 // writeAnn annotates a write. destructive means it can overwrite or delete
@@ -171,8 +240,8 @@ func readAnn(title string) *mcp.ToolAnnotations {
 // set); idempotent means a repeat with the same arguments changes nothing
 // more; openWorld means it reaches a third-party host (Mealie fetching a
 // page or an image).
-func writeAnn(title string, destructive, idempotent, openWorld bool) *mcp.ToolAnnotations {
-	return &mcp.ToolAnnotations{Title: title, DestructiveHint: ptr(destructive), IdempotentHint: idempotent, OpenWorldHint: ptr(openWorld)}
+func writeAnn(destructive, idempotent, openWorld bool) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{DestructiveHint: ptr(destructive), IdempotentHint: idempotent, OpenWorldHint: ptr(openWorld)}
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -244,16 +313,17 @@ func both(fs ...func(*jsonschema.Schema)) func(*jsonschema.Schema) {
 // structure, per item").
 func ingredientItems(s *jsonschema.Schema) {
 	s.MaxItems = ptr(maxListInput)
-	text := &jsonschema.Schema{Type: "string", MaxLength: ptr(500), Description: `A free-text line, such as "2 cups flour, sifted".`}
+	// The parameter's own description names the object's fields; a
+	// description per field would be paid for twice (create and update).
+	text := &jsonschema.Schema{Type: "string", MaxLength: ptr(500)}
 	structured := &jsonschema.Schema{
-		Type:        "object",
-		Description: "A structured line, as parse_ingredients returns it. Food and unit names Mealie does not know are kept in the note.",
+		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
-			"quantity": {Type: "number", Minimum: ptr(0.0), Description: "Amount in the unit."},
-			"unit":     {Type: "string", Description: `Unit name, such as "cup".`},
-			"food":     {Type: "string", Description: `Food name, such as "flour".`},
-			"note":     {Type: "string", Description: `Free text beside the food, such as "sifted".`},
-			"title":    {Type: "string", Description: `Section title starting at this line, such as "For the sauce".`},
+			"quantity": {Type: "number", Minimum: ptr(0.0)},
+			"unit":     {Type: "string"},
+			"food":     {Type: "string"},
+			"note":     {Type: "string"},
+			"title":    {Type: "string"},
 		},
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 	}

@@ -27,48 +27,47 @@ var statsResources = map[string]libraryv1.StatsResource{
 
 // queryFilterHelp carries worked examples of Mealie's filter syntax: without
 // them models invent invalid syntax (seed, "Cookbooks").
-const queryFilterHelp = "Extra filter in Mealie's queryFilterString syntax, ANDed with the name lists. Examples: " +
-	`lastMade IS NULL` + "; " + `name LIKE "%soup%"` + "; " + `tags.name CONTAINS ALL ["Vegan", "Quick"]` + "; " +
-	`recipeCategory.name IN ["Dinner"] AND totalTime IS NOT NULL` + ". Prefer tags, categories and tools for plain name filters."
+const queryFilterHelp = "Mealie queryFilterString, ANDed, e.g. " +
+	`lastMade IS NULL; tags.name CONTAINS ALL ["Vegan"]`
 
 type getCookbookRecipesIn struct {
-	Cookbook string `json:"cookbook" jsonschema:"The cookbook's slug or id, from list_cookbooks."`
-	Page     int    `json:"page,omitempty" jsonschema:"Page of results, from 1."`
-	Limit    int    `json:"limit,omitempty" jsonschema:"Results per page, 1 to 100."`
+	Cookbook string `json:"cookbook" jsonschema:"Slug or id."`
+	Page     int    `json:"page,omitempty" jsonschema:"Page number."`
+	Limit    int    `json:"limit,omitempty" jsonschema:"Results per page."`
 }
 
 type createCookbookIn struct {
-	Name        string   `json:"name" jsonschema:"The cookbook's name."`
-	Description string   `json:"description,omitempty" jsonschema:"A short description."`
-	Tags        []string `json:"tags,omitempty" jsonschema:"Tag names the recipes carry; each must exist (case does not matter)."`
-	Categories  []string `json:"categories,omitempty" jsonschema:"Category names; each must exist."`
-	Tools       []string `json:"tools,omitempty" jsonschema:"Tool names; each must exist."`
-	RequireAll  bool     `json:"require_all,omitempty" jsonschema:"True: a recipe must carry every tag, category and tool given. False: any of them."`
-	QueryFilter string   `json:"query_filter,omitempty" jsonschema:"Extra filter in Mealie's queryFilterString syntax (see the tool description)."`
-	Public      bool     `json:"public,omitempty" jsonschema:"Visible without logging in to Mealie."`
+	Name        string   `json:"name" jsonschema:"Name."`
+	Description string   `json:"description,omitempty" jsonschema:"Description."`
+	Tags        []string `json:"tags,omitempty" jsonschema:"Tag names (must exist)."`
+	Categories  []string `json:"categories,omitempty" jsonschema:"Category names (must exist)."`
+	Tools       []string `json:"tools,omitempty" jsonschema:"Tool names (must exist)."`
+	RequireAll  bool     `json:"require_all,omitempty" jsonschema:"Match all names, not any."`
+	QueryFilter string   `json:"query_filter,omitempty" jsonschema:"See the tool."`
+	Public      bool     `json:"public,omitempty" jsonschema:"Visible without login."`
 }
 
 type updateCookbookIn struct {
-	CookbookID  string   `json:"cookbook_id" jsonschema:"The cookbook's id, from list_cookbooks."`
-	Name        *string  `json:"name,omitempty" jsonschema:"A new name; the slug follows it."`
-	Description *string  `json:"description,omitempty" jsonschema:"A new description."`
-	Tags        []string `json:"tags,omitempty" jsonschema:"Tag names; giving any filter field rebuilds the whole filter from the fields given."`
-	Categories  []string `json:"categories,omitempty" jsonschema:"Category names; rebuilds the filter."`
-	Tools       []string `json:"tools,omitempty" jsonschema:"Tool names; rebuilds the filter."`
-	RequireAll  *bool    `json:"require_all,omitempty" jsonschema:"Match every name given rather than any; rebuilds the filter."`
-	QueryFilter *string  `json:"query_filter,omitempty" jsonschema:"Extra filter in queryFilterString syntax; an empty string clears it. Rebuilds the filter."`
-	Public      *bool    `json:"public,omitempty" jsonschema:"Visible without logging in."`
-	Position    *int     `json:"position,omitempty" jsonschema:"New position among the cookbooks, from 1."`
+	CookbookID  string   `json:"cookbook_id" jsonschema:"Cookbook id."`
+	Name        *string  `json:"name,omitempty" jsonschema:"New name."`
+	Description *string  `json:"description,omitempty" jsonschema:"New description."`
+	Tags        []string `json:"tags,omitempty" jsonschema:"Tag names."`
+	Categories  []string `json:"categories,omitempty" jsonschema:"Category names."`
+	Tools       []string `json:"tools,omitempty" jsonschema:"Tool names."`
+	RequireAll  *bool    `json:"require_all,omitempty" jsonschema:"Match all names, not any."`
+	QueryFilter *string  `json:"query_filter,omitempty" jsonschema:"See the tool."`
+	Public      *bool    `json:"public,omitempty" jsonschema:"Visible without login."`
+	Position    *int     `json:"position,omitempty" jsonschema:"Place in the list."`
 }
 
 type deleteCookbookIn struct {
-	CookbookID string `json:"cookbook_id" jsonschema:"The cookbook's id, from list_cookbooks."`
+	CookbookID string `json:"cookbook_id" jsonschema:"Cookbook id."`
 }
 
 type libraryStatsIn struct {
-	Resource      string `json:"resource" jsonschema:"What to count: tags, categories, tools (quick), or foods, units (read every recipe's details)."`
-	IncludeUnused *bool  `json:"include_unused,omitempty" jsonschema:"Also list the items no recipe uses (safe to delete)."`
-	Top           int    `json:"top,omitempty" jsonschema:"Most items to return, most used first."`
+	Resource      string `json:"resource" jsonschema:"What to count; foods and units are slow."`
+	IncludeUnused *bool  `json:"include_unused,omitempty" jsonschema:"List unused items too."`
+	Top           int    `json:"top,omitempty" jsonschema:"Most items to return."`
 	MaxRecipes    int    `json:"max_recipes,omitempty" jsonschema:"Most recipes to scan."`
 }
 
@@ -77,60 +76,55 @@ type maxRecipesIn struct {
 }
 
 type checkLinksIn struct {
-	CheckSources *bool `json:"check_sources,omitempty" jsonschema:"Probe every recipe's source URL (unauthenticated requests to the recipe sites)."`
-	CheckImages  *bool `json:"check_images,omitempty" jsonschema:"List recipes that have no image."`
-	MaxRecipes   int   `json:"max_recipes,omitempty" jsonschema:"Most recipes to scan; each source is one request to a third-party site."`
+	CheckSources *bool `json:"check_sources,omitempty" jsonschema:"Probe source URLs (third parties)."`
+	CheckImages  *bool `json:"check_images,omitempty" jsonschema:"List recipes without images."`
+	MaxRecipes   int   `json:"max_recipes,omitempty" jsonschema:"Most recipes to scan."`
 }
 
 func libraryTools() []Tool {
 	return []Tool{
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "list_cookbooks",
-			Description: "List the household's cookbooks (saved recipe filters) with their ids and slugs. Call it when the user mentions a cookbook or collection, or before changing one.",
-			Annotations: readAnn("List cookbooks"),
+			Description: "Call when a cookbook comes up, or before changing one. Lists cookbooks with ids.",
+			Annotations: readAnn(),
 		}, hasLibrary, nil, listCookbooks),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "get_cookbook_recipes",
-			Description: "List the recipes in a cookbook, paged. Call it when the user asks what is in a cookbook. Returns recipe slugs for get_recipe, with a paging hint.",
-			Annotations: readAnn("Get a cookbook's recipes"),
+			Description: "Call when asked what is in a cookbook. Returns its recipes' slugs, paged.",
+			Annotations: readAnn(),
 		}, hasLibrary, props{"cookbook": maxLen(200), "page": intRange(1, 10000, 1), "limit": intRange(1, maxRecipeLimit, 20)}, getCookbookRecipes),
 		newTool(ToolsetLibrary, &mcp.Tool{
-			Name: "create_cookbook",
-			Description: "Create a cookbook: a saved filter over the library by tags, categories, tools and an optional query_filter. " +
-				"Call it when the user wants a collection such as \"quick weeknight dinners\". Recipes are not copied; the cookbook shows whatever matches.",
-			Annotations: writeAnn("Create a cookbook", false, false, false),
+			Name:        "create_cookbook",
+			Description: "Call when the user wants a collection such as quick dinners. Saves a filter, not copies.",
+			Annotations: writeAnn(false, false, false),
 		}, hasLibrary, props{"name": maxLen(200), "query_filter": both(maxLen(2000), describe(queryFilterHelp)), "require_all": boolDefault(false), "public": boolDefault(false)}, createCookbook),
 		newTool(ToolsetLibrary, &mcp.Tool{
-			Name: "update_cookbook",
-			Description: "Change a cookbook in place, keeping its id: rename it, or change its filter. Call it when the user asks to edit a cookbook. " +
-				"Fields not given stay; giving any of tags, categories, tools, require_all or query_filter rebuilds the whole filter from what is given.",
-			Annotations: writeAnn("Update a cookbook", true, true, false),
-		}, hasLibrary, props{"name": maxLen(200), "query_filter": both(maxLen(2000), describe(queryFilterHelp)), "position": intBounds(1, 1000)}, updateCookbook),
+			Name:        "update_cookbook",
+			Description: "Call to edit a cookbook. Any filter field given rebuilds the whole filter.",
+			Annotations: writeAnn(true, true, false),
+		}, hasLibrary, props{"name": maxLen(200), "query_filter": both(maxLen(2000), describe(`Filter as in create_cookbook; "" clears it.`)), "position": intBounds(1, 1000)}, updateCookbook),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "delete_cookbook",
-			Description: "Delete a cookbook by id. Call it only when the user asks to remove that cookbook. Its recipes are untouched.",
-			Annotations: writeAnn("Delete a cookbook", true, true, false),
+			Description: "Call only when asked to remove a cookbook. Deletes it; its recipes stay.",
+			Annotations: writeAnn(true, true, false),
 		}, hasLibrary, props{"cookbook_id": maxLen(100)}, deleteCookbook),
 		newTool(ToolsetLibrary, &mcp.Tool{
-			Name: "library_stats",
-			Description: "Count how many recipes use each tag, category, tool, food or unit, and list the unused ones. " +
-				"Call it when the user asks which tags or foods are used most, or wants to tidy the taxonomy (unused items are safe to delete with manage_taxonomy). " +
-				"Foods and units read every recipe and can take a while; the answer says what it truncated.",
-			Annotations: readAnn("Library usage stats"),
+			Name:        "library_stats",
+			Description: "Call to see which tags, foods etc. are used most, or to tidy them. Lists unused ones too.",
+			Annotations: readAnn(),
 		}, hasLibrary, props{
 			"resource": enum("tags", "categories", "tools", "foods", "units"), "include_unused": boolDefault(true),
 			"top": intRange(1, maxStatsTop, 50), "max_recipes": intRange(1, maxSweepRecipes, maxSweepRecipes),
 		}, libraryStats),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "find_duplicate_recipes",
-			Description: "Find recipes whose names match once case, punctuation and accents are ignored. Call it when the user suspects duplicates or wants to clean up the library.",
-			Annotations: readAnn("Find duplicate recipes"),
+			Description: "Call when the user suspects duplicates. Matches names ignoring case, punctuation and accents.",
+			Annotations: readAnn(),
 		}, hasLibrary, props{"max_recipes": intRange(1, maxSweepRecipes, maxSweepRecipes)}, findDuplicates),
 		newTool(ToolsetLibrary, &mcp.Tool{
-			Name: "check_recipe_links",
-			Description: "Check recipes' source links for dead pages and list recipes without an image. Call it when the user asks about broken links or missing pictures. " +
-				"Sites that refuse robots are reported as unverified, not broken. The probes go to the recipe sites without the Mealie token.",
-			Annotations: &mcp.ToolAnnotations{Title: "Check recipe links", ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
+			Name:        "check_recipe_links",
+			Description: "Call when asked about broken links or missing pictures. Probes source URLs.",
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
 		}, hasLibrary, props{"check_sources": boolDefault(true), "check_images": boolDefault(true), "max_recipes": intRange(1, maxSweepRecipes, defaultLinks)}, checkLinks),
 	}
 }

@@ -30,26 +30,26 @@ func entryTypeProp(s *mcpSchema) {
 }
 
 type dateRangeIn struct {
-	StartDate string `json:"start_date" jsonschema:"First day, YYYY-MM-DD, inclusive."`
-	EndDate   string `json:"end_date" jsonschema:"Last day, YYYY-MM-DD, inclusive."`
+	StartDate string `json:"start_date" jsonschema:"First day."`
+	EndDate   string `json:"end_date" jsonschema:"Last day, inclusive."`
 }
 
 type addMealPlanEntryIn struct {
-	Date       string `json:"date" jsonschema:"The day, YYYY-MM-DD."`
-	EntryType  string `json:"entry_type,omitempty" jsonschema:"Which meal of the day."`
-	RecipeSlug string `json:"recipe_slug,omitempty" jsonschema:"The recipe to plan, by slug from search_recipes. Give this or title."`
-	Title      string `json:"title,omitempty" jsonschema:"A meal without a recipe, such as \"Leftovers\" or \"Eat out\". Give this or recipe_slug."`
-	Note       string `json:"note,omitempty" jsonschema:"A note on the entry."`
+	Date       string `json:"date" jsonschema:"Day."`
+	EntryType  string `json:"entry_type,omitempty" jsonschema:"Meal."`
+	RecipeSlug string `json:"recipe_slug,omitempty" jsonschema:"Recipe slug, or give title."`
+	Title      string `json:"title,omitempty" jsonschema:"Meal without a recipe, e.g. \"Eat out\"."`
+	Note       string `json:"note,omitempty" jsonschema:"Note."`
 }
 
 type deleteMealPlanEntryIn struct {
-	EntryID string `json:"entry_id" jsonschema:"The entry's id, from get_meal_plan or get_todays_meals."`
+	EntryID string `json:"entry_id" jsonschema:"Entry id."`
 }
 
 type randomMealPlanIn struct {
-	StartDate string `json:"start_date" jsonschema:"First day to fill, YYYY-MM-DD."`
-	EndDate   string `json:"end_date" jsonschema:"Last day to fill, YYYY-MM-DD; at most 13 days after start_date (14 days in all)."`
-	EntryType string `json:"entry_type,omitempty" jsonschema:"Which meal of each day."`
+	StartDate string `json:"start_date" jsonschema:"First day."`
+	EndDate   string `json:"end_date" jsonschema:"Last day, at most 13 after start."`
+	EntryType string `json:"entry_type,omitempty" jsonschema:"Meal of each day."`
 }
 
 type noInput struct{}
@@ -57,32 +57,29 @@ type noInput struct{}
 func mealPlanTools() []Tool {
 	return []Tool{
 		newTool(ToolsetMealPlan, &mcp.Tool{
-			Name: "get_meal_plan",
-			Description: "Read the meal plan between two dates, inclusive. Call it when the user asks what is planned for a day, the week or a range. " +
-				"Entries carry ids for delete_meal_plan_entry and slugs for get_recipe.",
-			Annotations: readAnn("Get the meal plan"),
+			Name:        "get_meal_plan",
+			Description: "Call when asked what is planned for some days. Entries carry ids and recipe slugs.",
+			Annotations: readAnn(),
 		}, hasMealPlan, props{"start_date": isoDate, "end_date": isoDate}, getMealPlan),
 		newTool(ToolsetMealPlan, &mcp.Tool{
 			Name:        "get_todays_meals",
-			Description: "Read today's planned meals. Call it when the user asks what is for dinner (or any meal) today. Today is the server's local date, echoed in the answer.",
-			Annotations: readAnn("Get today's meals"),
+			Description: "Call when asked what is for dinner (or any meal) today.",
+			Annotations: readAnn(),
 		}, hasMealPlan, nil, getTodaysMeals),
 		newTool(ToolsetMealPlan, &mcp.Tool{
-			Name: "add_meal_plan_entry",
-			Description: "Plan a meal on a day: a recipe by slug, or a free-text title. Call it when the user asks to put a dish on the plan. " +
-				"Returns the entry with its id.",
-			Annotations: writeAnn("Add a meal plan entry", false, false, false),
+			Name:        "add_meal_plan_entry",
+			Description: "Call to put a dish on the plan. Adds a recipe or a titled meal to a day.",
+			Annotations: writeAnn(false, false, false),
 		}, hasMealPlan, props{"date": isoDate, "entry_type": entryTypeProp, "recipe_slug": maxLen(500), "title": maxLen(200), "note": maxLen(1000)}, addMealPlanEntry),
 		newTool(ToolsetMealPlan, &mcp.Tool{
 			Name:        "delete_meal_plan_entry",
-			Description: "Remove one entry from the meal plan by its id (from get_meal_plan). Call it when the user cancels or replaces a planned meal. The recipe itself is untouched.",
-			Annotations: writeAnn("Delete a meal plan entry", true, true, false),
+			Description: "Call to cancel or replace a planned meal. The recipe stays.",
+			Annotations: writeAnn(true, true, false),
 		}, hasMealPlan, props{"entry_id": maxLen(20)}, deleteMealPlanEntry),
 		newTool(ToolsetMealPlan, &mcp.Tool{
-			Name: "random_meal_plan",
-			Description: "Fill each day of a range with a random recipe from the library. Call it when the user asks to fill or randomise their week. " +
-				"At most 14 days; a day Mealie cannot fill is reported and does not stop the others.",
-			Annotations: writeAnn("Plan meals at random", false, false, false),
+			Name:        "random_meal_plan",
+			Description: "Call when asked to fill days at random. One random recipe a day, up to 14 days.",
+			Annotations: writeAnn(false, false, false),
 		}, hasMealPlan, props{"start_date": isoDate, "end_date": isoDate, "entry_type": entryTypeProp}, randomMealPlan),
 	}
 }

@@ -47,108 +47,101 @@ func stateName(s pantryv1.ItemState) string {
 }
 
 type getPantryIn struct {
-	Location   string `json:"location,omitempty" jsonschema:"Only this location: fridge, cupboard or freezer; omit for all."`
-	IncludeOut bool   `json:"include_out,omitempty" jsonschema:"Also list items that are used up."`
+	Location   string `json:"location,omitempty" jsonschema:"Only this location."`
+	IncludeOut bool   `json:"include_out,omitempty" jsonschema:"Include used-up items."`
 }
 
 type setItemStateIn struct {
-	Ingredient string `json:"ingredient" jsonschema:"The ingredient's name or alias as the user says it, such as \"noodles\"."`
-	State      string `json:"state" jsonschema:"in (stocked), low (running low) or out (used up)."`
-	Location   string `json:"location,omitempty" jsonschema:"Which location's item, when the ingredient is kept in several places."`
+	Ingredient string `json:"ingredient" jsonschema:"Name or alias as said."`
+	State      string `json:"state" jsonschema:"New state."`
+	Location   string `json:"location,omitempty" jsonschema:"Location, if kept in several."`
 }
 
 type pantryAdditionIn struct {
-	Name     string   `json:"name" jsonschema:"The ingredient's name, such as \"eggs\"; unknown names are created."`
-	Location string   `json:"location,omitempty" jsonschema:"fridge, cupboard or freezer; omit for where it is already kept (new items: cupboard)."`
-	Quantity *float64 `json:"quantity,omitempty" jsonschema:"Amount bought, in unit."`
-	Unit     string   `json:"unit,omitempty" jsonschema:"Unit name, such as \"g\" or \"pack\"."`
+	Name     string   `json:"name"`
+	Location string   `json:"location,omitempty"`
+	Quantity *float64 `json:"quantity,omitempty"`
+	Unit     string   `json:"unit,omitempty"`
 }
 
 type addToPantryIn struct {
-	Items []pantryAdditionIn `json:"items" jsonschema:"The items bought."`
+	Items []pantryAdditionIn `json:"items" jsonschema:"Items bought."`
 }
 
 type whatCanICookIn struct {
-	Servings *int `json:"servings,omitempty" jsonschema:"Servings to cook for; scales the quantities shown, never what counts as available."`
+	Servings *int `json:"servings,omitempty" jsonschema:"Servings to scale to."`
 }
 
 type amountIn struct {
-	Ingredient string   `json:"ingredient" jsonschema:"The ingredient's name."`
-	Quantity   *float64 `json:"quantity,omitempty" jsonschema:"Amount; omit for \"to taste\"."`
-	Unit       string   `json:"unit,omitempty" jsonschema:"Unit name, such as \"g\"."`
+	Ingredient string   `json:"ingredient"`
+	Quantity   *float64 `json:"quantity,omitempty"`
+	Unit       string   `json:"unit,omitempty"`
 }
 
 type slotIn struct {
-	Name    string     `json:"name" jsonschema:"The slot's name, such as \"protein\"."`
-	Options []amountIn `json:"options" jsonschema:"Interchangeable ingredients for the slot, such as pork mince or chicken thigh."`
+	Name    string     `json:"name"`
+	Options []amountIn `json:"options"`
 }
 
 type slotChoiceIn struct {
-	Slot       string `json:"slot" jsonschema:"The slot's name."`
-	Ingredient string `json:"ingredient" jsonschema:"The ingredient used for it."`
+	Slot       string `json:"slot"`
+	Ingredient string `json:"ingredient"`
 }
 
 type logCookIn struct {
-	MetaRecipe  string         `json:"meta_recipe,omitempty" jsonschema:"The meta-recipe cooked, by name or id (from get_meta_recipes). Give this or recipe."`
-	Recipe      string         `json:"recipe,omitempty" jsonschema:"A fixed pantry recipe cooked, by name or id. Give this or meta_recipe."`
-	SlotChoices []slotChoiceIn `json:"slot_choices,omitempty" jsonschema:"Which option was used for each slot."`
+	MetaRecipe  string         `json:"meta_recipe,omitempty" jsonschema:"Meta-recipe name or id."`
+	Recipe      string         `json:"recipe,omitempty" jsonschema:"Pantry recipe name or id."`
+	SlotChoices []slotChoiceIn `json:"slot_choices,omitempty" jsonschema:"Option used per slot."`
 	Servings    *int           `json:"servings,omitempty" jsonschema:"Servings cooked."`
-	Rating      *int           `json:"rating,omitempty" jsonschema:"How it turned out, 1 to 5."`
-	Notes       string         `json:"notes,omitempty" jsonschema:"Free-text notes, such as what to change next time."`
-	Date        string         `json:"date,omitempty" jsonschema:"The day cooked, YYYY-MM-DD; omit for today."`
+	Rating      *int           `json:"rating,omitempty" jsonschema:"Rating."`
+	Notes       string         `json:"notes,omitempty" jsonschema:"Notes."`
+	Date        string         `json:"date,omitempty" jsonschema:"Day; omit for today."`
 }
 
 type createMetaRecipeIn struct {
-	ID              *int64     `json:"id,omitempty" jsonschema:"The id of a meta-recipe to rebuild (from get_meta_recipes); omit to create a new one."`
-	Name            string     `json:"name" jsonschema:"The meta-recipe's name, such as \"Stir-fry\"."`
-	Method          string     `json:"method,omitempty" jsonschema:"How to cook it, free text."`
-	Slots           []slotIn   `json:"slots,omitempty" jsonschema:"Slots in order, each with interchangeable options."`
+	ID              *int64     `json:"id,omitempty" jsonschema:"Meta-recipe to rebuild; omit to create."`
+	Name            string     `json:"name" jsonschema:"Name."`
+	Method          string     `json:"method,omitempty" jsonschema:"How to cook it."`
+	Slots           []slotIn   `json:"slots,omitempty" jsonschema:"Slots, each with interchangeable options."`
 	BaseIngredients []amountIn `json:"base_ingredients,omitempty" jsonschema:"Ingredients every version needs."`
 }
 
 func pantryTools() []Tool {
 	return []Tool{
 		newTool(ToolsetPantry, &mcp.Tool{
-			Name: "get_pantry",
-			Description: "Read what is in the pantry: items by location with their state (in, low, out), expiry and counts. " +
-				"Call it when the user asks what they have, before suggesting a meal, or to check one ingredient. Used-up items are left out unless include_out.",
-			Annotations: readAnn("Get the pantry"),
+			Name:        "get_pantry",
+			Description: "Call when asked what is in stock, or to plan a meal. Lists items with state and expiry.",
+			Annotations: readAnn(),
 		}, hasPantry, props{"location": enum(locationNames...), "include_out": boolDefault(false)}, getPantry),
 		newTool(ToolsetPantry, &mcp.Tool{
-			Name: "set_item_state",
-			Description: "Mark a pantry ingredient in, low or out, by name. Call it when the user says they used up or ran low on something " +
-				"(\"used the last of the noodles\"), or found more of it. An unknown or ambiguous name answers with close matches to ask the user about.",
-			Annotations: writeAnn("Set a pantry item's state", false, true, false),
+			Name:        "set_item_state",
+			Description: "Call when the user used up, ran low on or restocked something. Sets its state by name.",
+			Annotations: writeAnn(false, true, false),
 		}, hasPantry, props{"ingredient": maxLen(200), "state": enum("in", "low", "out"), "location": enum(locationNames...)}, setItemState),
 		newTool(ToolsetPantry, &mcp.Tool{
-			Name: "add_to_pantry",
-			Description: "Add bought items to the pantry. Call it when the user says they bought or stocked something (\"bought eggs and pork mince\"). " +
-				"An item already there, even one marked out, is restocked rather than duplicated; unknown ingredients are created.",
-			Annotations: writeAnn("Add to the pantry", false, true, false),
+			Name:        "add_to_pantry",
+			Description: "Call when the user bought something. Restocks items already there; unknown names are created.",
+			Annotations: writeAnn(false, true, false),
 		}, hasPantry, props{"items": itemsRange(1, maxPantryAdd)}, addToPantry),
 		newTool(ToolsetPantry, &mcp.Tool{
-			Name: "what_can_i_cook",
-			Description: "Match every meta-recipe against the pantry: ready, partial or missing, with what each slot has on hand and what expires soon. " +
-				"Call it when the user asks what they can make tonight from what they have.",
-			Annotations: readAnn("What can I cook"),
+			Name:        "what_can_i_cook",
+			Description: "Call when asked what can be made now. Matches meta-recipes to the pantry.",
+			Annotations: readAnn(),
 		}, hasPantry, props{"servings": intBounds(1, maxServings)}, whatCanICook),
 		newTool(ToolsetPantry, &mcp.Tool{
-			Name: "get_meta_recipes",
-			Description: "List the pantry's meta-recipes (recipe templates) with their slots and interchangeable options, which double as a substitution table. " +
-				"Call it when the user asks what could replace an ingredient, or before log_cook or create_meta_recipe. These are not Mealie recipes (see search_recipes).",
-			Annotations: readAnn("Get meta-recipes"),
+			Name:        "get_meta_recipes",
+			Description: "Call for a substitute, or before log_cook or create_meta_recipe. Lists meta-recipes (templates).",
+			Annotations: readAnn(),
 		}, hasPantry, nil, getMetaRecipes),
 		newTool(ToolsetPantry, &mcp.Tool{
-			Name: "log_cook",
-			Description: "Log a cooked meta-recipe or pantry recipe, with a rating and notes. Call it when the user says they cooked something from the pantry templates. " +
-				"It changes no pantry state: it returns the ingredients used, to ask the user which are now low or out and then apply with set_item_state.",
-			Annotations: writeAnn("Log a cook", false, false, false),
+			Name:        "log_cook",
+			Description: "Call when the user cooked a pantry (meta-)recipe. Returns what was used, to ask what is now low.",
+			Annotations: writeAnn(false, false, false),
 		}, hasPantry, props{"rating": intBounds(1, 5), "servings": intBounds(1, maxServings), "notes": maxLen(2000), "date": isoDate, "slot_choices": maxItems(maxSlots)}, logCook),
 		newTool(ToolsetPantry, &mcp.Tool{
-			Name: "create_meta_recipe",
-			Description: "Save a meta-recipe brainstormed with the user: name, method, slots of interchangeable options and base ingredients. " +
-				"Call it when the user wants to keep a template you worked out together; with id it rebuilds that meta-recipe in place. Unknown ingredients are created and reported.",
-			Annotations: writeAnn("Save a meta-recipe", true, false, false),
+			Name:        "create_meta_recipe",
+			Description: "Call to keep a template worked out with the user. Saves (or, with id, rebuilds) a meta-recipe.",
+			Annotations: writeAnn(true, false, false),
 		}, hasPantry, props{"name": maxLen(200), "slots": maxItems(maxSlots), "base_ingredients": maxItems(maxBase)}, createMetaRecipe),
 	}
 }

@@ -17,22 +17,22 @@ const (
 )
 
 type getShoppingListIn struct {
-	ListID string `json:"list_id,omitempty" jsonschema:"A shopping list's id; omit to see the household's lists and their counts."`
+	ListID string `json:"list_id,omitempty" jsonschema:"List id; omit for all lists."`
 }
 
 type addToShoppingListIn struct {
-	ListID        string       `json:"list_id,omitempty" jsonschema:"The shopping list's id; may be omitted when the household has one list."`
-	Items         []string     `json:"items,omitempty" jsonschema:"Free-text items, such as [\"2 onions\", \"milk\"]."`
-	RecipeSlugs   []string     `json:"recipe_slugs,omitempty" jsonschema:"Recipes whose ingredients to add, by slug."`
-	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the ingredients of every recipe planned in this range (at most 31 days)."`
-	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Leave out what the pantry has in stock (low counts as not in stock) and say what was skipped."`
+	ListID        string       `json:"list_id,omitempty" jsonschema:"List id; optional if only one."`
+	Items         []string     `json:"items,omitempty" jsonschema:"Free-text items, e.g. \"2 onions\"."`
+	RecipeSlugs   []string     `json:"recipe_slugs,omitempty" jsonschema:"Recipes to shop for."`
+	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the plan for these days (up to 31)."`
+	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Skip what the pantry has in stock."`
 }
 
 type updateShoppingItemsIn struct {
-	ListID  string   `json:"list_id" jsonschema:"The shopping list's id."`
-	Check   []string `json:"check,omitempty" jsonschema:"Item ids to check off (bought)."`
-	Uncheck []string `json:"uncheck,omitempty" jsonschema:"Item ids to put back as still to buy."`
-	Remove  []string `json:"remove,omitempty" jsonschema:"Item ids to delete from the list."`
+	ListID  string   `json:"list_id" jsonschema:"List id."`
+	Check   []string `json:"check,omitempty" jsonschema:"Item ids bought."`
+	Uncheck []string `json:"uncheck,omitempty" jsonschema:"Item ids to buy again."`
+	Remove  []string `json:"remove,omitempty" jsonschema:"Item ids to delete."`
 }
 
 func hasShopping(b Backends, _ Options) bool { return b.MealPlan != nil }
@@ -40,30 +40,29 @@ func hasShopping(b Backends, _ Options) bool { return b.MealPlan != nil }
 func shoppingTools() []Tool {
 	return []Tool{
 		newTool(ToolsetShopping, &mcp.Tool{
-			Name: "get_shopping_list",
-			Description: "Read shopping lists: without list_id, the household's lists with counts; with it, that list's items still to buy, grouped by store section. " +
-				"Call it when the user asks what is on the shopping list or what to buy. Items carry ids for update_shopping_items.",
-			Annotations: readAnn("Get the shopping list"),
+			Name:        "get_shopping_list",
+			Description: "Call when asked what to buy. Without list_id lists the lists; with it, its items and ids.",
+			Annotations: readAnn(),
 		}, hasShopping, props{"list_id": maxLen(100)}, getShoppingList),
 		newTool(ToolsetShopping, &mcp.Tool{
-			Name: "add_to_shopping_list",
-			Description: "Add to a shopping list: free-text items, a recipe's ingredients, or everything planned in a date range. " +
-				"Call it when the user asks to put something on the list or to shop for a recipe or the week's plan. " +
-				"By default what the pantry has in stock is skipped, and the answer says what it skipped; items already on the list have their amounts merged.",
-			Annotations: writeAnn("Add to the shopping list", false, false, false),
+			Name:        "add_to_shopping_list",
+			Description: "Call to put items, a recipe's ingredients or the plan's on a list. Skips what is in stock.",
+			Annotations: writeAnn(false, false, false),
 		}, hasShopping, props{
 			"list_id": maxLen(100), "items": both(maxItems(maxShoppingLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(500) }),
 			"recipe_slugs": maxItems(maxShoppingRecipes), "skip_in_stock": boolDefault(true),
 			"meal_plan_range": func(s *mcpSchema) {
-				s.Properties["start_date"].Pattern = isoDatePattern
-				s.Properties["end_date"].Pattern = isoDatePattern
+				// Described by the parameter; get_meal_plan's wording
+				// would be paid for twice.
+				for _, d := range s.Properties {
+					d.Pattern, d.Description = isoDatePattern, ""
+				}
 			},
 		}, addToShoppingList),
 		newTool(ToolsetShopping, &mcp.Tool{
-			Name: "update_shopping_items",
-			Description: "Check off, uncheck or remove items of a shopping list by id (from get_shopping_list). " +
-				"Call it when the user says they bought something, changed their mind, or wants an item gone. Each item fails alone.",
-			Annotations: writeAnn("Update shopping items", true, true, false),
+			Name:        "update_shopping_items",
+			Description: "Call when the user bought something or wants an item unchecked or gone. Updates items by id.",
+			Annotations: writeAnn(true, true, false),
 		}, hasShopping, props{"list_id": maxLen(100), "check": maxItems(maxShoppingUpdate), "uncheck": maxItems(maxShoppingUpdate), "remove": maxItems(maxShoppingUpdate)}, updateShoppingItems),
 	}
 }

@@ -33,48 +33,43 @@ var taxonomyResourceNames = []string{"foods", "units", "labels", "tags", "catego
 var taxonomyActions = []string{"list", "create", "update", "merge", "delete"}
 
 type parseIngredientsIn struct {
-	Lines  []string `json:"lines" jsonschema:"Ingredient lines, such as [\"2 cups flour, sifted\", \"1 onion\"]."`
-	Parser string   `json:"parser,omitempty" jsonschema:"Which Mealie parser: nlp (default, statistical), brute (rule-based) or openai (needs OpenAI configured in Mealie)."`
+	Lines  []string `json:"lines" jsonschema:"Ingredient lines."`
+	Parser string   `json:"parser,omitempty" jsonschema:"Parser; openai only if Mealie has it."`
 }
 
 // taxonomyData is one item's fields to write; which apply depends on the
 // resource.
 type taxonomyData struct {
-	ID           string  `json:"id,omitempty" jsonschema:"The item's id (update, merge and delete)."`
-	Name         *string `json:"name,omitempty" jsonschema:"The name (required on create)."`
-	Description  *string `json:"description,omitempty" jsonschema:"Description (foods, units)."`
-	PluralName   *string `json:"plural_name,omitempty" jsonschema:"Plural name (foods, units)."`
-	Abbreviation *string `json:"abbreviation,omitempty" jsonschema:"Abbreviation (units), such as \"tbsp\"."`
-	Color        *string `json:"color,omitempty" jsonschema:"Colour as #RRGGBB (labels)."`
-	OnHand       *bool   `json:"on_hand,omitempty" jsonschema:"Whether it is on hand (foods, tools)."`
+	ID           string  `json:"id,omitempty"`
+	Name         *string `json:"name,omitempty"`
+	Description  *string `json:"description,omitempty"`
+	PluralName   *string `json:"plural_name,omitempty"`
+	Abbreviation *string `json:"abbreviation,omitempty"`
+	Color        *string `json:"color,omitempty"`
+	OnHand       *bool   `json:"on_hand,omitempty"`
 }
 
 type manageTaxonomyIn struct {
-	Resource  string         `json:"resource" jsonschema:"Which taxonomy: foods, units, labels, tags, categories or tools."`
-	Action    string         `json:"action,omitempty" jsonschema:"What to do: list, create, update, merge (foods and units only) or delete."`
-	Search    string         `json:"search,omitempty" jsonschema:"list: case-insensitive name search."`
-	Page      int            `json:"page,omitempty" jsonschema:"list: page of 50 items, from 1."`
-	Name      string         `json:"name,omitempty" jsonschema:"create: the new item's name (or use data, or items for several)."`
-	ItemID    string         `json:"item_id,omitempty" jsonschema:"update, merge, delete: the item's id, from list."`
-	Data      *taxonomyData  `json:"data,omitempty" jsonschema:"create, update: the fields to write for one item; update keeps fields not given."`
-	MergeInto string         `json:"merge_into,omitempty" jsonschema:"merge: id of the item the others merge into; every recipe is repointed to it."`
-	Items     []taxonomyData `json:"items,omitempty" jsonschema:"create, update, merge, delete: several items in one call, each with its fields (and id, except for create). One failing item does not stop the others."`
-	Force     bool           `json:"force,omitempty" jsonschema:"delete: delete foods and units even when recipes use them (their lines lose the food or unit). Prefer merge."`
+	Resource  string         `json:"resource" jsonschema:"Which taxonomy."`
+	Action    string         `json:"action,omitempty" jsonschema:"Action; merge is for foods and units."`
+	Search    string         `json:"search,omitempty" jsonschema:"list: name search."`
+	Page      int            `json:"page,omitempty" jsonschema:"list: page of 50."`
+	Name      string         `json:"name,omitempty" jsonschema:"create, update: name."`
+	ItemID    string         `json:"item_id,omitempty" jsonschema:"update, merge, delete: item id."`
+	MergeInto string         `json:"merge_into,omitempty" jsonschema:"merge: id to keep."`
+	Items     []taxonomyData `json:"items,omitempty" jsonschema:"Batch; items fail alone."`
+	Force     bool           `json:"force,omitempty" jsonschema:"delete: even if used; prefer merge."`
 }
 
-const manageTaxonomyDesc = "List and maintain Mealie's taxonomy: foods, units, labels, tags, categories, tools. " +
-	"Call it to look up ids (action=list, 50 a page), fix names, add items, merge duplicate foods or units into one (repointing every recipe), " +
-	"or delete what library_stats reports unused. items batches every action but list. A food or unit still used by recipes is not deleted unless force=true; merge it instead."
+const manageTaxonomyDesc = "Call to look up ids, or to add, rename, merge or delete items. Used foods and units need merge or force."
 
-const manageTaxonomyReadOnlyDesc = "List Mealie's taxonomy: foods, units, labels, tags, categories, tools (50 a page, with search). " +
-	"Call it to look up names and ids. The server is in read-only mode: only action=list is available."
+const manageTaxonomyReadOnlyDesc = "Call to look up taxonomy names and ids. Read-only mode: list only."
 
 func taxonomyTools() []Tool {
 	parse := newTool(ToolsetRecipes, &mcp.Tool{
-		Name: "parse_ingredients",
-		Description: "Split free-text ingredient lines into quantity, unit, food and note with Mealie's parser, showing which foods and units Mealie knows. " +
-			"Call it before create_recipe or update_recipe when the user wants structured ingredients, or to check how Mealie reads a line. Writes nothing.",
-		Annotations: readAnn("Parse ingredient lines"),
+		Name:        "parse_ingredients",
+		Description: "Call before writing structured ingredients, or to see how Mealie reads lines. Flags unknown foods.",
+		Annotations: readAnn(),
 	}, hasRecipes, props{
 		"lines":  both(itemsRange(1, maxParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(500) }),
 		"parser": both(enum("nlp", "brute", "openai"), func(s *mcpSchema) { s.Default = []byte(`"nlp"`) }),
@@ -89,7 +84,7 @@ func taxonomyTools() []Tool {
 // description says so.
 func manageTaxonomyTool(readOnly bool) Tool {
 	if readOnly {
-		t := newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyReadOnlyDesc, Annotations: readAnn("List taxonomy")}, hasRecipes, props{
+		t := newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyReadOnlyDesc, Annotations: readAnn()}, hasRecipes, props{
 			"resource": enum(taxonomyResourceNames...),
 			"action":   both(enum("list"), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
 			"page":     intRange(1, 10000, 1),
@@ -107,7 +102,7 @@ func manageTaxonomyTool(readOnly bool) Tool {
 		}
 		return t
 	}
-	return newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyDesc, Annotations: writeAnn("Manage taxonomy", true, false, false)}, hasRecipes, props{
+	return newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyDesc, Annotations: writeAnn(true, false, false)}, hasRecipes, props{
 		"resource":   enum(taxonomyResourceNames...),
 		"action":     both(enum(taxonomyActions...), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
 		"page":       intRange(1, 10000, 1),
@@ -122,10 +117,10 @@ func manageTaxonomyTool(readOnly bool) Tool {
 
 // listTaxonomyIn is the input of manage_taxonomy's read-only variant.
 type listTaxonomyIn struct {
-	Resource string `json:"resource" jsonschema:"Which taxonomy: foods, units, labels, tags, categories or tools."`
-	Action   string `json:"action,omitempty" jsonschema:"Only list, in read-only mode."`
-	Search   string `json:"search,omitempty" jsonschema:"Case-insensitive name search."`
-	Page     int    `json:"page,omitempty" jsonschema:"Page of 50 items, from 1."`
+	Resource string `json:"resource" jsonschema:"Which taxonomy."`
+	Action   string `json:"action,omitempty" jsonschema:"Only list."`
+	Search   string `json:"search,omitempty" jsonschema:"Name search."`
+	Page     int    `json:"page,omitempty" jsonschema:"Page of 50."`
 }
 
 func parseIngredients(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in parseIngredientsIn) (any, error) {
@@ -166,19 +161,13 @@ func (d taxonomyData) write() *recipesv1.TaxonomyWrite {
 }
 
 // batch gathers the items an action applies to: items, else the single
-// form (name/item_id/data).
+// form (name and item_id).
 func (in manageTaxonomyIn) batch() []taxonomyData {
 	if len(in.Items) > 0 {
 		return in.Items
 	}
-	var d taxonomyData
-	if in.Data != nil {
-		d = *in.Data
-	}
-	if d.ID == "" {
-		d.ID = in.ItemID
-	}
-	if d.Name == nil && in.Name != "" {
+	d := taxonomyData{ID: in.ItemID}
+	if in.Name != "" {
 		d.Name = ptr(in.Name)
 	}
 	if d == (taxonomyData{}) {
