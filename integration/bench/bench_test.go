@@ -176,3 +176,22 @@ func TestSplitBase(t *testing.T) {
 		}
 	}
 }
+
+func TestSaysWhen(t *testing.T) {
+	tests := []struct {
+		desc string
+		want bool
+	}{
+		{"Read one recipe. Call it when the user wants to cook.", true},
+		{"Call to find recipes the user asks for.", true},
+		{"Call before writing structured ingredients.", true},
+		{"Use when the user asks what is planned.", true},
+		{"Reads the pantry.", false},
+		{"Recalls to mind the whenever-ish pantry.", false},
+	}
+	for _, tt := range tests {
+		if got := saysWhen(tt.desc); got != tt.want {
+			t.Errorf("saysWhen(%q) = %v, want %v", tt.desc, got, tt.want)
+		}
+	}
+}

@@ -3,8 +3,8 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/souskitchen/sous/integration/mealietest"
 )
@@ -25,6 +25,10 @@ type CatalogVariant struct {
 	Tokens *Tokens
 	// Largest are the three largest tools, by their JSON bytes.
 	Largest []ToolSize
+	// Parts splits the tools' bytes by member: "description",
+	// "inputSchema", "annotations", and "other" (names, titles, JSON
+	// punctuation).
+	Parts map[string]int
 	// NoWhen lists tools whose description never says when to call them
 	// (no "when" and no "call it").
 	NoWhen []string
@@ -102,7 +106,7 @@ func measureCatalog(name string, line []byte) (CatalogVariant, error) {
 	if err := json.Unmarshal(line, &resp); err != nil {
 		return CatalogVariant{}, fmt.Errorf("catalog, %s: %w", name, err)
 	}
-	v := CatalogVariant{Name: name, Tools: len(resp.Result.Tools), Bytes: len(line)}
+	v := CatalogVariant{Name: name, Tools: len(resp.Result.Tools), Bytes: len(line), Parts: map[string]int{}}
 	var sizes []ToolSize
 	for _, raw := range resp.Result.Tools {
 		var t struct {
@@ -113,6 +117,18 @@ func measureCatalog(name string, line []byte) (CatalogVariant, error) {
 			return v, fmt.Errorf("catalog, %s: %w", name, err)
 		}
 		sizes = append(sizes, ToolSize{t.Name, len(raw)})
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &members); err != nil {
+			return v, fmt.Errorf("catalog, %s: %w", name, err)
+		}
+		rest := len(raw)
+		for _, k := range catalogParts {
+			if m, ok := members[k]; ok {
+				v.Parts[k] += len(m)
+				rest -= len(m)
+			}
+		}
+		v.Parts["other"] += rest
 		if !saysWhen(t.Description) {
 			v.NoWhen = append(v.NoWhen, t.Name)
 		}
@@ -122,9 +138,13 @@ func measureCatalog(name string, line []byte) (CatalogVariant, error) {
 	return v, nil
 }
 
+// catalogParts are the tool members whose size the figure shows apart.
+var catalogParts = []string{"inputSchema", "description", "annotations"}
+
+// callCue matches the ways a description tells the model when to call its
+// tool: "when …", "Call it …", "Call to …", "Call before …".
+var callCue = regexp.MustCompile(`(?i)\bwhen\b|\bcall (it|to|before|after|first|once)\b`)
+
 // saysWhen reports whether a description tells the model when to call the
 // tool, the catalog's one rule that must survive trimming.
-func saysWhen(desc string) bool {
-	d := strings.ToLower(desc)
-	return strings.Contains(d, "when") || strings.Contains(d, "call it")
-}
+func saysWhen(desc string) bool { return callCue.MatchString(desc) }

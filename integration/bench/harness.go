@@ -45,16 +45,20 @@ var FigureNames = []string{"catalog", "answers", "hop", "sweep", "memory", "load
 
 // Results are every figure of one run.
 type Results struct {
-	Date     time.Time
-	Cores    int
-	CPU      string
-	Duration time.Duration
-	Catalog  *Catalog
-	Answers  *Answers
-	Hop      *Hop
-	Sweep    *Sweep
-	Memory   *Memory
-	Load     *Load
+	Date  time.Time
+	Cores int
+	CPU   string
+	// LoadBefore and LoadAfter are the machine's 1-minute load average
+	// (/proc/loadavg) at the start and end of the run: other work on a
+	// shared machine shows there, and in the p99s.
+	LoadBefore, LoadAfter string
+	Duration              time.Duration
+	Catalog               *Catalog
+	Answers               *Answers
+	Hop                   *Hop
+	Sweep                 *Sweep
+	Memory                *Memory
+	Load                  *Load
 	// Errors lists the figures that could not be measured, with why.
 	Errors []string
 	// TokenNote is "" when tokens were counted, else why not.
@@ -72,7 +76,7 @@ func (h *Harness) logf(format string, args ...any) {
 // setup failures.
 func (h *Harness) Run(ctx context.Context) (*Results, error) {
 	start := time.Now()
-	res := &Results{Date: start.UTC(), Cores: runtime.NumCPU(), CPU: cpuModel()}
+	res := &Results{Date: start.UTC(), Cores: runtime.NumCPU(), CPU: cpuModel(), LoadBefore: loadAvg()}
 	needFood := len(h.Only) == 0 || slices.Contains(h.Only, "catalog") || slices.Contains(h.Only, "answers")
 	if needFood && h.Food == nil && h.FoodErr == nil {
 		h.logf("starting the food API")
@@ -111,7 +115,21 @@ func (h *Harness) Run(ctx context.Context) (*Results, error) {
 		}
 	}
 	res.Duration = time.Since(start)
+	res.LoadAfter = loadAvg()
 	return res, nil
+}
+
+// loadAvg is the 1-minute load average, "" if unknown.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
 }
 
 // cpuModel is the first "model name" of /proc/cpuinfo, "" if unknown.

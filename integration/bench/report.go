@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -61,6 +62,15 @@ func ratio(a, b float64) string {
 	return fmt.Sprintf("%.2f", a/b)
 }
 
+// sumParts adds the parts of a catalog.
+func sumParts(parts map[string]int) int {
+	n := 0
+	for _, v := range parts {
+		n += v
+	}
+	return n
+}
+
 // perTool renders tokens divided by tools.
 func perTool(t *Tokens, tools int) string {
 	if t == nil || !t.OK || tools == 0 {
@@ -77,7 +87,11 @@ func (r *Results) Markdown() string {
 	if r.CPU != "" {
 		p(" (%s)", r.CPU)
 	}
-	p("; the whole run took %s. Tokens are o200k_base counts", r.Duration.Round(time.Second))
+	p("; the whole run took %s", r.Duration.Round(time.Second))
+	if r.LoadBefore != "" {
+		p(", with a load average of %s before and %s after (other work shares the machine)", r.LoadBefore, r.LoadAfter)
+	}
+	p(". Tokens are o200k_base counts")
 	if r.TokenNote != "" {
 		p(" (%s)", r.TokenNote)
 	}
@@ -99,7 +113,12 @@ func (r *Results) Markdown() string {
 			for _, t := range v.Largest {
 				big = append(big, fmt.Sprintf("`%s` %d B", t.Name, t.Bytes))
 			}
-			p("\nLargest tools: %s. ", strings.Join(big, ", "))
+			p("\nWhere the bytes go (all toolsets, per tool on average):")
+			for _, k := range append(slices.Clone(catalogParts), "other") {
+				p(" %s %d B,", k, v.Parts[k]/max(v.Tools, 1))
+			}
+			p(" and %d B of JSON-RPC envelope in all.", v.Bytes-sumParts(v.Parts)-max(v.Tools-1, 0)) // commas between tools
+			p(" Largest tools: %s. ", strings.Join(big, ", "))
 			if len(v.NoWhen) == 0 {
 				p("Every description says when to call its tool.")
 			} else {
