@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -193,9 +192,4 @@ func (h *Harness) startMCPHTTP(env ...string) (*Proc, string, error) {
 		return nil, "", err
 	}
 	return p, "http://" + addr + "/mcp", nil
-}
-
-// tokenizerDir is where the Node counter lives, from the repository root.
-func tokenizerDir(root string) string {
-	return filepath.Join(root, "integration", "bench", "tokenizer")
 }
