@@ -76,12 +76,13 @@ require (
 	github.com/souskitchen/sous/services/recipes v0.0.0
 )
 
-require go.uber.org/goleak v1.3.0 // indirect
-
 replace github.com/souskitchen/sous/services/recipes => ../services/recipes
 
 replace github.com/souskitchen/sous/mcpfront => ../mcpfront
 
-require github.com/souskitchen/sous/proto v0.0.0
+require (
+	github.com/souskitchen/sous/proto v0.0.0
+	go.uber.org/goleak v1.3.0
+)
 
 replace github.com/souskitchen/sous/proto => ../proto
