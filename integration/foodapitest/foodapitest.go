@@ -1,12 +1,19 @@
-// Package foodapitest runs the Django food API (integration/foodapi) as a
-// local process for tests and the demo: a fresh SQLite file in a temporary
-// directory, migrations, a service user with a token minted by the
-// sous_bootstrap management command, the demo kitchen, and Django's
-// runserver on a free loopback port.
+// Package foodapitest runs the Django food API (integration/foodapi) for
+// tests and the demo, in one of two ways:
 //
-// It needs the virtualenv that `make -C integration/foodapi venv` builds;
-// without it Start returns an error wrapping ErrNoVirtualenv, which tests
-// turn into a skip.
+//   - Start: a local process — a fresh SQLite file in a temporary
+//     directory, migrations, a service user with a token minted by the
+//     sous_bootstrap management command, the demo kitchen, and Django's
+//     runserver on a free loopback port. It needs the virtualenv that
+//     `make -C integration/foodapi venv` builds; without it Start returns
+//     an error wrapping ErrNoVirtualenv, which tests turn into a skip.
+//   - StartContainer: the image integration/foodapi/Dockerfile builds,
+//     through testcontainers; the entrypoint migrates and bootstraps the
+//     same user, token and kitchen. It needs a Docker engine (ErrNoDocker).
+//
+// Launch picks the container when a Docker engine answers within
+// DockerPingTimeout and the local process otherwise, so the same tests run
+// either way.
 package foodapitest
 
 import (
@@ -25,6 +32,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/testcontainers/testcontainers-go"
 )
 
 // Timeouts of the process's life.
@@ -61,12 +70,14 @@ type Options struct {
 
 // FoodAPI is a running food API.
 type FoodAPI struct {
+	// Backend says whether this is a local process or a container.
+	Backend Backend
 	// BaseURL is the API root, such as "http://127.0.0.1:41234/api" (the
 	// value FOOD_API_BASE takes).
 	BaseURL string
 	// Token is the service user's DRF token (FOOD_API_TOKEN).
 	Token string
-	// DBPath is the SQLite file.
+	// DBPath is the SQLite file (for a container, the path inside it).
 	DBPath string
 
 	dir, python, appDir string
@@ -74,6 +85,8 @@ type FoodAPI struct {
 	cmd                 *exec.Cmd
 	exited              chan struct{}
 	closeOnce           sync.Once
+	// ctr is the container StartContainer runs, nil for a local process.
+	ctr testcontainers.Container
 }
 
 // FindRoot walks up from dir to the directory that holds go.work.
@@ -122,7 +135,7 @@ func Start(ctx context.Context, opts Options) (*FoodAPI, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	f := &FoodAPI{DBPath: filepath.Join(dir, "db.sqlite3"), dir: dir, python: python, appDir: appDir}
+	f := &FoodAPI{Backend: BackendProcess, DBPath: filepath.Join(dir, "db.sqlite3"), dir: dir, python: python, appDir: appDir}
 	f.env = environ(
 		"FOOD_API_SECRET_KEY="+secret,
 		"FOOD_API_DB="+f.DBPath,
@@ -213,8 +226,12 @@ func (f *FoodAPI) serve(ctx context.Context, logw io.Writer) error {
 }
 
 // Manage runs `python manage.py args...` against this API's database and
-// returns its stdout; a failure carries the command's stderr.
+// returns its stdout; a failure carries the command's stderr. For a
+// container it runs inside it.
 func (f *FoodAPI) Manage(ctx context.Context, args ...string) (string, error) {
+	if f.ctr != nil {
+		return f.manageInContainer(ctx, args...)
+	}
 	cmd := exec.CommandContext(ctx, f.python, append([]string{"manage.py"}, args...)...)
 	cmd.Dir, cmd.Env = f.appDir, f.env
 	var stdout, stderr bytes.Buffer
@@ -239,6 +256,13 @@ func (f *FoodAPI) Shell(ctx context.Context, code string) (string, error) {
 func (f *FoodAPI) Stop() { f.stop() }
 
 func (f *FoodAPI) stop() {
+	if f.ctr != nil {
+		grace := stopGrace
+		ctx, cancel := context.WithTimeout(context.Background(), 2*stopGrace)
+		defer cancel()
+		_ = f.ctr.Stop(ctx, &grace)
+		return
+	}
 	if f.cmd == nil {
 		return
 	}
@@ -252,9 +276,16 @@ func (f *FoodAPI) stop() {
 	f.cmd = nil
 }
 
-// Close stops the server and removes the temporary directory.
+// Close stops the server and removes the temporary directory, or the
+// container with its volume.
 func (f *FoodAPI) Close() {
 	f.closeOnce.Do(func() {
+		if f.ctr != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*stopGrace)
+			defer cancel()
+			_ = f.ctr.Terminate(ctx, testcontainers.StopTimeout(stopGrace))
+			return
+		}
 		f.stop()
 		os.RemoveAll(f.dir)
 	})

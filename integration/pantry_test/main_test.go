@@ -1,13 +1,17 @@
 // Package pantry_test drives every PantryService RPC against the real Django
-// food API (integration/foodapi): each test starts its own copy on a
-// loopback port with a fresh SQLite file, a token minted by sous_bootstrap
-// and the demo kitchen (kitchen/demo.py), and talks to the service through
-// a Connect client over HTTP, as a deployment does.
+// food API (integration/foodapi): each test starts its own copy with a fresh
+// SQLite file, a token minted by sous_bootstrap and the demo kitchen
+// (kitchen/demo.py), and talks to the service through a Connect client over
+// HTTP, as a deployment does. The copy is the image built from
+// integration/foodapi/Dockerfile when a Docker engine answers, else a local
+// runserver from the virtualenv on a loopback port (foodapitest.Launch);
+// the run logs which.
 package pantry_test
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -26,17 +30,29 @@ import (
 // milliseconds, and an unreachable one fails after its GET retries.
 const callTimeout = 30 * time.Second
 
-// startFoodAPI runs the food API for one test, skipping when the virtualenv
-// is missing (CI builds it).
+// TestMain picks the food API's backend once and says which, so a run's
+// log shows whether the image or the virtualenv was tested.
+func TestMain(m *testing.M) {
+	_, reason := foodapitest.ChooseBackend(context.Background())
+	fmt.Fprintln(os.Stderr, "pantry_test: "+reason)
+	os.Exit(m.Run())
+}
+
+// startFoodAPI runs the food API for one test through the backend TestMain
+// chose, skipping when what it needs is missing: the virtualenv (CI builds
+// it), or a Docker engine that went away after answering.
 func startFoodAPI(t *testing.T) *foodapitest.FoodAPI {
 	t.Helper()
 	opts := foodapitest.Options{}
 	if testing.Verbose() {
 		opts.Log = os.Stderr
 	}
-	fa, err := foodapitest.Start(t.Context(), opts)
+	fa, err := foodapitest.Launch(t.Context(), opts)
 	if errors.Is(err, foodapitest.ErrNoVirtualenv) {
 		t.Skip("food API virtualenv missing: run `make -C integration/foodapi venv`")
+	}
+	if errors.Is(err, foodapitest.ErrNoDocker) {
+		t.Skipf("food API container: %v", err)
 	}
 	if err != nil {
 		t.Fatalf("starting the food API: %v", err)
