@@ -110,7 +110,9 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-gb"
-TIME_ZONE = os.environ.get("FOOD_API_TIME_ZONE", "UTC")
+# A blank value (compose passes "" for an empty deploy/.env entry) means the
+# default too: Django would reject "" as a zone name.
+TIME_ZONE = os.environ.get("FOOD_API_TIME_ZONE", "").strip() or "UTC"
 USE_I18N = True
 USE_TZ = True
 
