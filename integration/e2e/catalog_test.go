@@ -131,7 +131,7 @@ func TestEveryTool(t *testing.T) {
 				}
 				created := items(t, ok(t, "manage_taxonomy", map[string]any{"resource": "tags", "action": "create", "name": "E2E Tag"}))
 				id := str(created[0], "id")
-				upd := items(t, ok(t, "manage_taxonomy", map[string]any{"resource": "tags", "action": "update", "item_id": id, "data": map[string]any{"name": "E2E Tag Renamed"}}))
+				upd := items(t, ok(t, "manage_taxonomy", map[string]any{"resource": "tags", "action": "update", "item_id": id, "name": "E2E Tag Renamed"}))
 				if upd[0]["name"] != "E2E Tag Renamed" {
 					t.Errorf("rename = %v", upd)
 				}

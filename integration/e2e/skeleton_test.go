@@ -19,7 +19,8 @@ import (
 // sessionTimeout bounds every end-to-end session.
 const sessionTimeout = 60 * time.Second
 
-// sousEnv is the environment for a sous process against em: the parent's
+// sousEnv is the environment for a sous process against em (nil: none, for
+// sous demo, which brings its own): the parent's
 // environment minus anything sous reads, so a developer's own .env or
 // variables cannot leak into the test.
 func sousEnv(em *mealietest.Server, extra ...string) []string {
@@ -31,7 +32,9 @@ func sousEnv(em *mealietest.Server, extra ...string) []string {
 		}
 		out = append(out, kv)
 	}
-	out = append(out, "MEALIE_URL="+em.URL, "MEALIE_API_TOKEN="+em.Token)
+	if em != nil {
+		out = append(out, "MEALIE_URL="+em.URL, "MEALIE_API_TOKEN="+em.Token)
+	}
 	return append(out, extra...)
 }
 
