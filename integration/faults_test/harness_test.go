@@ -9,7 +9,6 @@ package faults_test
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -45,10 +44,8 @@ const callTimeout = 30 * time.Second
 // backends is what newStack wires: the emulator, and optionally a food API
 // base URL and token for the pantry service.
 type backends struct {
-	mealie             *mealietest.Server
-	foodBase, foodTok  string
-	recipesListener    net.Listener // nil: an httptest server
-	recipesHTTPHandler func(http.Handler) http.Handler
+	mealie            *mealietest.Server
+	foodBase, foodTok string
 }
 
 // stack is mcpfront over the real services over the backends.
