@@ -221,6 +221,61 @@ func TestAddToPantryRestocksInsteadOfDuplicating(t *testing.T) {
 	wantCode(t, err, connect.CodeInvalidArgument)
 }
 
+// Restocking something that ran out without saying how much drops the old
+// amount (it described the stock that was used up), while an item still in
+// keeps its amount; pantry.proto's PantryAddition.quantity says so.
+func TestAddToPantryAfterOutForgetsTheOldAmount(t *testing.T) {
+	t.Parallel()
+	c, _ := setup(t)
+	add := func(a *pantryv1.PantryAddition) *pantryv1.AddResult {
+		t.Helper()
+		res, err := c.AddToPantry(ctx(t), connect.NewRequest(&pantryv1.AddToPantryRequest{Items: []*pantryv1.PantryAddition{a}}))
+		if err != nil {
+			t.Fatalf("AddToPantry(%s): %v", a.GetName(), err)
+		}
+		return res.Msg.GetItems()[0]
+	}
+	first := add(&pantryv1.PantryAddition{Name: "tofu", Location: fridge, Quantity: proto.Float64(300), Unit: "g"})
+	if first.GetItem().GetQuantity() != 300 || first.GetItem().GetState() != in {
+		t.Fatalf("tofu restocked with 300 g = %v", first)
+	}
+	if _, err := c.SetItemState(ctx(t), connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "tofu", State: out})); err != nil {
+		t.Fatalf("SetItemState(tofu, out): %v", err)
+	}
+	again := add(&pantryv1.PantryAddition{Name: "tofu", Location: fridge})
+	if again.GetOutcome() != pantryv1.AddOutcome_ADD_OUTCOME_RESTOCKED || again.GetItem().GetId() != first.GetItem().GetId() ||
+		again.GetItem().GetState() != in || again.GetItem().Quantity != nil {
+		t.Errorf("tofu restocked after out = %v; want row %d, in, no amount", again, first.GetItem().GetId())
+	}
+	// Still in: adding it again without an amount keeps the amount.
+	kept := add(&pantryv1.PantryAddition{Name: "pork mince", Location: fridge})
+	if kept.GetItem().GetQuantity() != 500 {
+		t.Errorf("pork mince added again = %v, want its 500 g kept", kept)
+	}
+}
+
+// Names longer than the food API stores are refused by the service before
+// any write; a name at the limit is stored whole.
+func TestNameLimitMatchesTheFoodAPI(t *testing.T) {
+	t.Parallel()
+	c, _ := setup(t)
+	atLimit := strings.Repeat("x", pantry.MaxNameChars)
+	res, err := c.AddToPantry(ctx(t), connect.NewRequest(&pantryv1.AddToPantryRequest{Items: []*pantryv1.PantryAddition{{Name: atLimit}}}))
+	if err != nil {
+		t.Fatalf("AddToPantry(%d characters): %v", pantry.MaxNameChars, err)
+	}
+	if r := res.Msg.GetItems()[0]; r.GetOutcome() != pantryv1.AddOutcome_ADD_OUTCOME_CREATED || r.GetItem().GetName() != atLimit {
+		t.Errorf("name at the limit = %v, want created under the whole name", r)
+	}
+	_, err = c.AddToPantry(ctx(t), connect.NewRequest(&pantryv1.AddToPantryRequest{Items: []*pantryv1.PantryAddition{{Name: atLimit + "y"}}}))
+	wantCode(t, err, connect.CodeInvalidArgument)
+	_, err = c.CreateMetaRecipe(ctx(t), connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{Name: atLimit + "y"}))
+	wantCode(t, err, connect.CodeInvalidArgument)
+	if got := allPantry(t, c).GetCounts(); got.GetInStock()+got.GetLow()+got.GetOut() != demoItems+1 {
+		t.Errorf("pantry counts %v, want the demo plus one", got)
+	}
+}
+
 // What can I cook is presence-based: restocked eggs with no amount recorded
 // make the frittata ready.
 func TestWhatCanICook(t *testing.T) {

@@ -40,8 +40,13 @@ const (
 	MinRating, MaxRating = 1, 5
 	// MaxNotes caps a cook log's notes, in characters.
 	MaxNotes = 2000
-	// MaxNameChars caps a meta-recipe's name, in characters.
-	MaxNameChars = 200
+	// MaxNameChars caps every name a request carries (ingredients, slots,
+	// meta-recipes, recipes), in characters after whitespace is collapsed.
+	// It is the food API's NAME_MAX_LENGTH (integration/foodapi
+	// kitchen/models.py): its name columns hold 120 characters, plenty for
+	// "tinned chopped tomatoes with garlic". Checking here answers before
+	// any request instead of after a read and a refused write.
+	MaxNameChars = 120
 	// MaxSlots caps a meta-recipe's slots.
 	MaxSlots = 20
 	// MaxOptions caps one slot's options.
@@ -110,6 +115,15 @@ func invalid(format string, args ...any) error {
 // normName trims and collapses whitespace, as the food API does.
 func normName(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// checkName refuses a name longer than MaxNameChars; field names it in the
+// message ("items[2].name").
+func checkName(field, name string) error {
+	if n := utf8.RuneCountInString(name); n > MaxNameChars {
+		return invalid("%s must be at most %d characters, got %d", field, MaxNameChars, n)
+	}
+	return nil
+}
+
 // GetStatus probes the food API: GET /auth/check/ proves the token (the
 // health endpoint would answer without one), then GET /pantry/ counts items.
 func (s *Service) GetStatus(ctx context.Context, _ *connect.Request[pantryv1.GetStatusRequest]) (*connect.Response[pantryv1.GetStatusResponse], error) {
@@ -164,6 +178,9 @@ func (s *Service) SetItemState(ctx context.Context, req *connect.Request[pantryv
 	name := normName(m.GetIngredient())
 	if name == "" {
 		return nil, invalid("ingredient is required")
+	}
+	if err := checkName("ingredient", name); err != nil {
+		return nil, err
 	}
 	state := stateName(m.GetState())
 	if state == "" {
@@ -224,6 +241,9 @@ func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1
 		}
 		if a.Quantity != nil && a.GetQuantity() < 0 {
 			return nil, invalid("items[%d].quantity must not be negative", i)
+		}
+		if err := checkName(fmt.Sprintf("items[%d].name", i), normName(a.GetName())); err != nil {
+			return nil, err
 		}
 	}
 	// Reading first finds the items already in stock; it also fails the
@@ -378,11 +398,17 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 		if v == "" {
 			return nil, invalid("meta_recipe must not be empty")
 		}
+		if err := checkName("meta_recipe", v); err != nil {
+			return nil, err
+		}
 		body["meta_recipe"], names = ref(v), append(names, v)
 	case *pantryv1.LogCookRequest_Recipe:
 		v := normName(c.Recipe)
 		if v == "" {
 			return nil, invalid("recipe must not be empty")
+		}
+		if err := checkName("recipe", v); err != nil {
+			return nil, err
 		}
 		body["recipe"], names = ref(v), append(names, v)
 	default:
@@ -397,6 +423,12 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 			slot, ing := normName(sc.GetSlot()), normName(sc.GetIngredient())
 			if slot == "" || ing == "" {
 				return nil, invalid("slot_choices[%d] needs a slot and an ingredient", i)
+			}
+			if err := checkName(fmt.Sprintf("slot_choices[%d].slot", i), slot); err != nil {
+				return nil, err
+			}
+			if err := checkName(fmt.Sprintf("slot_choices[%d].ingredient", i), ing); err != nil {
+				return nil, err
 			}
 			for k := range choices {
 				if strings.EqualFold(k, slot) {
@@ -507,6 +539,9 @@ func (s *Service) CreateMetaRecipe(ctx context.Context, req *connect.Request[pan
 		if sname == "" {
 			return nil, invalid("slots[%d].name is required", i)
 		}
+		if err := checkName(fmt.Sprintf("slots[%d].name", i), sname); err != nil {
+			return nil, err
+		}
 		if n := len(sl.GetOptions()); n == 0 || n > MaxOptions {
 			return nil, invalid("slots[%d] (%s) needs 1 to %d options, got %d", i, sname, MaxOptions, n)
 		}
@@ -546,6 +581,9 @@ func amountInputs(field string, in []*pantryv1.IngredientAmount) ([]map[string]a
 		ing := normName(a.GetIngredient())
 		if ing == "" {
 			return nil, invalid("%s[%d].ingredient is required", field, i)
+		}
+		if err := checkName(fmt.Sprintf("%s[%d].ingredient", field, i), ing); err != nil {
+			return nil, err
 		}
 		e := map[string]any{"ingredient": ing, "unit": strings.TrimSpace(a.GetUnit())}
 		if a.Quantity != nil {

@@ -48,6 +48,9 @@ func TestInvalidRequestsNeverReachTheAPI(t *testing.T) {
 	meta := func(name string) *pantryv1.LogCookRequest_MetaRecipe {
 		return &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: name}
 	}
+	// One character over the food API's name columns, spaces collapsed
+	// first as the service sends them.
+	tooLong := strings.Repeat("a", MaxNameChars-10) + "     " + strings.Repeat("b", 10)
 	tests := []struct {
 		name string
 		call func() error
@@ -102,6 +105,42 @@ func TestInvalidRequestsNeverReachTheAPI(t *testing.T) {
 			_, err := c.CreateMetaRecipe(ctx, connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{}))
 			return err
 		}, "name must be"},
+		{"long ingredient to set", func() error {
+			_, err := c.SetItemState(ctx, connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: tooLong, State: pantryv1.ItemState_ITEM_STATE_OUT}))
+			return err
+		}, "ingredient must be at most 120 characters, got 121"},
+		{"long addition", func() error {
+			_, err := c.AddToPantry(ctx, connect.NewRequest(&pantryv1.AddToPantryRequest{Items: []*pantryv1.PantryAddition{{Name: "eggs"}, {Name: tooLong}}}))
+			return err
+		}, "items[1].name must be at most 120"},
+		{"long meta-recipe to log", func() error {
+			_, err := c.LogCook(ctx, connect.NewRequest(&pantryv1.LogCookRequest{Cooked: meta(tooLong)}))
+			return err
+		}, "meta_recipe must be at most 120"},
+		{"long recipe to log", func() error {
+			_, err := c.LogCook(ctx, connect.NewRequest(&pantryv1.LogCookRequest{Cooked: &pantryv1.LogCookRequest_Recipe{Recipe: tooLong}}))
+			return err
+		}, "recipe must be at most 120"},
+		{"long slot choice", func() error {
+			_, err := c.LogCook(ctx, connect.NewRequest(&pantryv1.LogCookRequest{Cooked: meta("Frittata"), SlotChoices: []*pantryv1.SlotChoice{
+				{Slot: "cheese", Ingredient: tooLong},
+			}}))
+			return err
+		}, "slot_choices[0].ingredient must be at most 120"},
+		{"long meta-recipe name", func() error {
+			_, err := c.CreateMetaRecipe(ctx, connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{Name: tooLong}))
+			return err
+		}, "name must be 1 to 120 characters"},
+		{"long slot name", func() error {
+			_, err := c.CreateMetaRecipe(ctx, connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{Name: "x", Slots: []*pantryv1.SlotInput{
+				{Name: tooLong, Options: []*pantryv1.IngredientAmount{{Ingredient: "tofu"}}},
+			}}))
+			return err
+		}, "slots[0].name must be at most 120"},
+		{"long base ingredient", func() error {
+			_, err := c.CreateMetaRecipe(ctx, connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{Name: "x", BaseIngredients: []*pantryv1.IngredientAmount{{Ingredient: tooLong}}}))
+			return err
+		}, "base_ingredients[0].ingredient must be at most 120"},
 		{"slot without options", func() error {
 			_, err := c.CreateMetaRecipe(ctx, connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{Name: "x", Slots: []*pantryv1.SlotInput{{Name: "protein"}}}))
 			return err
@@ -133,5 +172,22 @@ func TestReadOnlyModeRefusesWritesOnly(t *testing.T) {
 	}
 	if _, err := c.GetPantry(ctx, connect.NewRequest(&pantryv1.GetPantryRequest{})); err != nil {
 		t.Errorf("GetPantry = %v", err)
+	}
+}
+
+// A name of exactly MaxNameChars characters, counted as the food API counts
+// them (code points, after collapsing spaces), passes the check.
+func TestNameAtTheLimitReachesTheAPI(t *testing.T) {
+	for _, name := range []string{
+		strings.Repeat("a", MaxNameChars),
+		strings.Repeat("é", MaxNameChars),
+		"  " + strings.Repeat("a", MaxNameChars-2) + "   b ",
+	} {
+		if err := checkName("name", normName(name)); err != nil {
+			t.Errorf("checkName(%d bytes) = %v, want nil", len(name), err)
+		}
+	}
+	if err := checkName("name", strings.Repeat("é", MaxNameChars+1)); err == nil {
+		t.Error("a name of 121 characters passed")
 	}
 }

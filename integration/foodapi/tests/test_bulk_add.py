@@ -94,3 +94,24 @@ def test_item_validation_error_names_its_path(api):
     response = add(api, {"name": "milk", "location": "garage"})
     assert response.status_code == 400
     assert response.json()["detail"] == 'items[0].location: "garage" is not a valid choice.'
+
+
+def test_restocking_an_item_marked_out_without_an_amount_clears_the_old_one(api):
+    # The amount and date described the stock that ran out; keeping them
+    # would claim "200 g, use by last week" for what was just bought.
+    tofu = item("firm tofu", location="fridge", state="out", quantity=200, unit="g", expiry=datetime.date(2020, 1, 1))
+    response = add(api, {"name": "firm tofu", "location": "fridge"})
+    assert response.status_code == 200
+    result = response.json()["results"][0]
+    assert (result["result"], result["item"]["id"], result["item"]["state"]) == ("restocked", tofu.id, "in")
+    assert result["item"]["quantity"] is None
+    assert result["item"]["expiry"] is None
+    tofu.refresh_from_db()
+    assert (tofu.quantity, tofu.expiry, tofu.state) == (None, None, "in")
+
+
+def test_restocking_an_item_still_in_keeps_its_amount_and_date(api):
+    milk = item("milk", location="fridge", state="in", quantity=2, unit="l", expiry=datetime.date(2099, 1, 1))
+    result = add(api, {"name": "milk", "location": "fridge"}).json()["results"][0]
+    assert result["item"]["id"] == milk.id
+    assert (result["item"]["quantity"], result["item"]["expiry"]) == (2, "2099-01-01")
