@@ -16,19 +16,21 @@ const (
 	loadSessions = 100
 	loadCalls    = 20
 	loadLatency  = 10 * time.Millisecond
-	// loadTimeout bounds the whole figure: 2,000 calls of a few Mealie
-	// requests each at 10 ms take seconds; minutes mean a stall.
-	loadTimeout = 3 * time.Minute
+	// loadTimeout bounds the whole figure: two rounds of 2,000 calls take
+	// seconds each, the rests add laterSettle and a little; more means a
+	// stall.
+	loadTimeout = 5 * time.Minute
 	// sampleEvery is how often RSS is sampled during the load.
 	sampleEvery = 50 * time.Millisecond
 	// afterSettle is how long the process rests before "memory after" is
 	// read: long enough for a GC cycle and the runtime's scavenger to
 	// start returning freed pages.
 	afterSettle = 5 * time.Second
-	// laterSettle is the further rest before the last reading: the Go
-	// runtime's scavenger hands idle heap back to the kernel over tens of
-	// seconds, not at once.
-	laterSettle = 25 * time.Second
+	// laterSettle is the further rest before the last reading. An idle Go
+	// process allocates nothing, so no GC cycle lowers the heap goal the
+	// load raised and the scavenger keeps those pages, until the runtime's
+	// forced GC, every two minutes; 2m10s includes one.
+	laterSettle = 130 * time.Second
 	// NearIdle is how "back near idle" is read: RSS after the load at most
 	// 1.5 times the RSS before it.
 	NearIdle = 1.5
@@ -146,6 +148,7 @@ func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 	out.Wall, out.Errors, out.FirstError = r.wall, r.errors, r.firstErr
 	out.Calls = loadSessions * loadCalls
 	out.P50, out.P99 = Percentile(r.times, 0.50), Percentile(r.times, 0.99)
+	hc.CloseIdleConnections()
 	if err := sleepCtx(ctx, afterSettle); err != nil {
 		return nil, err
 	}
@@ -161,6 +164,9 @@ func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 	}
 	close(stopSampling)
 	<-sampled
+	// The sessions are gone; so are their connections, as when real
+	// clients leave (their buffers would otherwise count as sous's).
+	hc.CloseIdleConnections()
 	if err := sleepCtx(ctx, afterSettle); err != nil {
 		return nil, err
 	}

@@ -26,7 +26,8 @@ import (
 )
 
 // defaultTimeout keeps `make bench` under the issue's ten minutes on two
-// cores: the figures take three to four minutes when the machine is quiet.
+// cores: the figures take about five minutes, two of them the load
+// figure's rest before its last memory reading.
 const defaultTimeout = 9 * time.Minute
 
 func main() {
