@@ -243,3 +243,57 @@ func TestImportedTextStaysData(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkCheckSendsNoCredentials: link checks go to third-party hosts
+// unauthenticated; the Mealie token (or any other secret) never leaves with
+// them (DESIGN.md, "Safety lines"). The site stands on loopback, with the
+// private-address guard off as SOUS_LINKCHECK_ALLOW_PRIVATE does.
+func TestLinkCheckSendsNoCredentials(t *testing.T) {
+	type seen struct {
+		header http.Header
+		uri    string
+	}
+	got := make(chan seen, 64)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case got <- seen{r.Header.Clone(), r.RequestURI}:
+		default:
+		}
+		if r.URL.Path == "/moved" {
+			http.Redirect(w, r, "/ok", http.StatusFound)
+		}
+	}))
+	t.Cleanup(site.Close)
+	s := newStackLinks(t, true, mcpfront.HTTPOptions{}, mcpfront.Options{}, mealietest.WithSeed("empty"))
+	for name, path := range map[string]string{"Direct": "/ok", "Redirected": "/moved"} {
+		var slug string
+		_ = json.Unmarshal(emulatorCall(t, s.mealie, http.MethodPost, "/api/recipes", map[string]any{"name": name}), &slug)
+		emulatorCall(t, s.mealie, http.MethodPatch, "/api/recipes/"+slug, map[string]any{"orgURL": site.URL + path})
+	}
+	cs, err := connectMCP(t, s.url+"/mcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := callText(t, cs, "check_recipe_links", map[string]any{"check_images": false}); isErr {
+		t.Fatalf("check_recipe_links: %s", text)
+	}
+	site.Close()
+	close(got)
+	n := 0
+	for r := range got {
+		n++
+		if r.header.Get("Authorization") != "" || r.header.Get("Cookie") != "" {
+			t.Errorf("a link probe carried credentials: %v", r.header)
+		}
+		for k, v := range r.header {
+			for _, secret := range []string{mealieToken, serviceToken, bearerToken, pathSecret} {
+				if strings.Contains(strings.Join(v, " "), secret) || strings.Contains(r.uri, secret) {
+					t.Errorf("a link probe carried a secret in %s", k)
+				}
+			}
+		}
+	}
+	if n < 3 {
+		t.Errorf("the site saw %d requests; want the two probes and the redirect's target", n)
+	}
+}

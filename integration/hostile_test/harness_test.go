@@ -84,6 +84,14 @@ func mount(t *testing.T, path string, h http.Handler) *httptest.Server {
 // is replaced by the sink), and mo the MCP server.
 func newStack(t *testing.T, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOpts ...mealietest.Option) *stack {
 	t.Helper()
+	return newStackLinks(t, false, opts, mo, emOpts...)
+}
+
+// newStackLinks is newStack with the link checker's private-address guard
+// off when allowPrivate (SOUS_LINKCHECK_ALLOW_PRIVATE), so a test can put
+// the "third-party" site on loopback.
+func newStackLinks(t *testing.T, allowPrivate bool, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOpts ...mealietest.Option) *stack {
+	t.Helper()
 	logs := &logSink{}
 	log := logs.logger()
 	em := mealietest.NewServer(t, append([]mealietest.Option{mealietest.WithToken(mealieToken)}, emOpts...)...)
@@ -94,7 +102,7 @@ func newStack(t *testing.T, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOp
 	p, h := rs.Handler()
 	rsrv := mount(t, p, h)
 	rc := recipesv1connect.NewRecipesServiceClient(rsrv.Client(), rsrv.URL)
-	ls, err := library.New(library.Config{MealieURL: em.URL, MealieToken: em.Token, Recipes: rc, Logger: log.With("service", "library"), LinkTimeout: 2 * time.Second})
+	ls, err := library.New(library.Config{MealieURL: em.URL, MealieToken: em.Token, Recipes: rc, Logger: log.With("service", "library"), LinkTimeout: 2 * time.Second, AllowPrivateLinks: allowPrivate})
 	if err != nil {
 		t.Fatal(err)
 	}
