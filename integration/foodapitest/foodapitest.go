@@ -7,13 +7,11 @@
 //     runserver on a free loopback port. It needs the virtualenv that
 //     `make -C integration/foodapi venv` builds; without it Start returns
 //     an error wrapping ErrNoVirtualenv, which tests turn into a skip.
-//   - StartContainer: the image integration/foodapi/Dockerfile builds,
-//     through testcontainers; the entrypoint migrates and bootstraps the
-//     same user, token and kitchen. It needs a Docker engine (ErrNoDocker).
-//
-// Launch picks the container when a Docker engine answers within
-// DockerPingTimeout and the local process otherwise, so the same tests run
-// either way.
+//   - the foodapidocker package: the image integration/foodapi/Dockerfile
+//     builds, through testcontainers, wrapped in a FoodAPI by Attach. Its
+//     Launch picks the container when a Docker engine answers and Start
+//     otherwise, so the same tests run either way. It lives apart so that
+//     the sous binary, whose demo uses Start, does not link testcontainers.
 package foodapitest
 
 import (
@@ -32,8 +30,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/testcontainers/testcontainers-go"
 )
 
 // Timeouts of the process's life.
@@ -85,8 +81,40 @@ type FoodAPI struct {
 	cmd                 *exec.Cmd
 	exited              chan struct{}
 	closeOnce           sync.Once
-	// ctr is the container StartContainer runs, nil for a local process.
-	ctr testcontainers.Container
+	// ctl runs an API started elsewhere (Attach), nil for a local process.
+	ctl Controller
+}
+
+// Backend says how a FoodAPI runs.
+type Backend string
+
+// The two ways to run the food API.
+const (
+	// BackendProcess is Django's runserver from integration/foodapi/.venv
+	// (Start).
+	BackendProcess Backend = "local process"
+	// BackendContainer is the image integration/foodapi/Dockerfile builds
+	// (gunicorn), started by the foodapidocker package.
+	BackendContainer Backend = "container"
+)
+
+// Controller drives a food API that something other than Start runs, such
+// as a container: management commands and the server's life.
+type Controller interface {
+	// Manage runs `python manage.py args...` where the API runs and
+	// returns its stdout; a failure carries the command's stderr.
+	Manage(ctx context.Context, args ...string) (string, error)
+	// Stop ends the server but keeps its database.
+	Stop()
+	// Close stops the server and removes everything it left behind.
+	Close()
+}
+
+// Attach wraps a running food API that ctl controls, at baseURL (the /api
+// root) with the service token; dbPath is where its SQLite file lives, as
+// the backend sees it.
+func Attach(backend Backend, baseURL, token, dbPath string, ctl Controller) *FoodAPI {
+	return &FoodAPI{Backend: backend, BaseURL: baseURL, Token: token, DBPath: dbPath, ctl: ctl}
 }
 
 // FindRoot walks up from dir to the directory that holds go.work.
@@ -226,11 +254,11 @@ func (f *FoodAPI) serve(ctx context.Context, logw io.Writer) error {
 }
 
 // Manage runs `python manage.py args...` against this API's database and
-// returns its stdout; a failure carries the command's stderr. For a
-// container it runs inside it.
+// returns its stdout; a failure carries the command's stderr. For an
+// attached API its Controller runs it (inside the container).
 func (f *FoodAPI) Manage(ctx context.Context, args ...string) (string, error) {
-	if f.ctr != nil {
-		return f.manageInContainer(ctx, args...)
+	if f.ctl != nil {
+		return f.ctl.Manage(ctx, args...)
 	}
 	cmd := exec.CommandContext(ctx, f.python, append([]string{"manage.py"}, args...)...)
 	cmd.Dir, cmd.Env = f.appDir, f.env
@@ -256,11 +284,8 @@ func (f *FoodAPI) Shell(ctx context.Context, code string) (string, error) {
 func (f *FoodAPI) Stop() { f.stop() }
 
 func (f *FoodAPI) stop() {
-	if f.ctr != nil {
-		grace := stopGrace
-		ctx, cancel := context.WithTimeout(context.Background(), 2*stopGrace)
-		defer cancel()
-		_ = f.ctr.Stop(ctx, &grace)
+	if f.ctl != nil {
+		f.ctl.Stop()
 		return
 	}
 	if f.cmd == nil {
@@ -280,10 +305,8 @@ func (f *FoodAPI) stop() {
 // container with its volume.
 func (f *FoodAPI) Close() {
 	f.closeOnce.Do(func() {
-		if f.ctr != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*stopGrace)
-			defer cancel()
-			_ = f.ctr.Terminate(ctx, testcontainers.StopTimeout(stopGrace))
+		if f.ctl != nil {
+			f.ctl.Close()
 			return
 		}
 		f.stop()

@@ -4,7 +4,7 @@
 // (kitchen/demo.py), and talks to the service through a Connect client over
 // HTTP, as a deployment does. The copy is the image built from
 // integration/foodapi/Dockerfile when a Docker engine answers, else a local
-// runserver from the virtualenv on a loopback port (foodapitest.Launch);
+// runserver from the virtualenv on a loopback port (foodapidocker.Launch);
 // the run logs which.
 package pantry_test
 
@@ -21,6 +21,7 @@ import (
 	"connectrpc.com/connect"
 
 	"github.com/souskitchen/sous/integration/foodapitest"
+	"github.com/souskitchen/sous/integration/foodapitest/foodapidocker"
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
 	"github.com/souskitchen/sous/services/pantry"
@@ -33,7 +34,7 @@ const callTimeout = 30 * time.Second
 // TestMain picks the food API's backend once and says which, so a run's
 // log shows whether the image or the virtualenv was tested.
 func TestMain(m *testing.M) {
-	_, reason := foodapitest.ChooseBackend(context.Background())
+	_, reason := foodapidocker.ChooseBackend(context.Background())
 	fmt.Fprintln(os.Stderr, "pantry_test: "+reason)
 	os.Exit(m.Run())
 }
@@ -47,11 +48,11 @@ func startFoodAPI(t *testing.T) *foodapitest.FoodAPI {
 	if testing.Verbose() {
 		opts.Log = os.Stderr
 	}
-	fa, err := foodapitest.Launch(t.Context(), opts)
+	fa, err := foodapidocker.Launch(t.Context(), opts)
 	if errors.Is(err, foodapitest.ErrNoVirtualenv) {
 		t.Skip("food API virtualenv missing: run `make -C integration/foodapi venv`")
 	}
-	if errors.Is(err, foodapitest.ErrNoDocker) {
+	if errors.Is(err, foodapidocker.ErrNoDocker) {
 		t.Skipf("food API container: %v", err)
 	}
 	if err != nil {

@@ -1,4 +1,13 @@
-package foodapitest
+// Package foodapidocker runs the Django food API from the image
+// integration/foodapi/Dockerfile builds, through testcontainers, and picks
+// between that and foodapitest's local process: Launch uses the container
+// when a Docker engine answers within DockerPingTimeout, else
+// foodapitest.Start, so the same tests run either way. Without an engine
+// the container path fails fast with ErrNoDocker.
+//
+// It is a package of its own so that what imports foodapitest alone (the
+// sous demo) does not link testcontainers.
+package foodapidocker
 
 import (
 	"bytes"
@@ -24,18 +33,8 @@ import (
 	tcexec "github.com/testcontainers/testcontainers-go/exec"
 	tclog "github.com/testcontainers/testcontainers-go/log"
 	"github.com/testcontainers/testcontainers-go/wait"
-)
 
-// Backend says how a FoodAPI runs.
-type Backend string
-
-// The two ways to run the food API.
-const (
-	// BackendProcess is Django's runserver from integration/foodapi/.venv.
-	BackendProcess Backend = "local process"
-	// BackendContainer is the image integration/foodapi/Dockerfile builds
-	// (gunicorn), started through testcontainers.
-	BackendContainer Backend = "container"
+	"github.com/souskitchen/sous/integration/foodapitest"
 )
 
 // Limits of the container path.
@@ -44,6 +43,9 @@ const (
 	// engine answers /_ping in milliseconds, and a machine without one must
 	// not stall every test run.
 	DockerPingTimeout = 2 * time.Second
+	// stopGrace is how long gunicorn gets to exit on SIGTERM before the
+	// engine kills it.
+	stopGrace = 5 * time.Second
 	// BuildTimeout bounds the one image build per test process: a cold
 	// build pulls python:3.11-slim and pip-installs the pins, about a
 	// minute on a CI runner; later builds hit Docker's layer cache.
@@ -65,6 +67,8 @@ const (
 	// tokenBytes is the size of the random service token; hex-encoded it
 	// is 40 characters, DRF's Token.key length.
 	tokenBytes = 20
+	// secretBytes is the size of the throwaway Django SECRET_KEY.
+	secretBytes = 48
 )
 
 // ErrNoDocker is wrapped by StartContainer's error when no Docker engine
@@ -91,34 +95,35 @@ func DockerAvailable(ctx context.Context) error {
 
 var chosen struct {
 	once    sync.Once
-	backend Backend
+	backend foodapitest.Backend
 	reason  string
 }
 
 // ChooseBackend picks the container when a Docker engine answers, else the
 // local process, once per test process (the ping is not repeated). reason
 // is one line saying why, for the test log.
-func ChooseBackend(ctx context.Context) (b Backend, reason string) {
+func ChooseBackend(ctx context.Context) (b foodapitest.Backend, reason string) {
 	chosen.once.Do(func() {
 		if err := DockerAvailable(ctx); err != nil {
-			chosen.backend = BackendProcess
-			chosen.reason = fmt.Sprintf("food API: %s from integration/foodapi/.venv (%v)", BackendProcess, err)
+			chosen.backend = foodapitest.BackendProcess
+			chosen.reason = fmt.Sprintf("food API: %s from integration/foodapi/.venv (%v)", foodapitest.BackendProcess, err)
 			return
 		}
-		chosen.backend = BackendContainer
-		chosen.reason = fmt.Sprintf("food API: %s built from integration/foodapi/Dockerfile (a Docker engine answered)", BackendContainer)
+		chosen.backend = foodapitest.BackendContainer
+		chosen.reason = fmt.Sprintf("food API: %s built from integration/foodapi/Dockerfile (a Docker engine answered)", foodapitest.BackendContainer)
 	})
 	return chosen.backend, chosen.reason
 }
 
 // Launch starts the food API with the backend ChooseBackend picks: the
 // same tests run against the image when Docker is there and against the
-// virtualenv otherwise. Errors are those of StartContainer or Start.
-func Launch(ctx context.Context, opts Options) (*FoodAPI, error) {
-	if b, _ := ChooseBackend(ctx); b == BackendContainer {
+// virtualenv otherwise. Errors are those of StartContainer or
+// foodapitest.Start (ErrNoDocker, foodapitest.ErrNoVirtualenv).
+func Launch(ctx context.Context, opts foodapitest.Options) (*foodapitest.FoodAPI, error) {
+	if b, _ := ChooseBackend(ctx); b == foodapitest.BackendContainer {
 		return StartContainer(ctx, opts)
 	}
-	return Start(ctx, opts)
+	return foodapitest.Start(ctx, opts)
 }
 
 var built struct {
@@ -171,9 +176,10 @@ func buildImage(ctx context.Context, appDir string, logger tclog.Logger, logw io
 // service user with that token (a random one minted here) and, unless
 // opts.Empty, the demo kitchen (FOOD_API_SEED_DEMO). The port is published
 // on 127.0.0.1 when the engine is local. Manage and Shell run inside the
-// container; DBPath is the file inside it. Errors wrap ErrNoDocker when no
-// engine answers.
-func StartContainer(ctx context.Context, opts Options) (*FoodAPI, error) {
+// container; DBPath is the file inside it; Close removes the container and
+// its volume. Errors wrap ErrNoDocker when no engine answers. ctx bounds
+// the build (BuildTimeout) and the start (foodapitest.StartTimeout).
+func StartContainer(ctx context.Context, opts foodapitest.Options) (*foodapitest.FoodAPI, error) {
 	if err := DockerAvailable(ctx); err != nil {
 		return nil, err
 	}
@@ -183,7 +189,7 @@ func StartContainer(ctx context.Context, opts Options) (*FoodAPI, error) {
 		if err != nil {
 			return nil, err
 		}
-		if root, err = FindRoot(wd); err != nil {
+		if root, err = foodapitest.FindRoot(wd); err != nil {
 			return nil, err
 		}
 	}
@@ -204,15 +210,14 @@ func StartContainer(ctx context.Context, opts Options) (*FoodAPI, error) {
 	if err != nil {
 		return nil, err
 	}
-	secret, err := randomKey()
+	secret, err := randomHex(secretBytes)
 	if err != nil {
 		return nil, err
 	}
-	tok := make([]byte, tokenBytes)
-	if _, err := rand.Read(tok); err != nil {
+	token, err := randomHex(tokenBytes)
+	if err != nil {
 		return nil, err
 	}
-	token := hex.EncodeToString(tok)
 	user := opts.Username
 	if user == "" {
 		user = "sous"
@@ -232,7 +237,7 @@ func StartContainer(ctx context.Context, opts Options) (*FoodAPI, error) {
 		"FOOD_API_DEBUG":         "false",
 	}
 
-	ctx, cancel := context.WithTimeout(ctx, StartTimeout)
+	ctx, cancel := context.WithTimeout(ctx, foodapitest.StartTimeout)
 	defer cancel()
 	req := testcontainers.GenericContainerRequest{
 		ContainerRequest: testcontainers.ContainerRequest{
@@ -249,7 +254,7 @@ func StartContainer(ctx context.Context, opts Options) (*FoodAPI, error) {
 					network.MustParsePort(containerPort): {{HostIP: netip.MustParseAddr("127.0.0.1"), HostPort: "0"}},
 				}
 			},
-			WaitingFor: wait.ForHTTP("/api/health/").WithPort(containerPort).WithStartupTimeout(StartTimeout),
+			WaitingFor: wait.ForHTTP("/api/health/").WithPort(containerPort).WithStartupTimeout(foodapitest.StartTimeout),
 		},
 		Started: true,
 		Logger:  logger,
@@ -268,14 +273,42 @@ func StartContainer(ctx context.Context, opts Options) (*FoodAPI, error) {
 		}
 		return nil, fmt.Errorf("starting the food API container: %w", err)
 	}
-	f := &FoodAPI{Backend: BackendContainer, Token: token, DBPath: containerDB, ctr: ctr}
+	ctl := &controller{ctr: ctr}
 	addr, err := ctr.PortEndpoint(ctx, containerPort, "http")
 	if err != nil {
-		f.Close()
+		ctl.Close()
 		return nil, fmt.Errorf("reading the food API container's port: %w", err)
 	}
-	f.BaseURL = addr + "/api"
-	return f, nil
+	return foodapitest.Attach(foodapitest.BackendContainer, addr+"/api", token, containerDB, ctl), nil
+}
+
+// randomHex is n random bytes, hex-encoded.
+func randomHex(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// controller is the foodapitest.Controller of one container.
+type controller struct {
+	ctr testcontainers.Container
+}
+
+// Stop stops the container, keeping it (and its database) for Close.
+func (c *controller) Stop() {
+	grace := stopGrace
+	ctx, cancel := context.WithTimeout(context.Background(), 2*stopGrace)
+	defer cancel()
+	_ = c.ctr.Stop(ctx, &grace)
+}
+
+// Close removes the container with its /data volume.
+func (c *controller) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*stopGrace)
+	defer cancel()
+	_ = c.ctr.Terminate(ctx, testcontainers.StopTimeout(stopGrace))
 }
 
 // daemonHost is the host name the engine publishes ports on.
@@ -296,12 +329,12 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// manageInContainer runs `python manage.py args...` in the container's app
-// directory, with the container's environment; stdout is returned and a
-// failure carries stderr, as Manage does for the local process.
-func (f *FoodAPI) manageInContainer(ctx context.Context, args ...string) (string, error) {
+// Manage runs `python manage.py args...` in the container's app directory,
+// with the container's environment; stdout is returned and a failure
+// carries stderr, as foodapitest does for the local process.
+func (c *controller) Manage(ctx context.Context, args ...string) (string, error) {
 	cmd := append([]string{"python", "manage.py"}, args...)
-	code, r, err := f.ctr.Exec(ctx, cmd, tcexec.WithWorkingDir(containerAppDir))
+	code, r, err := c.ctr.Exec(ctx, cmd, tcexec.WithWorkingDir(containerAppDir))
 	if err != nil {
 		return "", fmt.Errorf("manage.py %s in the container: %w", args[0], err)
 	}
