@@ -14,7 +14,7 @@ BIN := bin
 GO_TEST_FLAGS ?= -count=1 -timeout 20m
 
 .PHONY: all build generate check-generated lint vet staticcheck buf-lint fmt-check \
-        test test-go test-foodapi breaking demo bench clean tidy images compose-check docs
+        test test-go test-foodapi breaking demo bench clean tidy images compose-check docs fuzz
 
 all: build
 
@@ -61,8 +61,8 @@ buf-lint:
 breaking:
 	scripts/breaking.sh
 
-## test: everything CI runs: generated code, lint, API breaking report, Go tests, Django tests
-test: check-generated lint breaking test-go test-foodapi
+## test: everything CI runs: generated code, lint, API breaking report, Go tests, Django tests, fuzzers
+test: check-generated lint breaking test-go test-foodapi fuzz
 
 test-go:
 	go test $(GO_TEST_FLAGS) $(PKGS)
@@ -78,6 +78,27 @@ demo: build
 ## bench: benchmarks (docs/benchmarks.md)
 bench:
 	go test -run '^$$' -bench . -benchmem $(PKGS)
+
+# Each fuzz target runs FUZZTIME in make test (its seed corpus already runs
+# in test-go); raise it for a longer hunt: make fuzz FUZZTIME=5m.
+FUZZTIME ?= 5s
+FUZZ_TARGETS := \
+	./mcpfront:FuzzToolArguments \
+	./services/recipes:FuzzShapeRecipeDetail \
+	./services/recipes:FuzzShapeRecipeSummaries \
+	./services/library:FuzzQuoteList \
+	./services/pantry:FuzzParsePantry \
+	./services/pantry:FuzzParseMatches \
+	./services/pantry:FuzzStatusError \
+	./services/pantry:FuzzQuantity
+
+## fuzz: each fuzz target for FUZZTIME
+fuzz:
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "fuzz $$fn in $$pkg for $(FUZZTIME)"; \
+		go test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	done
 
 IMAGE_TAG ?= local
 
