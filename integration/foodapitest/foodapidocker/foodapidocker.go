@@ -58,9 +58,9 @@ const (
 	// containerDB is the SQLite file inside the container (the Dockerfile's
 	// FOOD_API_DB); the /data volume goes with the container.
 	containerDB = "/data/db.sqlite3"
-	// imageRepo and imageTag name the test image: one fixed name, rebuilt on each test
-	// process, so runs replace it instead of piling up images; it is kept
-	// between runs for Docker's layer cache (`docker image rm
+	// imageRepo and imageTag name the test image: one fixed name, rebuilt
+	// by each test process, so runs replace it instead of piling up images;
+	// it is kept between runs for Docker's layer cache (`docker image rm
 	// sous-foodapi-test:latest` removes it).
 	imageRepo = "sous-foodapi-test"
 	imageTag  = "latest"
