@@ -2,15 +2,19 @@ package mcpfront
 
 import (
 	"crypto/subtle"
+	"errors"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/souskitchen/sous/internal/svcauth"
+	"github.com/souskitchen/sous/mcpfront/oauth"
 )
 
 // MaxRequestBody caps an MCP request body: the largest legitimate call (a
@@ -30,15 +34,69 @@ type HTTPOptions struct {
 	// "https://kitchen.example.com"; its host and origin are allowed besides
 	// loopback ones, for a reverse proxy that keeps the public Host.
 	PublicURL string
+	// OAuth, when set (SOUS_OAUTH_ISSUER), is the third auth mode: the
+	// same listener serves the discovery documents and the authorization
+	// server's endpoints, and /mcp requires an access token issued by it
+	// (answering 401 with the RFC 9728 metadata pointer otherwise). It
+	// excludes PathSecret and BearerToken (see [HTTPOptions.Check]).
+	OAuth *oauth.Server
+	// ReadServer, with OAuth, is the server an access token without
+	// mcp:write talks to: build it with [NewServer] and Options.ReadOnly,
+	// so such a token sees exactly what read-only mode shows (manage_taxonomy
+	// in its list-only form included). Nil serves every token from the main
+	// server, where read tokens still see and call only read tools.
+	ReadServer *mcp.Server
 	// Logger receives request logs; the path secret never reaches it.
 	Logger *slog.Logger
+}
+
+// Check reports options that cannot be combined, naming the variables
+// that set them: the path secret and OAuth (a client that authenticates
+// with OAuth needs no secret URL, and keeping both would leave the secret
+// as a bypass), and the static bearer token and OAuth (both would claim
+// the same Authorization header).
+func (o HTTPOptions) Check() error {
+	if o.OAuth == nil {
+		return nil
+	}
+	var errs []error
+	if o.PathSecret != "" {
+		errs = append(errs, errors.New("FOOD_MCP_URL_SECRET and SOUS_OAUTH_ISSUER are both set: choose the path secret or OAuth, not both"))
+	}
+	if o.BearerToken != "" {
+		errs = append(errs, errors.New("SOUS_MCP_BEARER_TOKEN and SOUS_OAUTH_ISSUER are both set: choose the bearer token or OAuth, not both"))
+	}
+	return errors.Join(errs...)
 }
 
 // HTTPHandler serves server over Streamable HTTP. Sessions are stateless:
 // claude.ai does not echo Mcp-Session-Id and re-initializes before most
 // calls (shared/cases/mcp-cases.md). No path ever answers with a redirect.
+//
+// With o.OAuth set, server gets middleware confining mcp:read tokens to
+// read tools, whatever o.ReadServer holds. It panics on options
+// [HTTPOptions.Check] refuses: callers check them at startup.
 func HTTPHandler(server *mcp.Server, o HTTPOptions) http.Handler {
-	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+	if err := o.Check(); err != nil {
+		panic(err)
+	}
+	pick := func(*http.Request) *mcp.Server { return server }
+	if o.OAuth != nil {
+		readOnly := map[string]bool{}
+		for _, t := range catalog() {
+			readOnly[t.Def.Name] = t.ReadOnly()
+		}
+		server.AddReceivingMiddleware(oauth.ScopeFilter(func(name string) bool { return readOnly[name] }))
+		if ro := o.ReadServer; ro != nil {
+			pick = func(r *http.Request) *mcp.Server {
+				if !oauth.CanWrite(auth.TokenInfoFromContext(r.Context())) {
+					return ro
+				}
+				return server
+			}
+		}
+	}
+	streamable := mcp.NewStreamableHTTPHandler(pick, &mcp.StreamableHTTPOptions{
 		Stateless: true,
 		// Host and Origin are checked below, against SOUS_PUBLIC_URL too;
 		// the SDK's own check knows only loopback names and would refuse
@@ -57,6 +115,20 @@ func HTTPHandler(server *mcp.Server, o HTTPOptions) http.Handler {
 			g.publicOrigin = strings.ToLower(u.Scheme + "://" + u.Host)
 		}
 	}
+	if o.OAuth != nil {
+		// The bearer check runs inside the Host/Origin guard, so a
+		// rebinding page learns nothing, not even the metadata pointer.
+		g.next = o.OAuth.Protect(streamable)
+		g.oauthMux = http.NewServeMux()
+		o.OAuth.Routes(g.oauthMux)
+		if u, err := url.Parse(o.OAuth.Issuer()); err == nil {
+			g.issuerHost = strings.ToLower(u.Host)
+			if g.publicHost == "" {
+				g.publicHost = g.issuerHost
+				g.publicOrigin = strings.ToLower(u.Scheme + "://" + u.Host)
+			}
+		}
+	}
 	return g
 }
 
@@ -66,17 +138,32 @@ type guard struct {
 	log          *slog.Logger
 	publicHost   string
 	publicOrigin string
+	// oauthMux serves the discovery documents and the authorization
+	// server's endpoints in OAuth mode; issuerHost is the issuer's host,
+	// allowed besides the public one.
+	oauthMux   *http.ServeMux
+	issuerHost string
 }
 
 func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !g.pathOK(r.URL.Path) {
-		// Same answer for a wrong secret as for any unknown path.
+	mcpPath := g.pathOK(r.URL.Path)
+	if !mcpPath && (g.oauthMux == nil || !cleanPath(r.URL.Path)) {
+		// Same answer for a wrong secret as for any unknown path. An
+		// unclean path would get ServeMux's 301 to its clean form: no
+		// path answers with a redirect, so it is a 404 instead.
 		http.NotFound(w, r)
 		return
 	}
 	if !g.hostOK(r.Host) {
 		g.log.Warn("refused a request with a foreign Host", "host", r.Host)
 		http.Error(w, "forbidden host", http.StatusForbidden)
+		return
+	}
+	if !mcpPath {
+		// Discovery, registration, consent, token and revocation: open to
+		// any Origin by design (browser-based clients call them
+		// cross-origin; the consent form carries its own CSRF token).
+		g.oauthMux.ServeHTTP(w, r)
 		return
 	}
 	if origin := r.Header.Get("Origin"); origin != "" && !g.originOK(origin, r.Host) {
@@ -92,6 +179,16 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Streamed answers must not be buffered by nginx (pantry spec §3).
 	w.Header().Set("X-Accel-Buffering", "no")
 	g.next.ServeHTTP(w, r)
+}
+
+// cleanPath reports whether p is already in the form ServeMux would
+// redirect to (a trailing slash kept).
+func cleanPath(p string) bool {
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c == p
 }
 
 // pathOK accepts /mcp and /mcp/ without a secret, and exactly
@@ -129,7 +226,7 @@ func (g *guard) hostOK(host string) bool {
 		return true
 	}
 	if g.publicHost != "" {
-		return strings.EqualFold(host, g.publicHost)
+		return strings.EqualFold(host, g.publicHost) || (g.issuerHost != "" && strings.EqualFold(host, g.issuerHost))
 	}
 	// Without SOUS_PUBLIC_URL only an IP literal is accepted: a DNS name
 	// pointing a browser at this server is exactly the rebinding attack.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 
 	"github.com/souskitchen/sous/internal/env"
 )
@@ -39,6 +41,24 @@ type config struct {
 
 	ImageDir         string // SOUS_IMAGE_DIR: the one directory upload_recipe_image reads
 	LinkAllowPrivate bool   // SOUS_LINKCHECK_ALLOW_PRIVATE
+
+	DataDir             string // SOUS_DATA_DIR: where sous keeps state (the OAuth store)
+	OAuthIssuer         string // SOUS_OAUTH_ISSUER: turns the OAuth mode on
+	OAuthPassphraseFile string // SOUS_OAUTH_PASSPHRASE_FILE
+	OAuthState          string // SOUS_OAUTH_STATE: the OAuth SQLite store
+}
+
+// oauthStateFile is the OAuth store's file name inside SOUS_DATA_DIR.
+const oauthStateFile = "oauth.sqlite"
+
+// defaultDataDir is ~/.local/share/sous, the XDG data directory most Linux
+// hosts use; the container image sets SOUS_DATA_DIR=/data (a volume).
+func defaultDataDir() string {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".local", "share", "sous")
 }
 
 // loadConfig reads the environment. Malformed booleans are errors: failing
@@ -62,6 +82,14 @@ func loadConfig() (config, error) {
 		MCPBearerToken: env.String("SOUS_MCP_BEARER_TOKEN", ""),
 		PublicURL:      env.String("SOUS_PUBLIC_URL", ""),
 		ImageDir:       env.String("SOUS_IMAGE_DIR", ""),
+
+		DataDir:             env.String("SOUS_DATA_DIR", defaultDataDir()),
+		OAuthIssuer:         env.String("SOUS_OAUTH_ISSUER", ""),
+		OAuthPassphraseFile: env.String("SOUS_OAUTH_PASSPHRASE_FILE", ""),
+	}
+	c.OAuthState = env.String("SOUS_OAUTH_STATE", "")
+	if c.OAuthState == "" && c.DataDir != "" {
+		c.OAuthState = filepath.Join(c.DataDir, oauthStateFile)
 	}
 	var errs []error
 	var err error
@@ -73,6 +101,14 @@ func loadConfig() (config, error) {
 	}
 	if c.LinkAllowPrivate, err = env.Bool("SOUS_LINKCHECK_ALLOW_PRIVATE", false); err != nil {
 		errs = append(errs, err)
+	}
+	// The path secret and the static bearer token are other ways in; left
+	// beside OAuth they would bypass it.
+	if c.OAuthIssuer != "" && c.URLSecret != "" {
+		errs = append(errs, errors.New("FOOD_MCP_URL_SECRET and SOUS_OAUTH_ISSUER are both set: choose the path secret or OAuth, not both"))
+	}
+	if c.OAuthIssuer != "" && c.MCPBearerToken != "" {
+		errs = append(errs, errors.New("SOUS_MCP_BEARER_TOKEN and SOUS_OAUTH_ISSUER are both set: choose the bearer token or OAuth, not both"))
 	}
 	return c, errors.Join(errs...)
 }

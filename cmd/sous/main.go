@@ -3,6 +3,7 @@
 //	sous serve [--services recipes,mealplan,library,pantry] [--addr 127.0.0.1:8080]
 //	sous mcp [--stdio | --http] [--addr 127.0.0.1:8765]
 //	sous demo [--addr 127.0.0.1:8765]
+//	sous oauth clients | revoke CLIENT_ID | hash-passphrase
 //	sous --version
 //
 // Configuration comes from the environment, then a .env found upward from
@@ -38,6 +39,7 @@ const usage = `usage:
   sous serve [--services recipes,mealplan,library,pantry] [--addr HOST:PORT]
   sous mcp [--stdio | --http] [--addr HOST:PORT]
   sous demo [--addr HOST:PORT]
+  sous oauth clients | revoke CLIENT_ID | hash-passphrase
   sous --version
 `
 
@@ -78,6 +80,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdMCP(ctx, args[1:], stdin, stdout, stderr)
 	case "demo":
 		err = cmdDemo(ctx, args[1:], stdout, stderr)
+	case "oauth":
+		err = cmdOAuth(ctx, args[1:], stdin, stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "sous: unknown command %q\n%s", args[0], usage)
 		return exitStartup
@@ -161,13 +165,13 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintln(stderr, "sous mcp: choose one of --stdio and --http")
 		return errUsage
 	}
-	server, stop, err := startFront(ctx, cfg, logger)
+	server, readServer, stop, err := startFront(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
 	defer stop()
 	if *httpMode {
-		return serveMCPHTTP(ctx, cfg, *addr, server, logger, nil)
+		return serveMCPHTTPWith(ctx, cfg, *addr, server, readServer, logger, nil)
 	}
 	err = server.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
@@ -181,33 +185,66 @@ type nopWriteCloser struct{ io.Writer }
 func (nopWriteCloser) Close() error { return nil }
 
 // startFront builds the backends, probes them, and builds the MCP server.
-func startFront(ctx context.Context, cfg config, logger *slog.Logger) (*mcp.Server, func(), error) {
+// With OAuth configured and the server not already read-only, it also
+// builds the read-only server that mcp:read tokens talk to (nil otherwise).
+func startFront(ctx context.Context, cfg config, logger *slog.Logger) (server, readServer *mcp.Server, stop func(), err error) {
 	b, stop, err := backends(cfg, logger)
 	if err != nil {
-		return nil, stop, err
+		return nil, nil, stop, err
+	}
+	fail := func(err error) (*mcp.Server, *mcp.Server, func(), error) {
+		stop()
+		return nil, nil, func() {}, err
 	}
 	line, err := probe(ctx, b)
 	if err != nil {
-		stop()
-		return nil, func() {}, err
+		return fail(err)
 	}
 	logger.Info(line)
-	server, err := mcpfront.NewServer(b, frontOptions(cfg, logger))
+	opts := frontOptions(cfg, logger)
+	server, err = mcpfront.NewServer(b, opts)
 	if err != nil {
-		stop()
-		return nil, func() {}, err
+		return fail(err)
 	}
-	return server, stop, nil
+	if cfg.OAuthIssuer != "" && !opts.ReadOnly {
+		opts.ReadOnly = true
+		if readServer, err = mcpfront.NewServer(b, opts); err != nil {
+			return fail(err)
+		}
+	}
+	return server, readServer, stop, nil
 }
 
-// serveMCPHTTP serves the MCP front over Streamable HTTP on addr. ready, if
-// non-nil, is called with the listening address.
+// serveMCPHTTP serves the MCP front over Streamable HTTP on addr with no
+// separate read-only server: mcp:read tokens then see and call the read
+// tools of server (see mcpfront.HTTPOptions.ReadServer).
 func serveMCPHTTP(ctx context.Context, cfg config, addr string, server *mcp.Server, logger *slog.Logger, ready func(string)) error {
-	h := mcpfront.HTTPHandler(server, mcpfront.HTTPOptions{
+	return serveMCPHTTPWith(ctx, cfg, addr, server, nil, logger, ready)
+}
+
+// serveMCPHTTPWith serves the MCP front over Streamable HTTP on addr, with
+// the OAuth authorization server on the same listener when
+// SOUS_OAUTH_ISSUER is set. ready, if non-nil, is called with the
+// listening address.
+func serveMCPHTTPWith(ctx context.Context, cfg config, addr string, server, readServer *mcp.Server, logger *slog.Logger, ready func(string)) error {
+	as, err := openOAuth(cfg, logger)
+	if err != nil {
+		return err
+	}
+	if as != nil {
+		defer as.Close()
+		logger.Info("OAuth is on", "issuer", as.Issuer(), "resource", as.ResourceURL(), "state", cfg.OAuthState)
+	}
+	o := mcpfront.HTTPOptions{
 		PathSecret: cfg.URLSecret, BearerToken: cfg.MCPBearerToken, PublicURL: cfg.PublicURL, Logger: logger,
-	})
-	if cfg.URLSecret == "" && cfg.MCPBearerToken == "" && !loopbackAddr(addr) {
-		logger.Warn("the MCP endpoint is bound beyond loopback with no auth: set FOOD_MCP_URL_SECRET or SOUS_MCP_BEARER_TOKEN", "addr", addr)
+		OAuth: as, ReadServer: readServer,
+	}
+	if err := o.Check(); err != nil {
+		return err
+	}
+	h := mcpfront.HTTPHandler(server, o)
+	if cfg.URLSecret == "" && cfg.MCPBearerToken == "" && as == nil && !loopbackAddr(addr) {
+		logger.Warn("the MCP endpoint is bound beyond loopback with no auth: set SOUS_OAUTH_ISSUER, FOOD_MCP_URL_SECRET or SOUS_MCP_BEARER_TOKEN", "addr", addr)
 	}
 	ln, err := listen(addr)
 	if err != nil {
