@@ -1,6 +1,7 @@
 // Command mealplan serves sous.mealplan.v1.MealPlanService on its own, for a
 // deployment that runs each service in its own container. `sous serve` runs
-// the same service in one process with the others.
+// the same service in one process with the others. `mealplan --healthcheck`
+// checks a running one (serve.Command).
 //
 // Environment: MEALIE_URL, MEALIE_API_TOKEN, MEALIE_READ_ONLY,
 // MEALIE_VERIFY_SSL, MEALIE_LOG_LEVEL, TZ (the zone "today" is resolved in),
@@ -13,15 +14,10 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"connectrpc.com/connect"
 
 	"github.com/souskitchen/sous/internal/env"
-	"github.com/souskitchen/sous/internal/logs"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/internal/svcauth"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
@@ -31,53 +27,33 @@ import (
 )
 
 func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "mealplan:", err)
-		os.Exit(2)
-	}
+	serve.Main(serve.Command{Name: "mealplan", AddrVar: "SOUS_MEALPLAN_ADDR", DefaultAddr: "127.0.0.1:8082", Build: build})
 }
 
-func run() error {
-	if wd, err := os.Getwd(); err == nil {
-		if _, err := env.LoadDotEnv(wd); err != nil {
-			return err
-		}
-	}
-	logger, err := logs.New(os.Stderr, env.String("MEALIE_LOG_LEVEL", "info"))
+func build(_ context.Context, s serve.Setup) ([]serve.Service, error) {
+	verify, err := env.Bool("MEALIE_VERIFY_SSL", true)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	readOnly, err1 := env.Bool("MEALIE_READ_ONLY", false)
-	verify, err2 := env.Bool("MEALIE_VERIFY_SSL", true)
-	if err := errors.Join(err1, err2); err != nil {
-		return err
-	}
-	token := env.String("SOUS_SERVICE_TOKEN", "")
-	if token == "" {
-		logger.Warn("SOUS_SERVICE_TOKEN is not set: the service accepts any caller")
-	}
-	clientOpts := connect.WithInterceptors(svcauth.ClientInterceptor(token))
+	clientOpts := connect.WithInterceptors(svcauth.ClientInterceptor(s.Token))
 	recipesURL := env.String("SOUS_RECIPES_URL", "")
 	if recipesURL == "" {
-		return errors.New("SOUS_RECIPES_URL is required: recipe slugs are resolved by the recipes service")
+		return nil, errors.New("SOUS_RECIPES_URL is required: recipe slugs are resolved by the recipes service")
 	}
 	cfg := mealplan.Config{
 		MealieURL: env.String("MEALIE_URL", ""), MealieToken: env.String("MEALIE_API_TOKEN", ""),
-		InsecureSkipVerify: !verify, ReadOnly: readOnly, Logger: logger,
+		InsecureSkipVerify: !verify, ReadOnly: s.ReadOnly, Logger: s.Logger,
 		Recipes: recipesv1connect.NewRecipesServiceClient(serve.HTTPClient(recipesURL), recipesURL, clientOpts),
 	}
 	if pantryURL := env.String("SOUS_PANTRY_URL", ""); pantryURL != "" {
 		cfg.Pantry = pantryv1connect.NewPantryServiceClient(serve.HTTPClient(pantryURL), pantryURL, clientOpts)
 	} else {
-		logger.Warn("SOUS_PANTRY_URL is not set: shopping lists cannot skip what is in stock")
+		s.Logger.Warn("SOUS_PANTRY_URL is not set: shopping lists cannot skip what is in stock")
 	}
 	svc, err := mealplan.New(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	path, h := svc.Handler()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return serve.ListenAndServe(ctx, env.String("SOUS_MEALPLAN_ADDR", "127.0.0.1:8082"),
-		serve.Handler(token, serve.Service{Name: mealplanv1connect.MealPlanServiceName, Path: path, Handler: h}), logger)
+	return []serve.Service{{Name: mealplanv1connect.MealPlanServiceName, Path: path, Handler: h}}, nil
 }

@@ -1,6 +1,7 @@
 // Command recipes serves sous.recipes.v1.RecipesService on its own, for a
 // deployment that runs each service in its own container. `sous serve` runs
-// the same service in one process with the others.
+// the same service in one process with the others. `recipes --healthcheck`
+// checks a running one (serve.Command).
 //
 // Environment: MEALIE_URL, MEALIE_API_TOKEN, MEALIE_READ_ONLY,
 // MEALIE_VERIFY_SSL, MEALIE_LOG_LEVEL, SOUS_SERVICE_TOKEN, and
@@ -11,15 +12,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"connectrpc.com/connect"
 
 	"github.com/souskitchen/sous/internal/env"
-	"github.com/souskitchen/sous/internal/logs"
 	"github.com/souskitchen/sous/internal/serve"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
@@ -31,36 +28,21 @@ import (
 const startupProbeTimeout = 60 * time.Second
 
 func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "recipes:", err)
-		os.Exit(2)
-	}
+	serve.Main(serve.Command{Name: "recipes", AddrVar: "SOUS_RECIPES_ADDR", DefaultAddr: "127.0.0.1:8081", Build: build})
 }
 
-func run() error {
-	if wd, err := os.Getwd(); err == nil {
-		if _, err := env.LoadDotEnv(wd); err != nil {
-			return err
-		}
-	}
-	logger, err := logs.New(os.Stderr, env.String("MEALIE_LOG_LEVEL", "info"))
+func build(ctx context.Context, s serve.Setup) ([]serve.Service, error) {
+	verify, err := env.Bool("MEALIE_VERIFY_SSL", true)
 	if err != nil {
-		return err
-	}
-	readOnly, err1 := env.Bool("MEALIE_READ_ONLY", false)
-	verify, err2 := env.Bool("MEALIE_VERIFY_SSL", true)
-	if err := errors.Join(err1, err2); err != nil {
-		return err
+		return nil, err
 	}
 	svc, err := recipes.New(recipes.Config{
 		MealieURL: env.String("MEALIE_URL", ""), MealieToken: env.String("MEALIE_API_TOKEN", ""),
-		InsecureSkipVerify: !verify, ReadOnly: readOnly, Logger: logger,
+		InsecureSkipVerify: !verify, ReadOnly: s.ReadOnly, Logger: s.Logger,
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	// Probe before serving (seed, "Startup"): a wrong URL or token, or a
 	// Mealie below 2.0, is one message and exit 2, not a failure per call.
 	probeCtx, cancel := context.WithTimeout(ctx, startupProbeTimeout)
@@ -69,16 +51,11 @@ func run() error {
 	if err != nil {
 		var ce *connect.Error
 		if errors.As(err, &ce) {
-			return errors.New(ce.Message())
+			return nil, errors.New(ce.Message())
 		}
-		return err
+		return nil, err
 	}
-	logger.Info(fmt.Sprintf("connected to Mealie %s as %s", st.Msg.MealieVersion, st.Msg.User))
+	s.Logger.Info(fmt.Sprintf("connected to Mealie %s as %s", st.Msg.MealieVersion, st.Msg.User))
 	path, h := svc.Handler()
-	token := env.String("SOUS_SERVICE_TOKEN", "")
-	if token == "" {
-		logger.Warn("SOUS_SERVICE_TOKEN is not set: the service accepts any caller")
-	}
-	return serve.ListenAndServe(ctx, env.String("SOUS_RECIPES_ADDR", "127.0.0.1:8081"),
-		serve.Handler(token, serve.Service{Name: recipesv1connect.RecipesServiceName, Path: path, Handler: h}), logger)
+	return []serve.Service{{Name: recipesv1connect.RecipesServiceName, Path: path, Handler: h}}, nil
 }
