@@ -117,6 +117,36 @@ func tokenize(s string) ([]token, *filterError) {
 		switch {
 		case unicode.IsSpace(c):
 			i++
+		case c == '[':
+			// Mealie reads a list without regard to quotes
+			// (_break_components_into_base_components in
+			// mealie/services/query_filter/builder.py): it ends at the
+			// first ']' and splits at every ','; each piece is trimmed and
+			// loses its enclosing quotes only when longer than two
+			// characters. So `["a, b"]` is the two values `"a` and `b"`.
+			j := i + 1
+			for j < len(rs) && rs[j] != ']' {
+				j++
+			}
+			if j >= len(rs) {
+				return nil, syntaxError()
+			}
+			toks = append(toks, token{"[", "["})
+			if inner := strings.TrimSpace(string(rs[i+1 : j])); inner != "" {
+				for k, piece := range strings.Split(inner, ",") {
+					if k > 0 {
+						toks = append(toks, token{",", ","})
+					}
+					piece = strings.TrimSpace(piece)
+					if len(piece) > 2 && piece[0] == '"' && piece[len(piece)-1] == '"' {
+						toks = append(toks, token{"str", piece[1 : len(piece)-1]})
+					} else {
+						toks = append(toks, token{"word", piece})
+					}
+				}
+			}
+			toks = append(toks, token{"]", "]"})
+			i = j + 1
 		case strings.ContainsRune("()[],", c):
 			toks = append(toks, token{string(c), string(c)})
 			i++

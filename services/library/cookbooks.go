@@ -270,7 +270,7 @@ func (s *Service) buildFilter(ctx context.Context, spec filterSpec) (string, err
 		if err != nil {
 			return "", mealie.ConnectError(err)
 		}
-		canon, err := resolveNames(g.kind, g.names, items)
+		canon, err := resolveNames(g.kind, strings.TrimSuffix(g.attr, ".name"), g.names, items)
 		if err != nil {
 			return "", err
 		}
@@ -278,7 +278,11 @@ func (s *Service) buildFilter(ctx context.Context, spec filterSpec) (string, err
 		if spec.requireAll {
 			op = "CONTAINS ALL"
 		}
-		parts = append(parts, fmt.Sprintf("%s %s [%s]", g.attr, op, quoteList(canon)))
+		list, err := quoteList(canon)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, fmt.Sprintf("%s %s [%s]", g.attr, op, list))
 	}
 	names := strings.Join(parts, " OR ")
 	if spec.requireAll {
@@ -328,8 +332,10 @@ func (s *Service) checkFilter(ctx context.Context, filter string) error {
 
 // resolveNames maps names to Mealie's spelling, matching case-insensitively
 // because Mealie's filter parser compares names exactly. An unknown name is
-// NotFound with close matches.
-func resolveNames(k taxonomyKind, names []string, items []taxonomyItem) ([]string, error) {
+// NotFound with close matches; a name the filter syntax cannot carry
+// (filterSafe) is InvalidArgument naming the id to filter on instead, as
+// attr.id (attr is the filter's relation, such as "tags").
+func resolveNames(k taxonomyKind, attr string, names []string, items []taxonomyItem) ([]string, error) {
 	byKey := make(map[string]string, len(items))
 	for _, it := range items {
 		byKey[strings.ToLower(strings.TrimSpace(it.Name))] = it.Name
@@ -348,8 +354,15 @@ func resolveNames(k taxonomyKind, names []string, items []taxonomyItem) ([]strin
 			}
 			return nil, connect.NewError(connect.CodeNotFound, errors.New(msg))
 		}
-		if strings.Contains(canon, `"`) {
-			return nil, invalid("%s '%s' has a double quote, which Mealie's filter syntax cannot carry; use query_filter with its id", k.noun, canon)
+		if !filterSafe(canon) {
+			var id string
+			for _, it := range items {
+				if it.Name == canon {
+					id = it.ID
+					break
+				}
+			}
+			return nil, invalid("%s '%s' holds one of %s, which Mealie's filter syntax cannot carry in a list; use query_filter: %s.id IN [\"%s\"]", k.noun, canon, filterUnsafe, attr, id)
 		}
 		if !slices.Contains(out, canon) {
 			out = append(out, canon)
@@ -396,10 +409,33 @@ func editDistance(a, b string) int {
 	return prev[len(rb)]
 }
 
-func quoteList(names []string) string {
+// filterUnsafe are the characters a name in a filter list cannot hold.
+// Mealie's QueryFilterBuilder (mealie/services/query_filter/builder.py,
+// _break_components_into_base_components) has no escape: it ends a list
+// at the first ']' and splits it at every ',' whether or not they stand
+// inside double quotes, a '[' opens another list, and a '"' ends the
+// string. A name holding any of them would read back as other values, or
+// as filter syntax.
+const filterUnsafe = `" , [ ]`
+
+// filterSafe reports whether name can be written as one quoted list value
+// and read back unchanged: not empty (Mealie keeps `""` as a two-character
+// value) and free of filterUnsafe.
+func filterSafe(name string) bool {
+	return name != "" && !strings.ContainsAny(name, `",[]`)
+}
+
+// quoteList writes names as the inside of a filter list: `"a", "b"`. It
+// refuses a name filterSafe rejects, naming it, rather than writing it:
+// resolveNames refuses such names first, with the id to filter by instead;
+// this is the last guard before the text reaches Mealie.
+func quoteList(names []string) (string, error) {
 	q := make([]string, len(names))
 	for i, n := range names {
+		if !filterSafe(n) {
+			return "", invalid("the name '%s' holds one of %s or is empty, which Mealie's filter syntax cannot carry in a list", n, filterUnsafe)
+		}
 		q[i] = `"` + n + `"`
 	}
-	return strings.Join(q, ", ")
+	return strings.Join(q, ", "), nil
 }
