@@ -186,6 +186,7 @@ func TestSaysWhen(t *testing.T) {
 		{"Call to find recipes the user asks for.", true},
 		{"Call before writing structured ingredients.", true},
 		{"Use when the user asks what is planned.", true},
+		{"Call for a substitute, or before log_cook.", true},
 		{"Reads the pantry.", false},
 		{"Recalls to mind the whenever-ish pantry.", false},
 	}
@@ -193,5 +194,30 @@ func TestSaysWhen(t *testing.T) {
 		if got := saysWhen(tt.desc); got != tt.want {
 			t.Errorf("saysWhen(%q) = %v, want %v", tt.desc, got, tt.want)
 		}
+	}
+}
+
+func TestParseStat(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		want    time.Duration
+		wantErr bool
+	}{
+		{"plain", "4242 (sous) S 1 4242 4242 0 -1 4194560 900 0 0 0 150 25 0 0 20 0 9 0 100 0 0", 1750 * time.Millisecond, false},
+		{"name with spaces and parens", "7 (a (b) c) R 1 7 7 0 -1 0 0 0 0 0 3 4 0 0 20 0 1 0 1 0 0", 70 * time.Millisecond, false},
+		{"truncated", "7 (x) R 1 2", 0, true},
+		{"no name", "7 x R", 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseStat(tt.in)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			}
+			if got != tt.want {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

@@ -142,8 +142,8 @@ func measureCatalog(name string, line []byte) (CatalogVariant, error) {
 var catalogParts = []string{"inputSchema", "description", "annotations"}
 
 // callCue matches the ways a description tells the model when to call its
-// tool: "when …", "Call it …", "Call to …", "Call before …".
-var callCue = regexp.MustCompile(`(?i)\bwhen\b|\bcall (it|to|before|after|first|once)\b`)
+// tool: "when …", "Call it …", "Call to …", "Call for …", "Call before …".
+var callCue = regexp.MustCompile(`(?i)\bwhen\b|\bcall (it|to|for|before|after|first|once)\b`)
 
 // saysWhen reports whether a description tells the model when to call the
 // tool, the catalog's one rule that must survive trimming.

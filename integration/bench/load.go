@@ -48,6 +48,10 @@ type Load struct {
 	// afterSettle after the first round, Later laterSettle after the
 	// second; all of the one `sous mcp --http` process.
 	Idle, After, Later MemStat
+	// CPU is the CPU time sous used during the first round: per call, and
+	// against the wall time and cores, it says whether sous or the rest of
+	// the machine set the latency.
+	CPU time.Duration
 	// AfterSecond is read afterSettle after a second identical round
 	// (whose errors count too); Later follows it.
 	AfterSecond MemStat
@@ -144,7 +148,16 @@ func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 		}
 	}()
 
+	cpu0, err := ReadCPU(p.Pid())
+	if err != nil {
+		return nil, err
+	}
 	r := loadRound(ctx, hc, url, mix)
+	cpu1, err := ReadCPU(p.Pid())
+	if err != nil {
+		return nil, err
+	}
+	out.CPU = cpu1 - cpu0
 	out.Wall, out.Errors, out.FirstError = r.wall, r.errors, r.firstErr
 	out.Calls = loadSessions * loadCalls
 	out.P50, out.P99 = Percentile(r.times, 0.50), Percentile(r.times, 0.99)

@@ -220,3 +220,41 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 		return ctx.Err()
 	}
 }
+
+// userHZ is the unit of /proc/<pid>/stat's CPU times: USER_HZ, 100 on every
+// Linux architecture sous builds for.
+const userHZ = 100
+
+// ReadCPU returns the CPU time (user plus system) a process has used, from
+// /proc/<pid>/stat.
+func ReadCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	return parseStat(string(b))
+}
+
+// parseStat reads utime and stime, fields 14 and 15 of a stat line. The
+// command name (field 2) is in parentheses and may hold spaces, so fields
+// are counted from the last ')'.
+func parseStat(line string) (time.Duration, error) {
+	i := strings.LastIndexByte(line, ')')
+	if i < 0 {
+		return 0, errors.New("/proc stat: no command name")
+	}
+	f := strings.Fields(line[i+1:])
+	// f[0] is field 3 (state), so utime (14) is f[11] and stime (15) f[12].
+	if len(f) < 13 {
+		return 0, errors.New("/proc stat: too few fields")
+	}
+	var ticks int64
+	for _, s := range f[11:13] {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("/proc stat: %w", err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / userHZ, nil
+}

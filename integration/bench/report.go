@@ -175,6 +175,12 @@ func (r *Results) Markdown() string {
 			p("| %s | %.2f | %.2f | %.2f | %.2f | %s |\n", hp.Name, ms(hp.P50), ms(hp.P99), ms(o50), ms(o99),
 				verdict(ok, fmt.Sprintf("p50 +%.2f ms, p99 +%.2f ms", ms(o50), ms(o99))))
 		}
+		for _, hp := range hop.Paths[1:] {
+			if !hp.Alone && (hp.P50 < base.P50 || hp.P99 < base.P99) {
+				p("\nA negative difference means the machine's noise in this run exceeded the hop's cost at that percentile.\n")
+				break
+			}
+		}
 		p("\nMealie recipe GETs for the %d calls through sous: %d (one per call: no cache answered).\n", hop.ThroughSous, hop.MealieGETs)
 	}
 	if s := r.Sweep; s != nil {
@@ -208,6 +214,8 @@ func (r *Results) Markdown() string {
 		back := float64(l.Later.RSS) / float64(max(l.Idle.RSS, 1))
 		p("| %d | %d | %.1f | %.0f | %.1f | %.1f | %.1f → %.1f → %.1f → %.1f → %.1f | %.2f: %s |\n", l.Calls, l.Errors, l.Wall.Seconds(), l.Throughput(), ms(l.P50), ms(l.P99),
 			mb(l.Idle.RSS), mb(l.PeakRSS), mb(l.After.RSS), mb(l.AfterSecond.RSS), mb(l.Later.RSS), back, verdict(back <= NearIdle, fmt.Sprintf("%.1f MiB above idle", mb(l.Later.RSS-l.Idle.RSS))))
+		p("\nsous used %.1f s of CPU in the first round: %.2f ms a call, %.0f%% of the machine's %d cores over the round.\n",
+			l.CPU.Seconds(), ms(l.CPU)/float64(max(l.Calls, 1)), 100*l.CPU.Seconds()/(l.Wall.Seconds()*float64(r.Cores)), r.Cores)
 		if l.Errors > 0 {
 			p("\nFirst error: `%s`\n", l.FirstError)
 		} else {
