@@ -26,6 +26,14 @@ const (
 	DefaultCookbookLimit = 20
 	// MaxCookbookLimit caps a page, as the search does.
 	MaxCookbookLimit = 100
+	// MaxCookbookDescription caps a cookbook's description, in
+	// characters: a paragraph or two is what one holds; the cap keeps a
+	// runaway caller's megabyte from being stored on Mealie.
+	MaxCookbookDescription = 10000
+	// MaxCookbookIDChars caps a cookbook id or slug: ids are 36-character
+	// UUIDs, slugs come from names (MaxCookbookName). Checked before the
+	// lookup, so an overlong id is neither sent nor echoed back.
+	MaxCookbookIDChars = 200
 	// maxCloseMatches bounds the suggestions an unknown name gets.
 	maxCloseMatches = 3
 )
@@ -138,6 +146,9 @@ func (s *Service) CreateCookbook(ctx context.Context, req *connect.Request[libra
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
+	if err := checkDescription(m.GetDescription()); err != nil {
+		return nil, err
+	}
 	filter, err := s.buildFilter(ctx, filterSpec{
 		tags: m.GetTags(), categories: m.GetCategories(), tools: m.GetTools(),
 		requireAll: m.GetRequireAll(), extra: m.GetQueryFilter(),
@@ -158,9 +169,12 @@ func (s *Service) CreateCookbook(ctx context.Context, req *connect.Request[libra
 // whole, keeping its id.
 func (s *Service) UpdateCookbook(ctx context.Context, req *connect.Request[libraryv1.UpdateCookbookRequest]) (*connect.Response[libraryv1.UpdateCookbookResponse], error) {
 	m := req.Msg
-	id := strings.TrimSpace(m.GetCookbookId())
-	if id == "" {
-		return nil, invalid("cookbook_id is required")
+	id, err := checkCookbookID(m.GetCookbookId())
+	if err != nil {
+		return nil, err
+	}
+	if err := checkDescription(m.GetDescription()); err != nil {
+		return nil, err
 	}
 	cur, err := s.mealie.GetCookbook(ctx, id)
 	if err != nil {
@@ -207,9 +221,9 @@ func (s *Service) UpdateCookbook(ctx context.Context, req *connect.Request[libra
 // than Mealie's 400 "No row was found", cookbooks__delete_again.json), then
 // deletes it.
 func (s *Service) DeleteCookbook(ctx context.Context, req *connect.Request[libraryv1.DeleteCookbookRequest]) (*connect.Response[libraryv1.DeleteCookbookResponse], error) {
-	id := strings.TrimSpace(req.Msg.GetCookbookId())
-	if id == "" {
-		return nil, invalid("cookbook_id is required")
+	id, err := checkCookbookID(req.Msg.GetCookbookId())
+	if err != nil {
+		return nil, err
 	}
 	cur, err := s.mealie.GetCookbook(ctx, id)
 	if err != nil {
@@ -438,4 +452,25 @@ func quoteList(names []string) (string, error) {
 		q[i] = `"` + n + `"`
 	}
 	return strings.Join(q, ", "), nil
+}
+
+// checkCookbookID trims a cookbook id and refuses it when empty or longer
+// than MaxCookbookIDChars, without quoting it.
+func checkCookbookID(id string) (string, error) {
+	id = strings.TrimSpace(id)
+	if id == "" {
+		return "", invalid("cookbook_id is required")
+	}
+	if n := utf8.RuneCountInString(id); n > MaxCookbookIDChars {
+		return "", invalid("cookbook_id: at most %d characters, got %d", MaxCookbookIDChars, n)
+	}
+	return id, nil
+}
+
+// checkDescription refuses a description past MaxCookbookDescription.
+func checkDescription(d string) error {
+	if n := utf8.RuneCountInString(d); n > MaxCookbookDescription {
+		return invalid("description: at most %d characters, got %d", MaxCookbookDescription, n)
+	}
+	return nil
 }

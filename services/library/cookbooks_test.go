@@ -161,3 +161,43 @@ func TestQueryFilterHelpCarriesExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestCookbookTextLimits: an overlong description or cookbook id is
+// InvalidArgument naming the field, before any request to Mealie, and the id
+// is not echoed back.
+func TestCookbookTextLimits(t *testing.T) {
+	h := newHarness(t, nil)
+	ctx := context.Background()
+	long := strings.Repeat("a", MaxCookbookDescription+1)
+	longID := strings.Repeat("i", MaxCookbookIDChars+1)
+	for _, tt := range []struct {
+		field string
+		call  func() error
+	}{
+		{"description", func() error {
+			_, err := h.client.CreateCookbook(ctx, connect.NewRequest(&libraryv1.CreateCookbookRequest{Name: "x", Description: long}))
+			return err
+		}},
+		{"description", func() error {
+			_, err := h.client.UpdateCookbook(ctx, connect.NewRequest(&libraryv1.UpdateCookbookRequest{CookbookId: "c1", Description: &long}))
+			return err
+		}},
+		{"cookbook_id", func() error {
+			_, err := h.client.UpdateCookbook(ctx, connect.NewRequest(&libraryv1.UpdateCookbookRequest{CookbookId: longID}))
+			return err
+		}},
+		{"cookbook_id", func() error {
+			_, err := h.client.DeleteCookbook(ctx, connect.NewRequest(&libraryv1.DeleteCookbookRequest{CookbookId: longID}))
+			return err
+		}},
+	} {
+		before := h.mealie.total()
+		err := tt.call()
+		if connect.CodeOf(err) != connect.CodeInvalidArgument || !strings.Contains(err.Error(), tt.field) || len(err.Error()) > 200 {
+			t.Errorf("%s: got %.200v, want a short InvalidArgument naming it", tt.field, err)
+		}
+		if n := h.mealie.total() - before; n != 0 {
+			t.Errorf("%s: %d requests reached Mealie", tt.field, n)
+		}
+	}
+}

@@ -47,6 +47,9 @@ const (
 	// "tinned chopped tomatoes with garlic". Checking here answers before
 	// any request instead of after a read and a refused write.
 	MaxNameChars = 120
+	// MaxMethodChars caps a meta-recipe's method, in characters: several
+	// printed pages of steps, and no megabyte posted to the food API.
+	MaxMethodChars = 10000
 	// MaxSlots caps a meta-recipe's slots.
 	MaxSlots = 20
 	// MaxOptions caps one slot's options.
@@ -242,7 +245,11 @@ func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1
 		if a.Quantity != nil && a.GetQuantity() < 0 {
 			return nil, invalid("items[%d].quantity must not be negative", i)
 		}
-		if err := checkName(fmt.Sprintf("items[%d].name", i), normName(a.GetName())); err != nil {
+		name := normName(a.GetName())
+		if name == "" {
+			return nil, invalid("items[%d].name is required", i)
+		}
+		if err := checkName(fmt.Sprintf("items[%d].name", i), name); err != nil {
 			return nil, err
 		}
 	}
@@ -526,6 +533,9 @@ func (s *Service) CreateMetaRecipe(ctx context.Context, req *connect.Request[pan
 	name := normName(m.GetName())
 	if n := utf8.RuneCountInString(name); n == 0 || n > MaxNameChars {
 		return nil, invalid("name must be 1 to %d characters", MaxNameChars)
+	}
+	if n := utf8.RuneCountInString(m.GetMethod()); n > MaxMethodChars {
+		return nil, invalid("method: at most %d characters, got %d", MaxMethodChars, n)
 	}
 	if len(m.GetSlots()) > MaxSlots {
 		return nil, invalid("a meta-recipe has at most %d slots, got %d", MaxSlots, len(m.GetSlots()))

@@ -141,6 +141,14 @@ func TestInvalidRequestsNeverReachTheAPI(t *testing.T) {
 			_, err := c.CreateMetaRecipe(ctx, connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{Name: "x", BaseIngredients: []*pantryv1.IngredientAmount{{Ingredient: tooLong}}}))
 			return err
 		}, "base_ingredients[0].ingredient must be at most 120"},
+		{"empty addition name", func() error {
+			_, err := c.AddToPantry(ctx, connect.NewRequest(&pantryv1.AddToPantryRequest{Items: []*pantryv1.PantryAddition{{Name: "eggs"}, {Name: "  "}}}))
+			return err
+		}, "items[1].name is required"},
+		{"long method", func() error {
+			_, err := c.CreateMetaRecipe(ctx, connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{Name: "x", Method: strings.Repeat("m", MaxMethodChars+1)}))
+			return err
+		}, "method: at most 10000 characters"},
 		{"slot without options", func() error {
 			_, err := c.CreateMetaRecipe(ctx, connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{Name: "x", Slots: []*pantryv1.SlotInput{{Name: "protein"}}}))
 			return err

@@ -145,6 +145,14 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 			return nil, invalid("fields: unknown field %q", f)
 		}
 	}
+	for _, l := range []struct {
+		field string
+		names []string
+	}{{"tags", m.GetTags()}, {"categories", m.GetCategories()}, {"tools", m.GetTools()}, {"foods", m.GetFoods()}} {
+		if err := checkTexts(l.field, l.names, MaxTaxonomyNameChars); err != nil {
+			return nil, err
+		}
+	}
 	q := mealie.RecipeQuery{
 		Page:       int(page),
 		PerPage:    int(limit),
@@ -207,9 +215,9 @@ var recipeFields = fieldNames(&recipesv1.Recipe{})
 
 // GetRecipe reads one recipe.
 func (s *Service) GetRecipe(ctx context.Context, req *connect.Request[recipesv1.GetRecipeRequest]) (*connect.Response[recipesv1.GetRecipeResponse], error) {
-	slug := strings.TrimSpace(req.Msg.GetSlug())
-	if slug == "" {
-		return nil, invalid("slug is required")
+	slug, err := checkSlug("slug", req.Msg.GetSlug())
+	if err != nil {
+		return nil, err
 	}
 	for _, f := range req.Msg.GetFields() {
 		if !recipeFields[f] {

@@ -57,6 +57,12 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 	if len(m.GetFoods())+len(m.GetTools()) > MaxSuggestInputs {
 		return nil, invalid("give at most %d foods and tools", MaxSuggestInputs)
 	}
+	if err := checkTexts("foods", m.GetFoods(), MaxTaxonomyNameChars); err != nil {
+		return nil, err
+	}
+	if err := checkTexts("tools", m.GetTools(), MaxTaxonomyNameChars); err != nil {
+		return nil, err
+	}
 	if !m.GetFromPantry() && len(uniqueNames(m.GetFoods()))+len(uniqueNames(m.GetTools())) == 0 {
 		return nil, invalid("give foods or tools on hand, or from_pantry=true")
 	}

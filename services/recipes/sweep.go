@@ -2,6 +2,7 @@ package recipes
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -155,8 +156,8 @@ func (s *Service) ResolveRecipeSlugs(ctx context.Context, req *connect.Request[r
 		return nil, invalid("slugs: give 1 to %d, got %d", MaxResolveSlugs, len(slugs))
 	}
 	for i, sl := range slugs {
-		if strings.TrimSpace(sl) == "" {
-			return nil, invalid("slugs[%d] is empty", i)
+		if _, err := checkSlug(fmt.Sprintf("slugs[%d]", i), sl); err != nil {
+			return nil, err
 		}
 	}
 	out := &recipesv1.ResolveRecipeSlugsResponse{}

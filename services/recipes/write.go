@@ -112,12 +112,23 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 	if len(m.GetNotes()) > MaxNotes {
 		return nil, invalid("notes: at most %d", MaxNotes)
 	}
+	if err := checkRecipeText(m.GetDescription(), m.GetRecipeYield(), m.GetPrepTime(), m.GetCookTime(), m.GetTotalTime(), m.GetInstructions(), m.GetNotes()); err != nil {
+		return nil, err
+	}
+	if err := checkTaxonomy(m.GetTags(), m.GetCategories(), m.GetTools()); err != nil {
+		return nil, err
+	}
 	if m.GetSourceUrl() != "" {
 		if _, err := httpURL("source_url", m.GetSourceUrl()); err != nil {
 			return nil, err
 		}
 	}
 	from := strings.TrimSpace(m.GetFromSlug())
+	if from != "" {
+		if from, err = checkSlug("from_slug", from); err != nil {
+			return nil, err
+		}
+	}
 	// Resolve everything that can fail before the first write, so a bad
 	// ingredient does not leave a stub behind.
 	ings, unresolved, err := s.buildIngredients(ctx, m.GetIngredients())
@@ -230,7 +241,7 @@ func errMessage(err error) string {
 // if it does not answer, the error names both slugs.
 func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipesv1.UpdateRecipeRequest]) (*connect.Response[recipesv1.UpdateRecipeResponse], error) {
 	m := req.Msg
-	slug, err := required("slug", m.GetSlug())
+	slug, err := checkSlug("slug", m.GetSlug())
 	if err != nil {
 		return nil, err
 	}
@@ -239,6 +250,12 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 		if n == "" || len([]rune(n)) > MaxNameChars {
 			return nil, invalid("name must be 1 to %d characters", MaxNameChars)
 		}
+	}
+	if err := checkRecipeText(m.GetDescription(), m.GetRecipeYield(), m.GetPrepTime(), m.GetCookTime(), m.GetTotalTime(), m.GetInstructions(), m.GetNotes()); err != nil {
+		return nil, err
+	}
+	if err := checkTaxonomy(m.GetTags(), m.GetCategories(), m.GetTools()); err != nil {
+		return nil, err
 	}
 	if m.Rating != nil && (m.GetRating() < 0 || m.GetRating() > 5) {
 		return nil, invalid("rating must be between 0 and 5, got %v", m.GetRating())
@@ -435,7 +452,7 @@ func trimObjects(list []any, keys ...string) []any {
 // even when the fetch failed (recipes_image_post__loopback_url.json), which
 // sous cannot detect; the answer only confirms the request was accepted.
 func (s *Service) SetRecipeImageFromURL(ctx context.Context, req *connect.Request[recipesv1.SetRecipeImageFromURLRequest]) (*connect.Response[recipesv1.SetRecipeImageFromURLResponse], error) {
-	slug, err := required("slug", req.Msg.GetSlug())
+	slug, err := checkSlug("slug", req.Msg.GetSlug())
 	if err != nil {
 		return nil, err
 	}
@@ -457,7 +474,7 @@ var imageTypes = map[string]string{"jpg": "image/jpeg", "jpeg": "image/jpeg", "p
 
 // UploadRecipeImage uploads image bytes.
 func (s *Service) UploadRecipeImage(ctx context.Context, req *connect.Request[recipesv1.UploadRecipeImageRequest]) (*connect.Response[recipesv1.UploadRecipeImageResponse], error) {
-	slug, err := required("slug", req.Msg.GetSlug())
+	slug, err := checkSlug("slug", req.Msg.GetSlug())
 	if err != nil {
 		return nil, err
 	}
@@ -493,6 +510,14 @@ func (s *Service) BulkTagRecipes(ctx context.Context, req *connect.Request[recip
 	}
 	if len(uniqueNames(m.GetTags()))+len(uniqueNames(m.GetCategories())) == 0 {
 		return nil, invalid("give tags or categories to add")
+	}
+	for i, sl := range slugs {
+		if _, err := checkSlug(fmt.Sprintf("slugs[%d]", i), sl); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkTaxonomy(m.GetTags(), m.GetCategories(), nil); err != nil {
+		return nil, err
 	}
 	out := &recipesv1.BulkTagRecipesResponse{}
 	var found []string
@@ -533,7 +558,7 @@ func (s *Service) BulkTagRecipes(ctx context.Context, req *connect.Request[recip
 // cascade the row delete (recipes_delete__throwaway.json); a 404 does not,
 // so a typo is not answered by a second attempt (seed, "Error handling").
 func (s *Service) DeleteRecipe(ctx context.Context, req *connect.Request[recipesv1.DeleteRecipeRequest]) (*connect.Response[recipesv1.DeleteRecipeResponse], error) {
-	slug, err := required("slug", req.Msg.GetSlug())
+	slug, err := checkSlug("slug", req.Msg.GetSlug())
 	if err != nil {
 		return nil, err
 	}
@@ -599,8 +624,11 @@ func scrapeFailed(r *mealie.Recipe) bool {
 
 // MarkRecipeMade records a cook: a timeline event, then the last-made date.
 func (s *Service) MarkRecipeMade(ctx context.Context, req *connect.Request[recipesv1.MarkRecipeMadeRequest]) (*connect.Response[recipesv1.MarkRecipeMadeResponse], error) {
-	slug, err := required("slug", req.Msg.GetSlug())
+	slug, err := checkSlug("slug", req.Msg.GetSlug())
 	if err != nil {
+		return nil, err
+	}
+	if err := checkText("note", req.Msg.GetNote(), MaxTextChars); err != nil {
 		return nil, err
 	}
 	now := time.Now()

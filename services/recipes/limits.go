@@ -1,0 +1,106 @@
+package recipes
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+)
+
+// Text limits, checked before any request so a runaway caller's megabyte
+// never reaches Mealie and is never echoed back in an answer. Each is far
+// above what a cook writes; mcpfront's schemas carry the same numbers.
+const (
+	// MaxSlugChars caps a slug: Mealie derives slugs from names, which
+	// MaxNameChars caps at the same length.
+	MaxSlugChars = 500
+	// MaxTextChars caps free text: a description, one step, one note.
+	// Ten thousand characters is several printed pages.
+	MaxTextChars = 10000
+	// MaxShortTextChars caps the free-text times and yield ("15 min",
+	// "4 servings"); a sentence is already far more than they hold.
+	MaxShortTextChars = 200
+	// MaxTaxonomyNameChars caps one tag, category, tool or food name; the
+	// longest real ones ("gluten-free (with substitutions)") are a tenth
+	// of it. The same cap bounds what unknown_foods can echo.
+	MaxTaxonomyNameChars = 200
+)
+
+// checkSlug trims a slug and refuses it when empty, longer than
+// MaxSlugChars, or holding control characters, which no slug Mealie makes
+// contains (internal/mealieslug keeps only [-a-z0-9]); sending one would
+// only ask Mealie for a path it cannot have.
+func checkSlug(field, v string) (string, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return "", invalid("%s is required", field)
+	}
+	if n := utf8.RuneCountInString(v); n > MaxSlugChars {
+		return "", invalid("%s: at most %d characters, got %d", field, MaxSlugChars, n)
+	}
+	if strings.IndexFunc(v, unicode.IsControl) >= 0 {
+		return "", invalid("%s must not contain control characters (a slug is like \"pad-thai\")", field)
+	}
+	return v, nil
+}
+
+// checkText refuses a text longer than maxChars characters, naming the
+// field and the length but never quoting the text.
+func checkText(field, v string, maxChars int) error {
+	if n := utf8.RuneCountInString(v); n > maxChars {
+		return invalid("%s: at most %d characters, got %d", field, maxChars, n)
+	}
+	return nil
+}
+
+// checkTexts applies checkText to every item of a list, naming the item.
+func checkTexts(field string, vs []string, maxChars int) error {
+	for i, v := range vs {
+		if err := checkText(fmt.Sprintf("%s[%d]", field, i), v, maxChars); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkTaxonomy caps the tag, category and tool names of a request.
+func checkTaxonomy(tags, cats, tools []string) error {
+	for _, l := range []struct {
+		field string
+		names []string
+	}{{"tags", tags}, {"categories", cats}, {"tools", tools}} {
+		if err := checkTexts(l.field, l.names, MaxTaxonomyNameChars); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkRecipeText caps the free text of a create or update: the
+// description, the times and yield, every step and every note.
+func checkRecipeText(description, yield, prep, cook, total string, steps []string, notes []*recipesv1.Note) error {
+	if err := checkText("description", description, MaxTextChars); err != nil {
+		return err
+	}
+	for _, f := range []struct{ field, v string }{
+		{"recipe_yield", yield}, {"prep_time", prep}, {"cook_time", cook}, {"total_time", total},
+	} {
+		if err := checkText(f.field, f.v, MaxShortTextChars); err != nil {
+			return err
+		}
+	}
+	if err := checkTexts("instructions", steps, MaxTextChars); err != nil {
+		return err
+	}
+	for i, n := range notes {
+		if err := checkText(fmt.Sprintf("notes[%d].title", i), n.GetTitle(), MaxNameChars); err != nil {
+			return err
+		}
+		if err := checkText(fmt.Sprintf("notes[%d].text", i), n.GetText(), MaxTextChars); err != nil {
+			return err
+		}
+	}
+	return nil
+}
