@@ -40,6 +40,7 @@ const usage = `usage:
   sous mcp [--stdio | --http] [--addr HOST:PORT]
   sous demo [--addr HOST:PORT]
   sous oauth clients | revoke CLIENT_ID | hash-passphrase
+  sous healthcheck [--mcp] URL
   sous --version
 `
 
@@ -82,6 +83,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = cmdDemo(ctx, args[1:], stdout, stderr)
 	case "oauth":
 		err = cmdOAuth(ctx, args[1:], stdin, stdout, stderr)
+	case "healthcheck":
+		return cmdHealthcheck(ctx, args[1:], stderr)
 	default:
 		fmt.Fprintf(stderr, "sous: unknown command %q\n%s", args[0], usage)
 		return exitStartup
