@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
+	"github.com/souskitchen/sous/integration/mealietest"
 	"github.com/souskitchen/sous/mcpfront/oauth"
 )
 
@@ -105,36 +106,55 @@ func artifactsDir(t *testing.T) string {
 // Must show: headless Chromium registers nothing itself but answers the
 // consent page the go-sdk client opened: it types the passphrase, approves,
 // is redirected with a GET to the loopback callback within 5 s, and the
-// resulting token lists tools through the go-sdk client. The consent page's
-// screenshot is kept in test-artifacts/oauth-consent.png.
+// resulting token lists tools through the go-sdk client. It runs against
+// the in-process stack and against the real `sous mcp --http` over the
+// Mealie emulator; the latter's consent page is kept as
+// test-artifacts/oauth-consent.png (docs/img holds a reviewed copy).
 func TestBrowserConsent(t *testing.T) {
 	needBrowser(t)
-	st := startStack(t)
-	shot := filepath.Join(artifactsDir(t), "oauth-consent.png")
-	os.Remove(shot)
-	var rep browserReport
-	cs, _ := connect(t, st, "none", func(cb *callback) auth.AuthorizationCodeFetcher {
-		return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
-			var err error
-			rep, err = runBrowser(ctx, args.URL, cb.URL, "approve", passphrase, shot)
-			if err != nil {
-				return nil, err
+	for _, tc := range []struct {
+		name  string
+		start func(t *testing.T) *stack
+		shot  string
+		want  []string // tools the token must list
+	}{
+		{"in process", startStack, "oauth-consent-inprocess.png", []string{"create_recipe", "list_recipes"}},
+		{"sous binary", func(t *testing.T) *stack {
+			return startSousMCP(t, mealietest.NewServer(t, mealietest.WithSeed("demo"))).stack
+		}, "oauth-consent.png", []string{"create_recipe", "search_recipes"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := tc.start(t)
+			shot := filepath.Join(artifactsDir(t), tc.shot)
+			os.Remove(shot)
+			var rep browserReport
+			cs, _ := connect(t, st, "none", func(cb *callback) auth.AuthorizationCodeFetcher {
+				return func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+					var err error
+					rep, err = runBrowser(ctx, args.URL, cb.URL, "approve", passphrase, shot)
+					if err != nil {
+						return nil, err
+					}
+					h, err := cb.wait(5 * time.Second)
+					if err != nil {
+						return nil, err
+					}
+					return h.result()
+				}
+			})
+			got := toolNames(t, cs)
+			for _, w := range tc.want {
+				if !slices.Contains(got, w) {
+					t.Fatalf("tools %v lack %s", got, w)
+				}
 			}
-			h, err := cb.wait(5 * time.Second)
-			if err != nil {
-				return nil, err
+			if rep.ClientName != "go-sdk none" || !strings.HasPrefix(rep.RedirectHost, "127.0.0.1:") {
+				t.Errorf("the consent page showed client %q, redirect host %q", rep.ClientName, rep.RedirectHost)
 			}
-			return h.result()
-		}
-	})
-	if got := toolNames(t, cs); !slices.Equal(got, []string{"create_recipe", "list_recipes"}) {
-		t.Fatalf("tools %v", got)
-	}
-	if rep.ClientName != "go-sdk none" || !strings.HasPrefix(rep.RedirectHost, "127.0.0.1:") {
-		t.Errorf("the consent page showed client %q, redirect host %q", rep.ClientName, rep.RedirectHost)
-	}
-	if fi, err := os.Stat(shot); err != nil || fi.Size() == 0 {
-		t.Errorf("no screenshot at %s: %v", shot, err)
+			if fi, err := os.Stat(shot); err != nil || fi.Size() == 0 {
+				t.Errorf("no screenshot at %s: %v", shot, err)
+			}
+		})
 	}
 }
 
