@@ -92,12 +92,13 @@ func newTool[In any](toolset string, def *mcp.Tool, available func(Backends, Opt
 			panic(fmt.Sprintf("tool %s: property %q has no description", def.Name, name))
 		}
 	}
+	shown := strict.CloneSchemas()
+	advertise(shown)
+	guardStrings(strict)
 	resolved, err := strict.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: resolving its input schema: %v", def.Name, err))
 	}
-	shown := strict.CloneSchemas()
-	advertise(shown)
 	def.InputSchema = shown
 	return Tool{
 		Def:       def,
@@ -158,10 +159,10 @@ func decodeArgs[In any](resolved *jsonschema.Resolved, raw json.RawMessage) (In,
 
 // advertise shortens the schema tools/list shows, in place: it drops
 // additionalProperties, the same "false" on every object (about 30 bytes
-// each, and no help in choosing arguments), and shows a date's pattern as
+// each, and no help in choosing arguments), shows a date's pattern as
 // "format": "date", which names the same YYYY-MM-DD shape (RFC 3339
-// full-date) in a third of the bytes. The strict copy keeps both for
-// validation.
+// full-date) in a third of the bytes, and drops the guard caps (see
+// guardLen). The strict copy keeps all of them for validation.
 func advertise(s *jsonschema.Schema) {
 	if s == nil {
 		return
@@ -169,6 +170,13 @@ func advertise(s *jsonschema.Schema) {
 	s.AdditionalProperties = nil
 	if s.Pattern == isoDatePattern {
 		s.Pattern, s.Format = "", "date"
+	}
+	if s.Extra[guardKey] != nil {
+		s.MaxLength, s.MinLength = nil, nil
+		delete(s.Extra, guardKey)
+		if len(s.Extra) == 0 {
+			s.Extra = nil
+		}
 	}
 	for _, p := range s.Properties {
 		advertise(p)
@@ -268,6 +276,83 @@ func boolDefault(def bool) func(*jsonschema.Schema) {
 
 func maxLen(n int) func(*jsonschema.Schema) {
 	return func(s *jsonschema.Schema) { s.MaxLength = ptr(n) }
+}
+
+// Guard caps: lengths past which a value is a runaway paste, not input.
+// They validate every call but are not shown in tools/list (advertise):
+// no model plans a 10,000-character description, and every session would
+// pay for the numbers. The services check the same numbers, for direct
+// Connect clients.
+const (
+	// maxTextLen caps free text: a description, a step, a note, a method
+	// (recipes.MaxTextChars, library.MaxCookbookDescription,
+	// pantry.MaxMethodChars). It is also the cap of every string
+	// parameter that has no other (guardStrings).
+	maxTextLen = 10000
+	// maxShortTextLen caps the free-text times and yield
+	// (recipes.MaxShortTextChars).
+	maxShortTextLen = 200
+	// maxTaxonomyNameLen caps one tag, category, tool or food name
+	// (recipes.MaxTaxonomyNameChars); it bounds what unknown_foods
+	// echoes.
+	maxTaxonomyNameLen = 200
+	// maxPantryNameLen is the food API's name column
+	// (pantry.MaxNameChars).
+	maxPantryNameLen = 120
+	// maxCookbookIDLen caps a cookbook id or slug
+	// (library.MaxCookbookIDChars).
+	maxCookbookIDLen = 200
+)
+
+// guardKey marks a schema whose length bounds are guard caps, which
+// advertise drops from the listing.
+const guardKey = "x-sous-guard"
+
+// guardLen caps a string at n characters without showing it (see the
+// guard caps above).
+func guardLen(n int) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) {
+		s.MaxLength = ptr(n)
+		if s.Extra == nil {
+			s.Extra = map[string]any{}
+		}
+		s.Extra[guardKey] = true
+	}
+}
+
+// guardItems applies guardLen to every item of a string array.
+func guardItems(n int) func(*jsonschema.Schema) {
+	return func(s *jsonschema.Schema) { guardLen(n)(s.Items) }
+}
+
+// nonEmpty requires at least one character, without showing it: an empty
+// name is refused with a sentence naming it.
+func nonEmpty(s *jsonschema.Schema) {
+	s.MinLength = ptr(1)
+	if s.Extra == nil {
+		s.Extra = map[string]any{}
+	}
+	s.Extra[guardKey] = true
+}
+
+// guardStrings gives every string in a strict schema that has no length
+// cap the maxTextLen guard, at every depth (array items, nested objects,
+// anyOf branches), so no parameter, present or added later, carries a
+// megabyte to a service.
+func guardStrings(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if s.Type == "string" && s.MaxLength == nil && len(s.Enum) == 0 {
+		s.MaxLength = ptr(maxTextLen)
+	}
+	for _, p := range s.Properties {
+		guardStrings(p)
+	}
+	guardStrings(s.Items)
+	for _, a := range s.AnyOf {
+		guardStrings(a)
+	}
 }
 
 // mcpSchema is the JSON schema type tool inputs are described with.

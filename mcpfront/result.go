@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
+	"unicode/utf8"
 
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,8 +65,55 @@ func toolError(err error) *mcp.CallToolResult {
 		}
 	}
 	res := &mcp.CallToolResult{IsError: true}
-	res.Content = []mcp.Content{&mcp.TextContent{Text: msg}}
+	res.Content = []mcp.Content{&mcp.TextContent{Text: clipError(msg)}}
 	return res
+}
+
+// Refusal lengths. A refusal is one sentence for a model to act on; a
+// value quoted back in full (the schema validator quotes the offending
+// value, a service may name what it could not find) would cost the model
+// as much context as the argument it sent, a megabyte for a runaway paste.
+const (
+	// maxQuotedValue caps one quoted value inside an error, in bytes:
+	// enough to recognise a name or a slug.
+	maxQuotedValue = 80
+	// maxErrorText caps a whole tool error, in bytes: several sentences,
+	// far more than any message sous writes.
+	maxErrorText = 1000
+)
+
+// quoted matches a double-quoted string as Go's %q writes it.
+var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+
+// clipError shortens every quoted value past maxQuotedValue to its start
+// and the length it had, then the whole text to maxErrorText, cutting on
+// rune boundaries.
+func clipError(msg string) string {
+	if len(msg) <= maxQuotedValue {
+		return msg
+	}
+	msg = quoted.ReplaceAllStringFunc(msg, func(q string) string {
+		if len(q) <= maxQuotedValue {
+			return q
+		}
+		return clipBytes(q, maxQuotedValue/2) + fmt.Sprintf(`…" (%d bytes)`, len(q)-2)
+	})
+	if len(msg) > maxErrorText {
+		msg = clipBytes(msg, maxErrorText) + "…"
+	}
+	return msg
+}
+
+// clipBytes returns s's longest prefix of at most n bytes that ends on a
+// rune boundary.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // pageHint is the one-line paging hint of list answers (seed, "Response

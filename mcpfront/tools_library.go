@@ -102,7 +102,7 @@ func libraryTools() []Tool {
 			Name:        "update_cookbook",
 			Description: "Call to edit a cookbook. Any filter field given rebuilds the whole filter.",
 			Annotations: writeAnn(true, true, false),
-		}, hasLibrary, props{"name": maxLen(200), "query_filter": both(maxLen(2000), describe(`Filter as in create_cookbook; "" clears it.`)), "position": intBounds(1, 1000)}, updateCookbook),
+		}, hasLibrary, props{"cookbook_id": guardLen(maxCookbookIDLen), "name": maxLen(200), "query_filter": both(maxLen(2000), describe(`Filter as in create_cookbook; "" clears it.`)), "position": intBounds(1, 1000)}, updateCookbook),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "delete_cookbook",
 			Description: "Call only when asked to remove a cookbook. Deletes it; its recipes stay.",

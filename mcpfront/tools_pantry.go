@@ -122,7 +122,10 @@ func pantryTools() []Tool {
 			Name:        "add_to_pantry",
 			Description: "Call when the user bought something. Restocks items already there; unknown names are created.",
 			Annotations: writeAnn(false, true, false),
-		}, hasPantry, props{"items": itemsRange(1, maxPantryAdd)}, addToPantry),
+		}, hasPantry, props{"items": both(itemsRange(1, maxPantryAdd), func(s *mcpSchema) {
+			both(nonEmpty, guardLen(maxPantryNameLen))(s.Items.Properties["name"])
+			enum(locationNames...)(s.Items.Properties["location"])
+		})}, addToPantry),
 		newTool(ToolsetPantry, &mcp.Tool{
 			Name:        "what_can_i_cook",
 			Description: "Call when asked what can be made now. Matches meta-recipes to the pantry.",
@@ -137,7 +140,10 @@ func pantryTools() []Tool {
 			Name:        "log_cook",
 			Description: "Call when the user cooked a pantry (meta-)recipe. Returns what was used, to ask what is now low.",
 			Annotations: writeAnn(false, false, false),
-		}, hasPantry, props{"rating": intBounds(1, 5), "servings": intBounds(1, maxServings), "notes": maxLen(2000), "date": isoDate, "slot_choices": maxItems(maxSlots)}, logCook),
+		}, hasPantry, props{
+			"rating": intBounds(1, 5), "servings": intBounds(1, maxServings), "notes": maxLen(2000), "date": isoDate, "slot_choices": maxItems(maxSlots),
+			"recipe": guardLen(maxPantryNameLen), "meta_recipe": guardLen(maxPantryNameLen),
+		}, logCook),
 		newTool(ToolsetPantry, &mcp.Tool{
 			Name:        "create_meta_recipe",
 			Description: "Call to keep a template worked out with the user. Saves (or, with id, rebuilds) a meta-recipe.",

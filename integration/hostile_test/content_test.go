@@ -198,7 +198,7 @@ func TestImportedTextStaysData(t *testing.T) {
 	// check skipped (empty: enforced).
 	warned := map[string]string{
 		"get_recipe":     "",
-		"search_recipes": "BUG: search_recipes returns third-party names and descriptions but its description no longer says they are data, see docs/security.md",
+		"search_recipes": "",
 	}
 	for _, tl := range tools.Tools {
 		bug, ok := warned[tl.Name]
