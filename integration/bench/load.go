@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,6 +53,9 @@ type Load struct {
 	// against the wall time and cores, it says whether sous or the rest of
 	// the machine set the latency.
 	CPU time.Duration
+	// HarnessCPU is what this process (the 100 clients and the emulator)
+	// used in the same round.
+	HarnessCPU time.Duration
 	// AfterSecond is read afterSettle after a second identical round
 	// (whose errors count too); Later follows it.
 	AfterSecond MemStat
@@ -152,12 +156,20 @@ func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 	if err != nil {
 		return nil, err
 	}
+	self0, err := ReadCPU(os.Getpid())
+	if err != nil {
+		return nil, err
+	}
 	r := loadRound(ctx, hc, url, mix)
 	cpu1, err := ReadCPU(p.Pid())
 	if err != nil {
 		return nil, err
 	}
-	out.CPU = cpu1 - cpu0
+	self1, err := ReadCPU(os.Getpid())
+	if err != nil {
+		return nil, err
+	}
+	out.CPU, out.HarnessCPU = cpu1-cpu0, self1-self0
 	out.Wall, out.Errors, out.FirstError = r.wall, r.errors, r.firstErr
 	out.Calls = loadSessions * loadCalls
 	out.P50, out.P99 = Percentile(r.times, 0.50), Percentile(r.times, 0.99)

@@ -214,8 +214,9 @@ func (r *Results) Markdown() string {
 		back := float64(l.Later.RSS) / float64(max(l.Idle.RSS, 1))
 		p("| %d | %d | %.1f | %.0f | %.1f | %.1f | %.1f → %.1f → %.1f → %.1f → %.1f | %.2f: %s |\n", l.Calls, l.Errors, l.Wall.Seconds(), l.Throughput(), ms(l.P50), ms(l.P99),
 			mb(l.Idle.RSS), mb(l.PeakRSS), mb(l.After.RSS), mb(l.AfterSecond.RSS), mb(l.Later.RSS), back, verdict(back <= NearIdle, fmt.Sprintf("%.1f MiB above idle", mb(l.Later.RSS-l.Idle.RSS))))
-		p("\nsous used %.1f s of CPU in the first round: %.2f ms a call, %.0f%% of the machine's %d cores over the round.\n",
-			l.CPU.Seconds(), ms(l.CPU)/float64(max(l.Calls, 1)), 100*l.CPU.Seconds()/(l.Wall.Seconds()*float64(r.Cores)), r.Cores)
+		share := func(d time.Duration) float64 { return 100 * d.Seconds() / (l.Wall.Seconds() * float64(r.Cores)) }
+		p("\nCPU in the first round: sous %.1f s (%.2f ms a call, %.0f%% of the machine's %d cores); the harness, that is the %d clients and the emulator, %.1f s (%.0f%%); the rest of the round's %.0f core-seconds went to other work or idle waiting.\n",
+			l.CPU.Seconds(), ms(l.CPU)/float64(max(l.Calls, 1)), share(l.CPU), r.Cores, l.Sessions, l.HarnessCPU.Seconds(), share(l.HarnessCPU), l.Wall.Seconds()*float64(r.Cores))
 		if l.Errors > 0 {
 			p("\nFirst error: `%s`\n", l.FirstError)
 		} else {
