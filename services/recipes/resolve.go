@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/souskitchen/sous/internal/mealieslug"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
@@ -107,15 +108,66 @@ func (s *Service) organizers(ctx context.Context, res mealie.Resource, names []s
 			out = append(out, it.Writable())
 			continue
 		}
+		// Mealie slugs the name and keeps slugs unique: a name that differs
+		// from an existing one only by case, accents, emoji or punctuation
+		// ("🌶️ spicy" beside "Spicy") has its slug, and creating it is a
+		// bare 500 (organizers_tags__create_duplicate.json). It is the
+		// same tag to Mealie, so the existing one is used.
+		slug := mealieslug.Make(n)
+		if it := findSlug(items, slug); it != nil {
+			out = append(out, it.Writable())
+			continue
+		}
 		it, err := s.mealie.CreateTaxonomy(ctx, res, map[string]any{"name": n})
 		if err != nil {
+			// The snapshot may predate a tag made elsewhere with this
+			// slug; a fresh read tells that apart from a sick Mealie.
+			if it := s.createdElsewhere(ctx, res, slug, err); it != nil {
+				items = append(items, *it)
+				out = append(out, it.Writable())
+				continue
+			}
 			return nil, created, err
 		}
 		s.mealie.AddTaxonomy(res, *it)
+		items = append(items, *it)
 		out = append(out, it.Writable())
 		created = append(created, it.Name)
 	}
-	return out, created, nil
+	// Two names may have resolved to one item ("Fiery!" and "fiery?").
+	return mergeOrganizers(nil, out), created, nil
+}
+
+// findSlug finds the item whose slug is slug; an empty slug (a name of
+// emoji or punctuation only) matches nothing, so such names are never
+// merged into each other.
+func findSlug(items []mealie.TaxonomyItem, slug string) *mealie.TaxonomyItem {
+	if slug == "" {
+		return nil
+	}
+	for i := range items {
+		if items[i].Slug == slug {
+			return &items[i]
+		}
+	}
+	return nil
+}
+
+// createdElsewhere is called when creating an item failed with a server
+// error: it forgets the snapshot and, when a fresh read has an item with
+// slug, returns it (someone made it since the snapshot, and Mealie's
+// unique slug refused the copy). Otherwise it returns nil and the error
+// stands.
+func (s *Service) createdElsewhere(ctx context.Context, res mealie.Resource, slug string, err error) *mealie.TaxonomyItem {
+	if slug == "" || mealie.StatusOf(err) < 500 {
+		return nil
+	}
+	s.mealie.ForgetTaxonomy(res)
+	fresh, ferr := s.mealie.Taxonomy(ctx, res)
+	if ferr != nil {
+		return nil
+	}
+	return findSlug(fresh, slug)
 }
 
 // mergeOrganizers adds add to have, keeping have's order and dropping
