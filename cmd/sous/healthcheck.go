@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,7 +33,9 @@ const (
 //	                             a Connect service at URL, h2c for http://
 //	sous healthcheck --mcp URL   an MCP ping over Streamable HTTP to the MCP
 //	                             endpoint URL, with "Authorization: Bearer
-//	                             $SOUS_MCP_BEARER_TOKEN" when that is set
+//	                             $SOUS_MCP_BEARER_TOKEN" when that is set;
+//	                             with OAuth on, its 401 challenge counts as
+//	                             up (see mcpPing)
 //
 // It prints nothing when healthy and one line to stderr otherwise, never
 // with the URL's path or query, which may hold FOOD_MCP_URL_SECRET. It
@@ -79,14 +82,22 @@ const pingProtocolVersion = "2025-11-25"
 // initialize handshake at pingProtocolVersion) and sends a ping, within
 // serve.HealthTimeout. It asks for no standalone SSE stream and makes no
 // retries: a probe is one short exchange.
+//
+// With OAuth on (SOUS_OAUTH_ISSUER) the endpoint wants an access token a
+// probe cannot get without a person at the consent page; it answers 401
+// with the RFC 9728 challenge (WWW-Authenticate naming resource_metadata)
+// instead. The front listens only after its startup probe passed, so that
+// answer from the endpoint means it is up, and counts as healthy. A plain
+// 401 (a wrong SOUS_MCP_BEARER_TOKEN) or a 404 (a wrong path secret) does
+// not.
 func mcpPing(ctx context.Context, endpoint, bearer string) error {
 	ctx, cancel := context.WithTimeout(ctx, serve.HealthTimeout)
 	defer cancel()
 	base := http.DefaultTransport.(*http.Transport).Clone()
 	defer base.CloseIdleConnections()
-	var rt http.RoundTripper = base
+	rt := &probeTransport{base: base}
 	if bearer != "" {
-		rt = bearerTransport{base: base, header: "Bearer " + bearer}
+		rt.authorization = "Bearer " + bearer
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "sous-healthcheck", Version: version.Version}, nil)
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{
@@ -96,22 +107,39 @@ func mcpPing(ctx context.Context, endpoint, bearer string) error {
 		DisableStandaloneSSE: true,
 	}, &mcp.ClientSessionOptions{ProtocolVersion: pingProtocolVersion})
 	if err != nil {
+		if rt.oauthChallenge.Load() {
+			return nil
+		}
 		return err
 	}
 	defer func() { _ = cs.Close() }()
 	return cs.Ping(ctx, nil)
 }
 
-// bearerTransport adds an Authorization header to every request.
-type bearerTransport struct {
-	base   http.RoundTripper
-	header string
+// probeTransport adds the Authorization header, if any, to every request,
+// and notes whether an answer was OAuth's 401 challenge.
+type probeTransport struct {
+	base          http.RoundTripper
+	authorization string
+	// oauthChallenge is set by a 401 whose WWW-Authenticate names
+	// resource_metadata (RFC 9728, section 5.1).
+	oauthChallenge atomic.Bool
 }
 
-func (t bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", t.header)
-	return t.base.RoundTrip(r)
+func (t *probeTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if t.authorization != "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("Authorization", t.authorization)
+	}
+	res, err := t.base.RoundTrip(r)
+	if err == nil && res.StatusCode == http.StatusUnauthorized {
+		for _, v := range res.Header.Values("WWW-Authenticate") {
+			if strings.Contains(strings.ToLower(v), "resource_metadata=") {
+				t.oauthChallenge.Store(true)
+			}
+		}
+	}
+	return res, err
 }
 
 // redactedURL is u without its path, query and fragment: scheme and host,

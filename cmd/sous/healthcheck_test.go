@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/mcpfront"
+	"github.com/souskitchen/sous/mcpfront/oauth"
 )
 
 // testSecret is the MCP path secret under test: it must never reach stderr.
@@ -40,6 +43,23 @@ func startTestServer(t *testing.T, h http.Handler) string {
 	return "http://" + ln.Addr().String()
 }
 
+// newTestOAuth opens an OAuth authorization server with its store in a
+// temporary directory, as SOUS_OAUTH_ISSUER turns on.
+func newTestOAuth(t *testing.T) *oauth.Server {
+	t.Helper()
+	dir := t.TempDir()
+	pass := filepath.Join(dir, "passphrase")
+	if err := os.WriteFile(pass, []byte("correct horse battery staple\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	as, err := oauth.New(oauth.Config{Issuer: "http://127.0.0.1:8765", PassphraseFile: pass, StatePath: filepath.Join(dir, "oauth.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = as.Close() })
+	return as
+}
+
 // notServingChecker reports NOT_SERVING for everything.
 type notServingChecker struct{}
 
@@ -56,6 +76,7 @@ func TestHealthcheck(t *testing.T) {
 	front := mcp.NewServer(&mcp.Implementation{Name: "sous-test", Version: "0"}, nil)
 	mcpBase := startTestServer(t, mcpfront.HTTPHandler(front, mcpfront.HTTPOptions{PathSecret: testSecret, BearerToken: "mcp-token"}))
 	openBase := startTestServer(t, mcpfront.HTTPHandler(front, mcpfront.HTTPOptions{}))
+	oauthBase := startTestServer(t, mcpfront.HTTPHandler(front, mcpfront.HTTPOptions{OAuth: newTestOAuth(t)}))
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -78,6 +99,12 @@ func TestHealthcheck(t *testing.T) {
 		{name: "MCP with secret and token", args: []string{"--mcp", mcpBase + "/mcp/" + testSecret},
 			bearer: "mcp-token", wantCode: exitHealthy, wantStderr: `^$`},
 		{name: "MCP without auth", args: []string{"--mcp", openBase + "/mcp"}, wantCode: exitHealthy, wantStderr: `^$`},
+		{name: "MCP with OAuth on: the challenge means up", args: []string{"--mcp", oauthBase + "/mcp"},
+			wantCode: exitHealthy, wantStderr: `^$`},
+		{name: "MCP with OAuth on, a stale token: still up", args: []string{"--mcp", oauthBase + "/mcp"},
+			bearer: "not-an-access-token", wantCode: exitHealthy, wantStderr: `^$`},
+		{name: "MCP with OAuth on, a wrong path", args: []string{"--mcp", oauthBase + "/mcp/" + testSecret},
+			wantCode: exitUnhealthy, wantStderr: `^sous healthcheck: http://127\.0\.0\.1:\d+/…: [^\n]+\n$`},
 		{name: "MCP without the token", args: []string{"--mcp", mcpBase + "/mcp/" + testSecret},
 			wantCode: exitUnhealthy, wantStderr: `^sous healthcheck: http://127\.0\.0\.1:\d+/…: [^\n]+\n$`},
 		{name: "MCP with a wrong secret", args: []string{"--mcp", mcpBase + "/mcp/" + testSecret + "x"},

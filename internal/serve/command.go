@@ -41,9 +41,11 @@ type Setup struct {
 type Command struct {
 	// Name prefixes the command's error messages ("recipes: ...").
 	Name string
-	// AddrVar is the variable holding the listen address (SOUS_RECIPES_ADDR)
-	// and DefaultAddr its value when unset.
-	AddrVar, DefaultAddr string
+	// Addr returns the listen address (host:port), read after the .env is
+	// loaded: env.String("SOUS_RECIPES_ADDR", "127.0.0.1:8081") and the
+	// like, spelled out in each main so the variable's name is in the code
+	// that reads it (integration/docs_test keeps the docs in step by it).
+	Addr func() string
 	// Build makes the services to serve. It may call backends (a startup
 	// probe) within ctx, which ends on SIGINT or SIGTERM; its error is
 	// printed as one line and the command exits 2.
@@ -52,8 +54,8 @@ type Command struct {
 
 // Main runs c with the process's arguments and exits with its status.
 //
-//	<name>                 serve on $AddrVar until SIGINT or SIGTERM
-//	<name> --healthcheck   check the server on $AddrVar: exit 0 when it
+//	<name>                 serve on Addr until SIGINT or SIGTERM
+//	<name> --healthcheck   check the server on Addr: exit 0 when it
 //	                       answers SERVING, 1 otherwise
 func Main(c Command) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -65,14 +67,14 @@ func Main(c Command) {
 // Run is Main without the process: it parses args, loads a .env found upward
 // from the working directory (the process environment wins), and then either
 // serves until ctx ends or, with --healthcheck, checks the server listening
-// on $AddrVar (a wildcard host is reached on loopback, see LocalURL) with
+// on Addr (a wildcard host is reached on loopback, see LocalURL) with
 // gRPC health and prints one line to stderr when it is not SERVING. It
 // returns the exit status.
 func (c Command) Run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet(c.Name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	healthcheck := fs.Bool("healthcheck", false,
-		"check the server on $"+c.AddrVar+" with gRPC health: exit 0 when SERVING, 1 otherwise")
+		"check the server on this command's listen address with gRPC health: exit 0 when SERVING, 1 otherwise")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return ExitOK
@@ -111,7 +113,7 @@ func (c Command) healthcheck(ctx context.Context) error {
 	if err := loadDotEnv(); err != nil {
 		return err
 	}
-	u, err := LocalURL(env.String(c.AddrVar, c.DefaultAddr))
+	u, err := LocalURL(c.Addr())
 	if err != nil {
 		return err
 	}
@@ -138,5 +140,5 @@ func (c Command) serve(ctx context.Context, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return ListenAndServe(ctx, env.String(c.AddrVar, c.DefaultAddr), Handler(s.Token, services...), logger)
+	return ListenAndServe(ctx, c.Addr(), Handler(s.Token, services...), logger)
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"connectrpc.com/connect"
 	"connectrpc.com/grpchealth"
 
+	"github.com/souskitchen/sous/internal/env"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/internal/svcauth"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
@@ -24,6 +26,11 @@ import (
 // testAddrVar is the listen-address variable of the commands under test:
 // a name of its own, so no real service's variable leaks in.
 const testAddrVar = "SOUS_SERVETEST_ADDR"
+
+// testAddr reads testAddrVar the way the service mains read theirs.
+func testAddr(def string) func() string {
+	return func() string { return env.String(testAddrVar, def) }
+}
 
 // startServer serves h (HTTP/1.1 and h2c, as in production) on a loopback
 // port until the test ends, and returns its address.
@@ -146,6 +153,7 @@ func TestCommandRun(t *testing.T) {
 		name       string
 		args       []string
 		env        map[string]string
+		dotenv     string // the .env in the working directory
 		buildErr   error
 		wantCode   int
 		wantStderr string // a regexp the whole of stderr must match
@@ -164,6 +172,8 @@ func TestCommandRun(t *testing.T) {
 		{name: "healthcheck on a bad address", args: []string{"--healthcheck"},
 			env:      map[string]string{testAddrVar: "nowhere"},
 			wantCode: serve.ExitUnhealthy, wantStderr: `^svc: health check: listen address "nowhere": [^\n]+\n$`},
+		{name: "healthcheck reads the address from .env", args: []string{"--healthcheck"},
+			dotenv: testAddrVar + "=" + serving + "\n", wantCode: serve.ExitOK, wantStderr: `^$`},
 		{name: "healthcheck builds nothing", args: []string{"--healthcheck"},
 			env: map[string]string{testAddrVar: serving, "MEALIE_READ_ONLY": "maybe"}, wantCode: serve.ExitOK, wantStderr: `^$`},
 		{name: "unknown flag", args: []string{"--bogus"}, wantCode: serve.ExitStartup, wantStderr: `flag provided but not defined: -bogus`},
@@ -185,8 +195,15 @@ func TestCommandRun(t *testing.T) {
 			for k, v := range tc.env {
 				t.Setenv(k, v)
 			}
+			if tc.dotenv != "" {
+				// godotenv fills only variables that are not set at all.
+				_ = os.Unsetenv(testAddrVar)
+				if err := os.WriteFile(".env", []byte(tc.dotenv), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
 			built := false
-			c := serve.Command{Name: "svc", AddrVar: testAddrVar, DefaultAddr: down,
+			c := serve.Command{Name: "svc", Addr: testAddr(down),
 				Build: func(context.Context, serve.Setup) ([]serve.Service, error) {
 					built = true
 					return nil, tc.buildErr
@@ -217,7 +234,7 @@ func TestCommandServes(t *testing.T) {
 	t.Setenv("MEALIE_LOG_LEVEL", "debug")
 
 	var got serve.Setup
-	c := serve.Command{Name: "svc", AddrVar: testAddrVar, DefaultAddr: "127.0.0.1:1",
+	c := serve.Command{Name: "svc", Addr: testAddr("127.0.0.1:1"),
 		Build: func(_ context.Context, s serve.Setup) ([]serve.Service, error) {
 			got = s
 			path, h := recipesv1connect.NewRecipesServiceHandler(statusService{})

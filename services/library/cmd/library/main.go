@@ -25,7 +25,8 @@ import (
 )
 
 func main() {
-	serve.Main(serve.Command{Name: "library", AddrVar: "SOUS_LIBRARY_ADDR", DefaultAddr: "127.0.0.1:8083", Build: build})
+	serve.Main(serve.Command{Name: "library", Build: build,
+		Addr: func() string { return env.String("SOUS_LIBRARY_ADDR", "127.0.0.1:8083") }})
 }
 
 func build(_ context.Context, s serve.Setup) ([]serve.Service, error) {

@@ -27,7 +27,8 @@ import (
 )
 
 func main() {
-	serve.Main(serve.Command{Name: "mealplan", AddrVar: "SOUS_MEALPLAN_ADDR", DefaultAddr: "127.0.0.1:8082", Build: build})
+	serve.Main(serve.Command{Name: "mealplan", Build: build,
+		Addr: func() string { return env.String("SOUS_MEALPLAN_ADDR", "127.0.0.1:8082") }})
 }
 
 func build(_ context.Context, s serve.Setup) ([]serve.Service, error) {

@@ -18,7 +18,8 @@ import (
 )
 
 func main() {
-	serve.Main(serve.Command{Name: "pantry", AddrVar: "SOUS_PANTRY_ADDR", DefaultAddr: "127.0.0.1:8084", Build: build})
+	serve.Main(serve.Command{Name: "pantry", Build: build,
+		Addr: func() string { return env.String("SOUS_PANTRY_ADDR", "127.0.0.1:8084") }})
 }
 
 func build(_ context.Context, s serve.Setup) ([]serve.Service, error) {

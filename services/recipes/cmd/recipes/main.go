@@ -28,7 +28,8 @@ import (
 const startupProbeTimeout = 60 * time.Second
 
 func main() {
-	serve.Main(serve.Command{Name: "recipes", AddrVar: "SOUS_RECIPES_ADDR", DefaultAddr: "127.0.0.1:8081", Build: build})
+	serve.Main(serve.Command{Name: "recipes", Build: build,
+		Addr: func() string { return env.String("SOUS_RECIPES_ADDR", "127.0.0.1:8081") }})
 }
 
 func build(ctx context.Context, s serve.Setup) ([]serve.Service, error) {
