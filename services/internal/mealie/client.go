@@ -15,8 +15,10 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -121,6 +123,10 @@ type Request struct {
 	// Reads marks a POST that changes nothing (the ingredient parser), so it
 	// does not clear the detail cache.
 	Reads bool
+	// Subject names what a write makes or changes, such as "recipe 'Lost
+	// soup'", for the message when its outcome is unknown (see lostAnswer);
+	// empty falls back to Resource.
+	Subject string
 }
 
 // Do sends req and decodes a JSON answer into out (when out is non-nil). GETs
@@ -215,9 +221,18 @@ func (c *Client) once(ctx context.Context, req Request, u, contentType string, p
 	if payload != nil {
 		hreq.Header.Set("Content-Type", contentType)
 	}
+	// sent records that the whole request went out: a write that fails
+	// after that may have been applied (lostAnswer).
+	var sent atomic.Bool
+	hreq = hreq.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		WroteRequest: func(info httptrace.WroteRequestInfo) { sent.Store(info.Err == nil) },
+	}))
 	start := time.Now()
 	resp, err := c.http.Do(hreq)
 	if err != nil {
+		if sent.Load() && req.Method != http.MethodGet && !req.Reads {
+			return nil, lostAnswer(c.base, req, err)
+		}
 		return nil, unreachable(c.base, err)
 	}
 	defer resp.Body.Close()

@@ -3,6 +3,7 @@ package mealie
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -387,5 +388,45 @@ func TestSelfSignedTLS(t *testing.T) {
 	var about About
 	if err := insecure.Do(context.Background(), Request{Method: http.MethodGet, Path: "/api/app/about"}, &about); err != nil || about.Version != "v2.8.0" {
 		t.Fatalf("with verification off: %+v %v", about, err)
+	}
+}
+
+// TestLostAnswerOfAWrite: a write that reached Mealie and whose answer was
+// lost says it may have been saved, naming what, and to check before a
+// retry; a write that never left (nothing listening) and a read that lost
+// its answer keep the plain unreachable sentence.
+func TestLostAnswerOfAWrite(t *testing.T) {
+	hangUp := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.ReadAll(r.Body)
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		_ = conn.Close()
+	})
+	c, _ := newTestClient(t, hangUp)
+	_, err := c.CreateRecipe(context.Background(), "Lost soup")
+	if msg := err.Error(); !strings.Contains(msg, "may have saved the recipe 'Lost soup'") || !strings.Contains(msg, "before trying again") {
+		t.Errorf("lost create: %q", msg)
+	}
+	if ConnectCode(err) != connect.CodeUnavailable {
+		t.Errorf("lost create: code %v", ConnectCode(err))
+	}
+	err = c.Do(context.Background(), Request{Method: http.MethodGet, Path: "/api/recipes"}, nil)
+	if msg := err.Error(); !strings.HasPrefix(msg, "Mealie unreachable at ") {
+		t.Errorf("lost read: %q", msg)
+	}
+
+	srv := httptest.NewServer(http.NotFoundHandler())
+	base := srv.URL
+	srv.Close()
+	down, err := New(Config{BaseURL: base, Token: "t", Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = down.CreateRecipe(context.Background(), "Lost soup")
+	if msg := err.Error(); !strings.HasPrefix(msg, "Mealie unreachable at ") {
+		t.Errorf("create that never left: %q", msg)
 	}
 }

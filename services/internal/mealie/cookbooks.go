@@ -84,7 +84,8 @@ func (c *Client) GetCookbook(ctx context.Context, idOrSlug string) (*Cookbook, e
 // CreateCookbook creates a cookbook (201, cookbooks__create_ok.json).
 func (c *Client) CreateCookbook(ctx context.Context, in CookbookCreate) (*Cookbook, error) {
 	var cb Cookbook
-	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/cookbooks", Body: in, Resource: "cookbook"}, &cb); err != nil {
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/cookbooks", Body: in, Resource: "cookbook",
+		Subject: fmt.Sprintf("the cookbook '%s'", in.Name)}, &cb); err != nil {
 		return nil, err
 	}
 	return &cb, nil

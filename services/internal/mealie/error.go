@@ -1,14 +1,18 @@
 package mealie
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
+	"syscall"
 
 	"connectrpc.com/connect"
 )
@@ -114,6 +118,45 @@ func unreachable(base string, err error) *Error {
 		msg += " — for a self-signed certificate set MEALIE_VERIFY_SSL=false"
 	}
 	return &Error{Kind: KindUnreachable, Message: fmt.Sprintf("Mealie unreachable at %s: %s", base, msg)}
+}
+
+// lostAnswer is the error of a write that reached Mealie but whose answer
+// never came (the connection dropped, or the 15 s timeout passed): Mealie
+// may have committed it, and since it has no idempotency key a blind retry
+// can create the recipe twice. The message says so and asks for a check
+// first. It stays KindUnreachable (Unavailable); the client never retries
+// writes itself.
+func lostAnswer(base string, req Request, err error) *Error {
+	what := req.Subject
+	if what == "" {
+		what = req.Resource
+	}
+	if what == "" || strings.HasSuffix(what, " list") {
+		what = "the change"
+	}
+	return &Error{Kind: KindUnreachable, Message: fmt.Sprintf(
+		"Mealie may have saved %s: it got the request but its answer was lost (%s); check that it is there before trying again, or it may be made twice",
+		what, lostCause(err))}
+}
+
+// lostCause says in a few words why an answer was lost, without the socket
+// addresses a transport error carries.
+func lostCause(err error) string {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || os.IsTimeout(err):
+		return fmt.Sprintf("no answer within %s", Timeout)
+	case errors.Is(err, context.Canceled):
+		return "the call was cancelled"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "connection reset"
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return "connection closed"
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return clip(err.Error())
 }
 
 // statusError builds the seed's message for a non-2xx answer.

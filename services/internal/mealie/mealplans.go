@@ -80,7 +80,8 @@ func (c *Client) GetMealPlan(ctx context.Context, id int) (*MealPlanEntry, error
 // CreateMealPlan writes one entry and returns it as stored (201).
 func (c *Client) CreateMealPlan(ctx context.Context, in MealPlanCreate) (*MealPlanEntry, error) {
 	var e MealPlanEntry
-	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/mealplans", Body: in, Resource: "meal plan"}, &e); err != nil {
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/mealplans", Body: in, Resource: "meal plan",
+		Subject: "the meal plan entry"}, &e); err != nil {
 		return nil, err
 	}
 	return &e, nil

@@ -156,7 +156,7 @@ func (c *Client) GetShoppingList(ctx context.Context, id string) (*ShoppingList,
 // ShoppingItemsChange: shopping_items__create_bulk.json).
 func (c *Client) CreateShoppingItems(ctx context.Context, items []ShoppingItemCreate) (*ShoppingItemsChange, error) {
 	var ch ShoppingItemsChange
-	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/shopping/items/create-bulk", Body: items, Resource: "shopping items"}, &ch); err != nil {
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/shopping/items/create-bulk", Body: items, Resource: "shopping items", Subject: "the shopping items"}, &ch); err != nil {
 		return nil, err
 	}
 	return &ch, nil

@@ -148,7 +148,8 @@ func (c *Client) GetTaxonomy(ctx context.Context, r Resource, id string) (*Taxon
 func (c *Client) CreateTaxonomy(ctx context.Context, r Resource, body map[string]any) (*TaxonomyItem, error) {
 	defer c.ForgetTaxonomy(r)
 	var it TaxonomyItem
-	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: r.Path(), Body: body, Resource: string(r) + " list"}, &it); err != nil {
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: r.Path(), Body: body, Resource: string(r) + " list",
+		Subject: fmt.Sprintf("the %s '%v'", r.Singular(), body["name"])}, &it); err != nil {
 		return nil, err
 	}
 	return &it, nil

@@ -30,7 +30,8 @@ func decodeSlug(body []byte, what string) (string, error) {
 // Mealie ignores every other field of the create body
 // (recipes_create__extra_fields.json), so the rest is a follow-up PATCH.
 func (c *Client) CreateRecipe(ctx context.Context, name string) (string, error) {
-	body, err := c.Raw(ctx, Request{Method: http.MethodPost, Path: "/api/recipes", Body: map[string]string{"name": name}, Resource: "recipe list"})
+	body, err := c.Raw(ctx, Request{Method: http.MethodPost, Path: "/api/recipes", Body: map[string]string{"name": name}, Resource: "recipe list",
+		Subject: fmt.Sprintf("the recipe '%s'", name)})
 	if err != nil {
 		return "", err
 	}
