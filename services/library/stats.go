@@ -532,6 +532,13 @@ func buildStats(kind taxonomyKind, e *statsEntry, items []taxonomyItem, top int,
 		notes = append(notes, fmt.Sprintf("showing %d of %d %s — raise top", top, len(out.Items), kind.plural))
 		out.Items = out.Items[:top]
 	}
+	// An unreadable recipe may use any item, so with one in the sweep no
+	// item is known to be unused: listing them would invite deleting
+	// what is in use.
+	if includeUnused && len(e.stats.failures) > 0 {
+		notes = append(notes, fmt.Sprintf("unused %s not listed: the unreadable recipes may use them", kind.plural))
+		includeUnused = false
+	}
 	if includeUnused {
 		for _, it := range items {
 			if _, used := e.counts[it.ID]; !used {

@@ -31,16 +31,20 @@ type sweepStats struct {
 	total int32
 	// libraryTotal is the number of recipes in the library.
 	libraryTotal int32
-	// scanned counts recipes received.
+	// scanned counts recipes read; an unreadable recipe is not scanned
+	// (it is in failures), so no report claims to know what it holds.
 	scanned int32
+	// processed counts recipes the sweep reached, read or not: the
+	// progress and the max_recipes cap are about these.
+	processed int32
 	// failures are recipes the recipes service could not read.
 	failures []*libraryv1.UnreadableRecipe
 }
 
 // truncatedNote is the seed's line for a capped scan, or "".
 func (st *sweepStats) truncatedNote() string {
-	if st.libraryTotal > st.scanned {
-		return fmt.Sprintf("scanned %d of %d — raise max_recipes", st.scanned, st.libraryTotal)
+	if st.libraryTotal > st.processed {
+		return fmt.Sprintf("scanned %d of %d — raise max_recipes", st.processed, st.libraryTotal)
 	}
 	return ""
 }
@@ -60,11 +64,11 @@ func (s *Service) sweep(ctx context.Context, max int32, view recipesv1.RecipeVie
 	st := &sweepStats{}
 	lastSent := int32(-1)
 	send := func(force bool) error {
-		if !force && st.scanned-lastSent < progressEvery {
+		if !force && st.processed-lastSent < progressEvery {
 			return nil
 		}
-		lastSent = st.scanned
-		return progress(&libraryv1.ReportProgress{Scanned: st.scanned, Total: st.total, Message: what})
+		lastSent = st.processed
+		return progress(&libraryv1.ReportProgress{Scanned: st.processed, Total: st.total, Message: what})
 	}
 	for stream.Receive() {
 		switch it := stream.Msg().GetItem().(type) {
@@ -76,12 +80,13 @@ func (s *Service) sweep(ctx context.Context, max int32, view recipesv1.RecipeVie
 			}
 		case *recipesv1.SweepRecipesResponse_Recipe:
 			st.scanned++
+			st.processed++
 			each(it.Recipe)
 			if err := send(false); err != nil {
 				return nil, err
 			}
 		case *recipesv1.SweepRecipesResponse_Failure:
-			st.scanned++
+			st.processed++
 			st.failures = append(st.failures, &libraryv1.UnreadableRecipe{Slug: it.Failure.GetSlug(), Reason: it.Failure.GetMessage()})
 		}
 	}
@@ -91,8 +96,8 @@ func (s *Service) sweep(ctx context.Context, max int32, view recipesv1.RecipeVie
 	if err := ctx.Err(); err != nil {
 		return nil, connect.NewError(connect.CodeCanceled, err)
 	}
-	if st.total < st.scanned {
-		st.total = st.scanned
+	if st.total < st.processed {
+		st.total = st.processed
 	}
 	if st.libraryTotal < st.total {
 		st.libraryTotal = st.total
