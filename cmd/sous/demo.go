@@ -12,7 +12,6 @@ import (
 	"github.com/souskitchen/sous/integration/foodapitest"
 	"github.com/souskitchen/sous/integration/mealietest"
 	"github.com/souskitchen/sous/internal/serve"
-	"github.com/souskitchen/sous/mcpfront"
 )
 
 // cmdDemo runs everything on this machine against the seeded Mealie
@@ -80,17 +79,11 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}()
 	defer func() { stopConnect(); <-connectDone }()
 
-	b := st.backends()
-	line, err := probe(ctx, b)
+	server, readServer, err := frontServers(ctx, cfg, st.backends(), logger)
 	if err != nil {
 		return err
 	}
-	logger.Info(line)
-	server, err := mcpfront.NewServer(b, frontOptions(cfg, logger))
-	if err != nil {
-		return err
-	}
-	return serveMCPHTTP(ctx, cfg, *addr, server, logger, func(mcpAddr string) {
+	return serveMCPHTTPWith(ctx, cfg, *addr, server, readServer, logger, func(mcpAddr string) {
 		path := "/mcp"
 		if cfg.URLSecret != "" {
 			path = "/mcp/<FOOD_MCP_URL_SECRET>"

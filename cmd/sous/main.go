@@ -2,8 +2,9 @@
 //
 //	sous serve [--services recipes,mealplan,library,pantry] [--addr 127.0.0.1:8080]
 //	sous mcp [--stdio | --http] [--addr 127.0.0.1:8765]
-//	sous demo [--addr 127.0.0.1:8765]
+//	sous demo [--addr 127.0.0.1:8765] [--connect-addr 127.0.0.1:8080]
 //	sous oauth clients | revoke CLIENT_ID | hash-passphrase
+//	sous healthcheck [--mcp] URL
 //	sous --version
 //
 // Configuration comes from the environment, then a .env found upward from
@@ -38,7 +39,7 @@ const exitStartup = 2
 const usage = `usage:
   sous serve [--services recipes,mealplan,library,pantry] [--addr HOST:PORT]
   sous mcp [--stdio | --http] [--addr HOST:PORT]
-  sous demo [--addr HOST:PORT]
+  sous demo [--addr HOST:PORT] [--connect-addr HOST:PORT]
   sous oauth clients | revoke CLIENT_ID | hash-passphrase
   sous healthcheck [--mcp] URL
   sous --version
@@ -187,42 +188,42 @@ type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
 
-// startFront builds the backends, probes them, and builds the MCP server.
-// With OAuth configured and the server not already read-only, it also
-// builds the read-only server that mcp:read tokens talk to (nil otherwise).
+// startFront builds the backends, probes them, and builds the MCP servers
+// (see frontServers).
 func startFront(ctx context.Context, cfg config, logger *slog.Logger) (server, readServer *mcp.Server, stop func(), err error) {
 	b, stop, err := backends(cfg, logger)
 	if err != nil {
 		return nil, nil, stop, err
 	}
-	fail := func(err error) (*mcp.Server, *mcp.Server, func(), error) {
+	server, readServer, err = frontServers(ctx, cfg, b, logger)
+	if err != nil {
 		stop()
 		return nil, nil, func() {}, err
-	}
-	line, err := probe(ctx, b)
-	if err != nil {
-		return fail(err)
-	}
-	logger.Info(line)
-	opts := frontOptions(cfg, logger)
-	server, err = mcpfront.NewServer(b, opts)
-	if err != nil {
-		return fail(err)
-	}
-	if cfg.OAuthIssuer != "" && !opts.ReadOnly {
-		opts.ReadOnly = true
-		if readServer, err = mcpfront.NewServer(b, opts); err != nil {
-			return fail(err)
-		}
 	}
 	return server, readServer, stop, nil
 }
 
-// serveMCPHTTP serves the MCP front over Streamable HTTP on addr with no
-// separate read-only server: mcp:read tokens then see and call the read
-// tools of server (see mcpfront.HTTPOptions.ReadServer).
-func serveMCPHTTP(ctx context.Context, cfg config, addr string, server *mcp.Server, logger *slog.Logger, ready func(string)) error {
-	return serveMCPHTTPWith(ctx, cfg, addr, server, nil, logger, ready)
+// frontServers probes the backends, logs the startup line, and builds the
+// MCP server. With OAuth configured and the server not already read-only,
+// it also builds the read-only server that mcp:read tokens talk to, so they
+// see exactly what read-only mode shows (nil otherwise).
+func frontServers(ctx context.Context, cfg config, b mcpfront.Backends, logger *slog.Logger) (server, readServer *mcp.Server, err error) {
+	line, err := probe(ctx, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	logger.Info(line)
+	opts := frontOptions(cfg, logger)
+	if server, err = mcpfront.NewServer(b, opts); err != nil {
+		return nil, nil, err
+	}
+	if cfg.OAuthIssuer != "" && !opts.ReadOnly {
+		opts.ReadOnly = true
+		if readServer, err = mcpfront.NewServer(b, opts); err != nil {
+			return nil, nil, err
+		}
+	}
+	return server, readServer, nil
 }
 
 // serveMCPHTTPWith serves the MCP front over Streamable HTTP on addr, with
