@@ -6,12 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 
 	"github.com/souskitchen/sous/integration/foodapitest"
 	"github.com/souskitchen/sous/integration/mealietest"
 	"github.com/souskitchen/sous/internal/serve"
+	"github.com/souskitchen/sous/mcpfront"
 )
 
 // cmdDemo runs everything on this machine against the seeded Mealie
@@ -23,7 +25,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
-	addr := fs.String("addr", defaultMCPAddr, "MCP listen address")
+	addr := fs.String("addr", mcpfront.DefaultAddr, "MCP listen address")
 	connectAddr := fs.String("connect-addr", defaultServeAddr, "Connect API listen address")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
@@ -34,7 +36,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer em.Close()
 	cfg.MealieURL, cfg.MealieToken, cfg.MealieVerifySSL = em.URL, em.Token, true
-	cfg.RecipesURL, cfg.MealPlanURL, cfg.LibraryURL, cfg.PantryURL = "", "", "", ""
+	cfg.Remotes = mcpfront.Remotes{Token: cfg.Remotes.Token}
 
 	// The pantry: a food API named by FOOD_API_BASE and FOOD_API_TOKEN, or
 	// else the bundled Django app on a loopback port with a fresh SQLite
@@ -68,22 +70,23 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	defer stopLocal()
 	// The demo's Connect API is for local exploration with buf curl or
 	// grpcurl; it uses SOUS_SERVICE_TOKEN when one is set.
-	ln, err := listen(*connectAddr)
+	ln, err := net.Listen("tcp", *connectAddr)
 	if err != nil {
 		return fmt.Errorf("the demo Connect API cannot listen: %w", err)
 	}
 	connectCtx, stopConnect := context.WithCancel(ctx)
 	connectDone := make(chan error, 1)
 	go func() {
-		connectDone <- serve.Run(connectCtx, serve.NewServer(serve.Handler(cfg.ServiceToken, st.local...), logger), ln)
+		connectDone <- serve.Run(connectCtx, serve.NewServer(serve.Handler(cfg.Remotes.Token, st.local...), logger), ln)
 	}()
 	defer func() { stopConnect(); <-connectDone }()
 
-	server, readServer, err := frontServers(ctx, cfg, st.backends(), logger)
+	servers, err := startFront(ctx, cfg, st.backends(), logger)
 	if err != nil {
 		return err
 	}
-	return serveMCPHTTPWith(ctx, cfg, *addr, server, readServer, logger, func(mcpAddr string) {
+	cfg.Addr = *addr
+	return mcpfront.ListenAndServe(ctx, cfg.Config, servers, logger, func(mcpAddr string) {
 		path := "/mcp"
 		if cfg.URLSecret != "" {
 			path = "/mcp/<FOOD_MCP_URL_SECRET>"

@@ -23,8 +23,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/souskitchen/sous/internal/env"
 	"github.com/souskitchen/sous/internal/logs"
 	"github.com/souskitchen/sous/internal/serve"
@@ -146,13 +144,14 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	// mealplan, say) are served too; calls between them stay in-process.
 	stopLocal := st.start()
 	defer stopLocal()
-	if cfg.ServiceToken == "" {
+	if cfg.Remotes.Token == "" {
 		logger.Warn("SOUS_SERVICE_TOKEN is not set: the services accept any caller; set it before exposing them beyond this host")
 	}
-	return serve.ListenAndServe(ctx, *addr, serve.Handler(cfg.ServiceToken, st.local...), logger)
+	return serve.ListenAndServe(ctx, *addr, serve.Handler(cfg.Remotes.Token, st.local...), logger)
 }
 
-// cmdMCP runs the MCP front over stdio or Streamable HTTP.
+// cmdMCP runs the MCP front over stdio or Streamable HTTP, with each
+// service in this process or remote (see newStack).
 func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cfg, logger, err := setup(stderr)
 	if err != nil {
@@ -161,7 +160,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	stdio := fs.Bool("stdio", false, "serve MCP over stdin/stdout (the default)")
 	httpMode := fs.Bool("http", false, "serve MCP over Streamable HTTP")
-	addr := fs.String("addr", cfg.MCPAddr, "HTTP listen address (SOUS_MCP_ADDR)")
+	addr := fs.String("addr", cfg.Addr, "HTTP listen address (SOUS_MCP_ADDR)")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
@@ -169,99 +168,30 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintln(stderr, "sous mcp: choose one of --stdio and --http")
 		return errUsage
 	}
-	server, readServer, stop, err := startFront(ctx, cfg, logger)
+	cfg.Addr = *addr
+	st, err := newStack(cfg, servicesForToolsets(cfg.Toolsets), false, logger)
 	if err != nil {
 		return err
 	}
-	defer stop()
+	stopLocal := st.start()
+	defer stopLocal()
+	servers, err := startFront(ctx, cfg, st.backends(), logger)
+	if err != nil {
+		return err
+	}
 	if *httpMode {
-		return serveMCPHTTPWith(ctx, cfg, *addr, server, readServer, logger, nil)
+		return mcpfront.ListenAndServe(ctx, cfg.Config, servers, logger, nil)
 	}
-	err = server.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}})
-	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) {
-		return err
-	}
-	return nil
+	return mcpfront.RunStdio(ctx, servers.Server, stdin, stdout)
 }
 
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
-
-// startFront builds the backends, probes them, and builds the MCP servers
-// (see frontServers).
-func startFront(ctx context.Context, cfg config, logger *slog.Logger) (server, readServer *mcp.Server, stop func(), err error) {
-	b, stop, err := backends(cfg, logger)
-	if err != nil {
-		return nil, nil, stop, err
+// startFront probes the backends, logs the startup line and builds the MCP
+// servers (mcpfront.Start), saying which variables configure a backend
+// when none is.
+func startFront(ctx context.Context, cfg config, b mcpfront.Backends, logger *slog.Logger) (mcpfront.Servers, error) {
+	s, err := mcpfront.Start(ctx, cfg.Config, b, logger)
+	if errors.Is(err, mcpfront.ErrNoBackends) {
+		return s, fmt.Errorf("%w: set MEALIE_URL and MEALIE_API_TOKEN, or FOOD_API_BASE and FOOD_API_TOKEN (or run `sous demo`)", err)
 	}
-	server, readServer, err = frontServers(ctx, cfg, b, logger)
-	if err != nil {
-		stop()
-		return nil, nil, func() {}, err
-	}
-	return server, readServer, stop, nil
-}
-
-// frontServers probes the backends, logs the startup line, and builds the
-// MCP server. With OAuth configured and the server not already read-only,
-// it also builds the read-only server that mcp:read tokens talk to, so they
-// see exactly what read-only mode shows (nil otherwise).
-func frontServers(ctx context.Context, cfg config, b mcpfront.Backends, logger *slog.Logger) (server, readServer *mcp.Server, err error) {
-	line, err := probe(ctx, b)
-	if err != nil {
-		return nil, nil, err
-	}
-	logger.Info(line)
-	opts := frontOptions(cfg, logger)
-	if server, err = mcpfront.NewServer(b, opts); err != nil {
-		return nil, nil, err
-	}
-	if cfg.OAuthIssuer != "" && !opts.ReadOnly {
-		opts.ReadOnly = true
-		if readServer, err = mcpfront.NewServer(b, opts); err != nil {
-			return nil, nil, err
-		}
-	}
-	return server, readServer, nil
-}
-
-// serveMCPHTTPWith serves the MCP front over Streamable HTTP on addr, with
-// the OAuth authorization server on the same listener when
-// SOUS_OAUTH_ISSUER is set. ready, if non-nil, is called with the
-// listening address.
-func serveMCPHTTPWith(ctx context.Context, cfg config, addr string, server, readServer *mcp.Server, logger *slog.Logger, ready func(string)) error {
-	as, err := openOAuth(cfg, logger)
-	if err != nil {
-		return err
-	}
-	if as != nil {
-		defer as.Close()
-		logger.Info("OAuth is on", "issuer", as.Issuer(), "resource", as.ResourceURL(), "state", cfg.OAuthState)
-	}
-	o := mcpfront.HTTPOptions{
-		PathSecret: cfg.URLSecret, BearerToken: cfg.MCPBearerToken, PublicURL: cfg.PublicURL, Logger: logger,
-		OAuth: as, ReadServer: readServer,
-	}
-	if err := o.Check(); err != nil {
-		return err
-	}
-	h := mcpfront.HTTPHandler(server, o)
-	if cfg.URLSecret == "" && cfg.MCPBearerToken == "" && as == nil && !loopbackAddr(addr) {
-		logger.Warn("the MCP endpoint is bound beyond loopback with no auth: set SOUS_OAUTH_ISSUER, FOOD_MCP_URL_SECRET or SOUS_MCP_BEARER_TOKEN", "addr", addr)
-	}
-	ln, err := listen(addr)
-	if err != nil {
-		return err
-	}
-	if ready != nil {
-		ready(ln.Addr().String())
-	}
-	logger.Info("MCP over Streamable HTTP", "addr", ln.Addr().String())
-	return serve.Run(ctx, serve.NewServer(h, logger), ln)
-}
-
-// frontOptions are the MCP front's options from the configuration.
-func frontOptions(cfg config, logger *slog.Logger) mcpfront.Options {
-	return mcpfront.Options{Toolsets: cfg.Toolsets, ReadOnly: cfg.MealieReadOnly, Logger: logger, ImageDir: cfg.ImageDir}
+	return s, err
 }

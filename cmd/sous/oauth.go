@@ -7,10 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,49 +15,6 @@ import (
 
 	"github.com/souskitchen/sous/mcpfront/oauth"
 )
-
-// stateDirMode keeps the OAuth store's directory private to the owner: it
-// holds the token-signing key.
-const stateDirMode = 0o700
-
-// openOAuth opens the authorization server when SOUS_OAUTH_ISSUER is set,
-// and returns nil otherwise. Tokens are bound to SOUS_PUBLIC_URL + "/mcp"
-// when that is set, else to the issuer's /mcp.
-func openOAuth(cfg config, logger *slog.Logger) (*oauth.Server, error) {
-	if cfg.OAuthIssuer == "" {
-		return nil, nil
-	}
-	if cfg.OAuthState == "" {
-		return nil, errors.New("SOUS_OAUTH_STATE is not set and no home directory gives SOUS_DATA_DIR a default")
-	}
-	if err := os.MkdirAll(filepath.Dir(cfg.OAuthState), stateDirMode); err != nil {
-		return nil, fmt.Errorf("SOUS_OAUTH_STATE: %w", err)
-	}
-	resource, err := resourceURL(cfg.PublicURL)
-	if err != nil {
-		return nil, err
-	}
-	return oauth.New(oauth.Config{
-		Issuer:         cfg.OAuthIssuer,
-		ResourceURL:    resource,
-		PassphraseFile: cfg.OAuthPassphraseFile,
-		StatePath:      cfg.OAuthState,
-		Logger:         logger,
-	})
-}
-
-// resourceURL is the MCP URL clients paste, from SOUS_PUBLIC_URL ("" lets
-// the oauth package use the issuer's).
-func resourceURL(public string) (string, error) {
-	if public == "" {
-		return "", nil
-	}
-	u, err := url.Parse(public)
-	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("SOUS_PUBLIC_URL %q is not an absolute URL", public)
-	}
-	return strings.TrimRight(public, "/") + "/mcp", nil
-}
 
 const oauthUsage = `usage:
   sous oauth clients               list registered clients and their grants

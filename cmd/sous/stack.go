@@ -9,19 +9,12 @@ import (
 	"slices"
 	"strings"
 
-	"connectrpc.com/connect"
-
 	"github.com/souskitchen/sous/internal/memnet"
 	"github.com/souskitchen/sous/internal/serve"
-	"github.com/souskitchen/sous/internal/svcauth"
 	"github.com/souskitchen/sous/mcpfront"
-	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
-	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
-	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
-	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 	"github.com/souskitchen/sous/services/library"
 	"github.com/souskitchen/sous/services/mealplan"
@@ -96,13 +89,13 @@ type stack struct {
 func (c config) remoteURL(name string) string {
 	switch name {
 	case svcRecipes:
-		return c.RecipesURL
+		return c.Remotes.RecipesURL
 	case svcMealPlan:
-		return c.MealPlanURL
+		return c.Remotes.MealPlanURL
 	case svcLibrary:
-		return c.LibraryURL
+		return c.Remotes.LibraryURL
 	case svcPantry:
-		return c.PantryURL
+		return c.Remotes.PantryURL
 	}
 	return ""
 }
@@ -209,28 +202,34 @@ func newStack(cfg config, want []string, strict bool, logger *slog.Logger) (*sta
 		// reached when recipes itself was refused above.
 		return nil, errors.New("mealplan and library need the recipes service")
 	}
-	remote := []connect.ClientOption{connect.WithInterceptors(svcauth.ClientInterceptor(cfg.ServiceToken))}
-	clientOf := func(name string) (*http.Client, string, []connect.ClientOption, bool) {
-		switch source[name] {
-		case "remote":
-			u := cfg.remoteURL(name)
-			return serve.HTTPClient(u), u, remote, true
-		case "local":
-			return s.hc, inProcessBase, nil, true
-		}
-		return nil, "", nil, false
+	// Remote services are dialled as cmd/mcpfront dials them; local ones
+	// through the in-memory listener.
+	remote := mcpfront.Remotes{Token: cfg.Remotes.Token}
+	if source[svcRecipes] == "remote" {
+		remote.RecipesURL = cfg.Remotes.RecipesURL
 	}
-	if hc, base, opts, ok := clientOf(svcPantry); ok {
-		s.pantry = pantryv1connect.NewPantryServiceClient(hc, base, opts...)
+	if source[svcMealPlan] == "remote" {
+		remote.MealPlanURL = cfg.Remotes.MealPlanURL
 	}
-	if hc, base, opts, ok := clientOf(svcRecipes); ok {
-		s.recipes = recipesv1connect.NewRecipesServiceClient(hc, base, opts...)
+	if source[svcLibrary] == "remote" {
+		remote.LibraryURL = cfg.Remotes.LibraryURL
 	}
-	if hc, base, opts, ok := clientOf(svcMealPlan); ok {
-		s.mealplan = mealplanv1connect.NewMealPlanServiceClient(hc, base, opts...)
+	if source[svcPantry] == "remote" {
+		remote.PantryURL = cfg.Remotes.PantryURL
 	}
-	if hc, base, opts, ok := clientOf(svcLibrary); ok {
-		s.library = libraryv1connect.NewLibraryServiceClient(hc, base, opts...)
+	b := remote.Dial()
+	s.recipes, s.mealplan, s.library, s.pantry = b.Recipes, b.MealPlan, b.Library, b.Pantry
+	if source[svcPantry] == "local" {
+		s.pantry = pantryv1connect.NewPantryServiceClient(s.hc, inProcessBase)
+	}
+	if source[svcRecipes] == "local" {
+		s.recipes = recipesv1connect.NewRecipesServiceClient(s.hc, inProcessBase)
+	}
+	if source[svcMealPlan] == "local" {
+		s.mealplan = mealplanv1connect.NewMealPlanServiceClient(s.hc, inProcessBase)
+	}
+	if source[svcLibrary] == "local" {
+		s.library = libraryv1connect.NewLibraryServiceClient(s.hc, inProcessBase)
 	}
 	for _, n := range serviceNames {
 		if source[n] != "local" {
@@ -255,7 +254,7 @@ func (s *stack) build(name string) (serve.Service, error) {
 	var fq string
 	switch name {
 	case svcPantry:
-		svc, err := pantry.New(pantry.Config{FoodAPIBase: cfg.FoodAPIBase, FoodAPIToken: cfg.FoodAPIToken, ReadOnly: cfg.MealieReadOnly, Logger: log})
+		svc, err := pantry.New(pantry.Config{FoodAPIBase: cfg.FoodAPIBase, FoodAPIToken: cfg.FoodAPIToken, ReadOnly: cfg.ReadOnly, Logger: log})
 		if err != nil {
 			return serve.Service{}, err
 		}
@@ -264,7 +263,7 @@ func (s *stack) build(name string) (serve.Service, error) {
 	case svcRecipes:
 		svc, err := recipes.New(recipes.Config{
 			MealieURL: cfg.MealieURL, MealieToken: cfg.MealieToken, InsecureSkipVerify: !cfg.MealieVerifySSL,
-			ReadOnly: cfg.MealieReadOnly, Logger: log, Pantry: s.pantry,
+			ReadOnly: cfg.ReadOnly, Logger: log, Pantry: s.pantry,
 		})
 		if err != nil {
 			return serve.Service{}, err
@@ -274,7 +273,7 @@ func (s *stack) build(name string) (serve.Service, error) {
 	case svcMealPlan:
 		svc, err := mealplan.New(mealplan.Config{
 			MealieURL: cfg.MealieURL, MealieToken: cfg.MealieToken, InsecureSkipVerify: !cfg.MealieVerifySSL,
-			Recipes: s.recipes, Pantry: s.pantry, ReadOnly: cfg.MealieReadOnly, Logger: log,
+			Recipes: s.recipes, Pantry: s.pantry, ReadOnly: cfg.ReadOnly, Logger: log,
 		})
 		if err != nil {
 			return serve.Service{}, err
@@ -284,7 +283,7 @@ func (s *stack) build(name string) (serve.Service, error) {
 	case svcLibrary:
 		svc, err := library.New(library.Config{
 			MealieURL: cfg.MealieURL, MealieToken: cfg.MealieToken, InsecureSkipVerify: !cfg.MealieVerifySSL,
-			Recipes: s.recipes, AllowPrivateLinks: cfg.LinkAllowPrivate, ReadOnly: cfg.MealieReadOnly, Logger: log,
+			Recipes: s.recipes, AllowPrivateLinks: cfg.LinkAllowPrivate, ReadOnly: cfg.ReadOnly, Logger: log,
 		})
 		if err != nil {
 			return serve.Service{}, err
@@ -314,75 +313,4 @@ func (s *stack) start() func() {
 // backends are the clients mcpfront's tools call.
 func (s *stack) backends() mcpfront.Backends {
 	return mcpfront.Backends{Recipes: s.recipes, MealPlan: s.mealplan, Library: s.library, Pantry: s.pantry}
-}
-
-// backends builds the stack the MCP front needs for its toolsets and starts
-// its local services.
-func backends(cfg config, logger *slog.Logger) (mcpfront.Backends, func(), error) {
-	s, err := newStack(cfg, servicesForToolsets(cfg.Toolsets), false, logger)
-	if err != nil {
-		return mcpfront.Backends{}, func() {}, err
-	}
-	return s.backends(), s.start(), nil
-}
-
-// probe checks every backend through its service before any transport
-// starts, and returns the one startup line: "connected to Mealie <version>
-// as <user>; food API ok" (DESIGN.md, "The MCP front"). Any failure is one
-// sentence naming the service.
-func probe(ctx context.Context, b mcpfront.Backends) (string, error) {
-	var mealieLine string
-	mealie := func(version, user string) {
-		if mealieLine == "" {
-			mealieLine = fmt.Sprintf("connected to Mealie %s as %s", version, user)
-		}
-	}
-	if b.Recipes != nil {
-		st, err := b.Recipes.GetStatus(ctx, connect.NewRequest(&recipesv1.GetStatusRequest{}))
-		if err != nil {
-			return "", fmt.Errorf("recipes service: %s", connectMessage(err))
-		}
-		mealie(st.Msg.GetMealieVersion(), st.Msg.GetUser())
-	}
-	if b.MealPlan != nil {
-		st, err := b.MealPlan.GetStatus(ctx, connect.NewRequest(&mealplanv1.GetStatusRequest{}))
-		if err != nil {
-			return "", fmt.Errorf("mealplan service: %s", connectMessage(err))
-		}
-		mealie(st.Msg.GetMealieVersion(), st.Msg.GetUser())
-	}
-	if b.Library != nil {
-		st, err := b.Library.GetStatus(ctx, connect.NewRequest(&libraryv1.GetStatusRequest{}))
-		if err != nil {
-			return "", fmt.Errorf("library service: %s", connectMessage(err))
-		}
-		mealie(st.Msg.GetMealieVersion(), st.Msg.GetUser())
-	}
-	var parts []string
-	if mealieLine != "" {
-		parts = append(parts, mealieLine)
-	}
-	if b.Pantry != nil {
-		if _, err := b.Pantry.GetStatus(ctx, connect.NewRequest(&pantryv1.GetStatusRequest{})); err != nil {
-			return "", fmt.Errorf("pantry service: %s", connectMessage(err))
-		}
-		parts = append(parts, "food API ok")
-	}
-	if len(parts) == 0 {
-		return "", errors.New("no backend is configured: set MEALIE_URL and MEALIE_API_TOKEN, or FOOD_API_BASE and FOOD_API_TOKEN (or run `sous demo`)")
-	}
-	return strings.Join(parts, "; "), nil
-}
-
-// connectMessage is a Connect error's plain message, without the code
-// prefix its Error() adds.
-func connectMessage(err error) string {
-	var ce *connect.Error
-	if errors.As(err, &ce) {
-		if ce.Message() != "" {
-			return ce.Message()
-		}
-		return ce.Code().String()
-	}
-	return err.Error()
 }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/souskitchen/sous/mcpfront"
 )
 
 func TestServicesForToolsets(t *testing.T) {
@@ -30,7 +32,7 @@ func TestNewStack(t *testing.T) {
 	food := config{FoodAPIBase: "http://127.0.0.1:9/api", FoodAPIToken: "t"}
 	both := mealie
 	both.FoodAPIBase, both.FoodAPIToken = food.FoodAPIBase, food.FoodAPIToken
-	remote := config{RecipesURL: "http://127.0.0.1:9", ServiceToken: "s"}
+	remote := config{Config: mcpfront.Config{Remotes: mcpfront.Remotes{RecipesURL: "http://127.0.0.1:9", Token: "s"}}}
 	tests := []struct {
 		name      string
 		cfg       config
@@ -67,7 +69,7 @@ func TestNewStack(t *testing.T) {
 			wantErr: "the recipes service cannot run: set MEALIE_URL and MEALIE_API_TOKEN",
 		},
 		{
-			name: "a toolset chosen names only itself", cfg: config{Toolsets: []string{"shopping"}}, want: servicesForToolsets([]string{"shopping"}),
+			name: "a toolset chosen names only itself", cfg: config{Config: mcpfront.Config{Toolsets: []string{"shopping"}}}, want: servicesForToolsets([]string{"shopping"}),
 			wantLog: []string{"shopping toolset off: set MEALIE_URL and MEALIE_API_TOKEN (or SOUS_RECIPES_URL, SOUS_MEALPLAN_URL) to turn it on"},
 		},
 		{name: "unknown service", cfg: both, want: []string{"desserts"}, strict: true, wantErr: `unknown service "desserts"`},
