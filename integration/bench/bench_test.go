@@ -221,3 +221,16 @@ func TestParseStat(t *testing.T) {
 		})
 	}
 }
+
+func TestBenchFailure(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"test message", "BenchmarkX\n    bench_test.go:139: truncated: scanned 0 of 2000\n--- FAIL: BenchmarkX\nFAIL\n", "bench_test.go:139: truncated: scanned 0 of 2000"},
+		{"build failure", "# pkg\n./x.go:3:1: undefined: y\nFAIL\n", "./x.go:3:1: undefined: y"},
+		{"nothing said", "FAIL\nexit status 1\n", "exit status 1"},
+	}
+	for _, tt := range tests {
+		if got := benchFailure(tt.in); got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -36,7 +36,7 @@ func (h *Harness) runSweep(ctx context.Context) (*Sweep, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go test: %v: %s%s", err, lastLine(string(out)), stderr.String())
+		return nil, fmt.Errorf("BenchmarkLibraryStatsFoods failed (%v): %s", err, benchFailure(string(out)+stderr.String()))
 	}
 	m, err := parseBenchLine(string(out), "BenchmarkLibraryStatsFoods")
 	if err != nil {
@@ -67,4 +67,19 @@ func parseBenchLine(out, name string) (map[string]float64, error) {
 		return m, nil
 	}
 	return nil, fmt.Errorf("%s: no result line in the output", name)
+}
+
+// benchFailure picks the lines of a failed benchmark's output that say
+// why: the test's own messages ("bench_test.go:139: …"), else the last line.
+func benchFailure(out string) string {
+	var why []string
+	for _, line := range strings.Split(out, "\n") {
+		if l := strings.TrimSpace(line); strings.Contains(l, ".go:") {
+			why = append(why, l)
+		}
+	}
+	if len(why) == 0 {
+		return lastLine(out)
+	}
+	return strings.Join(why, "; ")
 }
