@@ -22,6 +22,9 @@ const (
 	SeedCuratedBytes = 491
 	// fixtureSlug is the slug in testdata/recipe_detail.json.
 	fixtureSlug = "fixture-roast-chicken"
+	// madeSlug serves the fixture with lastMade set (madeAt).
+	madeSlug = "fixture-roast-chicken-made"
+	madeAt   = "2026-08-20T18:30:00Z"
 )
 
 // AnswerRow is one tool answer beside the raw backend payload of the same
@@ -51,6 +54,9 @@ type Answers struct {
 	// Fixture is sous's get_recipe of the seed's recipe_detail.json, whose
 	// target is SeedCuratedBytes; nil when it could not run.
 	Fixture *AnswerRow
+	// FixtureMade is the same recipe with lastMade set, so the answer
+	// carries last_made, which the seed's view lacked.
+	FixtureMade *AnswerRow
 }
 
 // runAnswers calls each tool once through `sous mcp --http` with taps in
@@ -65,7 +71,11 @@ func (h *Harness) runAnswers(ctx context.Context) (*Answers, error) {
 		return nil, err
 	}
 	defer em.Close()
-	mealieTap, err := StartTap(em.URL, map[string][]byte{"/api/recipes/" + fixtureSlug: fixture})
+	made, err := madeFixture(fixture)
+	if err != nil {
+		return nil, err
+	}
+	mealieTap, err := StartTap(em.URL, map[string][]byte{"/api/recipes/" + fixtureSlug: fixture, "/api/recipes/" + madeSlug: made})
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +169,24 @@ func (h *Harness) runAnswers(ctx context.Context) (*Answers, error) {
 	} else {
 		out.Fixture = &row
 	}
+	if row, err := measure(mealieTap, "get_recipe", "seed fixture, made once", map[string]any{"slug": madeSlug}); err != nil {
+		errs = append(errs, err)
+	} else {
+		out.FixtureMade = &row
+	}
 	return out, errors.Join(errs...)
+}
+
+// madeFixture is the fixture recipe as Mealie answers it once the recipe
+// has been made: lastMade set, slug madeSlug.
+func madeFixture(fixture []byte) ([]byte, error) {
+	var r map[string]json.RawMessage
+	if err := json.Unmarshal(fixture, &r); err != nil {
+		return nil, fmt.Errorf("recipe_detail.json: %w", err)
+	}
+	r["slug"], _ = json.Marshal(madeSlug)
+	r["lastMade"], _ = json.Marshal(madeAt)
+	return json.Marshal(r)
 }
 
 // splitBase splits "http://host:port/api" into "http://host:port" and

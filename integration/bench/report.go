@@ -134,8 +134,10 @@ func (r *Results) Markdown() string {
 		p("\n### 2. Answer cost\n\n")
 		p("| Call | sous bytes | sous tokens | Raw backend bytes (requests) | Raw tokens | sous ÷ raw | Each field once |\n|---|--:|--:|--:|--:|--:|---|\n")
 		rows := a.Rows
-		if a.Fixture != nil {
-			rows = append(rows, *a.Fixture)
+		for _, f := range []*AnswerRow{a.Fixture, a.FixtureMade} {
+			if f != nil {
+				rows = append(rows, *f)
+			}
 		}
 		for _, row := range rows {
 			once := "yes"
@@ -152,6 +154,9 @@ func (r *Results) Markdown() string {
 			p("\n`get_recipe` on the seed's fixture recipe: %d B against the seed's curated %d B (%.1f%% of the compact raw %d B against the seed's 19.8%%): %s.\n",
 				f.Bytes, SeedCuratedBytes, 100*float64(f.Bytes)/float64(max(f.RawBytes, 1)), f.RawBytes,
 				verdict(f.Bytes <= SeedCuratedBytes, fmt.Sprintf("%d B over", f.Bytes-SeedCuratedBytes)))
+			if m := a.FixtureMade; m != nil {
+				p("Once the recipe has been made, its answer adds `last_made` and comes to %d B, %+d B against the seed's view, which never carried it.\n", m.Bytes, m.Bytes-SeedCuratedBytes)
+			}
 		}
 	}
 	if hop := r.Hop; hop != nil && len(hop.Paths) > 0 {
@@ -180,6 +185,10 @@ func (r *Results) Markdown() string {
 				p("\nA negative difference means the machine's noise in this run exceeded the hop's cost at that percentile.\n")
 				break
 			}
+		}
+		if len(hop.Paths) == 5 {
+			remote, local := hop.Paths[2], hop.Paths[4]
+			p("\nIn-process below remote at p50 (%.2f ms against %.2f ms): %s.\n", ms(local.P50), ms(remote.P50), verdict(local.P50 < remote.P50, "in-process was slower in this run"))
 		}
 		p("\nMealie recipe GETs for the %d calls through sous: %d (one per call: no cache answered).\n", hop.ThroughSous, hop.MealieGETs)
 	}
