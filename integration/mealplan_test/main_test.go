@@ -1,8 +1,8 @@
 // Package mealplan_test drives every MealPlanService RPC against the Mealie
 // emulator (integration/mealietest) through a Connect client over HTTP, as a
-// deployment does. The shopping flow that needs a pantry runs the real
-// pantry service over the Django food API (integration/foodapitest) and
-// skips when its virtualenv is missing.
+// deployment does, once per Mealie version the emulator knows. The shopping
+// flow that needs a pantry runs the real pantry service over the Django food
+// API (integration/foodapitest) and skips when its virtualenv is missing.
 package mealplan_test
 
 import (
@@ -75,11 +75,29 @@ type stack struct {
 	mealie *mealietest.Server
 }
 
-// setup starts the emulator with the demo seed and a meal plan service over
-// it; mutate adjusts the config (the pantry, read-only mode).
-func setup(t *testing.T, mutate ...func(*mealplan.Config)) *stack {
+// versions are the emulator's Mealie profiles (integration/mealietest
+// profile.go); every test runs once on each.
+var versions = []string{"2.0", "2.8", "3"}
+
+// aboutVersion is what each profile's /api/app/about reports (profile.go's
+// version field): the 2.0 captures come from a source checkout, which
+// reports "develop"; release images report their tag.
+var aboutVersion = map[string]string{"2.0": "develop", "2.8": "v2.8.0", "3": "v3.0.0"}
+
+// each runs fn as one subtest per Mealie profile, named by the profile.
+func each(t *testing.T, fn func(t *testing.T, version string)) {
 	t.Helper()
-	m := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) { fn(t, v) })
+	}
+}
+
+// setup starts the emulator with the demo seed, pretending to be the given
+// Mealie version, and a meal plan service over it; mutate adjusts the
+// config (the pantry, read-only mode).
+func setup(t *testing.T, version string, mutate ...func(*mealplan.Config)) *stack {
+	t.Helper()
+	m := mealietest.NewServer(t, mealietest.WithSeed("demo"), mealietest.WithVersion(version))
 	rpath, rh := recipesv1connect.NewRecipesServiceHandler(&slugResolver{mealie: m})
 	cfg := mealplan.Config{
 		MealieURL: m.URL, MealieToken: m.Token, Location: time.UTC,

@@ -15,150 +15,160 @@ import (
 const day = "2006-01-02"
 
 func TestGetStatus(t *testing.T) {
-	s := setup(t, func(c *mealplan.Config) { c.Pantry = deadPantry(t) })
-	res, err := s.client.GetStatus(ctx(t), connect.NewRequest(&mealplanv1.GetStatusRequest{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := res.Msg
-	if m.GetUser() == "" || m.GetMealieVersion() == "" || m.GetPantryAvailable() || m.GetPantryMessage() == "" {
-		t.Fatalf("%v", m)
-	}
+	each(t, func(t *testing.T, v string) {
+		s := setup(t, v, func(c *mealplan.Config) { c.Pantry = deadPantry(t) })
+		res, err := s.client.GetStatus(ctx(t), connect.NewRequest(&mealplanv1.GetStatusRequest{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := res.Msg
+		if m.GetUser() == "" || m.GetMealieVersion() != aboutVersion[v] || m.GetPantryAvailable() || m.GetPantryMessage() == "" {
+			t.Fatalf("%v", m)
+		}
+	})
 }
 
 func TestMealPlanReadAddDelete(t *testing.T) {
-	s := setup(t)
-	mon := thisMonday()
-	week := &mealplanv1.GetMealPlanRequest{StartDate: mon.Format(day), EndDate: mon.AddDate(0, 0, 6).Format(day)}
-	res, err := s.client.GetMealPlan(ctx(t), connect.NewRequest(week))
-	if err != nil {
-		t.Fatal(err)
-	}
-	items := res.Msg.GetItems()
-	// The demo seed's week: nine entries, one a title ("Pizza night out").
-	if len(items) != 9 {
-		t.Fatalf("%d entries this week: %v", len(items), items)
-	}
-	if items[0].GetDate() != mon.Format(day) || items[0].GetRecipeSlug() != "lentil-dal" {
-		t.Fatalf("first %v", items[0])
-	}
-	// Wednesday: lunch before dinner.
-	if items[2].GetEntryType() != mealplanv1.EntryType_ENTRY_TYPE_LUNCH || items[3].GetRecipeSlug() != "weeknight-chili" {
-		t.Fatalf("wednesday %v %v", items[2], items[3])
-	}
+	each(t, func(t *testing.T, v string) {
+		s := setup(t, v)
+		mon := thisMonday()
+		week := &mealplanv1.GetMealPlanRequest{StartDate: mon.Format(day), EndDate: mon.AddDate(0, 0, 6).Format(day)}
+		res, err := s.client.GetMealPlan(ctx(t), connect.NewRequest(week))
+		if err != nil {
+			t.Fatal(err)
+		}
+		items := res.Msg.GetItems()
+		// The demo seed's week: nine entries, one a title ("Pizza night out").
+		if len(items) != 9 {
+			t.Fatalf("%d entries this week: %v", len(items), items)
+		}
+		if items[0].GetDate() != mon.Format(day) || items[0].GetRecipeSlug() != "lentil-dal" {
+			t.Fatalf("first %v", items[0])
+		}
+		// Wednesday: lunch before dinner.
+		if items[2].GetEntryType() != mealplanv1.EntryType_ENTRY_TYPE_LUNCH || items[3].GetRecipeSlug() != "weeknight-chili" {
+			t.Fatalf("wednesday %v %v", items[2], items[3])
+		}
 
-	today, err := s.client.GetTodaysMeals(ctx(t), connect.NewRequest(&mealplanv1.GetTodaysMealsRequest{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if today.Msg.GetDate() != time.Now().UTC().Format(day) || today.Msg.GetTimeZone() != "UTC" || len(today.Msg.GetItems()) == 0 {
-		t.Fatalf("today %v", today.Msg)
-	}
+		today, err := s.client.GetTodaysMeals(ctx(t), connect.NewRequest(&mealplanv1.GetTodaysMealsRequest{}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if today.Msg.GetDate() != time.Now().UTC().Format(day) || today.Msg.GetTimeZone() != "UTC" || len(today.Msg.GetItems()) == 0 {
+			t.Fatalf("today %v", today.Msg)
+		}
 
-	add, err := s.client.AddMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{
-		Date: "2030-01-07", EntryType: mealplanv1.EntryType_ENTRY_TYPE_BREAKFAST, Note: "double batch",
-		Meal: &mealplanv1.AddMealPlanEntryRequest_RecipeSlug{RecipeSlug: "pancakes"}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := add.Msg.GetEntry()
-	if e.GetId() == "" || e.GetRecipeSlug() != "pancakes" || e.GetRecipeName() != "Pancakes" || e.GetNote() != "double batch" {
-		t.Fatalf("added %v", e)
-	}
-	title, err := s.client.AddMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{
-		Date: "2030-01-07", Meal: &mealplanv1.AddMealPlanEntryRequest_Title{Title: "Takeaway"}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if title.Msg.GetEntry().GetTitle() != "Takeaway" || title.Msg.GetEntry().GetEntryType() != mealplanv1.EntryType_ENTRY_TYPE_DINNER {
-		t.Fatalf("title entry %v", title.Msg.GetEntry())
-	}
+		add, err := s.client.AddMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{
+			Date: "2030-01-07", EntryType: mealplanv1.EntryType_ENTRY_TYPE_BREAKFAST, Note: "double batch",
+			Meal: &mealplanv1.AddMealPlanEntryRequest_RecipeSlug{RecipeSlug: "pancakes"}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := add.Msg.GetEntry()
+		if e.GetId() == "" || e.GetRecipeSlug() != "pancakes" || e.GetRecipeName() != "Pancakes" || e.GetNote() != "double batch" {
+			t.Fatalf("added %v", e)
+		}
+		title, err := s.client.AddMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{
+			Date: "2030-01-07", Meal: &mealplanv1.AddMealPlanEntryRequest_Title{Title: "Takeaway"}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if title.Msg.GetEntry().GetTitle() != "Takeaway" || title.Msg.GetEntry().GetEntryType() != mealplanv1.EntryType_ENTRY_TYPE_DINNER {
+			t.Fatalf("title entry %v", title.Msg.GetEntry())
+		}
 
-	s.mealie.ResetRequests()
-	_, err = s.client.AddMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{
-		Date: "2030-01-07", Meal: &mealplanv1.AddMealPlanEntryRequest_RecipeSlug{RecipeSlug: "no-such-recipe"}}))
-	wantCode(t, err, connect.CodeNotFound, "no-such-recipe")
-	_, err = s.client.AddMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{
-		Date: "07/01/2030", Meal: &mealplanv1.AddMealPlanEntryRequest_Title{Title: "x"}}))
-	wantCode(t, err, connect.CodeInvalidArgument, "YYYY-MM-DD")
-	if writes(s.mealie) != 0 {
-		t.Fatal("a refused add wrote to Mealie")
-	}
+		s.mealie.ResetRequests()
+		_, err = s.client.AddMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{
+			Date: "2030-01-07", Meal: &mealplanv1.AddMealPlanEntryRequest_RecipeSlug{RecipeSlug: "no-such-recipe"}}))
+		wantCode(t, err, connect.CodeNotFound, "no-such-recipe")
+		_, err = s.client.AddMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{
+			Date: "07/01/2030", Meal: &mealplanv1.AddMealPlanEntryRequest_Title{Title: "x"}}))
+		wantCode(t, err, connect.CodeInvalidArgument, "YYYY-MM-DD")
+		if writes(s.mealie) != 0 {
+			t.Fatal("a refused add wrote to Mealie")
+		}
 
-	del, err := s.client.DeleteMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.DeleteMealPlanEntryRequest{EntryId: e.GetId()}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if del.Msg.GetEntry().GetRecipeSlug() != "pancakes" {
-		t.Fatalf("deleted %v", del.Msg.GetEntry())
-	}
-	_, err = s.client.DeleteMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.DeleteMealPlanEntryRequest{EntryId: e.GetId()}))
-	wantCode(t, err, connect.CodeNotFound, "meal plan entry "+e.GetId()+" not found")
-	left, err := s.client.GetMealPlan(ctx(t), connect.NewRequest(&mealplanv1.GetMealPlanRequest{StartDate: "2030-01-07", EndDate: "2030-01-07"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(left.Msg.GetItems()) != 1 || left.Msg.GetItems()[0].GetTitle() != "Takeaway" {
-		t.Fatalf("left %v", left.Msg.GetItems())
-	}
+		del, err := s.client.DeleteMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.DeleteMealPlanEntryRequest{EntryId: e.GetId()}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if del.Msg.GetEntry().GetRecipeSlug() != "pancakes" {
+			t.Fatalf("deleted %v", del.Msg.GetEntry())
+		}
+		_, err = s.client.DeleteMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.DeleteMealPlanEntryRequest{EntryId: e.GetId()}))
+		wantCode(t, err, connect.CodeNotFound, "meal plan entry "+e.GetId()+" not found")
+		left, err := s.client.GetMealPlan(ctx(t), connect.NewRequest(&mealplanv1.GetMealPlanRequest{StartDate: "2030-01-07", EndDate: "2030-01-07"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(left.Msg.GetItems()) != 1 || left.Msg.GetItems()[0].GetTitle() != "Takeaway" {
+			t.Fatalf("left %v", left.Msg.GetItems())
+		}
+	})
 }
 
 func TestRandomWeekIsSevenCalls(t *testing.T) {
-	s := setup(t)
-	s.mealie.ResetRequests()
-	res, err := s.client.RandomMealPlan(ctx(t), connect.NewRequest(&mealplanv1.RandomMealPlanRequest{StartDate: "2030-02-04", EndDate: "2030-02-10"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(s.mealie.Requests()); n != 7 {
-		t.Fatalf("%d Mealie requests for a 7-day fill, want 7", n)
-	}
-	if n := calls(s.mealie, http.MethodPost, "/api/households/mealplans/random"); n != 7 {
-		t.Fatalf("%d random calls", n)
-	}
-	if res.Msg.GetPlanned() != 7 || res.Msg.GetFailed() != 0 {
-		t.Fatalf("%v", res.Msg)
-	}
-	for i, d := range res.Msg.GetItems() {
-		if want := time.Date(2030, 2, 4+i, 0, 0, 0, 0, time.UTC).Format(day); d.GetDate() != want || d.GetEntry().GetRecipeSlug() == "" || d.GetEntry().GetDate() != want {
-			t.Fatalf("day %d: %v", i, d)
+	each(t, func(t *testing.T, v string) {
+		s := setup(t, v)
+		s.mealie.ResetRequests()
+		res, err := s.client.RandomMealPlan(ctx(t), connect.NewRequest(&mealplanv1.RandomMealPlanRequest{StartDate: "2030-02-04", EndDate: "2030-02-10"}))
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	got, err := s.client.GetMealPlan(ctx(t), connect.NewRequest(&mealplanv1.GetMealPlanRequest{StartDate: "2030-02-04", EndDate: "2030-02-10"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Msg.GetItems()) != 7 {
-		t.Fatalf("%d entries stored", len(got.Msg.GetItems()))
-	}
+		if n := len(s.mealie.Requests()); n != 7 {
+			t.Fatalf("%d Mealie requests for a 7-day fill, want 7", n)
+		}
+		if n := calls(s.mealie, http.MethodPost, "/api/households/mealplans/random"); n != 7 {
+			t.Fatalf("%d random calls", n)
+		}
+		if res.Msg.GetPlanned() != 7 || res.Msg.GetFailed() != 0 {
+			t.Fatalf("%v", res.Msg)
+		}
+		for i, d := range res.Msg.GetItems() {
+			if want := time.Date(2030, 2, 4+i, 0, 0, 0, 0, time.UTC).Format(day); d.GetDate() != want || d.GetEntry().GetRecipeSlug() == "" || d.GetEntry().GetDate() != want {
+				t.Fatalf("day %d: %v", i, d)
+			}
+		}
+		got, err := s.client.GetMealPlan(ctx(t), connect.NewRequest(&mealplanv1.GetMealPlanRequest{StartDate: "2030-02-04", EndDate: "2030-02-10"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Msg.GetItems()) != 7 {
+			t.Fatalf("%d entries stored", len(got.Msg.GetItems()))
+		}
+	})
 }
 
 func TestRandomFifteenDaysWritesNothing(t *testing.T) {
-	s := setup(t)
-	s.mealie.ResetRequests()
-	_, err := s.client.RandomMealPlan(ctx(t), connect.NewRequest(&mealplanv1.RandomMealPlanRequest{StartDate: "2030-02-01", EndDate: "2030-02-15"}))
-	wantCode(t, err, connect.CodeInvalidArgument, "15 days", "14")
-	if n := len(s.mealie.Requests()); n != 0 {
-		t.Fatalf("%d Mealie requests for a refused range", n)
-	}
-	_, err = s.client.RandomMealPlan(ctx(t), connect.NewRequest(&mealplanv1.RandomMealPlanRequest{StartDate: "2030-02-01", EndDate: "2030-02-14", EntryType: 42}))
-	wantCode(t, err, connect.CodeInvalidArgument, "entry_type")
-	if n := len(s.mealie.Requests()); n != 0 {
-		t.Fatalf("%d Mealie requests for an unknown entry type", n)
-	}
+	each(t, func(t *testing.T, v string) {
+		s := setup(t, v)
+		s.mealie.ResetRequests()
+		_, err := s.client.RandomMealPlan(ctx(t), connect.NewRequest(&mealplanv1.RandomMealPlanRequest{StartDate: "2030-02-01", EndDate: "2030-02-15"}))
+		wantCode(t, err, connect.CodeInvalidArgument, "15 days", "14")
+		if n := len(s.mealie.Requests()); n != 0 {
+			t.Fatalf("%d Mealie requests for a refused range", n)
+		}
+		_, err = s.client.RandomMealPlan(ctx(t), connect.NewRequest(&mealplanv1.RandomMealPlanRequest{StartDate: "2030-02-01", EndDate: "2030-02-14", EntryType: 42}))
+		wantCode(t, err, connect.CodeInvalidArgument, "entry_type")
+		if n := len(s.mealie.Requests()); n != 0 {
+			t.Fatalf("%d Mealie requests for an unknown entry type", n)
+		}
+	})
 }
 
 func TestReadOnlyRefusesWrites(t *testing.T) {
-	s := setup(t, func(c *mealplan.Config) { c.ReadOnly = true })
-	s.mealie.ResetRequests()
-	_, err := s.client.RandomMealPlan(ctx(t), connect.NewRequest(&mealplanv1.RandomMealPlanRequest{StartDate: "2030-02-04", EndDate: "2030-02-04"}))
-	wantCode(t, err, connect.CodePermissionDenied, "read-only")
-	_, err = s.client.AddToShoppingList(ctx(t), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{Items: []string{"milk"}}))
-	wantCode(t, err, connect.CodePermissionDenied, "read-only")
-	if len(s.mealie.Requests()) != 0 {
-		t.Fatal("a refused write reached Mealie")
-	}
-	if _, err := s.client.GetShoppingList(ctx(t), connect.NewRequest(&mealplanv1.GetShoppingListRequest{})); err != nil {
-		t.Fatal(err)
-	}
+	each(t, func(t *testing.T, v string) {
+		s := setup(t, v, func(c *mealplan.Config) { c.ReadOnly = true })
+		s.mealie.ResetRequests()
+		_, err := s.client.RandomMealPlan(ctx(t), connect.NewRequest(&mealplanv1.RandomMealPlanRequest{StartDate: "2030-02-04", EndDate: "2030-02-04"}))
+		wantCode(t, err, connect.CodePermissionDenied, "read-only")
+		_, err = s.client.AddToShoppingList(ctx(t), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{Items: []string{"milk"}}))
+		wantCode(t, err, connect.CodePermissionDenied, "read-only")
+		if len(s.mealie.Requests()) != 0 {
+			t.Fatal("a refused write reached Mealie")
+		}
+		if _, err := s.client.GetShoppingList(ctx(t), connect.NewRequest(&mealplanv1.GetShoppingListRequest{})); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
