@@ -34,7 +34,8 @@ type CatalogVariant struct {
 	NoWhen []string
 }
 
-// ToolSize is one tool's definition size.
+// ToolSize is one tool's definition size: its name and the bytes of its
+// JSON object in the answer.
 type ToolSize struct {
 	Name  string
 	Bytes int

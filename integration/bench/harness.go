@@ -51,13 +51,15 @@ type Results struct {
 	// (/proc/loadavg) at the start and end of the run: other work on a
 	// shared machine shows there, and in the p99s.
 	LoadBefore, LoadAfter string
-	Duration              time.Duration
-	Catalog               *Catalog
-	Answers               *Answers
-	Hop                   *Hop
-	Sweep                 *Sweep
-	Memory                *Memory
-	Load                  *Load
+	// Duration is the whole run's wall time.
+	Duration time.Duration
+	// The figures, in the order; nil when not measured.
+	Catalog *Catalog
+	Answers *Answers
+	Hop     *Hop
+	Sweep   *Sweep
+	Memory  *Memory
+	Load    *Load
 	// Errors lists the figures that could not be measured, with why.
 	Errors []string
 	// TokenNote is "" when tokens were counted, else why not.

@@ -31,9 +31,12 @@ const (
 	// with no added latency.
 	sweepCallTimeout = 2 * time.Minute
 
-	MemoryTargetIdle   = 40 << 20
+	// MemoryTargetIdle is the issue's bound on `sous serve` idle RSS.
+	MemoryTargetIdle = 40 << 20
+	// MemoryTargetCached is its bound with 2,000 recipe details cached.
 	MemoryTargetCached = 120 << 20
-	StartupTarget      = 300 * time.Millisecond
+	// StartupTarget is its bound on exec to the first tools/list.
+	StartupTarget = 300 * time.Millisecond
 )
 
 // Memory is figure 5 (the loaded RSS comes from the load figure, which

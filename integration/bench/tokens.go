@@ -24,6 +24,7 @@ const tokenizeTimeout = time.Minute
 // Tokens is a count filled in by Tokenizer.Run; until then, and when the
 // tokenizer is unavailable, it renders as TokensUnavailable.
 type Tokens struct {
+	// N is the count, meaningful when OK.
 	N  int
 	OK bool
 }
