@@ -25,9 +25,9 @@ import (
 	"github.com/souskitchen/sous/integration/foodapitest"
 )
 
-// defaultTimeout keeps `make bench` under the issue's ten minutes on two
-// cores: the figures take about five minutes, two of them the load
-// figure's rest before its last memory reading.
+// defaultTimeout keeps `make bench` under ten minutes on two cores: the
+// figures take about four, two and a half of them the load figure and its
+// rest before the last memory reading.
 const defaultTimeout = 9 * time.Minute
 
 func main() {
