@@ -54,7 +54,8 @@ type Config struct {
 // LoadConfig reads the front's configuration from the process environment
 // (a caller loads any .env first, see env.LoadDotEnv). Malformed booleans
 // are errors, since failing open on a safety flag is the wrong default, and
-// so are auth modes that cannot be combined; all such errors are joined.
+// so are unknown toolset names and auth modes that cannot be combined; all
+// such errors are joined.
 func LoadConfig() (Config, error) {
 	c := Config{
 		LogLevel: env.String("MEALIE_LOG_LEVEL", "info"),
@@ -83,6 +84,11 @@ func LoadConfig() (Config, error) {
 	var errs []error
 	var err error
 	if c.ReadOnly, err = env.Bool("MEALIE_READ_ONLY", false); err != nil {
+		errs = append(errs, err)
+	}
+	// An unknown toolset is a configuration mistake, said before any
+	// service is reached (Select checks the names whatever the backends).
+	if _, err := Select(Backends{}, Options{Toolsets: c.Toolsets}); err != nil {
 		errs = append(errs, err)
 	}
 	// The path secret and the static bearer token are other ways in; left
