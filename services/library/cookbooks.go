@@ -51,7 +51,10 @@ type FilterExample struct {
 // syntax). Each is accepted by Mealie 2.x's parser; tests pin that.
 var QueryFilterExamples = []FilterExample{
 	{`last_made IS NULL`, "recipes never cooked"},
-	{`name LIKE "%soup%"`, "names containing soup (LIKE is case-sensitive; % is any text)"},
+	// LIKE ignores case from Mealie 2.8 (PR #5162, "case insensitive query
+	// filters") and on SQLite before it; only 2.x before 2.8 on PostgreSQL
+	// matches case.
+	{`name LIKE "%soup%"`, "names containing soup (% is any text; Mealie 2.8 and later ignore case)"},
 	{`rating >= 4`, "rated 4 or more"},
 	{`tags.name IN ["Quick", "Weeknight"]`, "tagged Quick or Weeknight (names as Mealie spells them)"},
 	{`tags.name CONTAINS ALL ["Vegan", "Dinner"]`, "tagged both Vegan and Dinner"},
