@@ -244,7 +244,9 @@ func TestToolsetsFromConfig(t *testing.T) {
 		},
 		{
 			name: "a chosen toolset without its URL is named; the rest run", want: []string{"pantry"},
-			urls:    func(s services) map[string]string { return map[string]string{"SOUS_PANTRY_URL": s.pantry, "SOUS_RECIPES_URL": ""} },
+			urls: func(s services) map[string]string {
+				return map[string]string{"SOUS_PANTRY_URL": s.pantry, "SOUS_RECIPES_URL": ""}
+			},
 			extra:   map[string]string{"SOUS_TOOLSETS": "pantry, recipes"},
 			wantLog: []string{"recipes toolset off: set SOUS_RECIPES_URL to turn it on", "food API ok"},
 		},
@@ -365,7 +367,9 @@ func TestHTTP(t *testing.T) {
 	runCtx, stop := context.WithCancel(ctx)
 	var stderr syncBuffer
 	done := make(chan int, 1)
-	go func() { done <- run(runCtx, []string{"--http", "--addr", "127.0.0.1:0"}, strings.NewReader(""), io.Discard, &stderr) }()
+	go func() {
+		done <- run(runCtx, []string{"--http", "--addr", "127.0.0.1:0"}, strings.NewReader(""), io.Discard, &stderr)
+	}()
 
 	// The front logs the address it listens on; --addr beats SOUS_MCP_ADDR.
 	listening := regexp.MustCompile(`MCP over Streamable HTTP.*addr=(127\.0\.0\.1:\d+)`)

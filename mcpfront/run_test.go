@@ -1,0 +1,383 @@
+package mcpfront
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"connectrpc.com/connect"
+
+	"github.com/souskitchen/sous/internal/serve"
+	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
+	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
+	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
+	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
+)
+
+// statusRecipes and the like answer GetStatus only, for the probe; err,
+// when set, is the answer.
+type (
+	statusRecipes struct {
+		recipesv1connect.UnimplementedRecipesServiceHandler
+		err error
+	}
+	statusLibrary struct {
+		libraryv1connect.UnimplementedLibraryServiceHandler
+	}
+	statusPantry struct {
+		pantryv1connect.UnimplementedPantryServiceHandler
+	}
+)
+
+func (s statusRecipes) GetStatus(context.Context, *connect.Request[recipesv1.GetStatusRequest]) (*connect.Response[recipesv1.GetStatusResponse], error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	return connect.NewResponse(&recipesv1.GetStatusResponse{MealieVersion: "v2.0.0", User: "cook"}), nil
+}
+
+func (statusLibrary) GetStatus(context.Context, *connect.Request[libraryv1.GetStatusRequest]) (*connect.Response[libraryv1.GetStatusResponse], error) {
+	return connect.NewResponse(&libraryv1.GetStatusResponse{MealieVersion: "v2.1.0", User: "librarian"}), nil
+}
+
+func (statusPantry) GetStatus(context.Context, *connect.Request[pantryv1.GetStatusRequest]) (*connect.Response[pantryv1.GetStatusResponse], error) {
+	return connect.NewResponse(&pantryv1.GetStatusResponse{}), nil
+}
+
+// statusServer serves the status fakes on a loopback port as the services'
+// own binaries do (h2c, behind token), and returns its base URL.
+func statusServer(t *testing.T, token string, recipes statusRecipes) string {
+	t.Helper()
+	rp, rh := recipesv1connect.NewRecipesServiceHandler(recipes)
+	lp, lh := libraryv1connect.NewLibraryServiceHandler(statusLibrary{})
+	pp, ph := pantryv1connect.NewPantryServiceHandler(statusPantry{})
+	h := serve.Handler(token,
+		serve.Service{Name: recipesv1connect.RecipesServiceName, Path: rp, Handler: rh},
+		serve.Service{Name: libraryv1connect.LibraryServiceName, Path: lp, Handler: lh},
+		serve.Service{Name: pantryv1connect.PantryServiceName, Path: pp, Handler: ph},
+	)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = serve.Run(ctx, serve.NewServer(h, slog.New(slog.DiscardHandler)), ln)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	return "http://" + ln.Addr().String()
+}
+
+func TestRemoteBackends(t *testing.T) {
+	all := Remotes{RecipesURL: "http://r", MealPlanURL: "http://m", LibraryURL: "http://l", PantryURL: "http://p", Token: "t"}
+	tests := []struct {
+		name     string
+		remotes  Remotes
+		toolsets []string
+		wantOn   string // initials of the clients present, in Backends order
+		wantLog  []string
+	}{
+		{name: "every URL, every toolset", remotes: all, wantOn: "rmlp"},
+		{name: "only the toolsets' services are dialled", remotes: all, toolsets: []string{"Shopping ", "pantry"}, wantOn: "mp"},
+		{
+			name: "no URL: one line per service", remotes: Remotes{}, wantOn: "",
+			wantLog: []string{
+				"recipes toolset off: set SOUS_RECIPES_URL to turn it on",
+				"mealplan, shopping toolsets off: set SOUS_MEALPLAN_URL to turn them on",
+				"library toolset off: set SOUS_LIBRARY_URL to turn it on",
+				"pantry toolset off: set SOUS_PANTRY_URL to turn it on",
+			},
+		},
+		{
+			name: "a toolset chosen names only itself", remotes: Remotes{LibraryURL: "http://l"}, toolsets: []string{"shopping", "library"}, wantOn: "l",
+			wantLog: []string{"shopping toolset off: set SOUS_MEALPLAN_URL to turn it on"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			b := RemoteBackends(tt.remotes, tt.toolsets, slog.New(slog.NewTextHandler(&logs, nil)))
+			var on string
+			for i, present := range []bool{b.Recipes != nil, b.MealPlan != nil, b.Library != nil, b.Pantry != nil} {
+				if present {
+					on += string("rmlp"[i])
+				}
+			}
+			if on != tt.wantOn {
+				t.Errorf("clients present = %q, want %q", on, tt.wantOn)
+			}
+			lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+			if logs.Len() == 0 {
+				lines = nil
+			}
+			if len(lines) != len(tt.wantLog) {
+				t.Fatalf("log lines = %q, want %q", lines, tt.wantLog)
+			}
+			for i, w := range tt.wantLog {
+				if !strings.Contains(lines[i], w) {
+					t.Errorf("log line %d = %q, want %q", i, lines[i], w)
+				}
+			}
+		})
+	}
+}
+
+// TestDialAndProbe reaches services over h2c with the service token, as
+// cmd/mcpfront does, and checks the startup line and failures.
+func TestDialAndProbe(t *testing.T) {
+	const token = "kitchen-door"
+	good := statusServer(t, token, statusRecipes{})
+	bad := statusServer(t, token, statusRecipes{err: connect.NewError(connect.CodeUnauthenticated, errors.New("Mealie refused the API token"))})
+	bare := statusServer(t, token, statusRecipes{err: connect.NewError(connect.CodeUnavailable, nil)})
+	tests := []struct {
+		name    string
+		remotes Remotes
+		want    string
+		wantErr string
+	}{
+		{name: "Mealie and the food API", remotes: Remotes{RecipesURL: good, LibraryURL: good, PantryURL: good, Token: token}, want: "connected to Mealie v2.0.0 as cook; food API ok"},
+		{name: "the first Mealie service answers for Mealie", remotes: Remotes{LibraryURL: good, Token: token}, want: "connected to Mealie v2.1.0 as librarian"},
+		{name: "the food API alone", remotes: Remotes{PantryURL: good, Token: token}, want: "food API ok"},
+		{name: "a service's message, without the code", remotes: Remotes{RecipesURL: bad, PantryURL: good, Token: token}, wantErr: "recipes service: Mealie refused the API token"},
+		{name: "a code without a message", remotes: Remotes{RecipesURL: bare, Token: token}, wantErr: "recipes service: unavailable"},
+		{name: "the wrong token", remotes: Remotes{PantryURL: good, Token: "wrong"}, wantErr: "pantry service:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line, err := Probe(t.Context(), tt.remotes.Dial())
+			if tt.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if line != tt.want {
+				t.Errorf("line = %q, want %q", line, tt.want)
+			}
+		})
+	}
+	if _, err := Probe(t.Context(), Backends{}); !errors.Is(err, ErrNoBackends) {
+		t.Errorf("no backends: err = %v, want ErrNoBackends", err)
+	}
+}
+
+func TestStart(t *testing.T) {
+	url := statusServer(t, "", statusRecipes{})
+	b := Remotes{RecipesURL: url}.Dial()
+	tests := []struct {
+		name     string
+		cfg      Config
+		wantRead bool
+	}{
+		{"no OAuth: one server", Config{}, false},
+		{"OAuth: a read-only server for mcp:read tokens", Config{OAuthIssuer: "https://kitchen.example"}, true},
+		{"OAuth, already read-only: one server", Config{OAuthIssuer: "https://kitchen.example", ReadOnly: true}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			s, err := Start(t.Context(), tt.cfg, b, slog.New(slog.NewTextHandler(&logs, nil)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Server == nil || (s.Read != nil) != tt.wantRead {
+				t.Errorf("servers = %+v, want a read server: %v", s, tt.wantRead)
+			}
+			if !strings.Contains(logs.String(), "connected to Mealie v2.0.0 as cook") {
+				t.Errorf("no startup line:\n%s", logs.String())
+			}
+		})
+	}
+	if _, err := Start(t.Context(), Config{}, Backends{}, nil); !errors.Is(err, ErrNoBackends) {
+		t.Errorf("no backends: err = %v", err)
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	vars := []string{"MEALIE_READ_ONLY", "SOUS_TOOLSETS", "SOUS_MCP_ADDR", "SOUS_DATA_DIR", "SOUS_OAUTH_STATE",
+		"SOUS_OAUTH_ISSUER", "FOOD_MCP_URL_SECRET", "SOUS_MCP_BEARER_TOKEN", "SOUS_RECIPES_URL", "SOUS_SERVICE_TOKEN"}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		check   func(t *testing.T, c Config)
+		wantErr []string
+	}{
+		{
+			name: "defaults", env: map[string]string{"SOUS_DATA_DIR": "/srv/sous"},
+			check: func(t *testing.T, c Config) {
+				if c.Addr != DefaultAddr || c.OAuthState != filepath.Join("/srv/sous", "oauth.sqlite") || c.ReadOnly || c.LogLevel != "info" {
+					t.Errorf("config = %+v", c)
+				}
+			},
+		},
+		{
+			name: "remotes and toolsets", env: map[string]string{"SOUS_RECIPES_URL": "http://recipes:8081", "SOUS_SERVICE_TOKEN": "s", "SOUS_TOOLSETS": "recipes, shopping", "SOUS_OAUTH_STATE": "/x/o.db"},
+			check: func(t *testing.T, c Config) {
+				if c.Remotes != (Remotes{RecipesURL: "http://recipes:8081", Token: "s"}) || len(c.Toolsets) != 2 || c.OAuthState != "/x/o.db" {
+					t.Errorf("config = %+v", c)
+				}
+			},
+		},
+		{
+			name: "every mistake at once",
+			env: map[string]string{
+				"MEALIE_READ_ONLY": "perhaps", "SOUS_TOOLSETS": "desserts", "SOUS_OAUTH_ISSUER": "https://k.example",
+				"FOOD_MCP_URL_SECRET": "s", "SOUS_MCP_BEARER_TOKEN": "b",
+			},
+			wantErr: []string{"MEALIE_READ_ONLY", `unknown toolset "desserts"`, "choose the path secret or OAuth", "choose the bearer token or OAuth"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, v := range vars {
+				t.Setenv(v, tt.env[v])
+			}
+			c, err := LoadConfig()
+			for _, w := range tt.wantErr {
+				if err == nil || !strings.Contains(err.Error(), w) {
+					t.Errorf("err = %v, want it to say %q", err, w)
+				}
+			}
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				tt.check(t, c)
+			}
+		})
+	}
+}
+
+func TestLoopbackAddr(t *testing.T) {
+	tests := map[string]bool{
+		"127.0.0.1:8765": true, "localhost:8765": true, "[::1]:8765": true,
+		"0.0.0.0:8765": false, ":8765": false, "192.168.1.5:8765": false, "127.0.0.1": false,
+	}
+	for addr, want := range tests {
+		if got := loopbackAddr(addr); got != want {
+			t.Errorf("loopbackAddr(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}
+
+func TestResourceURL(t *testing.T) {
+	tests := []struct{ public, want, wantErr string }{
+		{"", "", ""},
+		{"https://kitchen.example.com/", "https://kitchen.example.com/mcp", ""},
+		{"https://home.example.org/sous", "https://home.example.org/sous/mcp", ""},
+		{"kitchen.example.com", "", "not an absolute URL"},
+	}
+	for _, tt := range tests {
+		got, err := resourceURL(tt.public)
+		if (err != nil) != (tt.wantErr != "") || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) || got != tt.want {
+			t.Errorf("resourceURL(%q) = %q, %v; want %q, %q", tt.public, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+// serveOnce runs ListenAndServe in the background and returns the address
+// it listens on; the server stops when the test ends.
+func serveOnce(t *testing.T, c Config, s Servers) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	addrs := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- ListenAndServe(ctx, c, s, nil, func(a string) { addrs <- a }) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("ListenAndServe: %v", err)
+		}
+	})
+	select {
+	case a := <-addrs:
+		return a
+	case err := <-done:
+		t.Fatalf("ListenAndServe: %v", err)
+	}
+	return ""
+}
+
+func TestListenAndServe(t *testing.T) {
+	s, err := Start(t.Context(), Config{}, Remotes{RecipesURL: statusServer(t, "", statusRecipes{})}.Dial(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func(method, url string) int {
+		req := httptest.NewRequestWithContext(t.Context(), method, url, strings.NewReader(`{}`))
+		req.RequestURI = ""
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = resp.Body.Close()
+		return resp.StatusCode
+	}
+
+	t.Run("path secret", func(t *testing.T) {
+		addr := serveOnce(t, Config{Addr: "127.0.0.1:0", URLSecret: "s3cret"}, s)
+		if got := status(http.MethodPost, "http://"+addr+"/mcp"); got != http.StatusNotFound {
+			t.Errorf("/mcp without the secret: %d, want 404", got)
+		}
+	})
+	t.Run("OAuth on the same listener", func(t *testing.T) {
+		dir := t.TempDir()
+		pass := filepath.Join(dir, "passphrase")
+		if err := os.WriteFile(pass, []byte("correct horse battery staple\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		state := filepath.Join(dir, "state", "oauth.sqlite")
+		addr := serveOnce(t, Config{Addr: "127.0.0.1:0", OAuthIssuer: "http://127.0.0.1", OAuthPassphraseFile: pass, OAuthState: state}, s)
+		if got := status(http.MethodPost, "http://"+addr+"/mcp"); got != http.StatusUnauthorized {
+			t.Errorf("/mcp without a token: %d, want 401", got)
+		}
+		if got := status(http.MethodGet, "http://"+addr+"/.well-known/oauth-authorization-server"); got != http.StatusOK {
+			t.Errorf("authorization server metadata: %d, want 200", got)
+		}
+		st, err := os.Stat(filepath.Dir(state))
+		if err != nil || st.Mode().Perm() != stateDirMode {
+			t.Errorf("state directory: %v, %v; want mode %o", st, err, stateDirMode)
+		}
+	})
+	t.Run("OAuth without a state path", func(t *testing.T) {
+		err := ListenAndServe(t.Context(), Config{Addr: "127.0.0.1:0", OAuthIssuer: "http://127.0.0.1"}, s, nil, nil)
+		if err == nil || !strings.Contains(err.Error(), "SOUS_OAUTH_STATE") {
+			t.Errorf("err = %v", err)
+		}
+	})
+}
+
+// TestRunStdio: stdin ending and the context ending are both a normal
+// end.
+func TestRunStdio(t *testing.T) {
+	s, err := Start(t.Context(), Config{}, Remotes{RecipesURL: statusServer(t, "", statusRecipes{})}.Dial(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := RunStdio(t.Context(), s.Server, strings.NewReader(""), io.Discard); err != nil {
+		t.Errorf("stdin ending: err = %v, want nil", err)
+	}
+	stdin, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if err := RunStdio(ctx, s.Server, stdin, io.Discard); err != nil {
+		t.Errorf("context ending: err = %v, want nil", err)
+	}
+}
