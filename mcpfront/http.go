@@ -129,7 +129,7 @@ func HTTPHandler(server *mcp.Server, o HTTPOptions) http.Handler {
 			}
 		}
 	}
-	return g
+	return withRateLimit(g, logger)
 }
 
 type guard struct {
