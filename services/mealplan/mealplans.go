@@ -267,8 +267,9 @@ func shapeEntries(in []mealie.MealPlanEntry) []*mealplanv1.MealPlanEntry {
 	return out
 }
 
-// entryTypeOf maps Mealie's entryType back; a type newer than 2.0 (such as
-// 2.8's "snack") has no enum value and is left unspecified.
+// entryTypeOf maps Mealie's entryType back; a type newer than 2.x (3.x's
+// "snack", "drink" and "dessert", Mealie PR #6149) has no enum value and is
+// left unspecified.
 func entryTypeOf(s string) mealplanv1.EntryType {
 	for k, v := range entryTypes {
 		if v == s {
