@@ -310,6 +310,11 @@ func TestLibraryStats(t *testing.T) {
 		if len(foods.Items) == 0 || foods.Items[0].RecipeCount < 1 || foods.Method == "" {
 			t.Errorf("foods = %v", foods)
 		}
+		// An uncapped count covers the whole library, whichever way it
+		// was made.
+		if foods.Truncated != "" || foods.Scanned != foods.LibraryTotal {
+			t.Errorf("uncapped foods (%s): scanned %d of %d, truncated %q", foods.Method, foods.Scanned, foods.LibraryTotal, foods.Truncated)
+		}
 		// The detail sweep agrees with the per-food queries.
 		swept := stats(t, s, &libraryv1.LibraryStatsRequest{Resource: libraryv1.StatsResource_STATS_RESOURCE_FOODS, Top: 500, MaxRecipes: foods.LibraryTotal - 1})
 		if !strings.HasPrefix(swept.Method, "detail sweep") || swept.Truncated == "" {

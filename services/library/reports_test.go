@@ -203,6 +203,10 @@ func TestLibraryStatsFoodsMethodsAgree(t *testing.T) {
 	if !strings.HasPrefix(cold.Method, "per-food count queries") {
 		t.Fatalf("cold method = %q", cold.Method)
 	}
+	// The queries count the whole library: nothing was capped.
+	if cold.Truncated != "" || cold.Scanned != 150 || cold.LibraryTotal != 150 {
+		t.Errorf("scanned %d of %d, truncated %q", cold.Scanned, cold.LibraryTotal, cold.Truncated)
+	}
 	queries := h.mealie.count("GET /api/recipes")
 	// A detail sweep would read 150 details and 2 pages; the queries must
 	// beat it, as the cost model promises.

@@ -376,7 +376,8 @@ func (s *Service) countFoods(ctx context.Context, foods []taxonomyItem, libraryT
 	for _, f := range foods {
 		e.names[f.ID] = f.Name
 	}
-	e.stats = sweepStats{total: libraryTotal, libraryTotal: libraryTotal, scanned: libraryTotal}
+	// The queries cover every recipe: all were reached and counted.
+	e.stats = sweepStats{total: libraryTotal, libraryTotal: libraryTotal, scanned: libraryTotal, processed: libraryTotal}
 	e.method = fmt.Sprintf("per-food count queries: %d Mealie requests for %d foods (a detail sweep would take about %d)", used, len(foods), detail)
 	return e, nil
 }
