@@ -182,13 +182,17 @@ func callText(ctx context.Context, s *mcp.ClientSession, name string, args map[s
 	return b.String(), res, nil
 }
 
-// startMCPHTTP starts `sous mcp --http` on a free port and returns it with
-// its endpoint URL.
+// startMCPHTTP starts `sous mcp --http` on a free port, rate limit off,
+// and returns it with its endpoint URL.
 func (h *Harness) startMCPHTTP(env ...string) (*Proc, string, error) {
 	addr, err := FreeAddr()
 	if err != nil {
 		return nil, "", err
 	}
+	// Every session here comes from 127.0.0.1, one client to the
+	// per-client rate limit, which would turn the hop and load figures into
+	// a measure of the limiter's refusals.
+	env = append([]string{"SOUS_MCP_RATE_LIMIT=off"}, env...)
 	p, err := StartListening(h.Bin, h.Work, sousEnv(env...), addr, "mcp", "--http", "--addr", addr)
 	if err != nil {
 		return nil, "", err

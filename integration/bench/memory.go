@@ -12,8 +12,8 @@ import (
 	"connectrpc.com/connect"
 
 	"github.com/souskitchen/sous/integration/mealietest"
-	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
-	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 )
 
 // Memory and start-up settings and targets, from the issue.
@@ -27,8 +27,8 @@ const (
 	// startupRuns is how many cold starts the start-up figure takes the
 	// median of.
 	startupRuns = 5
-	// sweepCallTimeout bounds one LibraryStats(foods) over 2,000 recipes
-	// with no added latency.
+	// sweepCallTimeout bounds one detail sweep over 2,000 recipes with no
+	// added latency.
 	sweepCallTimeout = 2 * time.Minute
 
 	// MemoryTargetIdle is the issue's bound on `sous serve` idle RSS.
@@ -43,7 +43,7 @@ const (
 // runs the same services in one process under 100 sessions).
 type Memory struct {
 	// Idle is `sous serve` (recipes, mealplan, library) settled after
-	// start; Cached after LibraryStats(foods) read all 2,000 details.
+	// start; Cached after SweepRecipes read all 2,000 details.
 	Idle, Cached MemStat
 	// RepeatDetailGETs is how many recipe detail GETs a second sweep
 	// needed: 0 shows all 2,000 details were held in the cache.
@@ -80,8 +80,8 @@ func (h *Harness) runMemory(ctx context.Context) (*Memory, error) {
 	if out.Idle, err = ReadMemory(p.Pid()); err != nil {
 		return nil, err
 	}
-	lib := libraryv1connect.NewLibraryServiceClient(httpClient(), "http://"+addr)
-	if out.Recipes, err = sweepFoods(ctx, lib); err != nil {
+	rc := recipesv1connect.NewRecipesServiceClient(httpClient(), "http://"+addr)
+	if out.Recipes, err = sweepDetails(ctx, rc); err != nil {
 		return nil, err
 	}
 	if err := sleepCtx(ctx, settle); err != nil {
@@ -91,7 +91,7 @@ func (h *Harness) runMemory(ctx context.Context) (*Memory, error) {
 		return nil, err
 	}
 	em.ResetRequests()
-	if _, err := sweepFoods(ctx, lib); err != nil {
+	if _, err := sweepDetails(ctx, rc); err != nil {
 		return nil, err
 	}
 	for _, r := range em.Requests() {
@@ -128,38 +128,38 @@ func (h *Harness) runMemory(ctx context.Context) (*Memory, error) {
 	return out, nil
 }
 
-// statsTop is the library service's largest top (the MCP front's
-// maxStatsTop): the sweep must list every food used, or it reports itself
-// truncated.
-const statsTop = 500
+// sweepRecipes is the detail sweep's size: the whole bench library, which
+// is also the cache's bound (mealie.MaxCachedDetails).
+const sweepRecipes = 2000
 
-// sweepFoods runs LibraryStats(foods) over the whole library and returns
-// how many recipes it scanned; a truncated sweep is an error, since the
-// cache would not be full.
-func sweepFoods(ctx context.Context, lib libraryv1connect.LibraryServiceClient) (int, error) {
+// sweepDetails streams every recipe's detail through the recipes service's
+// SweepRecipes, which reads them through the Mealie client's detail cache,
+// and returns how many recipes it received; an unreadable recipe is an
+// error, since the cache would not be full.
+func sweepDetails(ctx context.Context, rc recipesv1connect.RecipesServiceClient) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, sweepCallTimeout)
 	defer cancel()
-	st, err := lib.LibraryStats(ctx, connect.NewRequest(&libraryv1.LibraryStatsRequest{
-		Resource: libraryv1.StatsResource_STATS_RESOURCE_FOODS, Top: statsTop, IncludeUnused: new(false),
+	st, err := rc.SweepRecipes(ctx, connect.NewRequest(&recipesv1.SweepRecipesRequest{
+		MaxRecipes: sweepRecipes, View: recipesv1.RecipeView_RECIPE_VIEW_DETAIL,
 	}))
 	if err != nil {
 		return 0, err
 	}
 	defer st.Close()
-	scanned := -1
+	n := 0
 	for st.Receive() {
-		if r := st.Msg().GetResult(); r != nil {
-			if r.GetTruncated() != "" {
-				return 0, fmt.Errorf("LibraryStats(foods) truncated: %s", r.GetTruncated())
-			}
-			scanned = int(r.GetScanned())
+		switch it := st.Msg().GetItem().(type) {
+		case *recipesv1.SweepRecipesResponse_Recipe:
+			n++
+		case *recipesv1.SweepRecipesResponse_Failure:
+			return 0, fmt.Errorf("SweepRecipes: %s: %s", it.Failure.GetSlug(), it.Failure.GetMessage())
 		}
 	}
 	if err := st.Err(); err != nil {
 		return 0, err
 	}
-	if scanned < 0 {
-		return 0, errors.New("LibraryStats(foods) ended without a result")
+	if n == 0 {
+		return 0, errors.New("SweepRecipes returned no recipe")
 	}
-	return scanned, nil
+	return n, nil
 }
