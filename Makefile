@@ -75,9 +75,10 @@ demo: build
 	$(MAKE) -C integration/foodapi venv
 	$(BIN)/sous demo
 
-## bench: benchmarks (docs/benchmarks.md)
-bench:
-	go test -run '^$$' -bench . -benchmem $(PKGS)
+## bench: every benchmark figure in one run; rewrites the results in docs/benchmarks.md
+bench: build
+	cd integration/bench/tokenizer && npm ci --no-audit --no-fund --loglevel=error || echo "token counter not installed: token columns will read n/a"
+	go run github.com/souskitchen/sous/integration/bench/cmd/sousbench -sous $(BIN)/sous -doc docs/benchmarks.md
 
 # Each fuzz target runs FUZZTIME in make test (its seed corpus already runs
 # in test-go); raise it for a longer hunt: make fuzz FUZZTIME=5m.
