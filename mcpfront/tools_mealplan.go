@@ -13,12 +13,19 @@ import (
 
 func hasMealPlan(b Backends, _ Options) bool { return b.MealPlan != nil }
 
+// entryTypes maps the tools' entry_type to the service's enum. Snack, drink
+// and dessert need Mealie 3; on an older Mealie the service refuses them with
+// a sentence saying so, which is cheaper for the catalog than saying it in
+// the schema of two tools.
 var entryTypes = map[string]mealplanv1.EntryType{
 	"breakfast": mealplanv1.EntryType_ENTRY_TYPE_BREAKFAST, "lunch": mealplanv1.EntryType_ENTRY_TYPE_LUNCH,
 	"dinner": mealplanv1.EntryType_ENTRY_TYPE_DINNER, "side": mealplanv1.EntryType_ENTRY_TYPE_SIDE,
+	"snack": mealplanv1.EntryType_ENTRY_TYPE_SNACK, "drink": mealplanv1.EntryType_ENTRY_TYPE_DRINK,
+	"dessert": mealplanv1.EntryType_ENTRY_TYPE_DESSERT,
 }
 
-var entryTypeNames = []string{"breakfast", "lunch", "dinner", "side"}
+// entryTypeNames is the schema's enum, in the service's order of a day.
+var entryTypeNames = []string{"breakfast", "lunch", "dinner", "side", "snack", "drink", "dessert"}
 
 func entryTypeName(t mealplanv1.EntryType) string {
 	return strings.ToLower(strings.TrimPrefix(t.String(), "ENTRY_TYPE_"))
@@ -37,7 +44,7 @@ type dateRangeIn struct {
 type addMealPlanEntryIn struct {
 	Date       string `json:"date" jsonschema:"Day."`
 	EntryType  string `json:"entry_type,omitempty" jsonschema:"Meal."`
-	RecipeSlug string `json:"recipe_slug,omitempty" jsonschema:"Recipe slug, or give title."`
+	RecipeSlug string `json:"recipe_slug,omitempty" jsonschema:"Recipe slug, or title."`
 	Title      string `json:"title,omitempty" jsonschema:"Meal without a recipe, e.g. \"Eat out\"."`
 	Note       string `json:"note,omitempty" jsonschema:"Note."`
 }
@@ -49,7 +56,7 @@ type deleteMealPlanEntryIn struct {
 type randomMealPlanIn struct {
 	StartDate string `json:"start_date" jsonschema:"First day."`
 	EndDate   string `json:"end_date" jsonschema:"Last day, at most 13 after start."`
-	EntryType string `json:"entry_type,omitempty" jsonschema:"Meal of each day."`
+	EntryType string `json:"entry_type,omitempty" jsonschema:"Meal."`
 }
 
 type noInput struct{}
@@ -78,7 +85,7 @@ func mealPlanTools() []Tool {
 		}, hasMealPlan, props{"entry_id": maxLen(20)}, deleteMealPlanEntry),
 		newTool(ToolsetMealPlan, &mcp.Tool{
 			Name:        "random_meal_plan",
-			Description: "Call when asked to fill days at random. One random recipe a day, up to 14 days.",
+			Description: "Call when asked to fill days at random, one random recipe a day.",
 			Annotations: writeAnn(false, false, false),
 		}, hasMealPlan, props{"start_date": isoDate, "end_date": isoDate, "entry_type": entryTypeProp}, randomMealPlan),
 	}

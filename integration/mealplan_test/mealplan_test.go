@@ -217,8 +217,39 @@ func TestNewerEntryTypeReadBack(t *testing.T) {
 		if len(res.Msg.GetItems()) != 2 || snack == nil {
 			t.Fatalf("day read back as %v", res.Msg.GetItems())
 		}
-		if snack.GetEntryType() == mealplanv1.EntryType_ENTRY_TYPE_UNSPECIFIED {
-			t.Skip("BUG: a Mealie 3 snack/drink/dessert entry reads back as ENTRY_TYPE_UNSPECIFIED, which mealplan.proto says is never set in a response; EntryType has no value to name it, so MCP shows type \"unspecified\"")
+		if snack.GetEntryType() != mealplanv1.EntryType_ENTRY_TYPE_SNACK {
+			t.Fatalf("Mealie 3's snack read back as %v", snack.GetEntryType())
+		}
+	})
+}
+
+// TestNewerEntryTypeThroughSous plans a dessert through sous: Mealie 3
+// stores it and it reads back as a dessert; 2.x refuses it, and sous says
+// which Mealie it needs, quoting Mealie's 422, with nothing stored.
+func TestNewerEntryTypeThroughSous(t *testing.T) {
+	each(t, func(t *testing.T, v string) {
+		s := setup(t, v)
+		_, err := s.client.AddMealPlanEntry(ctx(t), connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{
+			Date: "2030-04-02", EntryType: mealplanv1.EntryType_ENTRY_TYPE_DESSERT, Meal: &mealplanv1.AddMealPlanEntryRequest_Title{Title: "Tart"}}))
+		res, rerr := s.client.GetMealPlan(ctx(t), connect.NewRequest(&mealplanv1.GetMealPlanRequest{StartDate: "2030-04-02", EndDate: "2030-04-02"}))
+		if rerr != nil {
+			t.Fatal(rerr)
+		}
+		items := res.Msg.GetItems()
+		if v != "3" {
+			if connect.CodeOf(err) != connect.CodeInvalidArgument || !strings.Contains(err.Error(), "needs Mealie 3") || !strings.Contains(err.Error(), "Input should be") {
+				t.Fatalf("Mealie %s: dessert answered %v", v, err)
+			}
+			if len(items) != 0 {
+				t.Fatalf("Mealie %s stored %v", v, items)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(items) != 1 || items[0].GetEntryType() != mealplanv1.EntryType_ENTRY_TYPE_DESSERT {
+			t.Fatalf("day read back as %v", items)
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -72,25 +73,86 @@ func parseRange(startField, start, endField, end string, maxDays int, what strin
 	return s, e, days, nil
 }
 
-// entryTypes maps the proto enum to Mealie's entryType strings; Mealie 2.0
-// accepts exactly these (mealplans__create_422_bad_entry_type.json).
+// entryTypes maps the proto enum to Mealie's entryType strings. Mealie 2.x
+// accepts the first four (mealplans__create_422_bad_entry_type.json); Mealie 3
+// adds snack, drink and dessert (Mealie PR #6149; PlanEntryType in the 3.x
+// OpenAPI).
 var entryTypes = map[mealplanv1.EntryType]string{
 	mealplanv1.EntryType_ENTRY_TYPE_BREAKFAST: "breakfast",
 	mealplanv1.EntryType_ENTRY_TYPE_LUNCH:     "lunch",
 	mealplanv1.EntryType_ENTRY_TYPE_DINNER:    "dinner",
 	mealplanv1.EntryType_ENTRY_TYPE_SIDE:      "side",
+	mealplanv1.EntryType_ENTRY_TYPE_SNACK:     "snack",
+	mealplanv1.EntryType_ENTRY_TYPE_DRINK:     "drink",
+	mealplanv1.EntryType_ENTRY_TYPE_DESSERT:   "dessert",
+}
+
+// newerEntryTypes are the types only Mealie 3 or newer accepts.
+var newerEntryTypes = map[mealplanv1.EntryType]bool{
+	mealplanv1.EntryType_ENTRY_TYPE_SNACK:   true,
+	mealplanv1.EntryType_ENTRY_TYPE_DRINK:   true,
+	mealplanv1.EntryType_ENTRY_TYPE_DESSERT: true,
+}
+
+// NewerTypesRefusalMemory is how long a Mealie's refusal of the newer entry
+// types is remembered, refusing them before any request. The refusal is
+// learned from Mealie's own 422 rather than from its version: a 422 on the
+// body is answered before anything is stored, costs nothing on a Mealie that
+// accepts the types, and holds for source builds, whose version ("develop")
+// says nothing; a version check would cost a GET /api/app/about before every
+// such write or go stale like this memory does. Ten minutes saves repeated
+// refused calls in a conversation and still picks up an upgraded Mealie
+// without a restart.
+const NewerTypesRefusalMemory = 10 * time.Minute
+
+// newerTypesRefusal remembers when this Mealie last refused a newer entry
+// type, and what it said.
+type newerTypesRefusal struct {
+	mu     sync.Mutex
+	at     time.Time
+	detail string
 }
 
 // mealieEntryType resolves a request's entry type; unspecified is dinner,
-// an unknown number InvalidArgument.
-func mealieEntryType(t mealplanv1.EntryType) (string, error) {
+// an unknown number InvalidArgument, and a newer type that this Mealie
+// refused within NewerTypesRefusalMemory InvalidArgument too.
+func (s *Service) mealieEntryType(t mealplanv1.EntryType) (string, error) {
 	if t == mealplanv1.EntryType_ENTRY_TYPE_UNSPECIFIED {
 		return "dinner", nil
 	}
-	if s, ok := entryTypes[t]; ok {
-		return s, nil
+	name, ok := entryTypes[t]
+	if !ok {
+		return "", invalid("entry_type must be breakfast, lunch, dinner, side, snack, drink or dessert, got %d", int32(t))
 	}
-	return "", invalid("entry_type must be breakfast, lunch, dinner or side, got %d", int32(t))
+	if newerEntryTypes[t] {
+		s.refusal.mu.Lock()
+		at, detail := s.refusal.at, s.refusal.detail
+		s.refusal.mu.Unlock()
+		if !at.IsZero() && s.now().Sub(at) < NewerTypesRefusalMemory {
+			return "", newerTypeRefused(name, detail)
+		}
+	}
+	return name, nil
+}
+
+// refusedNewerType returns the InvalidArgument to answer with when err is
+// Mealie's 422 on the entryType of a body carrying a newer type, and
+// remembers the refusal; otherwise nil.
+func (s *Service) refusedNewerType(t mealplanv1.EntryType, err error) error {
+	var me *mealie.Error
+	if !newerEntryTypes[t] || !errors.As(err, &me) || me.Kind != mealie.KindInvalid || !strings.Contains(me.Detail, "entryType") {
+		return nil
+	}
+	s.refusal.mu.Lock()
+	s.refusal.at, s.refusal.detail = s.now(), me.Detail
+	s.refusal.mu.Unlock()
+	return newerTypeRefused(entryTypes[t], me.Detail)
+}
+
+// newerTypeRefused is the answer for a newer type this Mealie refuses,
+// quoting Mealie's 422 (cases C20: a clear error that quotes it).
+func newerTypeRefused(name, detail string) error {
+	return invalid("entry_type %s needs Mealie 3 or newer; this Mealie accepts breakfast, lunch, dinner or side (Mealie said: %s)", name, detail)
 }
 
 // GetMealPlan lists the entries between two dates, inclusive.
@@ -130,7 +192,7 @@ func (s *Service) AddMealPlanEntry(ctx context.Context, req *connect.Request[mea
 	if err != nil {
 		return nil, err
 	}
-	et, err := mealieEntryType(m.GetEntryType())
+	et, err := s.mealieEntryType(m.GetEntryType())
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +229,9 @@ func (s *Service) AddMealPlanEntry(ctx context.Context, req *connect.Request[mea
 	}
 	e, err := s.mealie.CreateMealPlan(ctx, in)
 	if err != nil {
+		if refused := s.refusedNewerType(m.GetEntryType(), err); refused != nil {
+			return nil, refused
+		}
 		return nil, mealie.ConnectError(err)
 	}
 	return connect.NewResponse(&mealplanv1.AddMealPlanEntryResponse{Entry: shapeEntry(e)}), nil
@@ -214,7 +279,7 @@ func (s *Service) RandomMealPlan(ctx context.Context, req *connect.Request[mealp
 	if err != nil {
 		return nil, err
 	}
-	et, err := mealieEntryType(req.Msg.GetEntryType())
+	et, err := s.mealieEntryType(req.Msg.GetEntryType())
 	if err != nil {
 		return nil, err
 	}
@@ -231,6 +296,11 @@ func (s *Service) RandomMealPlan(ctx context.Context, req *connect.Request[mealp
 		}
 		e, err := s.mealie.RandomMealPlan(ctx, date, et)
 		if err != nil {
+			// The type is the same every day: a Mealie that refuses it on
+			// the first day refuses it on all, so the call fails whole.
+			if refused := s.refusedNewerType(req.Msg.GetEntryType(), err); refused != nil && out.Planned == 0 {
+				return nil, refused
+			}
 			day.Message = err.Error()
 			out.Failed++
 			var me *mealie.Error
@@ -245,10 +315,13 @@ func (s *Service) RandomMealPlan(ctx context.Context, req *connect.Request[mealp
 	return connect.NewResponse(out), nil
 }
 
-// entryTypeOrder sorts a day's entries breakfast to side.
-var entryTypeOrder = map[mealplanv1.EntryType]int{
-	mealplanv1.EntryType_ENTRY_TYPE_BREAKFAST: 1, mealplanv1.EntryType_ENTRY_TYPE_LUNCH: 2,
-	mealplanv1.EntryType_ENTRY_TYPE_DINNER: 3, mealplanv1.EntryType_ENTRY_TYPE_SIDE: 4,
+// entryTypeOrder sorts a day's entries in enum order, breakfast to
+// dessert; a type newer than the enum (unspecified) goes last.
+func entryTypeOrder(t mealplanv1.EntryType) int {
+	if t == mealplanv1.EntryType_ENTRY_TYPE_UNSPECIFIED {
+		return len(entryTypes) + 1
+	}
+	return int(t)
 }
 
 // shapeEntries converts and orders entries by date, entry type, then id:
@@ -257,7 +330,7 @@ func shapeEntries(in []mealie.MealPlanEntry) []*mealplanv1.MealPlanEntry {
 	sorted := slices.Clone(in)
 	slices.SortStableFunc(sorted, func(a, b mealie.MealPlanEntry) int {
 		return cmp.Or(cmp.Compare(a.Date, b.Date),
-			cmp.Compare(entryTypeOrder[entryTypeOf(a.EntryType)], entryTypeOrder[entryTypeOf(b.EntryType)]),
+			cmp.Compare(entryTypeOrder(entryTypeOf(a.EntryType)), entryTypeOrder(entryTypeOf(b.EntryType))),
 			cmp.Compare(a.ID, b.ID))
 	})
 	out := make([]*mealplanv1.MealPlanEntry, 0, len(sorted))
@@ -267,9 +340,8 @@ func shapeEntries(in []mealie.MealPlanEntry) []*mealplanv1.MealPlanEntry {
 	return out
 }
 
-// entryTypeOf maps Mealie's entryType back; a type newer than 2.x (3.x's
-// "snack", "drink" and "dessert", Mealie PR #6149) has no enum value and is
-// left unspecified.
+// entryTypeOf maps Mealie's entryType back; a type newer than any Mealie 3.x
+// knows has no enum value and is left unspecified.
 func entryTypeOf(s string) mealplanv1.EntryType {
 	for k, v := range entryTypes {
 		if v == s {

@@ -41,7 +41,7 @@ func TestInvalidBeforeAnyRequest(t *testing.T) {
 			return err
 		}, []string{"before"}},
 		{"unknown entry type", func(s *Service) error {
-			_, err := s.AddMealPlanEntry(ctx, connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{Date: "2026-11-30", EntryType: 9, Meal: &mealplanv1.AddMealPlanEntryRequest_Title{Title: "Soup"}}))
+			_, err := s.AddMealPlanEntry(ctx, connect.NewRequest(&mealplanv1.AddMealPlanEntryRequest{Date: "2026-11-30", EntryType: 99, Meal: &mealplanv1.AddMealPlanEntryRequest_Title{Title: "Soup"}}))
 			return err
 		}, []string{"entry_type"}},
 		{"neither slug nor title", func(s *Service) error {
@@ -61,7 +61,7 @@ func TestInvalidBeforeAnyRequest(t *testing.T) {
 			return err
 		}, []string{"15 days", "14"}},
 		{"random unknown entry type", func(s *Service) error {
-			_, err := s.RandomMealPlan(ctx, connect.NewRequest(&mealplanv1.RandomMealPlanRequest{StartDate: "2026-12-01", EndDate: "2026-12-02", EntryType: 7}))
+			_, err := s.RandomMealPlan(ctx, connect.NewRequest(&mealplanv1.RandomMealPlanRequest{StartDate: "2026-12-01", EndDate: "2026-12-02", EntryType: 99}))
 			return err
 		}, []string{"entry_type"}},
 	}

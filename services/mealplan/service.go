@@ -69,6 +69,8 @@ type Service struct {
 	now      func() time.Time
 	readOnly bool
 	log      *slog.Logger
+	// refusal is this Mealie's last refusal of the newer entry types.
+	refusal newerTypesRefusal
 }
 
 // New returns the service. A missing Mealie URL or token, or a missing
