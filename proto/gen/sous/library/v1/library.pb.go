@@ -625,7 +625,9 @@ type CreateCookbookRequest struct {
 	RequireAll bool `protobuf:"varint,6,opt,name=require_all,json=requireAll,proto3" json:"require_all,omitempty"`
 	// Extra filter in Mealie's queryFilterString syntax, for what names cannot
 	// express, such as `lastMade IS NULL` or `name LIKE "%soup%"`; ANDed
-	// with the name filter.
+	// with the name filter. Passed as given: its string comparisons are
+	// case-sensitive before Mealie 2.8 and case-insensitive from 2.8 on
+	// (Mealie PR #5162).
 	QueryFilter string `protobuf:"bytes,7,opt,name=query_filter,json=queryFilter,proto3" json:"query_filter,omitempty"`
 	// Visible without logging in.
 	Public        bool `protobuf:"varint,8,opt,name=public,proto3" json:"public,omitempty"`
@@ -785,7 +787,8 @@ type UpdateCookbookRequest struct {
 	// Match every name given rather than any.
 	RequireAll *bool `protobuf:"varint,7,opt,name=require_all,json=requireAll,proto3,oneof" json:"require_all,omitempty"`
 	// Extra filter in Mealie's queryFilterString syntax, ANDed with the name
-	// filter; empty string clears it.
+	// filter; empty string clears it. Case-sensitive before Mealie 2.8, as
+	// in CreateCookbookRequest.
 	QueryFilter *string `protobuf:"bytes,8,opt,name=query_filter,json=queryFilter,proto3,oneof" json:"query_filter,omitempty"`
 	// Visible without logging in.
 	Public *bool `protobuf:"varint,9,opt,name=public,proto3,oneof" json:"public,omitempty"`

@@ -82,10 +82,12 @@ type LibraryServiceClient interface {
 	// (GET /api/recipes?cookbook=…). An unknown cookbook is NotFound.
 	GetCookbookRecipes(context.Context, *connect.Request[v1.GetCookbookRecipesRequest]) (*connect.Response[v1.GetCookbookRecipesResponse], error)
 	// CreateCookbook creates a cookbook (POST /api/households/cookbooks).
-	// Tag, category and tool names are resolved to Mealie's canonical casing
-	// before they enter the filter, because Mealie's filter parser is
-	// case-sensitive; an unknown name is NotFound with close matches. A filter
-	// Mealie refuses is InvalidArgument quoting Mealie's complaint.
+	// Tag, category and tool names are resolved to Mealie's stored casing
+	// before they enter the filter: before Mealie 2.8 the filter compares
+	// strings case-sensitively (Mealie PR #5162 made it case-insensitive), so
+	// "vegan" would match nothing tagged "Vegan" there. An unknown name is
+	// NotFound with close matches. A filter Mealie refuses is InvalidArgument
+	// quoting Mealie's complaint.
 	CreateCookbook(context.Context, *connect.Request[v1.CreateCookbookRequest]) (*connect.Response[v1.CreateCookbookResponse], error)
 	// UpdateCookbook changes a cookbook in place, keeping its id (Mealie's
 	// PUT, after a read, since PATCH answers 405 and PUT replaces wholesale).
@@ -261,10 +263,12 @@ type LibraryServiceHandler interface {
 	// (GET /api/recipes?cookbook=…). An unknown cookbook is NotFound.
 	GetCookbookRecipes(context.Context, *connect.Request[v1.GetCookbookRecipesRequest]) (*connect.Response[v1.GetCookbookRecipesResponse], error)
 	// CreateCookbook creates a cookbook (POST /api/households/cookbooks).
-	// Tag, category and tool names are resolved to Mealie's canonical casing
-	// before they enter the filter, because Mealie's filter parser is
-	// case-sensitive; an unknown name is NotFound with close matches. A filter
-	// Mealie refuses is InvalidArgument quoting Mealie's complaint.
+	// Tag, category and tool names are resolved to Mealie's stored casing
+	// before they enter the filter: before Mealie 2.8 the filter compares
+	// strings case-sensitively (Mealie PR #5162 made it case-insensitive), so
+	// "vegan" would match nothing tagged "Vegan" there. An unknown name is
+	// NotFound with close matches. A filter Mealie refuses is InvalidArgument
+	// quoting Mealie's complaint.
 	CreateCookbook(context.Context, *connect.Request[v1.CreateCookbookRequest]) (*connect.Response[v1.CreateCookbookResponse], error)
 	// UpdateCookbook changes a cookbook in place, keeping its id (Mealie's
 	// PUT, after a read, since PATCH answers 405 and PUT replaces wholesale).
