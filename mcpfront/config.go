@@ -54,7 +54,8 @@ type Config struct {
 // LoadConfig reads the front's configuration from the process environment
 // (a caller loads any .env first, see env.LoadDotEnv). Malformed booleans
 // are errors, since failing open on a safety flag is the wrong default, and
-// so are unknown toolset names and auth modes that cannot be combined; all
+// so are unknown toolset names, auth modes that cannot be combined and a
+// SOUS_MCP_RATE_LIMIT that is not a number or "off" (RateLimitFromEnv); all
 // such errors are joined.
 func LoadConfig() (Config, error) {
 	c := Config{
@@ -98,6 +99,13 @@ func LoadConfig() (Config, error) {
 	}
 	if c.OAuthIssuer != "" && c.BearerToken != "" {
 		errs = append(errs, errors.New("SOUS_MCP_BEARER_TOKEN and SOUS_OAUTH_ISSUER are both set: choose the bearer token or OAuth, not both"))
+	}
+	// The rate limit is read again where the HTTP listener is built
+	// (HTTPHandler); a value it cannot read is refused here, at startup,
+	// rather than logged there and replaced by the default, since an
+	// operator who set it meant some other limit.
+	if _, err := RateLimitFromEnv(); err != nil {
+		errs = append(errs, err)
 	}
 	return c, errors.Join(errs...)
 }

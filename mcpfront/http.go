@@ -76,6 +76,13 @@ func (o HTTPOptions) Check() error {
 // With o.OAuth set, server gets middleware confining mcp:read tokens to
 // read tools, whatever o.ReadServer holds. It panics on options
 // [HTTPOptions.Check] refuses: callers check them at startup.
+//
+// Every request, OAuth's endpoints included, first passes a per-client rate
+// limit (a client is its remote IP address) read from SOUS_MCP_RATE_LIMIT,
+// DefaultRateLimit requests a minute when unset, none when "off"; a client
+// past it is answered 429 with Retry-After. LoadConfig refuses a value that
+// cannot be read; a handler built without LoadConfig logs it and uses the
+// default.
 func HTTPHandler(server *mcp.Server, o HTTPOptions) http.Handler {
 	if err := o.Check(); err != nil {
 		panic(err)

@@ -46,7 +46,7 @@ const (
 
 // RateLimitFromEnv reads RateLimitEnv: unset is DefaultRateLimit, "0" or
 // "off" is 0 (no limit), otherwise a whole number of requests a minute.
-// Its error names the variable, for a startup check.
+// Its error names the variable; LoadConfig makes it a startup failure.
 func RateLimitFromEnv() (int, error) {
 	// The literal name, not RateLimitEnv, so the documentation check
 	// (integration/docs_test) finds the variable.
@@ -65,8 +65,9 @@ func RateLimitFromEnv() (int, error) {
 }
 
 // withRateLimit wraps next with the per-client rate limit RateLimitEnv
-// sets. A value it cannot read is logged and the default used, so a typo
-// never leaves the listener unlimited.
+// sets. LoadConfig refuses a value it cannot read at startup; for a caller
+// that builds the handler without LoadConfig, such a value is logged and
+// the default used, so a typo never leaves the listener unlimited.
 func withRateLimit(next http.Handler, log *slog.Logger) http.Handler {
 	perMinute, err := RateLimitFromEnv()
 	if err != nil {

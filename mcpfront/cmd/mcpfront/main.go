@@ -11,8 +11,9 @@
 // Environment: SOUS_RECIPES_URL, SOUS_MEALPLAN_URL, SOUS_LIBRARY_URL and
 // SOUS_PANTRY_URL (a toolset whose service URL is unset is off, with one
 // log line naming the variable), SOUS_SERVICE_TOKEN, SOUS_TOOLSETS,
-// MEALIE_READ_ONLY, MEALIE_LOG_LEVEL, SOUS_IMAGE_DIR, and for --http
-// SOUS_MCP_ADDR (default 127.0.0.1:8765), SOUS_PUBLIC_URL and one auth
+// MEALIE_READ_ONLY, MEALIE_LOG_LEVEL, SOUS_IMAGE_DIR, SOUS_MCP_RATE_LIMIT
+// (read whatever the transport, so a bad value fails every start), and for
+// --http SOUS_MCP_ADDR (default 127.0.0.1:8765), SOUS_PUBLIC_URL and one auth
 // mode: FOOD_MCP_URL_SECRET, SOUS_MCP_BEARER_TOKEN, or SOUS_OAUTH_ISSUER
 // with SOUS_OAUTH_PASSPHRASE_FILE, SOUS_DATA_DIR and SOUS_OAUTH_STATE
 // (mcpfront.LoadConfig). A .env found upward from the working directory

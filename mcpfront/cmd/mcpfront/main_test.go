@@ -119,7 +119,7 @@ var frontVars = []string{
 	"SOUS_RECIPES_URL", "SOUS_MEALPLAN_URL", "SOUS_LIBRARY_URL", "SOUS_PANTRY_URL", "SOUS_SERVICE_TOKEN",
 	"SOUS_TOOLSETS", "MEALIE_READ_ONLY", "MEALIE_LOG_LEVEL", "SOUS_IMAGE_DIR", "SOUS_MCP_ADDR",
 	"FOOD_MCP_URL_SECRET", "SOUS_MCP_BEARER_TOKEN", "SOUS_PUBLIC_URL", "SOUS_DATA_DIR",
-	"SOUS_OAUTH_ISSUER", "SOUS_OAUTH_PASSPHRASE_FILE", "SOUS_OAUTH_STATE",
+	"SOUS_OAUTH_ISSUER", "SOUS_OAUTH_PASSPHRASE_FILE", "SOUS_OAUTH_STATE", "SOUS_MCP_RATE_LIMIT",
 }
 
 func isolate(t *testing.T, vars map[string]string) {
@@ -324,6 +324,7 @@ func TestStartupFailure(t *testing.T) {
 		{"a service that is down", nil, map[string]string{"SOUS_LIBRARY_URL": "http://127.0.0.1:1"}, "library service:"},
 		{"malformed boolean", nil, map[string]string{"SOUS_RECIPES_URL": good.recipes, "MEALIE_READ_ONLY": "perhaps"}, "MEALIE_READ_ONLY"},
 		{"unknown toolset", nil, map[string]string{"SOUS_RECIPES_URL": good.recipes, "SOUS_SERVICE_TOKEN": serviceToken, "SOUS_TOOLSETS": "desserts"}, `unknown toolset "desserts"`},
+		{"unreadable rate limit", []string{"--http"}, map[string]string{"SOUS_RECIPES_URL": good.recipes, "SOUS_SERVICE_TOKEN": serviceToken, "SOUS_MCP_RATE_LIMIT": "lots"}, `SOUS_MCP_RATE_LIMIT must be a whole number of requests a minute, or off; got "lots"`},
 		{"OAuth beside the path secret", nil, map[string]string{"SOUS_RECIPES_URL": good.recipes, "SOUS_OAUTH_ISSUER": "https://kitchen.example", "FOOD_MCP_URL_SECRET": "s"}, "choose the path secret or OAuth"},
 		{"both transports", []string{"--stdio", "--http"}, nil, "choose one of --stdio and --http"},
 		{"a stray argument", []string{"serve"}, nil, `unexpected argument "serve"`},
