@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -146,25 +145,5 @@ func TestHealthcheckFromRun(t *testing.T) {
 	var stdout, stderr strings.Builder
 	if code := run([]string{"healthcheck", service}, strings.NewReader(""), &stdout, &stderr); code != exitHealthy {
 		t.Errorf("sous healthcheck on a serving service: exit %d, stderr %q", code, stderr.String())
-	}
-}
-
-func TestRedact(t *testing.T) {
-	for _, tc := range []struct {
-		rawURL, msg, want string
-	}{
-		{rawURL: "http://h:1/mcp/abc", msg: `Post "http://h:1/mcp/abc": refused`, want: `Post "http://h:1/…": refused`},
-		{rawURL: "http://h:1/mcp/a%20b", msg: `Post "http://h:1/mcp/a%20b": x; path /mcp/a b`, want: `Post "http://h:1/…": x; path /…`},
-		{rawURL: "http://h:1/p?tok=abc#frag", msg: `Get "http://h:1/p?tok=abc#frag"`, want: `Get "http://h:1/…?…#…"`},
-		{rawURL: "http://h:1/", msg: `Post "http://h:1/": refused`, want: `Post "http://h:1/": refused`},
-		{rawURL: "http://h:1", msg: `Post "http://h:1": refused`, want: `Post "http://h:1": refused`},
-	} {
-		u, err := url.Parse(tc.rawURL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := redact(tc.msg, u); got != tc.want {
-			t.Errorf("redact(%q) = %q, want %q", tc.msg, got, tc.want)
-		}
 	}
 }

@@ -6,6 +6,7 @@
 // the services in its own process when it is not given their URLs.
 //
 //	mcpfront [--stdio | --http] [--addr HOST:PORT]
+//	mcpfront --healthcheck [--addr HOST:PORT]
 //	mcpfront --version
 //
 // Environment: SOUS_RECIPES_URL, SOUS_MEALPLAN_URL, SOUS_LIBRARY_URL and
@@ -22,6 +23,15 @@
 // Every service is probed before any transport starts; the startup line
 // says what answered. A failed probe or a bad configuration is one line on
 // stderr and exit status 2 (seed, "Startup").
+//
+// --healthcheck checks a front already serving --http on this host, for a
+// container health check in an image without a shell, as the services'
+// own binaries do with --healthcheck: an MCP ping (mcpfront.Ping, what
+// `sous healthcheck --mcp` sends) to the endpoint the configuration gives
+// (SOUS_MCP_ADDR or --addr, a wildcard host reached on loopback, and
+// FOOD_MCP_URL_SECRET) with SOUS_MCP_BEARER_TOKEN. It prints nothing and
+// exits 0 when the front answers; otherwise one line on stderr, never
+// with the path secret, and exit status 1 (Docker reserves 2).
 package main
 
 import (
@@ -32,18 +42,25 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/souskitchen/sous/internal/env"
 	"github.com/souskitchen/sous/internal/logs"
+	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/internal/version"
 	"github.com/souskitchen/sous/mcpfront"
 )
 
-// exitStartup is the exit status of a command-line mistake, a bad
-// configuration or a failed startup probe (seed, "Startup").
-const exitStartup = 2
+// Exit statuses. exitStartup is a command-line mistake, a bad
+// configuration or a failed startup probe (seed, "Startup"); a health
+// check exits exitHealthy or exitUnhealthy only, as Docker reads them.
+const (
+	exitHealthy   = serve.ExitOK
+	exitUnhealthy = serve.ExitUnhealthy
+	exitStartup   = serve.ExitStartup
+)
 
 // startupProbeTimeout bounds the startup probe, as the services' own
 // binaries bound theirs: four GetStatus calls, each a Mealie or food API
@@ -68,6 +85,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	httpMode := fs.Bool("http", false, "serve MCP over Streamable HTTP")
 	addr := fs.String("addr", "", "HTTP listen address (default SOUS_MCP_ADDR, else "+mcpfront.DefaultAddr+")")
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	healthcheck := fs.Bool("healthcheck", false,
+		"check the front serving --http on this host with an MCP ping: exit 0 when it answers, 1 otherwise")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -84,12 +103,44 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case *stdio && *httpMode:
 		fmt.Fprintln(stderr, "mcpfront: choose one of --stdio and --http")
 		return exitStartup
+	case *healthcheck && (*stdio || *httpMode):
+		fmt.Fprintln(stderr, "mcpfront: --healthcheck checks a running front; it takes no --stdio or --http")
+		return exitStartup
+	case *healthcheck:
+		if err := checkFront(ctx, *addr); err != nil {
+			fmt.Fprintln(stderr, "mcpfront: health check:", strings.ReplaceAll(err.Error(), "\n", "; "))
+			return exitUnhealthy
+		}
+		return exitHealthy
 	}
 	if err := serveFront(ctx, *httpMode, *addr, stdin, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "mcpfront:", err)
 		return exitStartup
 	}
 	return 0
+}
+
+// checkFront pings the front this configuration serves over HTTP on this
+// host; addr, when set, overrides SOUS_MCP_ADDR. A configuration the front
+// would refuse fails the check too: no front can be serving with it.
+func checkFront(ctx context.Context, addr string) error {
+	if wd, err := os.Getwd(); err == nil {
+		if _, err := env.LoadDotEnv(wd); err != nil {
+			return err
+		}
+	}
+	cfg, err := mcpfront.LoadConfig()
+	if err != nil {
+		return err
+	}
+	if addr == "" {
+		addr = cfg.Addr
+	}
+	endpoint, err := mcpfront.HealthEndpoint(cfg, addr)
+	if err != nil {
+		return err
+	}
+	return mcpfront.Ping(ctx, endpoint, cfg.BearerToken)
 }
 
 // serveFront reads the configuration, reaches the remote services, probes
