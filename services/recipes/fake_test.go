@@ -34,6 +34,11 @@ type fakeMealie struct {
 	// putKeepsSlug makes PUT ignore a new name's slug (a rename that does
 	// not move).
 	putKeepsSlug bool
+	// putStores, when set, is the slug PUT stores the recipe under while
+	// answering with slugify(name); putDrops makes PUT lose the recipe.
+	// Both model a rename whose answer does not match what Mealie kept.
+	putStores *string
+	putDrops  bool
 	// suggestions, when set, serves /api/recipes/suggestions (Mealie 3.x).
 	suggestions bool
 }
@@ -255,8 +260,23 @@ func (f *fakeMealie) put(w http.ResponseWriter, r *http.Request) {
 	}
 	body["slug"] = slug
 	delete(f.recipes, old)
-	f.recipes[slug] = body
-	writeJSON(w, 200, body)
+	answer := map[string]any{}
+	for k, v := range body {
+		answer[k] = v
+	}
+	switch {
+	case f.putDrops:
+	case f.putStores != nil:
+		stored := map[string]any{}
+		for k, v := range body {
+			stored[k] = v
+		}
+		stored["slug"] = *f.putStores
+		f.recipes[*f.putStores] = stored
+	default:
+		f.recipes[slug] = body
+	}
+	writeJSON(w, 200, answer)
 }
 
 func (f *fakeMealie) del(w http.ResponseWriter, r *http.Request) {

@@ -319,6 +319,73 @@ func TestRenameThatDidNotMoveIsAnError(t *testing.T) {
 	}
 }
 
+// TestRenameUnverifiedSaysWhereItIs checks that a rename whose new slug does
+// not answer reports where the recipe really is, read back by id, and never
+// claims it may still be at the old slug when it is not.
+func TestRenameUnverifiedSaysWhereItIs(t *testing.T) {
+	empty, other := "", "somewhere-else"
+	tests := []struct {
+		name   string
+		setup  func(f *fakeMealie)
+		want   string
+		banned string
+	}{
+		{"kept old slug", func(f *fakeMealie) { f.putKeepsSlug = true }, "still at '" + pancakes + "'", ""},
+		{"stored empty slug", func(f *fakeMealie) { f.putStores = &empty }, "empty slug", "still at"},
+		{"stored elsewhere", func(f *fakeMealie) { f.putStores = &other }, "at 'somewhere-else'", "still at"},
+		{"lost", func(f *fakeMealie) { f.putDrops = true }, "search for it by name", "still at"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, f := newService(t)
+			tc.setup(f)
+			_, err := s.UpdateRecipe(context.Background(), req(&recipesv1.UpdateRecipeRequest{Slug: pancakes, Name: proto.String("Fluffy Pancakes")}))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.banned != "" && strings.Contains(err.Error(), tc.banned)) {
+				t.Fatalf("err = %v; want it to say %q and not %q", err, tc.want, tc.banned)
+			}
+			if strings.Contains(err.Error(), "may still be") {
+				t.Errorf("err guesses: %v", err)
+			}
+		})
+	}
+}
+
+// TestNameWithoutSlugIsRefused checks that a name Mealie would slug to ""
+// is refused before any request, on create, copy and rename.
+func TestNameWithoutSlugIsRefused(t *testing.T) {
+	s, f := newService(t)
+	ctx := context.Background()
+	for _, name := range []string{"🥞", "🥞🥞", "!!! ???", "— · —"} {
+		calls := map[string]func() error{
+			"create": func() error {
+				_, err := s.CreateRecipe(ctx, req(&recipesv1.CreateRecipeRequest{Name: name}))
+				return err
+			},
+			"copy": func() error {
+				_, err := s.CreateRecipe(ctx, req(&recipesv1.CreateRecipeRequest{Name: name, FromSlug: pancakes}))
+				return err
+			},
+			"rename": func() error {
+				_, err := s.UpdateRecipe(ctx, req(&recipesv1.UpdateRecipeRequest{Slug: pancakes, Name: proto.String(name)}))
+				return err
+			},
+		}
+		for what, call := range calls {
+			err := call()
+			if codeOf(err) != connect.CodeInvalidArgument || !strings.Contains(err.Error(), "needs letters or digits") {
+				t.Errorf("%s %q: %v", what, name, err)
+			}
+		}
+	}
+	if reqs := f.requests(); len(reqs) != 0 {
+		t.Errorf("a name without a slug reached Mealie: %v", reqs)
+	}
+	// A name that only transliterates still has a slug.
+	if _, err := s.CreateRecipe(ctx, req(&recipesv1.CreateRecipeRequest{Name: "Käse 🥞"})); err != nil {
+		t.Errorf("Käse 🥞: %v", err)
+	}
+}
+
 func TestDeleteFallback(t *testing.T) {
 	tests := []struct {
 		status   int

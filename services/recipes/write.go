@@ -29,6 +29,17 @@ const (
 	MaxNotes = 50
 )
 
+// checkName refuses a recipe name Mealie cannot address: it derives the
+// slug from the name (mealieslug.Make), and a name without letters or digits
+// ("🥞🥞") slugs to "". Mealie 2.0 answers such a create with a bare 500 and
+// stores such a rename under slug "", after which no route reaches the recipe.
+func checkName(field, name string) error {
+	if mealieslug.Make(name) == "" {
+		return invalid("%s %q needs letters or digits: Mealie builds the recipe's slug from them, and a name without any would leave the recipe with no address", field, name)
+	}
+	return nil
+}
+
 func required(name, v string) (string, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -102,6 +113,9 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 	}
 	if len([]rune(name)) > MaxNameChars {
 		return nil, invalid("name: at most %d characters", MaxNameChars)
+	}
+	if err := checkName("name", name); err != nil {
+		return nil, err
 	}
 	if err := validateIngredients(m.GetIngredients()); err != nil {
 		return nil, err
@@ -238,7 +252,8 @@ func errMessage(err error) string {
 // A rename is written with PUT of the whole recipe: PATCH {name} on Mealie
 // 2.0 reports a new slug it never stores (recipes_patch__rename.json), while
 // PUT moves it (recipes_put__rename.json). The new slug is then read back;
-// if it does not answer, the error names both slugs.
+// if it does not answer, the recipe is looked up by id so the error says
+// where it really is (see renameUnverified).
 func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipesv1.UpdateRecipeRequest]) (*connect.Response[recipesv1.UpdateRecipeResponse], error) {
 	m := req.Msg
 	slug, err := checkSlug("slug", m.GetSlug())
@@ -249,6 +264,9 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 		n := strings.TrimSpace(m.GetName())
 		if n == "" || len([]rune(n)) > MaxNameChars {
 			return nil, invalid("name must be 1 to %d characters", MaxNameChars)
+		}
+		if err := checkName("name", n); err != nil {
+			return nil, err
 		}
 	}
 	if err := checkRecipeText(m.GetDescription(), m.GetRecipeYield(), m.GetPrepTime(), m.GetCookTime(), m.GetTotalTime(), m.GetInstructions(), m.GetNotes()); err != nil {
@@ -359,15 +377,38 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	if newSlug != slug {
 		got, _, err := s.mealie.GetRecipe(ctx, newSlug)
 		if err != nil || got.Slug != newSlug {
-			return nil, connect.NewError(connect.CodeInternal, fmt.Errorf(
-				"recipe '%s' was renamed to %q but Mealie does not answer under the new slug '%s' (%s); the recipe may still be at '%s'",
-				slug, name, newSlug, verifyDetail(err), slug))
+			return nil, s.renameUnverified(ctx, slug, cur.ID, name, newSlug, err)
 		}
 		out.RenamedFrom = slug
 		s.mealie.RememberRecipe(newSlug, mealie.RecipeRef{ID: got.ID, Name: got.Name})
 	}
 	out.Slug = newSlug
 	return connect.NewResponse(out), nil
+}
+
+// renameUnverified words a rename whose new slug does not answer. It reads
+// the recipe back by id (GET /api/recipes/{id} takes an id as well as a
+// slug) and says where it is: still at the old slug, under another slug, or
+// under an empty one no route reaches; it never guesses.
+func (s *Service) renameUnverified(ctx context.Context, slug, id, name, newSlug string, verr error) error {
+	head := fmt.Sprintf("recipe '%s' was renamed to %q but Mealie does not answer under the new slug '%s' (%s)", slug, name, newSlug, verifyDetail(verr))
+	var where string
+	if id == "" {
+		where = "its id is unknown, so where it is now could not be checked; search for it by name"
+	} else {
+		at, _, err := s.mealie.GetRecipe(ctx, id)
+		switch {
+		case err != nil:
+			where = fmt.Sprintf("reading it back by id %s failed too (%s); search for it by name", id, errMessage(err))
+		case at.Slug == slug:
+			where = fmt.Sprintf("the rename did not take: the recipe is still at '%s'", slug)
+		case at.Slug == "":
+			where = fmt.Sprintf("Mealie stored it with an empty slug, so no slug reaches it; its id is %s", id)
+		default:
+			where = fmt.Sprintf("Mealie has it at '%s'", at.Slug)
+		}
+	}
+	return connect.NewError(connect.CodeInternal, fmt.Errorf("%s; %s", head, where))
 }
 
 func verifyDetail(err error) string {
