@@ -69,6 +69,13 @@ type services struct {
 
 func serveAll(t *testing.T, readOnly bool) *services {
 	t.Helper()
+	return serveWithToken(t, readOnly, serviceToken)
+}
+
+// serveWithToken is serveAll guarded by token ("" accepts any caller, as
+// `sous serve` does with SOUS_SERVICE_TOKEN unset).
+func serveWithToken(t *testing.T, readOnly bool, token string) *services {
+	t.Helper()
 	em := mealietest.NewServer(t, mealietest.WithToken(mealieToken))
 	food := &foodCounter{}
 	fsrv := httptest.NewServer(food)
@@ -77,7 +84,7 @@ func serveAll(t *testing.T, readOnly bool) *services {
 	// the token, as separate processes would.
 	srv := httptest.NewUnstartedServer(nil)
 	base := "http://" + srv.Listener.Addr().String()
-	auth := connect.WithInterceptors(svcauth.ClientInterceptor(serviceToken))
+	auth := connect.WithInterceptors(svcauth.ClientInterceptor(token))
 	hc := &http.Client{Timeout: callTimeout}
 	pc := pantryv1connect.NewPantryServiceClient(hc, base, auth)
 	rc := recipesv1connect.NewRecipesServiceClient(hc, base, auth)
@@ -111,7 +118,7 @@ func serveAll(t *testing.T, readOnly bool) *services {
 		p, h := s.h.Handler()
 		svcs = append(svcs, serve.Service{Name: s.name, Path: p, Handler: h})
 	}
-	srv.Config.Handler = serve.Handler(serviceToken, svcs...)
+	srv.Config.Handler = serve.Handler(token, svcs...)
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &services{mealie: em, food: food, url: base}
@@ -234,6 +241,61 @@ func TestEveryRPCNeedsTheServiceToken(t *testing.T) {
 	status, body := callRaw(t, s.url, rpc{path: "/" + recipesv1connect.RecipesServiceName + "/GetStatus"}, "Bearer "+serviceToken)
 	if status != http.StatusOK {
 		t.Errorf("GetStatus with the token: %d %s", status, body)
+	}
+}
+
+// TestDNSRebindingIsRefused: with no service token (the documented
+// default on loopback), a browser page that rebinds its own name to
+// 127.0.0.1 sends that name as Host, and a cross-site POST carries its
+// Origin; both are refused before any service runs, so DeleteRecipe never
+// reaches Mealie. The same call with a loopback Host gets through.
+func TestDNSRebindingIsRefused(t *testing.T) {
+	s := serveWithToken(t, false, "")
+	s.mealie.ResetRequests()
+	deleteRecipe := "/" + recipesv1connect.RecipesServiceName + "/DeleteRecipe"
+	call := func(host, origin string) (int, string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.url+deleteRecipe,
+			strings.NewReader(`{"slug":"tomato-soup","confirm_slug":"tomato-soup"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if host != "" {
+			req.Host = host
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	port := s.url[strings.LastIndex(s.url, ":")+1:]
+	for _, tc := range []struct{ name, host, origin string }{
+		{"rebinding Host", "rebind.attacker.example", ""},
+		{"rebinding Host with the port", "rebind.attacker.example:" + port, ""},
+		{"foreign Origin", "", "https://attacker.example"},
+		{"null Origin", "localhost:" + port, "null"},
+	} {
+		if status, body := call(tc.host, tc.origin); status != http.StatusForbidden {
+			t.Errorf("%s: HTTP %d %.200s, want 403", tc.name, status, body)
+		}
+	}
+	if n := len(s.mealie.Requests()); n != 0 {
+		t.Errorf("refused calls reached Mealie %d times", n)
+	}
+	if status, body := call("localhost:"+port, "http://localhost:3000"); status == http.StatusForbidden {
+		t.Errorf("a loopback Host and Origin were refused: %d %.200s", status, body)
+	}
+	if len(s.mealie.Requests()) == 0 {
+		t.Error("the loopback call did not reach Mealie: the refusals above prove nothing")
 	}
 }
 

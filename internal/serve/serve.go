@@ -42,7 +42,11 @@ type Service struct {
 // Handler mounts services behind the bearer token (an empty token disables
 // the check, for in-process use), plus gRPC reflection for them, also behind
 // the token, and gRPC health (`grpc.health.v1.Health`) outside it, reporting
-// SERVING for each service and for the empty name.
+// SERVING for each service and for the empty name. In front of the token,
+// a request that arrives over loopback must name a loopback Host and carry
+// no foreign Origin (guardLoopback, against DNS rebinding); health is
+// outside that guard too, so `--healthcheck` works whatever the listen
+// address is called.
 func Handler(token string, services ...Service) http.Handler {
 	guarded := http.NewServeMux()
 	names := make([]string, 0, len(services))
@@ -56,7 +60,7 @@ func Handler(token string, services ...Service) http.Handler {
 
 	mux := http.NewServeMux()
 	mux.Handle(grpchealth.NewHandler(grpchealth.NewStaticChecker(names...)))
-	mux.Handle("/", svcauth.Middleware(token, guarded))
+	mux.Handle("/", guardLoopback(svcauth.Middleware(token, guarded)))
 	return mux
 }
 
