@@ -55,24 +55,120 @@ func (e *guardError) Error() string {
 	return fmt.Sprintf("resolves to %s address %s", e.kind, e.addr)
 }
 
-// refusedKind says why addr is refused, or "" when it may be probed:
-// loopback, link-local (including the cloud metadata 169.254.169.254),
-// private (RFC 1918), unique-local (fc00::/7), unspecified and multicast.
-func refusedKind(addr netip.Addr) string {
-	addr = addr.Unmap()
+// specialRange is one special-purpose block that is not globally routable.
+type specialRange struct {
+	prefix netip.Prefix
+	kind   string
+}
+
+// refusedRanges are the blocks of the IANA IPv4 and IPv6 Special-Purpose
+// Address Registries (RFC 6890 and its updates) whose "Globally Reachable"
+// is false or that are reserved, plus the unallocated IPv6 space outside
+// 2000::/3. A homelab lives in many of them: Tailscale and other overlays
+// number whole networks in 100.64.0.0/10, Docker and test rigs use
+// 198.18.0.0/15. Blocks that embed an IPv4 address and are routed to it
+// (IPv4-mapped, NAT64 64:ff9b::/96, 6to4, Teredo) are not here:
+// embeddedIPv4 judges them by the address they carry. Order matters only
+// for the names: the first match names the refusal.
+var refusedRanges = func() []specialRange {
+	table := []struct{ prefix, kind string }{
+		{"0.0.0.0/8", "this-network"},
+		{"10.0.0.0/8", "private"},
+		{"100.64.0.0/10", "shared (carrier-grade NAT)"},
+		{"127.0.0.0/8", "loopback"},
+		{"169.254.0.0/16", "link-local"},
+		{"172.16.0.0/12", "private"},
+		{"192.0.0.0/24", "IETF protocol assignment"},
+		{"192.0.2.0/24", "documentation"},
+		{"192.88.99.0/24", "6to4 relay anycast (deprecated)"},
+		{"192.168.0.0/16", "private"},
+		{"198.18.0.0/15", "benchmarking"},
+		{"198.51.100.0/24", "documentation"},
+		{"203.0.113.0/24", "documentation"},
+		{"224.0.0.0/4", "multicast"},
+		{"255.255.255.255/32", "broadcast"},
+		{"240.0.0.0/4", "reserved"},
+
+		{"::/128", "unspecified"},
+		{"::1/128", "loopback"},
+		{"::/96", "IPv4-compatible (deprecated)"},
+		{"64:ff9b:1::/48", "local-use NAT64"},
+		{"100::/64", "discard-only"},
+		{"100:0:0:1::/64", "dummy"},
+		{"2001:2::/48", "benchmarking"},
+		{"2001:10::/28", "ORCHID (deprecated)"},
+		{"2001::/23", "IETF protocol assignment"},
+		{"2001:db8::/32", "documentation"},
+		{"3fff::/20", "documentation"},
+		{"5f00::/16", "segment routing"},
+		{"fc00::/7", "unique-local"},
+		{"fe80::/10", "link-local"},
+		{"fec0::/10", "site-local (deprecated)"},
+		{"ff00::/8", "multicast"},
+	}
+	out := make([]specialRange, len(table))
+	for i, r := range table {
+		out[i] = specialRange{prefix: netip.MustParsePrefix(r.prefix), kind: r.kind}
+	}
+	return out
+}()
+
+// globalUnicast is the only IPv6 space IANA allocates for global unicast;
+// everything else (bar the embedding forms) is reserved.
+var globalUnicast = netip.MustParsePrefix("2000::/3")
+
+// IPv6 blocks that carry an IPv4 address a gateway sends the packet to.
+var (
+	// nat64 is the well-known NAT64 prefix (RFC 6052): the last 32 bits.
+	nat64 = netip.MustParsePrefix("64:ff9b::/96")
+	// sixToFour is 6to4 (RFC 3056): bits 16 to 47.
+	sixToFour = netip.MustParsePrefix("2002::/16")
+	// teredo is Teredo (RFC 4380): the server in bits 32 to 63, the
+	// client inverted in the last 32 bits.
+	teredo = netip.MustParsePrefix("2001::/32")
+)
+
+// embeddedIPv4 returns the IPv4 addresses an IPv6 address in a NAT64, 6to4
+// or Teredo block leads to, and the block's name; nil for any other address.
+func embeddedIPv4(addr netip.Addr) ([]netip.Addr, string) {
+	b := addr.As16()
 	switch {
-	case addr.IsLoopback():
-		return "loopback"
-	case addr.IsLinkLocalUnicast(), addr.IsLinkLocalMulticast():
-		return "link-local"
-	case addr.Is4() && addr.IsPrivate():
-		return "private"
-	case addr.IsPrivate():
-		return "unique-local"
-	case addr.IsUnspecified():
-		return "unspecified"
-	case addr.IsMulticast(), addr.IsInterfaceLocalMulticast():
-		return "multicast"
+	case nat64.Contains(addr):
+		return []netip.Addr{netip.AddrFrom4([4]byte(b[12:16]))}, "NAT64"
+	case sixToFour.Contains(addr):
+		return []netip.Addr{netip.AddrFrom4([4]byte(b[2:6]))}, "6to4"
+	case teredo.Contains(addr):
+		client := [4]byte{^b[12], ^b[13], ^b[14], ^b[15]}
+		return []netip.Addr{netip.AddrFrom4([4]byte(b[4:8])), netip.AddrFrom4(client)}, "Teredo"
+	}
+	return nil, ""
+}
+
+// refusedKind says why addr is refused, or "" when it may be probed: any
+// special-purpose address that is not globally routable (refusedRanges),
+// IPv6 outside 2000::/3, and an IPv6 address that embeds a refused IPv4
+// one (IPv4-mapped, NAT64, 6to4, Teredo), named by both. An IPv6 zone
+// (fe80::1%eth0) does not change the verdict.
+func refusedKind(addr netip.Addr) string {
+	if !addr.IsValid() {
+		return "invalid"
+	}
+	addr = addr.Unmap().WithZone("")
+	if v4s, block := embeddedIPv4(addr); v4s != nil {
+		for _, v4 := range v4s {
+			if kind := refusedKind(v4); kind != "" {
+				return fmt.Sprintf("%s (embedding %s %s)", block, kind, v4)
+			}
+		}
+		return ""
+	}
+	for _, r := range refusedRanges {
+		if r.prefix.Contains(addr) {
+			return r.kind
+		}
+	}
+	if addr.Is6() && !globalUnicast.Contains(addr) {
+		return "reserved"
 	}
 	return ""
 }
