@@ -36,10 +36,39 @@ type getRecipeIn struct {
 	Fields []string `json:"fields,omitempty" jsonschema:"Only these fields."`
 }
 
-// recipeFieldNames are the curated view's fields a caller may narrow to.
-var recipeFieldNames = []string{"name", "description", "recipe_yield", "prep_time", "cook_time", "total_time", "ingredients", "instructions", "tags", "categories", "tools", "source_url", "rating", "notes", "last_made"}
+// recipeFieldNames are the curated view's fields a caller may narrow to,
+// by the names the answers use.
+var recipeFieldNames = []string{"name", "description", "yield", "prep", "cook", "total", "ingredients", "instructions", "tags", "categories", "tools", "source", "rating", "notes", "last_made"}
 
-var summaryFieldNames = []string{"name", "description", "tags", "categories", "tools", "rating", "recipe_yield", "total_time", "prep_time", "cook_time", "source_url", "date_added", "last_made", "has_image"}
+var summaryFieldNames = []string{"name", "description", "tags", "categories", "tools", "rating", "yield", "total", "prep", "cook", "source", "date_added", "last_made", "has_image"}
+
+// shortKeys are the recipe fields whose names in the tools are shorter than
+// in the Connect API: a model reads "prep" as well as "prep_time", and the
+// short names keep get_recipe within the seed's 491-byte curated view of the
+// same recipe with last_made added (issue figure "Answer cost"), and the
+// catalog within its per-tool budget.
+var shortKeys = map[string]string{
+	"yield":  "recipe_yield",
+	"prep":   "prep_time",
+	"cook":   "cook_time",
+	"total":  "total_time",
+	"source": "source_url",
+}
+
+// protoFields maps a fields parameter to the Connect API's field names.
+func protoFields(fields []string) []string {
+	if len(fields) == 0 {
+		return nil
+	}
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		if long, ok := shortKeys[f]; ok {
+			f = long
+		}
+		out[i] = f
+	}
+	return out
+}
 
 // Caps of the recipe tools, from the seed and the proto.
 const (
@@ -97,10 +126,10 @@ func recipeTools() []Tool {
 			"ingredients":  ingredientItems,
 			"instructions": maxItems(maxListInput),
 			"from_slug":    maxLen(500),
-			"recipe_yield": guardLen(maxShortTextLen),
-			"prep_time":    guardLen(maxShortTextLen),
-			"cook_time":    guardLen(maxShortTextLen),
-			"total_time":   guardLen(maxShortTextLen),
+			"yield":        guardLen(maxShortTextLen),
+			"prep":         guardLen(maxShortTextLen),
+			"cook":         guardLen(maxShortTextLen),
+			"total":        guardLen(maxShortTextLen),
 			"tags":         guardItems(maxTaxonomyNameLen),
 			"categories":   guardItems(maxTaxonomyNameLen),
 			"tools":        guardItems(maxTaxonomyNameLen),
@@ -116,10 +145,10 @@ func recipeTools() []Tool {
 			"instructions": maxItems(maxListInput),
 			"rating":       numRange(0, 5),
 			"replace":      both(maxItems(3), func(s *mcpSchema) { s.Items.Enum = toAny(replaceableLists) }),
-			"recipe_yield": guardLen(maxShortTextLen),
-			"prep_time":    guardLen(maxShortTextLen),
-			"cook_time":    guardLen(maxShortTextLen),
-			"total_time":   guardLen(maxShortTextLen),
+			"yield":        guardLen(maxShortTextLen),
+			"prep":         guardLen(maxShortTextLen),
+			"cook":         guardLen(maxShortTextLen),
+			"total":        guardLen(maxShortTextLen),
 			"tags":         guardItems(maxTaxonomyNameLen),
 			"categories":   guardItems(maxTaxonomyNameLen),
 			"tools":        guardItems(maxTaxonomyNameLen),
@@ -180,11 +209,11 @@ type summaryView struct {
 	Categories  []string `json:"categories,omitempty"`
 	Tools       []string `json:"tools,omitempty"`
 	Rating      *float64 `json:"rating,omitempty"`
-	RecipeYield string   `json:"recipe_yield,omitempty"`
-	TotalTime   string   `json:"total_time,omitempty"`
-	PrepTime    string   `json:"prep_time,omitempty"`
-	CookTime    string   `json:"cook_time,omitempty"`
-	SourceURL   string   `json:"source_url,omitempty"`
+	RecipeYield string   `json:"yield,omitempty"`
+	TotalTime   string   `json:"total,omitempty"`
+	PrepTime    string   `json:"prep,omitempty"`
+	CookTime    string   `json:"cook,omitempty"`
+	SourceURL   string   `json:"source,omitempty"`
 	DateAdded   string   `json:"date_added,omitempty"`
 	LastMade    string   `json:"last_made,omitempty"`
 	HasImage    *bool    `json:"has_image,omitempty"`
@@ -212,7 +241,7 @@ func summaries(items []*recipesv1.RecipeSummary, fields []string) []summaryView 
 
 func searchRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in searchRecipesIn) (any, error) {
 	req := &recipesv1.SearchRecipesRequest{
-		Query: in.Query, Fields: in.Fields, Tags: in.Tags, Categories: in.Categories, Tools: in.Tools, Foods: in.Foods, RequireAll: in.RequireAll,
+		Query: in.Query, Fields: protoFields(in.Fields), Tags: in.Tags, Categories: in.Categories, Tools: in.Tools, Foods: in.Foods, RequireAll: in.RequireAll,
 	}
 	if in.Page != 0 {
 		req.Page = ptr(int32(in.Page))
@@ -240,23 +269,23 @@ type recipeView struct {
 	Slug         string   `json:"slug"`
 	Name         string   `json:"name,omitempty"`
 	Description  string   `json:"description,omitempty"`
-	RecipeYield  string   `json:"recipe_yield,omitempty"`
-	PrepTime     string   `json:"prep_time,omitempty"`
-	CookTime     string   `json:"cook_time,omitempty"`
-	TotalTime    string   `json:"total_time,omitempty"`
+	RecipeYield  string   `json:"yield,omitempty"`
+	PrepTime     string   `json:"prep,omitempty"`
+	CookTime     string   `json:"cook,omitempty"`
+	TotalTime    string   `json:"total,omitempty"`
 	Ingredients  []string `json:"ingredients,omitempty"`
 	Instructions []string `json:"instructions,omitempty"`
 	Tags         []string `json:"tags,omitempty"`
 	Categories   []string `json:"categories,omitempty"`
 	Tools        []string `json:"tools,omitempty"`
-	SourceURL    string   `json:"source_url,omitempty"`
+	SourceURL    string   `json:"source,omitempty"`
 	Rating       *float64 `json:"rating,omitempty"`
 	Notes        []string `json:"notes,omitempty"`
 	LastMade     string   `json:"last_made,omitempty"`
 }
 
 func getRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getRecipeIn) (any, error) {
-	res, err := b.Recipes.GetRecipe(ctx, connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: in.Slug, Full: in.Full, Fields: in.Fields}))
+	res, err := b.Recipes.GetRecipe(ctx, connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: in.Slug, Full: in.Full, Fields: protoFields(in.Fields)}))
 	if err != nil {
 		return nil, err
 	}
@@ -312,14 +341,14 @@ type createRecipeIn struct {
 	Description  string   `json:"description,omitempty" jsonschema:"Short description."`
 	Ingredients  []any    `json:"ingredients,omitempty" jsonschema:"Lines: text (\"2 cups flour\") or parse_ingredients objects."`
 	Instructions []string `json:"instructions,omitempty" jsonschema:"Steps in order."`
-	RecipeYield  string   `json:"recipe_yield,omitempty" jsonschema:"Yield, e.g. \"4 servings\"."`
-	PrepTime     string   `json:"prep_time,omitempty" jsonschema:"Free text, e.g. \"15 min\"."`
-	CookTime     string   `json:"cook_time,omitempty" jsonschema:"Free text."`
-	TotalTime    string   `json:"total_time,omitempty" jsonschema:"Free text."`
+	RecipeYield  string   `json:"yield,omitempty" jsonschema:"Yield, e.g. \"4 servings\"."`
+	PrepTime     string   `json:"prep,omitempty" jsonschema:"Free text, e.g. \"15 min\"."`
+	CookTime     string   `json:"cook,omitempty" jsonschema:"Free text."`
+	TotalTime    string   `json:"total,omitempty" jsonschema:"Free text."`
 	Tags         []string `json:"tags,omitempty" jsonschema:"Tag names."`
 	Categories   []string `json:"categories,omitempty" jsonschema:"Category names."`
 	Tools        []string `json:"tools,omitempty" jsonschema:"Kitchen tool names."`
-	SourceURL    string   `json:"source_url,omitempty" jsonschema:"Source page."`
+	SourceURL    string   `json:"source,omitempty" jsonschema:"Source page."`
 	Notes        []noteIn `json:"notes,omitempty" jsonschema:"Notes."`
 	FromSlug     string   `json:"from_slug,omitempty" jsonschema:"Copy this recipe; other fields override."`
 }
@@ -337,15 +366,15 @@ type updateRecipeIn struct {
 	Description  *string  `json:"description,omitempty" jsonschema:"Description."`
 	Ingredients  []any    `json:"ingredients,omitempty" jsonschema:"All lines, text or objects."`
 	Instructions []string `json:"instructions,omitempty" jsonschema:"All steps."`
-	RecipeYield  *string  `json:"recipe_yield,omitempty" jsonschema:"Yield."`
-	PrepTime     *string  `json:"prep_time,omitempty" jsonschema:"Prep time."`
-	CookTime     *string  `json:"cook_time,omitempty" jsonschema:"Cook time."`
-	TotalTime    *string  `json:"total_time,omitempty" jsonschema:"Total time."`
+	RecipeYield  *string  `json:"yield,omitempty" jsonschema:"Yield."`
+	PrepTime     *string  `json:"prep,omitempty" jsonschema:"Prep time."`
+	CookTime     *string  `json:"cook,omitempty" jsonschema:"Cook time."`
+	TotalTime    *string  `json:"total,omitempty" jsonschema:"Total time."`
 	Tags         []string `json:"tags,omitempty" jsonschema:"Tags to add."`
 	Categories   []string `json:"categories,omitempty" jsonschema:"Categories to add."`
 	Tools        []string `json:"tools,omitempty" jsonschema:"Tools to add."`
 	Replace      []string `json:"replace,omitempty" jsonschema:"Lists to replace, not add to; none given clears."`
-	SourceURL    *string  `json:"source_url,omitempty" jsonschema:"Source URL."`
+	SourceURL    *string  `json:"source,omitempty" jsonschema:"Source URL."`
 	Rating       *float64 `json:"rating,omitempty" jsonschema:"Rating."`
 	Notes        []noteIn `json:"notes,omitempty" jsonschema:"All notes."`
 }

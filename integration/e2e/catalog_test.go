@@ -225,7 +225,7 @@ func everyTool(t *testing.T, version, transport string) {
 	step("create_recipe", func(t *testing.T) {
 		r := ok(t, "create_recipe", map[string]any{
 			"name": "E2E Toast", "description": "Bread, toasted.", "ingredients": []any{"2 slices bread", "1 tablespoon butter"},
-			"instructions": []string{"Toast the bread.", "Butter it."}, "tags": []string{"E2E Quick"}, "recipe_yield": "1 serving",
+			"instructions": []string{"Toast the bread.", "Butter it."}, "tags": []string{"E2E Quick"}, "yield": "1 serving",
 		})
 		if r["slug"] != "e2e-toast" {
 			t.Fatalf("create = %v", r)
