@@ -165,7 +165,7 @@ func statusError(status int, body []byte) *apiError {
 	case status == http.StatusNotFound:
 		e.kind = kindNotFound
 		if detail == "" {
-			e.msg = "the food API has no such resource (is FOOD_API_BASE the /api root?)"
+			e.msg = msgNoSuchResource
 		}
 	case status == http.StatusBadRequest || status == http.StatusUnprocessableEntity:
 		e.kind = kindInvalid
@@ -178,6 +178,23 @@ func statusError(status int, body []byte) *apiError {
 		e.kind, e.msg = kindProtocol, fmt.Sprintf("the food API answered with an unexpected HTTP %d", status)
 	}
 	return e
+}
+
+// msgNoSuchResource is the sentence for a 404 that names no resource of
+// the food API's own: the URL sous built does not exist there, which almost
+// always means FOOD_API_BASE is not the /api root.
+const msgNoSuchResource = "the food API has no such resource (is FOOD_API_BASE the /api root?)"
+
+// probeError rewrites the error of the startup probe's first call. A 404
+// there cannot be about a pantry item: the probe's endpoint always exists
+// under the /api root, so Django's "Not found." (which it sends for any
+// unknown path, integration/foodapi) means FOOD_API_BASE points elsewhere.
+func probeError(err error) error {
+	var e *apiError
+	if errors.As(err, &e) && e.kind == kindNotFound {
+		return &apiError{kind: kindNotFound, status: e.status, msg: msgNoSuchResource}
+	}
+	return err
 }
 
 // clip collapses whitespace and cuts a detail to maxDetailChars.

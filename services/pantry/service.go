@@ -134,7 +134,7 @@ func (s *Service) GetStatus(ctx context.Context, _ *connect.Request[pantryv1.Get
 		Username string `json:"username"`
 	}
 	if err := s.food.get(ctx, "/auth/check/", nil, &who); err != nil {
-		return nil, connectError(err, "")
+		return nil, connectError(probeError(err), "")
 	}
 	items, err := s.pantry(ctx, pantryv1.Location_LOCATION_UNSPECIFIED)
 	if err != nil {
