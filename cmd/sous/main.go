@@ -130,13 +130,9 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
-	var names []string
-	for _, n := range strings.Split(*list, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
-	}
-	st, err := newStack(cfg, names, true, logger)
+	explicit := false
+	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "services" })
+	st, err := newStack(cfg, serveServices(cfg, *list, explicit), true, logger)
 	if err != nil {
 		return err
 	}
@@ -148,6 +144,25 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 		logger.Warn("SOUS_SERVICE_TOKEN is not set: the services accept any caller; set it before exposing them beyond this host")
 	}
 	return serve.ListenAndServe(ctx, *addr, serve.Handler(cfg.Remotes.Token, st.local...), logger)
+}
+
+// serveServices are the services `sous serve` is asked to run: the
+// --services list, or by default every service except the pantry when the
+// food API is not configured. A homelab with only Mealie then serves the
+// Mealie services (newStack says in one line what would turn the pantry
+// on), while a pantry named in --services without its backend still stops
+// sous with exit status 2.
+func serveServices(cfg config, list string, explicit bool) []string {
+	var names []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			if !explicit && n == svcPantry && cfg.backendMissing(svcPantry) != "" {
+				continue
+			}
+			names = append(names, n)
+		}
+	}
+	return names
 }
 
 // cmdMCP runs the MCP front over stdio or Streamable HTTP, with each

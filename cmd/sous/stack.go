@@ -195,7 +195,11 @@ func newStack(cfg config, want []string, strict bool, logger *slog.Logger) (*sta
 		logOff(logger, off, cfg.Toolsets)
 	}
 	if optionalPantry && source[svcPantry] == "" && (source[svcRecipes] != "" || source[svcMealPlan] != "") {
-		logger.Info("no pantry configured: suggest_recipes(from_pantry) and skipping in-stock items when shopping are off; set FOOD_API_BASE and FOOD_API_TOKEN (or SOUS_PANTRY_URL) to turn them on")
+		if strict {
+			logger.Info("pantry service off: set FOOD_API_BASE and FOOD_API_TOKEN to serve it (or SOUS_PANTRY_URL to use a remote one); until then recipes and mealplan run without the pantry (no suggest_recipes from_pantry, no skipping in-stock items when shopping)")
+		} else {
+			logger.Info("no pantry configured: suggest_recipes(from_pantry) and skipping in-stock items when shopping are off; set FOOD_API_BASE and FOOD_API_TOKEN (or SOUS_PANTRY_URL) to turn them on")
+		}
 	}
 	if source[svcRecipes] == "" && (source[svcMealPlan] == "local" || source[svcLibrary] == "local") {
 		// Their Mealie is configured, so recipes is too; this is only

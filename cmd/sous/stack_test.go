@@ -72,6 +72,17 @@ func TestNewStack(t *testing.T) {
 			name: "a toolset chosen names only itself", cfg: config{Config: mcpfront.Config{Toolsets: []string{"shopping"}}}, want: servicesForToolsets([]string{"shopping"}),
 			wantLog: []string{"shopping toolset off: set MEALIE_URL and MEALIE_API_TOKEN (or SOUS_RECIPES_URL, SOUS_MEALPLAN_URL) to turn it on"},
 		},
+		{
+			name: "serve with only Mealie runs the Mealie services, saying how to add the pantry", cfg: mealie,
+			want: serveServices(mealie, strings.Join(serviceNames, ","), false), strict: true,
+			wantLocal: []string{"recipes", "mealplan", "library"}, wantOn: []string{"recipes", "mealplan", "library"},
+			wantLog: []string{"pantry service off: set FOOD_API_BASE and FOOD_API_TOKEN to serve it"},
+		},
+		{
+			name: "serve --services naming the pantry still needs the food API", cfg: mealie,
+			want: serveServices(mealie, "pantry,recipes", true), strict: true,
+			wantErr: "the pantry service cannot run: set FOOD_API_BASE and FOOD_API_TOKEN",
+		},
 		{name: "unknown service", cfg: both, want: []string{"desserts"}, strict: true, wantErr: `unknown service "desserts"`},
 	}
 	for _, tt := range tests {
@@ -112,6 +123,75 @@ func TestNewStack(t *testing.T) {
 			}
 			if strings.Count(logs.String(), "\n") > len(tt.wantLog) {
 				t.Errorf("more log lines than expected:\n%s", logs.String())
+			}
+		})
+	}
+}
+
+func TestServeServices(t *testing.T) {
+	mealie := config{MealieURL: "http://127.0.0.1:9", MealieToken: "t"}
+	both := mealie
+	both.FoodAPIBase, both.FoodAPIToken = "http://127.0.0.1:9/api", "t"
+	all := strings.Join(serviceNames, ",")
+	tests := []struct {
+		name     string
+		cfg      config
+		list     string
+		explicit bool
+		want     []string
+	}{
+		{"default, food API configured: all four", both, all, false, serviceNames},
+		{"default, no food API: the pantry is left out", mealie, all, false, []string{"recipes", "mealplan", "library"}},
+		{"explicit list is kept as given", mealie, " pantry, recipes ,", true, []string{"pantry", "recipes"}},
+		{"explicit list without the pantry", mealie, "recipes", true, []string{"recipes"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := serveServices(tt.cfg, tt.list, tt.explicit); !slices.Equal(got, tt.want) {
+				t.Errorf("serveServices(%q, explicit=%v) = %v, want %v", tt.list, tt.explicit, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestServeWithoutFoodAPI runs `sous serve` with only Mealie configured: by
+// default it gets as far as listening (an unusable --addr then stops it, so
+// nothing binds) having left the pantry out with one line; with the pantry
+// named in --services it stops first, naming the variables.
+func TestServeWithoutFoodAPI(t *testing.T) {
+	t.Setenv("MEALIE_URL", "http://127.0.0.1:9")
+	t.Setenv("MEALIE_API_TOKEN", "t")
+	for _, v := range []string{"FOOD_API_BASE", "FOOD_API_TOKEN", "SOUS_PANTRY_URL", "SOUS_RECIPES_URL", "SOUS_MEALPLAN_URL", "SOUS_LIBRARY_URL", "SOUS_TOOLSETS", "MEALIE_LOG_LEVEL"} {
+		t.Setenv(v, " ") // blank: the default, and a .env cannot fill it in
+	}
+	tests := []struct {
+		name      string
+		args      []string
+		want      string
+		wantNot   string
+		wantLines int // lines mentioning the pantry
+	}{
+		{"default", []string{"serve", "--addr", "127.0.0.1:-1"}, "pantry service off: set FOOD_API_BASE and FOOD_API_TOKEN", "cannot run", 1},
+		{"explicit", []string{"serve", "--services", "pantry,recipes", "--addr", "127.0.0.1:-1"}, "sous: the pantry service cannot run: set FOOD_API_BASE and FOOD_API_TOKEN", "pantry service off", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			if code := run(tt.args, strings.NewReader(""), &stdout, &stderr); code != exitStartup {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitStartup, stderr.String())
+			}
+			out := stderr.String()
+			if !strings.Contains(out, tt.want) || strings.Contains(out, tt.wantNot) {
+				t.Errorf("stderr lacks %q or has %q:\n%s", tt.want, tt.wantNot, out)
+			}
+			n := 0
+			for _, line := range strings.Split(out, "\n") {
+				if strings.Contains(strings.ToLower(line), "pantry") {
+					n++
+				}
+			}
+			if n != tt.wantLines {
+				t.Errorf("%d lines mention the pantry, want %d:\n%s", n, tt.wantLines, out)
 			}
 		})
 	}
