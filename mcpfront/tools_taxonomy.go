@@ -58,10 +58,10 @@ type manageTaxonomyIn struct {
 	ItemID    string         `json:"item_id,omitempty" jsonschema:"update, merge, delete: item id."`
 	MergeInto string         `json:"merge_into,omitempty" jsonschema:"merge: id to keep."`
 	Items     []taxonomyData `json:"items,omitempty" jsonschema:"Batch; items fail alone."`
-	Force     bool           `json:"force,omitempty" jsonschema:"delete: even if used; prefer merge."`
+	Force     bool           `json:"force,omitempty" jsonschema:"delete: even if recipes use it (dropped from them)."`
 }
 
-const manageTaxonomyDesc = "Call to look up ids, or to add, rename, merge or delete items. Used foods and units need merge or force."
+const manageTaxonomyDesc = "Call to look up ids, or to add, rename, merge or delete items. Deleting an item recipes use needs force (foods and units: merge instead)."
 
 const manageTaxonomyReadOnlyDesc = "Call to look up taxonomy names and ids. Read-only mode: list only."
 

@@ -183,6 +183,21 @@ func everyTool(t *testing.T, version, transport string) {
 		if fmt.Sprint(del["deleted"]) != "["+id+"]" {
 			t.Errorf("delete = %v", del)
 		}
+		// A tag recipes carry (the demo seed's Spicy) is refused with its
+		// count, before any delete reaches Mealie.
+		spicy := items(t, ok(t, "manage_taxonomy", map[string]any{"resource": "tags", "search": "spicy"}))
+		if len(spicy) != 1 {
+			t.Fatalf("tags matching spicy = %v", spicy)
+		}
+		keptTag := ok(t, "manage_taxonomy", map[string]any{"resource": "tags", "action": "delete", "item_id": str(spicy[0], "id")})
+		if keptTag["deleted"] != nil || !strings.Contains(fmt.Sprint(keptTag["errors"]), "pass force=true to remove it from them") {
+			t.Errorf("delete of a used tag = %v", keptTag)
+		}
+		for _, r := range em.Requests() {
+			if r.Method == http.MethodDelete && strings.HasSuffix(r.Path, "/"+str(spicy[0], "id")) {
+				t.Errorf("the refused delete reached Mealie: %s %s", r.Method, r.Path)
+			}
+		}
 		foods := items(t, ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "action": "create", "items": []any{
 			map[string]any{"name": "e2e shallot"}, map[string]any{"name": "e2e shallots"},
 		}}))

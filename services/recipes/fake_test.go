@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -86,6 +88,7 @@ func newFake(t testing.TB) *fakeMealie {
 	for _, kind := range []string{"tags", "categories", "tools"} {
 		mux.HandleFunc("GET /api/organizers/"+kind, f.taxList(kind))
 		mux.HandleFunc("POST /api/organizers/"+kind, f.taxCreate(kind))
+		mux.HandleFunc("DELETE /api/organizers/"+kind+"/{id}", f.taxDelete(kind))
 	}
 	for _, kind := range []string{"foods", "units"} {
 		mux.HandleFunc("GET /api/"+kind, f.taxList(kind))
@@ -179,11 +182,39 @@ func (f *fakeMealie) list(w http.ResponseWriter, r *http.Request) {
 		slugs = append(slugs, s)
 	}
 	sort.Strings(slugs)
+	q := r.URL.Query()
 	items := []any{}
 	for _, s := range slugs {
-		items = append(items, f.recipes[s])
+		rec := f.recipes[s]
+		if carries(rec, "tags", q["tags"]) && carries(rec, "recipeCategory", q["categories"]) && carries(rec, "tools", q["tools"]) {
+			items = append(items, rec)
+		}
 	}
-	writeJSON(w, 200, map[string]any{"page": 1, "per_page": len(items), "total": len(items), "total_pages": 1, "items": items})
+	total := len(items)
+	perPage := total
+	if pp, err := strconv.Atoi(q.Get("perPage")); err == nil && pp > 0 && pp < total {
+		items, perPage = items[:pp], pp
+	}
+	writeJSON(w, 200, map[string]any{"page": 1, "per_page": perPage, "total": total, "total_pages": 1, "items": items})
+}
+
+// carries reports whether rec's organizer list key holds any of want, by id
+// or slug, as Mealie's tags/categories/tools filters do
+// (recipes_list__tags_by_id.json); no want is no filter.
+func carries(rec map[string]any, key string, want []string) bool {
+	if len(want) == 0 {
+		return true
+	}
+	list, _ := rec[key].([]any)
+	for _, it := range list {
+		o, _ := it.(map[string]any)
+		for _, w := range want {
+			if o["id"] == w || o["slug"] == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (f *fakeMealie) get(w http.ResponseWriter, r *http.Request) {
@@ -428,7 +459,8 @@ func (f *fakeMealie) taxPut(kind string) http.HandlerFunc {
 }
 
 // taxDelete deletes whatever recipes use, like Mealie 2.0
-// (foods_delete__in_use_by_recipe.json).
+// (foods_delete__in_use_by_recipe.json); a deleted tag, category or tool
+// leaves every recipe's list, as Mealie drops the association rows.
 func (f *fakeMealie) taxDelete(kind string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
@@ -438,6 +470,12 @@ func (f *fakeMealie) taxDelete(kind string) http.HandlerFunc {
 		for i, it := range items {
 			if it["id"] == id {
 				f.taxonomy[kind] = append(items[:i:i], items[i+1:]...)
+				key := map[string]string{"tags": "tags", "categories": "recipeCategory", "tools": "tools"}[kind]
+				for _, rec := range f.recipes {
+					if list, ok := rec[key].([]any); key != "" && ok {
+						rec[key] = slices.DeleteFunc(slices.Clone(list), func(o any) bool { return o.(map[string]any)["id"] == id })
+					}
+				}
 				writeJSON(w, 200, it)
 				return
 			}

@@ -294,7 +294,10 @@ func (s *Service) MergeTaxonomy(ctx context.Context, req *connect.Request[recipe
 // refused with the count and a pointer to merge unless force is set: Mealie
 // 2.0 deletes it anyway and silently nulls the ingredient's food or unit
 // (foods_delete__in_use_by_recipe.json, recipes_get__after_food_delete.json).
-// A 409 or foreign-key refusal from Mealie is answered the same way.
+// A tag, category or tool that recipes use is refused the same way, because
+// Mealie deletes it and drops it from every recipe without a word; its count
+// is one filtered recipe-list request (see organizerUsage). A 409 or
+// foreign-key refusal from Mealie is answered as a refusal too.
 func (s *Service) DeleteTaxonomy(ctx context.Context, req *connect.Request[recipesv1.DeleteTaxonomyRequest]) (*connect.Response[recipesv1.DeleteTaxonomyResponse], error) {
 	res, err := resourceOf(req.Msg.GetResource())
 	if err != nil {
@@ -329,6 +332,18 @@ func (s *Service) DeleteTaxonomy(ctx context.Context, req *connect.Request[recip
 				res.Singular(), id, atLeast, n, res.Singular())})
 			continue
 		}
+		if isOrganizer(res) && !req.Msg.GetForce() {
+			n, err := s.organizerUsage(ctx, res, id)
+			if err != nil {
+				out.Errors = append(out.Errors, itemError(i, id, fmt.Errorf("counting the recipes that use %s '%s' failed, so it was not deleted: %s", res.Singular(), id, errMessage(err))))
+				continue
+			}
+			if n > 0 {
+				out.Errors = append(out.Errors, &recipesv1.ItemError{Index: int32(i), Item: id, Message: fmt.Sprintf(
+					"%s '%s' is used by %d recipe(s) — pass force=true to remove it from them", res.Singular(), id, n)})
+				continue
+			}
+		}
 		if err := s.mealie.DeleteTaxonomy(ctx, res, id); err != nil {
 			if st := mealie.StatusOf(err); st == http.StatusConflict || isForeignKey(err) {
 				err = fmt.Errorf("Mealie refused to delete %s '%s' because recipes still use it — merge it into another %s instead", res.Singular(), id, res.Singular())
@@ -339,6 +354,33 @@ func (s *Service) DeleteTaxonomy(ctx context.Context, req *connect.Request[recip
 		out.Deleted = append(out.Deleted, id)
 	}
 	return connect.NewResponse(out), nil
+}
+
+// isOrganizer reports the resources recipes carry as a list of their own.
+func isOrganizer(res mealie.Resource) bool {
+	return res == mealie.Tags || res == mealie.Categories || res == mealie.Tools
+}
+
+// organizerUsage counts the recipes carrying one tag, category or tool: the
+// recipe list filtered by its id, one row per page, whose total is the
+// count (recipes_list__tags_by_id.json). Filtering by id rather than slug
+// matters: Mealie drops a slug that matches nothing and answers the whole
+// library (recipes_list__tags_unknown_slug.json).
+func (s *Service) organizerUsage(ctx context.Context, res mealie.Resource, id string) (int, error) {
+	q := mealie.RecipeQuery{Page: 1, PerPage: 1}
+	switch res {
+	case mealie.Tags:
+		q.Tags = []string{id}
+	case mealie.Categories:
+		q.Categories = []string{id}
+	case mealie.Tools:
+		q.Tools = []string{id}
+	}
+	p, err := s.mealie.ListRecipes(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	return p.Total, nil
 }
 
 // isForeignKey spots a database refusal leaked through a 4xx/5xx body.
