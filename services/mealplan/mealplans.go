@@ -173,13 +173,14 @@ func (s *Service) GetMealPlan(ctx context.Context, req *connect.Request[mealplan
 // /mealplans/today: that endpoint uses Mealie's own zone, which may differ
 // from TZ, and the date echoed back must be the date actually read.
 func (s *Service) GetTodaysMeals(ctx context.Context, _ *connect.Request[mealplanv1.GetTodaysMealsRequest]) (*connect.Response[mealplanv1.GetTodaysMealsResponse], error) {
-	today := s.now().In(s.loc).Format(dateLayout)
+	now := s.now()
+	today := now.In(s.loc).Format(dateLayout)
 	entries, err := s.mealie.ListMealPlans(ctx, today, today)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
 	return connect.NewResponse(&mealplanv1.GetTodaysMealsResponse{
-		Items: shapeEntries(entries), Date: today, TimeZone: s.loc.String(),
+		Items: shapeEntries(entries), Date: today, TimeZone: localZoneName(s.loc, now),
 	}), nil
 }
 
