@@ -75,7 +75,7 @@ func NewServer(b Backends, opts Options) (*mcp.Server, error) {
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "sous", Title: "sous", Version: version.Version}, &mcp.ServerOptions{
 		Instructions: Instructions,
-		Logger:       logger,
+		Logger:       sdkLogger(logger),
 	})
 	for _, t := range tools {
 		t.register(s, b, opts)
@@ -89,6 +89,33 @@ func NewServer(b Backends, opts Options) (*mcp.Server, error) {
 	}
 	return s, nil
 }
+
+// sdkLogger is the logger the go-sdk's server gets: the SDK logs every
+// session's connect and disconnect at Info, four lines for each call of a
+// stateless HTTP client, which buries sous's own lines. Its records below
+// Warn pass only when logger is at Debug (MEALIE_LOG_LEVEL=debug).
+func sdkLogger(logger *slog.Logger) *slog.Logger {
+	return slog.New(sdkHandler{logger.Handler()})
+}
+
+// sdkHandler drops the SDK's records below Warn unless its inner handler
+// takes Debug records.
+type sdkHandler struct{ inner slog.Handler }
+
+func (h sdkHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	if l < slog.LevelWarn && !h.inner.Enabled(ctx, slog.LevelDebug) {
+		return false
+	}
+	return h.inner.Enabled(ctx, l)
+}
+
+func (h sdkHandler) Handle(ctx context.Context, r slog.Record) error { return h.inner.Handle(ctx, r) }
+
+func (h sdkHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return sdkHandler{h.inner.WithAttrs(attrs)}
+}
+
+func (h sdkHandler) WithGroup(name string) slog.Handler { return sdkHandler{h.inner.WithGroup(name)} }
 
 // nullArguments turns `"arguments": null` into `{}`. go-sdk v1.8.0
 // unmarshals null into a nil map and then panics applying schema defaults
