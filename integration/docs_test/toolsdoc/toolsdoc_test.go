@@ -141,6 +141,21 @@ func params(t *testing.T, b *strings.Builder, tl mcpfront.Tool) {
 		fmt.Fprintln(b, "\nNo parameters.")
 		return
 	}
+	fmt.Fprintln(b, "\n| Parameter | Type | Required | Description |")
+	fmt.Fprintln(b, "| --- | --- | --- | --- |")
+	rows(b, "", s)
+}
+
+// maxNesting bounds how deep rows follows nested objects: the catalog's
+// deepest is two levels (create_meta_recipe's slots[].options[]); the bound
+// only guards against a schema that refers to itself.
+const maxNesting = 4
+
+// rows writes one row per property of s, and after an object (or an array
+// of objects) one row per nested field, named by its path
+// (`items[].name`, `meal_plan_range.start_date`), so a reader sees every
+// field a model can send. "Required" is within the enclosing object.
+func rows(b *strings.Builder, prefix string, s *jsonschema.Schema) {
 	names := make([]string, 0, len(s.Properties))
 	for n := range s.Properties {
 		names = append(names, n)
@@ -153,11 +168,17 @@ func params(t *testing.T, b *strings.Builder, tl mcpfront.Tool) {
 		}
 		return names[i] < names[j]
 	})
-	fmt.Fprintln(b, "\n| Parameter | Type | Required | Description |")
-	fmt.Fprintln(b, "| --- | --- | --- | --- |")
 	for _, n := range names {
 		p := s.Properties[n]
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", n, typeOf(p), yes(slices.Contains(s.Required, n)), cell(describe(p)))
+		path := prefix + n
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s |\n", path, typeOf(p), yes(slices.Contains(s.Required, n)), cell(describe(p)))
+		inner, innerPath := p, path
+		if p.Items != nil {
+			inner, innerPath = p.Items, path+"[]"
+		}
+		if len(inner.Properties) > 0 && strings.Count(innerPath, ".") < maxNesting {
+			rows(b, innerPath+".", inner)
+		}
 	}
 }
 
