@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/souskitchen/sous/integration/foodapitest"
 	"github.com/souskitchen/sous/integration/mealietest"
@@ -87,24 +88,70 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	cfg.Addr = *addr
 	return mcpfront.ListenAndServe(ctx, cfg.Config, servers, logger, func(mcpAddr string) {
-		path := "/mcp"
-		if cfg.URLSecret != "" {
-			path = "/mcp/<FOOD_MCP_URL_SECRET>"
-		}
-		fmt.Fprintf(stdout, `sous demo is running against a seeded Mealie emulator.
+		writeBanner(stdout, banner{
+			mcpAddr: mcpAddr, connectAddr: ln.Addr().String(), mealieURL: em.URL, mealieToken: em.Token, food: foodNote,
+			pathSecret: cfg.URLSecret != "", bearer: cfg.BearerToken != "", serviceToken: cfg.Remotes.Token != "",
+		})
+	})
+}
 
-  MCP (Streamable HTTP):  http://%[1]s%[2]s
-  Connect API:            http://%[3]s  (try: grpcurl -plaintext %[3]s list)
+// inspector is how the docs and the banner run the MCP Inspector's CLI. The
+// version is pinned: an unpinned npx on Node 20 resolves an old Inspector
+// that has no --header and rewrites a path-secret URL's path to /mcp.
+// 2.12.0 is the version integration/inspector tests against; on Node 20 npm
+// warns EBADENGINE about it, and its CLI works all the same.
+const inspector = "npx -y @modelcontextprotocol/inspector@2.12.0 --cli"
+
+// banner is what the demo prints once it listens.
+type banner struct {
+	mcpAddr, connectAddr, mealieURL, mealieToken, food string
+	// pathSecret, bearer and serviceToken say FOOD_MCP_URL_SECRET,
+	// SOUS_MCP_BEARER_TOKEN and SOUS_SERVICE_TOKEN are set: the commands
+	// printed then carry them. They name the variables rather than print
+	// values the user chose.
+	pathSecret, bearer, serviceToken bool
+}
+
+// writeBanner prints where everything is and commands that work as shown
+// (docs/try-it.md quotes them).
+func writeBanner(w io.Writer, b banner) {
+	url := "http://" + b.mcpAddr + "/mcp"
+	if b.pathSecret {
+		url += "/$FOOD_MCP_URL_SECRET"
+	}
+	var mcpHeader, claudeHeader, grpcHeader string
+	if b.bearer {
+		mcpHeader = ` --header "Authorization: Bearer $SOUS_MCP_BEARER_TOKEN"`
+		claudeHeader = mcpHeader
+	}
+	if b.serviceToken {
+		grpcHeader = ` -H "Authorization: Bearer $SOUS_SERVICE_TOKEN"`
+	}
+	fmt.Fprintf(w, `sous demo is running against a seeded Mealie emulator.
+
+  MCP (Streamable HTTP):  %[1]s
+  Connect API:            http://%[2]s  (try: grpcurl -plaintext%[3]s %[2]s list)
   Mealie emulator:        %[4]s  (API token: %[5]s)
   Food API (pantry):      %[6]s
 
 Connect an MCP client, for example:
-  npx @modelcontextprotocol/inspector --cli http://%[1]s%[2]s --transport http --method tools/list
-  claude mcp add --transport http sous http://%[1]s%[2]s
-
-Press Ctrl-C to stop.
-`, mcpAddr, path, ln.Addr().String(), em.URL, em.Token, foodNote)
-	})
+  %[7]s "%[1]s" --transport http%[8]s --method tools/list
+  claude mcp add --transport http sous "%[1]s"%[9]s
+`, url, b.connectAddr, grpcHeader, b.mealieURL, b.mealieToken, b.food, inspector, mcpHeader, claudeHeader)
+	var vars []string
+	if b.pathSecret {
+		vars = append(vars, "FOOD_MCP_URL_SECRET")
+	}
+	if b.bearer {
+		vars = append(vars, "SOUS_MCP_BEARER_TOKEN")
+	}
+	if b.serviceToken {
+		vars = append(vars, "SOUS_SERVICE_TOKEN")
+	}
+	if len(vars) > 0 {
+		fmt.Fprintf(w, "(with %s set in that shell as for the demo)\n", strings.Join(vars, " and "))
+	}
+	fmt.Fprint(w, "\nPress Ctrl-C to stop.\n")
 }
 
 // errNoRepo means neither the working directory nor the binary sits inside
