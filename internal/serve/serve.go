@@ -18,12 +18,23 @@ import (
 	"github.com/souskitchen/sous/internal/svcauth"
 )
 
-// Timeouts of the services' HTTP server. Reads and writes are not bounded
-// per request: library sweeps stream for minutes on a slow Mealie, and each
-// RPC bounds its own backend calls instead.
+// Timeouts of the services' HTTP server. Responses are not bounded:
+// library sweeps stream for minutes on a slow Mealie, and each RPC bounds
+// its own backend calls instead.
 const (
 	// ReadHeaderTimeout bounds a client that opens a connection and stalls.
 	ReadHeaderTimeout = 10 * time.Second
+	// BodyReadTimeout bounds reading one request, body included
+	// (http.Server.ReadTimeout), so a client that sends its headers and
+	// then trickles or stalls the body does not hold a connection and a
+	// handler for as long as it likes. The largest body sous accepts is
+	// the MCP endpoint's 1 MiB (mcpfront.MaxRequestBody); 30 s carries it
+	// at about 35 KB/s. It does not cut a response that streams after the
+	// body: on HTTP/1.1 the server lifts the connection's read deadline
+	// once the body has been read (to watch for the client leaving), and
+	// on h2c the deadline is per stream and only ends the body's reads
+	// (TestStreamOutlivesBodyDeadline).
+	BodyReadTimeout = 30 * time.Second
 	// IdleTimeout closes keep-alive connections nobody uses.
 	IdleTimeout = 2 * time.Minute
 	// ShutdownGrace is how long in-flight calls get after SIGTERM.
@@ -64,13 +75,21 @@ func Handler(token string, services ...Service) http.Handler {
 	return mux
 }
 
-// NewServer returns an HTTP server for h that speaks HTTP/1.1 and h2c.
+// NewServer returns an HTTP server for h that speaks HTTP/1.1 and h2c, with
+// ReadHeaderTimeout for headers and BodyReadTimeout for each request body,
+// on both protocols.
 func NewServer(h http.Handler, logger *slog.Logger) *http.Server {
+	return newServer(h, logger, BodyReadTimeout)
+}
+
+// newServer is NewServer with the body timeout as a parameter, for tests.
+func newServer(h http.Handler, logger *slog.Logger, bodyTimeout time.Duration) *http.Server {
 	p := new(http.Protocols)
 	p.SetHTTP1(true)
 	p.SetUnencryptedHTTP2(true)
 	return &http.Server{
 		Handler:           h,
+		ReadTimeout:       bodyTimeout,
 		Protocols:         p,
 		ReadHeaderTimeout: ReadHeaderTimeout,
 		IdleTimeout:       IdleTimeout,
