@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // maxImageBytes caps an uploaded image: the recipes service refuses more
@@ -47,7 +48,22 @@ func readImage(dir, name string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("the image directory cannot be opened: %v", err)
 	}
 	defer root.Close()
-	f, err := root.Open(rel)
+	// Stat before opening: opening a FIFO for reading blocks until a
+	// writer comes, which would hang the call (and pin an OS thread) for
+	// good; a device may do worse. O_NONBLOCK covers a file swapped for a
+	// FIFO between the two steps (the open returns at once, and the Stat
+	// of the open file below refuses it); reads of a regular file ignore it.
+	st, err := root.Stat(rel)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, "", fmt.Errorf("no file %s in the image directory", rel)
+		}
+		return nil, "", fmt.Errorf("%s cannot be read from the image directory", rel)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, "", fmt.Errorf("%s is not a regular file", rel)
+	}
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, "", fmt.Errorf("no file %s in the image directory", rel)
