@@ -12,8 +12,8 @@ import (
 // time.Local is always called "Local", which tells a reader nothing, so it
 // is named by tz (the TZ variable, without the leading ':' POSIX allows)
 // when that is set, else by its abbreviation and UTC offset at the instant
-// at: "CET (UTC+01:00)", or "UTC+05:30" for a zone whose abbreviation is
-// only a number.
+// at: "CET (UTC+01:00)", "UTC+05:45" for a zone whose abbreviation is only
+// a number, and plain "UTC" for UTC.
 func zoneName(loc *time.Location, at time.Time, tz string) string {
 	if name := loc.String(); name != "Local" {
 		return name
@@ -27,7 +27,10 @@ func zoneName(loc *time.Location, at time.Time, tz string) string {
 		sign, offset = '-', -offset
 	}
 	utc := fmt.Sprintf("UTC%c%02d:%02d", sign, offset/3600, offset%3600/60)
-	if abbr == "" || strings.ContainsAny(abbr[:1], "+-0123456789") {
+	switch {
+	case abbr == "UTC" && offset == 0:
+		return abbr
+	case abbr == "" || strings.ContainsAny(abbr[:1], "+-0123456789"):
 		return utc
 	}
 	return abbr + " (" + utc + ")"

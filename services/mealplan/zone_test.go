@@ -29,6 +29,7 @@ func TestZoneName(t *testing.T) {
 		{"in summer", local(t, "Europe/Paris"), summer, "", "CEST (UTC+02:00)"},
 		{"a numeric abbreviation is left out", local(t, "America/Sao_Paulo"), winter, "", "UTC-03:00"},
 		{"an offset with minutes", local(t, "Asia/Kathmandu"), winter, "", "UTC+05:45"},
+		{"a host on UTC", local(t, "Etc/UTC"), winter, "", "UTC"},
 		{"TZ wins over the abbreviation", local(t, "Europe/Paris"), winter, "Europe/Paris", "Europe/Paris"},
 	}
 	for _, tt := range tests {
