@@ -29,9 +29,10 @@ const (
 )
 
 // checkSlug trims a slug and refuses it when empty, longer than
-// MaxSlugChars, or holding control characters, which no slug Mealie makes
-// contains (internal/mealieslug keeps only [-a-z0-9]); sending one would
-// only ask Mealie for a path it cannot have.
+// MaxSlugChars, holding control characters, or a dot segment ("." or
+// ".."): no slug Mealie makes has any of these (internal/mealieslug keeps
+// only [-a-z0-9]); sending one would only ask Mealie for a path it cannot
+// have or, for a dot segment, for another path.
 func checkSlug(field, v string) (string, error) {
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -42,6 +43,12 @@ func checkSlug(field, v string) (string, error) {
 	}
 	if strings.IndexFunc(v, unicode.IsControl) >= 0 {
 		return "", invalid("%s must not contain control characters (a slug is like \"pad-thai\")", field)
+	}
+	if v == "." || v == ".." {
+		// url.PathEscape keeps dots, so "/api/recipes/.." would be a
+		// dot-segment that a proxy or Mealie may resolve to /api: a
+		// DELETE or PUT aimed at another path.
+		return "", invalid("%s %q is not a slug: a slug is like \"pad-thai\"", field, v)
 	}
 	return v, nil
 }
