@@ -93,6 +93,13 @@ func New(cfg Config) (*Client, error) {
 		hc.Transport = tr
 	}
 	hc.Timeout = Timeout
+	// Redirects are not followed, for reads or writes: Mealie's API does
+	// not redirect, so a 3xx means MEALIE_URL points at something else (a
+	// login page, http:// to https://, a path prefix), and following it
+	// would resend a write, token and all, wherever the answer says (Go
+	// turns a redirected POST into a GET, and keeps the body on 307/308).
+	// once answers a 3xx with redirectError instead.
+	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	backoff := cfg.Backoff
 	if backoff == 0 {
 		backoff = DefaultBackoff
@@ -244,6 +251,31 @@ func (c *Client) once(ctx context.Context, req Request, u, contentType string, p
 		}
 		return body, nil
 	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return nil, redirectError(req, resp)
+	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
 	return nil, statusError(resp.StatusCode, body, req.Resource)
+}
+
+// maxLocationChars caps how much of a redirect's Location a message quotes:
+// enough to recognise the place, never a page of query string.
+const maxLocationChars = 200
+
+// redirectError is the protocol error for a 3xx answer (never followed,
+// see New), naming the request and where it was sent. It is not retried:
+// the same URL would redirect again.
+func redirectError(req Request, resp *http.Response) *Error {
+	where := "elsewhere"
+	if loc := resp.Header.Get("Location"); loc != "" {
+		if u, err := resp.Request.URL.Parse(loc); err == nil {
+			loc = u.Redacted()
+		}
+		if r := []rune(loc); len(r) > maxLocationChars {
+			loc = string(r[:maxLocationChars]) + "…"
+		}
+		where = "to " + loc
+	}
+	return &Error{Kind: KindProtocol, Status: resp.StatusCode, Message: fmt.Sprintf(
+		"Mealie redirected %s %s %s (%d) — is MEALIE_URL the base URL?", req.Method, req.Path, where, resp.StatusCode)}
 }
