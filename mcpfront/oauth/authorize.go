@@ -32,6 +32,8 @@ type pendingConsent struct {
 	challenge   string
 	scopes      []string
 	expires     time.Time
+	addr        string // addrKey of the request that opened it
+	seq         uint64 // opening order, to find an address's oldest
 }
 
 // scopeText describes each scope on the consent page.
@@ -132,9 +134,11 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		challenge:   q.Get("code_challenge"),
 		scopes:      scopes,
 		expires:     s.now().Add(ConsentTTL),
+		addr:        addrKey(r),
 	}
-	if !s.addPending(p) {
-		s.errorPage(w, http.StatusServiceUnavailable, "Too many consent pages are open. Close some and try again in a few minutes.")
+	if msg := s.addPending(p); msg != "" {
+		s.log.Warn("refused a consent page", "client_id", c.ID, "reason", msg)
+		s.errorPage(w, http.StatusServiceUnavailable, msg)
 		return
 	}
 	http.SetCookie(w, &http.Cookie{
@@ -200,18 +204,21 @@ func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 			granted = append(granted, sc)
 		}
 	}
+	addr := addrKey(r)
 	s.mu.Lock()
-	limited := s.loginLim.TokensAt(now) < 1
+	limited := s.loginLimited(addr, p.client.ID, now)
 	s.mu.Unlock()
-	if limited {
-		s.log.Warn("refused a consent while wrong passphrases are rate-limited", "client_id", p.client.ID)
+	if limited != "" {
+		s.log.Warn("refused a consent while wrong passphrases are rate-limited", "client_id", p.client.ID, "limit", limited)
 		w.Header().Set("Retry-After", "60")
-		s.renderConsent(w, http.StatusTooManyRequests, p, granted, "Too many wrong passphrases. Wait a few minutes, then try again.")
+		s.renderConsent(w, http.StatusTooManyRequests, p, granted, loginLimitText[limited])
 		return
 	}
 	if !s.pass.check(r.PostForm.Get("passphrase")) {
 		s.mu.Lock()
-		s.loginLim.AllowN(now, 1)
+		s.loginByAddr.spend(addr, now)
+		s.loginByClient.spend(p.client.ID, now)
+		s.loginGlobal.AllowN(now, 1)
 		s.mu.Unlock()
 		s.log.Warn("wrong OAuth passphrase on the consent page", "client_id", p.client.ID)
 		s.renderConsent(w, http.StatusUnauthorized, p, granted, "Wrong passphrase.")
@@ -237,22 +244,70 @@ func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 	s.redirect(w, r, p.redirectURI, url.Values{"code": {code}}, p.state)
 }
 
-// addPending stores p, dropping expired requests first; false when the cap
-// is reached.
-func (s *Server) addPending(p *pendingConsent) bool {
+// loginLimitText words each wrong-passphrase limit for the consent page.
+var loginLimitText = map[string]string{
+	"address": "Too many wrong passphrases from this network. Wait a few minutes, then try again.",
+	"client":  "Too many wrong passphrases for this app. Wait a few minutes, or remove the connection in the app and add it again.",
+	"global":  "Too many wrong passphrases. Wait a few minutes, then try again.",
+}
+
+// loginLimited names the wrong-passphrase limit that is exhausted for a
+// consent from addr for clientID ("address", "client" or "global"), or ""
+// when none is. While one is, every attempt it covers is refused, right or
+// wrong, so a guesser learns nothing past it. The caller holds s.mu.
+func (s *Server) loginLimited(addr, clientID string, now time.Time) string {
+	switch {
+	case s.loginByAddr.empty(addr, now):
+		return "address"
+	case s.loginByClient.empty(clientID, now):
+		return "client"
+	case s.loginGlobal.TokensAt(now) < 1:
+		return "global"
+	}
+	return ""
+}
+
+// addPending stores p, dropping expired requests first. An address at
+// MaxPendingPerAddress loses its own oldest request; a client at
+// MaxPendingPerClient, or the server at MaxPendingConsents, is refused
+// with the returned sentence ("" when p was stored).
+func (s *Server) addPending(p *pendingConsent) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
+	var fromAddr, forClient int
+	var oldest *pendingConsent
 	for id, q := range s.pending {
 		if now.After(q.expires) {
 			delete(s.pending, id)
+			continue
+		}
+		if q.client.ID == p.client.ID {
+			forClient++
+		}
+		if q.addr == p.addr {
+			fromAddr++
+			if oldest == nil || q.seq < oldest.seq {
+				oldest = q
+			}
 		}
 	}
-	if len(s.pending) >= MaxPendingConsents {
-		return false
+	evict := fromAddr >= MaxPendingPerAddress && oldest != nil
+	if evict && oldest.client.ID == p.client.ID {
+		forClient--
 	}
+	switch {
+	case forClient >= MaxPendingPerClient:
+		return "Too many consent pages are open for this app. Answer or close them, or try again in a few minutes."
+	case evict:
+		delete(s.pending, oldest.id)
+	case len(s.pending) >= MaxPendingConsents:
+		return "Too many consent pages are open. Close some and try again in a few minutes."
+	}
+	s.pendingSeq++
+	p.seq = s.pendingSeq
 	s.pending[p.id] = p
-	return true
+	return ""
 }
 
 // takePending removes a pending request; false if another answer won.

@@ -74,7 +74,12 @@ func newEnv(t *testing.T, issuerPath string) *env {
 		StatePath:      filepath.Join(dir, "oauth.sqlite"),
 		Now:            e.clock.Now,
 	}
-	e.http = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { e.mux.ServeHTTP(w, r) }))
+	e.http = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a := r.Header.Get(testRemoteAddr); a != "" {
+			r.RemoteAddr = a
+		}
+		e.mux.ServeHTTP(w, r)
+	}))
 	e.http.Listener.Close()
 	e.http.Listener = ln
 	e.start()
@@ -200,11 +205,40 @@ var (
 	reCSRF    = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 )
 
+// testRemoteAddr is a request header the test server turns into the
+// request's RemoteAddr, so one test can play callers at several network
+// addresses; the server under test never sees the header.
+const testRemoteAddr = "X-Sous-Test-Remote-Addr"
+
+// fromAddr sends every request as if from addr ("host:port").
+type fromAddr string
+
+func (f fromAddr) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(testRemoteAddr, string(f))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
 // openConsent GETs /authorize for client c and returns the consent form.
 func (e *env) openConsent(c regResult, redirect, challenge, scope, state string) *consent {
 	e.t.Helper()
+	cs, st, body := e.tryConsentFrom("", c, redirect, challenge, scope, state)
+	if st != http.StatusOK {
+		e.t.Fatalf("GET /authorize: %d %s", st, body)
+	}
+	return cs
+}
+
+// tryConsentFrom GETs /authorize for client c as if from addr ("" is the
+// test's own loopback address) and returns the consent form, or nil with
+// the status and page when there is none.
+func (e *env) tryConsentFrom(addr string, c regResult, redirect, challenge, scope, state string) (*consent, int, string) {
+	e.t.Helper()
 	jar, _ := cookiejar.New(nil)
 	hc := noRedirect(jar)
+	if addr != "" {
+		hc.Transport = fromAddr(addr)
+	}
 	q := url.Values{
 		"response_type":         {"code"},
 		"client_id":             {c.ClientID},
@@ -220,13 +254,13 @@ func (e *env) openConsent(c regResult, redirect, challenge, scope, state string)
 	u := e.srv.endpoint("authorize") + "?" + q.Encode()
 	st, _, body := get(e.t, hc, u)
 	if st != http.StatusOK {
-		e.t.Fatalf("GET /authorize: %d %s", st, body)
+		return nil, st, body
 	}
 	m1, m2 := reRequest.FindStringSubmatch(body), reCSRF.FindStringSubmatch(body)
 	if m1 == nil || m2 == nil {
 		e.t.Fatalf("consent page without its form: %s", body)
 	}
-	return &consent{client: hc, action: u, request: m1[1], csrf: m2[1], page: body}
+	return &consent{client: hc, action: u, request: m1[1], csrf: m2[1], page: body}, st, body
 }
 
 // submit posts the consent form.

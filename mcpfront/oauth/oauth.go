@@ -64,11 +64,15 @@ const (
 	// CodeTTL bounds an authorization code's life: the client exchanges it
 	// within a second of the redirect, and RFC 6749 §4.1.2 asks for short.
 	CodeTTL = time.Minute
-	// ConsentTTL bounds how long a consent page may sit open before Approve.
-	ConsentTTL = 10 * time.Minute
+	// ConsentTTL bounds how long a consent page may sit open before Approve:
+	// enough to find and type the passphrase, short enough that slots taken
+	// by requests nobody answers come back soon.
+	ConsentTTL = 5 * time.Minute
 	// MaxPendingConsents caps consent pages open at once, so anonymous
-	// /authorize requests cannot grow memory without bound.
-	MaxPendingConsents = 64
+	// /authorize requests cannot grow memory without bound (a few hundred
+	// bytes each). It is kept far above MaxPendingPerAddress, so one
+	// address cannot fill it: that takes 128 addresses.
+	MaxPendingConsents = 1024
 	// MaxClients caps registered clients. Each connector or desktop app
 	// registers once (and again after losing its state); a few dozen is a
 	// busy household. At the cap, the oldest client without a live grant
@@ -80,12 +84,14 @@ const (
 	RegisterBurst = 20
 	// RegisterEvery is the refill interval of the registration limiter.
 	RegisterEvery = 30 * time.Second
-	// LoginBurst wrong passphrases are allowed before the consent page
-	// refuses every attempt, right or wrong, until the limiter refills by
-	// one attempt per LoginEvery: an online guesser gets ~1,440 tries a day
-	// against a memory-hard hash.
+	// LoginBurst wrong passphrases from one network address, or for one
+	// registered client, are allowed before the consent page refuses every
+	// attempt from that address or for that client, right or wrong, until
+	// its limiter refills by one attempt per LoginEvery: a guesser at one
+	// address gets ~1,440 tries a day against a memory-hard hash, and
+	// LoginGlobalBurst bounds all addresses together (limits.go).
 	LoginBurst = 5
-	// LoginEvery is the refill interval of the wrong-passphrase limiter.
+	// LoginEvery is the refill interval of the wrong-passphrase limiters.
 	LoginEvery = time.Minute
 	// maxFormBody caps /register, /token, /revoke and consent bodies; the
 	// largest legitimate one is a registration of a few hundred bytes.
@@ -131,10 +137,15 @@ type Server struct {
 	keys         *signer
 	pass         *passphrase
 
-	mu       sync.Mutex
-	pending  map[string]*pendingConsent
-	loginLim *rate.Limiter
-	regLim   *rate.Limiter
+	mu         sync.Mutex
+	pending    map[string]*pendingConsent
+	pendingSeq uint64
+	// Wrong passphrases are counted per network address, per client and
+	// for everyone together (limits.go).
+	loginByAddr   *keyedLimiter
+	loginByClient *keyedLimiter
+	loginGlobal   *rate.Limiter
+	regLim        *rate.Limiter
 }
 
 // New opens (or creates) the state store, loads the passphrase and the
@@ -179,18 +190,20 @@ func New(cfg Config) (*Server, error) {
 	}
 	u, _ := url.Parse(iss)
 	s := &Server{
-		issuer:       iss,
-		issuerPath:   u.Path,
-		resource:     res,
-		secureCookie: u.Scheme == "https",
-		log:          logger,
-		now:          now,
-		st:           st,
-		keys:         keys,
-		pass:         pass,
-		pending:      map[string]*pendingConsent{},
-		loginLim:     rate.NewLimiter(rate.Every(LoginEvery), LoginBurst),
-		regLim:       rate.NewLimiter(rate.Every(RegisterEvery), RegisterBurst),
+		issuer:        iss,
+		issuerPath:    u.Path,
+		resource:      res,
+		secureCookie:  u.Scheme == "https",
+		log:           logger,
+		now:           now,
+		st:            st,
+		keys:          keys,
+		pass:          pass,
+		pending:       map[string]*pendingConsent{},
+		loginByAddr:   newKeyedLimiter(LoginEvery, LoginBurst),
+		loginByClient: newKeyedLimiter(LoginEvery, LoginBurst),
+		loginGlobal:   rate.NewLimiter(rate.Every(LoginGlobalEvery), LoginGlobalBurst),
+		regLim:        rate.NewLimiter(rate.Every(RegisterEvery), RegisterBurst),
 	}
 	return s, nil
 }
