@@ -109,8 +109,9 @@ const (
 	// The host answered 401, 403, 405, 429 or 501: it exists but refused a
 	// robot, so the page may be fine.
 	LinkStatus_LINK_STATUS_UNVERIFIED LinkStatus = 3
-	// Not probed: the URL resolves to a loopback, link-local, private or
-	// unique-local address, or is not http(s).
+	// Not probed: the URL resolves to an address that is not globally
+	// routable (loopback, link-local, private, unique-local, carrier-grade
+	// NAT or another special-purpose range), or is not http(s).
 	LinkStatus_LINK_STATUS_REFUSED LinkStatus = 4
 	// The probe failed without an answer: timeout, TLS or connection error.
 	LinkStatus_LINK_STATUS_ERROR LinkStatus = 5

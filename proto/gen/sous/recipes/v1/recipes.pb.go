@@ -3896,8 +3896,8 @@ type DeleteTaxonomyRequest struct {
 	Resource TaxonomyResource `protobuf:"varint,1,opt,name=resource,proto3,enum=sous.recipes.v1.TaxonomyResource" json:"resource,omitempty"`
 	// Ids, 1 to 100.
 	Ids []string `protobuf:"bytes,2,rep,name=ids,proto3" json:"ids,omitempty"`
-	// Delete foods and units even when recipes use them (their ingredient
-	// lines lose the food or unit).
+	// Delete items even when recipes use them: ingredient lines lose the food
+	// or unit; recipes lose the tag, category or tool.
 	Force         bool `protobuf:"varint,3,opt,name=force,proto3" json:"force,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

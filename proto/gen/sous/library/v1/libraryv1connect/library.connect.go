@@ -111,9 +111,11 @@ type LibraryServiceClient interface {
 	// CheckRecipeLinks probes recipes' source URLs and lists recipes without
 	// an image. Probes are HEAD with a streamed-GET fallback, unauthenticated
 	// (the Mealie token never leaves for a third party), at most 2 at a time
-	// per host, each with a timeout, and never to loopback, link-local,
-	// private or unique-local addresses (checked on the address connected
-	// to) unless SOUS_LINKCHECK_ALLOW_PRIVATE=true. Images are not probed:
+	// per host, each with a timeout, and never to an address that is not
+	// globally routable — loopback, link-local, private, unique-local,
+	// carrier-grade NAT and every other IANA special-purpose range, IPv4
+	// embedded in NAT64/6to4/Teredo included (checked on the address
+	// connected to) — unless SOUS_LINKCHECK_ALLOW_PRIVATE=true. Images are not probed:
 	// Mealie stores them itself.
 	CheckRecipeLinks(context.Context, *connect.Request[v1.CheckRecipeLinksRequest]) (*connect.ServerStreamForClient[v1.CheckRecipeLinksResponse], error)
 }
@@ -292,9 +294,11 @@ type LibraryServiceHandler interface {
 	// CheckRecipeLinks probes recipes' source URLs and lists recipes without
 	// an image. Probes are HEAD with a streamed-GET fallback, unauthenticated
 	// (the Mealie token never leaves for a third party), at most 2 at a time
-	// per host, each with a timeout, and never to loopback, link-local,
-	// private or unique-local addresses (checked on the address connected
-	// to) unless SOUS_LINKCHECK_ALLOW_PRIVATE=true. Images are not probed:
+	// per host, each with a timeout, and never to an address that is not
+	// globally routable — loopback, link-local, private, unique-local,
+	// carrier-grade NAT and every other IANA special-purpose range, IPv4
+	// embedded in NAT64/6to4/Teredo included (checked on the address
+	// connected to) — unless SOUS_LINKCHECK_ALLOW_PRIVATE=true. Images are not probed:
 	// Mealie stores them itself.
 	CheckRecipeLinks(context.Context, *connect.Request[v1.CheckRecipeLinksRequest], *connect.ServerStream[v1.CheckRecipeLinksResponse]) error
 }

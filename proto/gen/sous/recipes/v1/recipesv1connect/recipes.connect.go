@@ -159,8 +159,11 @@ type RecipesServiceClient interface {
 	// recipe. Other resources answer InvalidArgument; merging an item into
 	// itself is refused before any request.
 	MergeTaxonomy(context.Context, *connect.Request[v1.MergeTaxonomyRequest]) (*connect.Response[v1.MergeTaxonomyResponse], error)
-	// DeleteTaxonomy deletes items. A food or unit still used by recipes is
-	// refused (with the count and a pointer to merge) unless force is set.
+	// DeleteTaxonomy deletes items. An item still used by recipes is refused
+	// with the count unless force is set: foods and units point at merge
+	// (some Mealie versions null the ingredient's food silently), tags,
+	// categories and tools would silently leave every recipe that carries
+	// them.
 	DeleteTaxonomy(context.Context, *connect.Request[v1.DeleteTaxonomyRequest]) (*connect.Response[v1.DeleteTaxonomyResponse], error)
 	// SweepRecipes streams the whole library, for whole-library reports: first
 	// a SweepProgress with the total, then one Recipe per recipe (summary or
@@ -485,8 +488,11 @@ type RecipesServiceHandler interface {
 	// recipe. Other resources answer InvalidArgument; merging an item into
 	// itself is refused before any request.
 	MergeTaxonomy(context.Context, *connect.Request[v1.MergeTaxonomyRequest]) (*connect.Response[v1.MergeTaxonomyResponse], error)
-	// DeleteTaxonomy deletes items. A food or unit still used by recipes is
-	// refused (with the count and a pointer to merge) unless force is set.
+	// DeleteTaxonomy deletes items. An item still used by recipes is refused
+	// with the count unless force is set: foods and units point at merge
+	// (some Mealie versions null the ingredient's food silently), tags,
+	// categories and tools would silently leave every recipe that carries
+	// them.
 	DeleteTaxonomy(context.Context, *connect.Request[v1.DeleteTaxonomyRequest]) (*connect.Response[v1.DeleteTaxonomyResponse], error)
 	// SweepRecipes streams the whole library, for whole-library reports: first
 	// a SweepProgress with the total, then one Recipe per recipe (summary or
