@@ -496,8 +496,9 @@ type GetTodaysMealsResponse struct {
 	Items []*MealPlanEntry `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
 	// The date resolved as today, YYYY-MM-DD.
 	Date string `protobuf:"bytes,2,opt,name=date,proto3" json:"date,omitempty"`
-	// The IANA time zone used to resolve it, such as "Europe/Paris" ("Local"
-	// when the host's zone has no name).
+	// The time zone used to resolve it: its IANA name, such as
+	// "Europe/Paris", when known (the configured zone, else TZ); otherwise its
+	// abbreviation and UTC offset, such as "CET (UTC+01:00)", or "UTC".
 	TimeZone      string `protobuf:"bytes,3,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
