@@ -6,13 +6,13 @@ require (
 	connectrpc.com/connect v1.21.1
 	github.com/souskitchen/sous/internal v0.0.0-00010101000000-000000000000
 	github.com/souskitchen/sous/proto v0.0.0
+	google.golang.org/protobuf v1.36.12
 )
 
 require (
 	connectrpc.com/grpchealth v1.5.0 // indirect
 	connectrpc.com/grpcreflect v1.3.1 // indirect
 	github.com/joho/godotenv v1.5.1 // indirect
-	google.golang.org/protobuf v1.36.12 // indirect
 )
 
 replace (

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	connectrpc.com/connect v1.21.1
+	github.com/google/uuid v1.6.0
 	github.com/souskitchen/sous/internal v0.0.0-00010101000000-000000000000
 	github.com/souskitchen/sous/proto v0.0.0
 	github.com/souskitchen/sous/services/internal v0.0.0
@@ -13,9 +14,10 @@ require (
 require (
 	connectrpc.com/grpchealth v1.5.0 // indirect
 	connectrpc.com/grpcreflect v1.3.1 // indirect
-	github.com/google/uuid v1.6.0 // indirect
 	github.com/joho/godotenv v1.5.1 // indirect
+	github.com/mozillazg/go-unidecode v0.2.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
 )
 
 replace (
