@@ -198,10 +198,17 @@ type linkChecker struct {
 }
 
 func newLinkChecker(allowPrivate bool, timeout time.Duration) *linkChecker {
-	dialer := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second}
-	if !allowPrivate {
-		dialer.Control = guardControl
+	if allowPrivate {
+		return newGuardedLinkChecker(nil, timeout)
 	}
+	return newGuardedLinkChecker(guardControl, timeout)
+}
+
+// newGuardedLinkChecker is newLinkChecker with the dialer's Control func
+// given (nil for none), so tests can stand a loopback server in for a public
+// first hop and prove what the guard does with where it redirects.
+func newGuardedLinkChecker(control func(network, address string, c syscall.RawConn) error, timeout time.Duration) *linkChecker {
+	dialer := &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second, Control: control}
 	tr := &http.Transport{
 		// No proxy: a proxy would make the guard check the proxy's
 		// address instead of the page's.
