@@ -51,9 +51,27 @@ INGREDIENTS = {
     "sesame oil": [],
     "olive oil": [],
     "chickpeas": ["garbanzo beans"],
-    "chopped tomatoes": ["tinned tomatoes"],
+    "chopped tomatoes": ["tinned tomatoes", "canned tomatoes"],
     "coconut milk": [],
     "curry paste": ["red curry paste"],
+    # Baking and seasoning staples, named as the Mealie demo library's foods
+    # (integration/mealietest seed_demo.go) or aliased to them, so that
+    # suggest_recipes from_pantry and add_to_shopping_list skip_in_stock find
+    # them in a demo.
+    "all-purpose flour": ["plain flour", "flour"],
+    "sugar": ["caster sugar", "white sugar"],
+    "brown sugar": ["light brown sugar"],
+    "baking powder": [],
+    "baking soda": ["bicarbonate of soda", "bicarb"],
+    "vanilla extract": ["vanilla"],
+    "honey": [],
+    "rolled oats": ["oats", "porridge oats"],
+    "salt": ["sea salt"],
+    "black pepper": ["ground black pepper"],
+    "cumin": ["ground cumin"],
+    "chili powder": ["chilli powder"],
+    "cinnamon": ["ground cinnamon"],
+    "vegetable oil": ["neutral oil"],
 }
 
 # (ingredient, location, state, quantity, unit, expiry in days from today or None, is_staple)
@@ -85,6 +103,22 @@ PANTRY = [
     ("curry paste", "cupboard", "low", None, "", None, False),
     ("frozen peas", "freezer", "in", Decimal("750"), "g", None, True),
     ("prawns", "freezer", "in", Decimal("300"), "g", None, False),
+    # Everyday items the Mealie demo recipes use (see INGREDIENTS).
+    ("parmesan", "fridge", "in", Decimal("120"), "g", 21, False),
+    ("all-purpose flour", "cupboard", "in", Decimal("1.5"), "kg", None, True),
+    ("sugar", "cupboard", "in", Decimal("1"), "kg", None, True),
+    ("brown sugar", "cupboard", "low", Decimal("100"), "g", None, False),
+    ("baking powder", "cupboard", "in", None, "", None, False),
+    ("baking soda", "cupboard", "in", None, "", None, False),
+    ("vanilla extract", "cupboard", "low", None, "", None, False),
+    ("honey", "cupboard", "in", Decimal("340"), "g", None, False),
+    ("rolled oats", "cupboard", "in", Decimal("750"), "g", None, True),
+    ("salt", "cupboard", "in", None, "", None, True),
+    ("black pepper", "cupboard", "in", None, "", None, True),
+    ("cumin", "cupboard", "in", None, "", None, False),
+    ("chili powder", "cupboard", "in", None, "", None, False),
+    ("cinnamon", "cupboard", "in", None, "", None, False),
+    ("vegetable oil", "cupboard", "in", Decimal("1"), "l", None, True),
 ]
 
 # name -> (servings, method, {slot: [(ingredient, quantity, unit)]}, [(base, quantity, unit)])

@@ -76,3 +76,29 @@ def test_seeded_demo_works_through_the_api():
     assert response.json()["item"]["ingredient"] == "egg noodles"
     response = client.post("/api/pantry/set-state/", {"ingredient": "pork mince", "state": "out"}, format="json")
     assert response.status_code == 400  # fridge and freezer
+
+
+# Foods the Mealie demo library's recipes use (integration/mealietest
+# seed_demo.go) that the demo pantry keeps in stock, by name or alias: without
+# them suggest_recipes from_pantry finds nothing and skip_in_stock skips
+# nothing in `sous demo`.
+MEALIE_DEMO_FOODS_IN_STOCK = [
+    "olive oil", "onion", "garlic", "butter", "milk", "carrot", "ginger", "soy sauce", "spaghetti",
+    "canned tomatoes", "parmesan", "all-purpose flour", "sugar", "brown sugar", "baking powder",
+    "baking soda", "vanilla extract", "honey", "rolled oats", "salt", "black pepper", "cumin",
+    "chili powder", "cinnamon", "vegetable oil",
+]
+
+
+def test_demo_pantry_stocks_the_mealie_demo_foods():
+    out, _ = bootstrap("--username", "sous", "--seed-demo")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {out.strip()}")
+    states = {}
+    for item in client.get("/api/pantry/").json():
+        for name in [item["ingredient"], *item["aliases"]]:
+            states.setdefault(name.lower(), set()).add(item["state"])
+    missing = [f for f in MEALIE_DEMO_FOODS_IN_STOCK if not states.get(f, set()) & {"in", "low"}]
+    assert missing == []
+    assert states["egg"] == {"out"}  # the omelette and frittata still lack eggs
+    assert states["vanilla extract"] == {"low"} and states["brown sugar"] == {"low"}
