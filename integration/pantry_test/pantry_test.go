@@ -22,12 +22,13 @@ const (
 	out      = pantryv1.ItemState_ITEM_STATE_OUT
 )
 
-// The demo kitchen (integration/foodapi kitchen/demo.py): 27 pantry items,
-// 3 out (eggs, firm tofu, coconut milk) and 5 low.
+// The demo kitchen (integration/foodapi kitchen/demo.py): 42 pantry items,
+// 3 out (eggs, firm tofu, coconut milk) and 7 low (milk, spring onions, egg
+// noodles, sesame oil, curry paste, brown sugar, vanilla extract).
 const (
-	demoItems = 27
+	demoItems = 42
 	demoOut   = 3
-	demoLow   = 5
+	demoLow   = 7
 )
 
 func TestGetStatusProbesTheToken(t *testing.T) {
