@@ -128,11 +128,12 @@ func catalogSize(t *testing.T, opts Options) (tools, bytes int) {
 }
 
 // maxBytesPerTool is the catalog's size budget: the average bytes of one
-// tool in the compact JSON of tools/list's tools array. Every session pays
-// for the whole catalog before its first call; 700 is the benchmark target
-// (docs/benchmarks.md, figure 1), which the seed's 25 tools roughly meet
-// from their docstrings and schemas.
-const maxBytesPerTool = 700
+// tool in the whole tools/list answer. Every session pays for the whole
+// catalog before its first call; the target is at most 700 (docs/
+// benchmarks.md, figure 1), less a few bytes a tool here because the list
+// re-encoded by this test comes out slightly smaller than the answer as
+// sous sends it, which is what the benchmark measures.
+const maxBytesPerTool = 695
 
 // TestCatalogBudget fails when the catalog grows past maxBytesPerTool on
 // average, with every toolset on and in read-only mode, and shows the

@@ -45,7 +45,7 @@ type addMealPlanEntryIn struct {
 	Date       string `json:"date" jsonschema:"Day."`
 	EntryType  string `json:"entry_type,omitempty" jsonschema:"Meal."`
 	RecipeSlug string `json:"recipe_slug,omitempty" jsonschema:"Recipe slug, or title."`
-	Title      string `json:"title,omitempty" jsonschema:"Meal without a recipe, e.g. \"Eat out\"."`
+	Title      string `json:"title,omitempty" jsonschema:"Meal without a recipe (\"Eat out\")."`
 	Note       string `json:"note,omitempty" jsonschema:"Note."`
 }
 

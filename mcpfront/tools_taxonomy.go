@@ -34,7 +34,7 @@ var taxonomyActions = []string{"list", "create", "update", "merge", "delete"}
 
 type parseIngredientsIn struct {
 	Lines  []string `json:"lines" jsonschema:"Ingredient lines."`
-	Parser string   `json:"parser,omitempty" jsonschema:"Parser; openai only if Mealie has it."`
+	Parser string   `json:"parser,omitempty" jsonschema:"openai only if Mealie has it."`
 }
 
 // taxonomyData is one item's fields to write; which apply depends on the
@@ -58,10 +58,10 @@ type manageTaxonomyIn struct {
 	ItemID    string         `json:"item_id,omitempty" jsonschema:"update, merge, delete: item id."`
 	MergeInto string         `json:"merge_into,omitempty" jsonschema:"merge: id to keep."`
 	Items     []taxonomyData `json:"items,omitempty" jsonschema:"Batch; items fail alone."`
-	Force     bool           `json:"force,omitempty" jsonschema:"delete: even if recipes use it (dropped from them)."`
+	Force     bool           `json:"force,omitempty" jsonschema:"delete: even if recipes use it."`
 }
 
-const manageTaxonomyDesc = "Call to look up ids, or to add, rename, merge or delete items. Deleting an item recipes use needs force (foods and units: merge instead)."
+const manageTaxonomyDesc = "Call to look up ids, or to add, rename, merge or delete items; deleting a used item needs force."
 
 const manageTaxonomyReadOnlyDesc = "Call to look up taxonomy names and ids. Read-only mode: list only."
 
