@@ -2,11 +2,14 @@ module github.com/souskitchen/sous/services/internal
 
 go 1.26.0
 
-require google.golang.org/protobuf v1.36.11 // indirect
+require google.golang.org/protobuf v1.36.12 // indirect
 
 require (
 	connectrpc.com/connect v1.21.1
+	github.com/souskitchen/sous/internal v0.0.0
 	golang.org/x/sync v0.25.0
 )
 
 replace github.com/souskitchen/sous/internal => ../../internal
+
+replace github.com/souskitchen/sous/proto => ../../proto

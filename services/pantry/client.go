@@ -1,17 +1,17 @@
 package pantry
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/souskitchen/sous/internal/backend"
 )
 
 // Limits and retry policy of the food API client. The food API runs beside
@@ -40,33 +40,44 @@ const (
 // of Connect beyond the error codes in error.go, and is safe for concurrent
 // use.
 type foodClient struct {
-	base    string
-	token   string
-	http    *http.Client
-	backoff time.Duration
-	log     *slog.Logger
+	base  string
+	token string
+	http  *http.Client
+	retry backend.Retry
+	log   *slog.Logger
 }
 
 // newFoodClient validates the base URL and token, naming the variables a
 // user sets when either is wrong.
 func newFoodClient(base, token string, hc *http.Client, logger *slog.Logger) (*foodClient, error) {
-	b := strings.TrimRight(strings.TrimSpace(base), "/")
-	u, err := url.Parse(b)
-	if b == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	b, ok := backend.BaseURL(base)
+	if !ok {
 		return nil, fmt.Errorf("FOOD_API_BASE must be an http(s) URL such as http://127.0.0.1:8042/api, got %q", base)
 	}
 	if strings.TrimSpace(token) == "" {
 		return nil, errors.New("FOOD_API_TOKEN is required")
 	}
-	c := &http.Client{}
-	if hc != nil {
-		*c = *hc
-	}
-	c.Timeout = Timeout
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &foodClient{base: b, token: strings.TrimSpace(token), http: c, backoff: DefaultBackoff, log: logger}, nil
+	c := &foodClient{
+		base:  b,
+		token: strings.TrimSpace(token),
+		http:  backend.HTTPClient(backend.ClientOptions{Base: hc, Timeout: Timeout}),
+		log:   logger,
+	}
+	c.retry = backend.Retry{
+		Reads:   ReadRetries,
+		Backoff: DefaultBackoff,
+		// Anything but an apiError that says otherwise is retried, as a
+		// transport error is.
+		Retryable: func(err error) bool {
+			var ae *apiError
+			return !errors.As(err, &ae) || ae.retryable()
+		},
+		Interrupted: func(err error) error { return c.unreachable(err) },
+	}
+	return c, nil
 }
 
 // get decodes GET base+path?query into out, retrying transport errors and
@@ -88,60 +99,29 @@ func (c *foodClient) do(ctx context.Context, method, path string, query url.Valu
 			return fmt.Errorf("encoding %s %s: %w", method, path, err)
 		}
 	}
-	u := c.base + path
-	if len(query) > 0 {
-		u += "?" + query.Encode()
+	u := backend.URL(c.base, path, query)
+	raw, err := c.retry.Do(ctx, method == http.MethodGet, func() ([]byte, error) {
+		return c.once(ctx, method, u, payload)
+	})
+	if err != nil {
+		return err
 	}
-	attempts := 1
-	if method == http.MethodGet {
-		attempts += ReadRetries
+	if out == nil || len(raw) == 0 {
+		return nil
 	}
-	var last error
-	for attempt := range attempts {
-		if attempt > 0 {
-			t := time.NewTimer(time.Duration(attempt) * c.backoff)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return c.unreachable(ctx.Err())
-			case <-t.C:
-			}
-		}
-		raw, err := c.once(ctx, method, u, payload)
-		if err == nil {
-			if out == nil || len(raw) == 0 {
-				return nil
-			}
-			if err := json.Unmarshal(raw, out); err != nil {
-				return &apiError{kind: kindProtocol, msg: fmt.Sprintf("the food API answered %s %s with a payload sous cannot read", method, path)}
-			}
-			return nil
-		}
-		last = err
-		var ae *apiError
-		if errors.As(err, &ae) && !ae.retryable() || ctx.Err() != nil {
-			return err
-		}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return &apiError{kind: kindProtocol, msg: fmt.Sprintf("the food API answered %s %s with a payload sous cannot read", method, path)}
 	}
-	return last
+	return nil
 }
 
 func (c *foodClient) once(ctx context.Context, method, u string, payload []byte) ([]byte, error) {
-	var rd io.Reader
-	if payload != nil {
-		rd = bytes.NewReader(payload)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	req, err := backend.NewRequest(ctx, method, u, "Token "+c.token, "application/json", payload)
 	if err != nil {
 		return nil, fmt.Errorf("building %s %s: %w", method, u, err)
 	}
-	req.Header.Set("Authorization", "Token "+c.token)
-	req.Header.Set("Accept", "application/json")
-	if payload != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
 	start := time.Now()
-	resp, err := c.http.Do(req)
+	resp, _, err := backend.Send(c.http, req)
 	if err != nil {
 		c.log.Debug("food API request failed", "method", method, "url", u, "err", err)
 		return nil, c.unreachable(err)
@@ -149,16 +129,16 @@ func (c *foodClient) once(ctx context.Context, method, u string, payload []byte)
 	defer resp.Body.Close()
 	c.log.Debug("food API request", "method", method, "url", u, "status", resp.StatusCode, "took", time.Since(start))
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody+1))
+		raw, over, err := backend.ReadAtMost(resp.Body, maxResponseBody)
 		if err != nil {
 			return nil, c.unreachable(err)
 		}
-		if len(raw) > maxResponseBody {
+		if over {
 			return nil, &apiError{kind: kindProtocol, msg: fmt.Sprintf("the food API's answer to %s is larger than %d MiB", req.URL.Path, maxResponseBody>>20)}
 		}
 		return raw, nil
 	}
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	raw, _, _ := backend.ReadAtMost(resp.Body, maxErrorBody)
 	return nil, statusError(resp.StatusCode, raw)
 }
 

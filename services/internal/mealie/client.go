@@ -6,20 +6,17 @@
 package mealie
 
 import (
-	"bytes"
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptrace"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"time"
+
+	"github.com/souskitchen/sous/internal/backend"
 )
 
 // Limits and retry policy, from the seed's "Retries" section.
@@ -62,44 +59,36 @@ type Config struct {
 
 // Client calls one Mealie instance. It is safe for concurrent use.
 type Client struct {
-	base    string
-	token   string
-	http    *http.Client
-	backoff time.Duration
-	log     *slog.Logger
-	cache   *caches
+	base  string
+	token string
+	http  *http.Client
+	retry backend.Retry
+	log   *slog.Logger
+	cache *caches
 }
 
 // New validates cfg and returns a Client. A missing or non-http(s) URL, or
 // a missing token, is an error naming the variable a user sets.
 func New(cfg Config) (*Client, error) {
-	base := strings.TrimRight(strings.TrimSpace(cfg.BaseURL), "/")
-	u, err := url.Parse(base)
-	if base == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	base, ok := backend.BaseURL(cfg.BaseURL)
+	if !ok {
 		return nil, fmt.Errorf("MEALIE_URL must be an http(s) URL, got %q", cfg.BaseURL)
 	}
 	if strings.TrimSpace(cfg.Token) == "" {
 		return nil, errors.New("MEALIE_API_TOKEN is required")
 	}
-	hc := &http.Client{}
-	if cfg.HTTPClient != nil {
-		c := *cfg.HTTPClient
-		hc = &c
-	} else {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		if cfg.InsecureSkipVerify {
-			tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the user's explicit MEALIE_VERIFY_SSL=false
-		}
-		hc.Transport = tr
-	}
-	hc.Timeout = Timeout
 	// Redirects are not followed, for reads or writes: Mealie's API does
 	// not redirect, so a 3xx means MEALIE_URL points at something else (a
 	// login page, http:// to https://, a path prefix), and following it
 	// would resend a write, token and all, wherever the answer says (Go
 	// turns a redirected POST into a GET, and keeps the body on 307/308).
 	// once answers a 3xx with redirectError instead.
-	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	hc := backend.HTTPClient(backend.ClientOptions{
+		Base:               cfg.HTTPClient,
+		Timeout:            Timeout,
+		InsecureSkipVerify: cfg.InsecureSkipVerify, // the user's explicit MEALIE_VERIFY_SSL=false
+		NoRedirects:        true,
+	})
 	backoff := cfg.Backoff
 	if backoff == 0 {
 		backoff = DefaultBackoff
@@ -108,7 +97,17 @@ func New(cfg Config) (*Client, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Client{base: base, token: strings.TrimSpace(cfg.Token), http: hc, backoff: backoff, log: logger, cache: newCaches()}, nil
+	c := &Client{base: base, token: strings.TrimSpace(cfg.Token), http: hc, log: logger, cache: newCaches()}
+	c.retry = backend.Retry{
+		Reads:   ReadRetries,
+		Backoff: backoff,
+		Retryable: func(err error) bool {
+			var me *Error
+			return !errors.As(err, &me) || me.retryable()
+		},
+		Interrupted: func(err error) error { return unreachable(c.base, err) },
+	}
+	return c, nil
 }
 
 // BaseURL returns Mealie's base URL without a trailing slash.
@@ -179,65 +178,23 @@ func (c *Client) send(ctx context.Context, req Request, contentType string, payl
 		c.cache.clearDetails()
 		defer c.cache.clearDetails()
 	}
-	u := c.base + req.Path
-	if len(req.Query) > 0 {
-		u += "?" + req.Query.Encode()
-	}
-	attempts := 1
-	if req.Method == http.MethodGet {
-		attempts += ReadRetries
-	}
-	var lastErr error
-	for attempt := 0; attempt < attempts; attempt++ {
-		if attempt > 0 {
-			t := time.NewTimer(time.Duration(attempt) * c.backoff)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return nil, unreachable(c.base, ctx.Err())
-			case <-t.C:
-			}
-		}
-		body, err := c.once(ctx, req, u, contentType, payload)
-		if err == nil {
-			return body, nil
-		}
-		lastErr = err
-		var me *Error
-		if errors.As(err, &me) && !me.retryable() {
-			return nil, err
-		}
-		if ctx.Err() != nil {
-			return nil, err
-		}
-	}
-	return nil, lastErr
+	u := backend.URL(c.base, req.Path, req.Query)
+	return c.retry.Do(ctx, req.Method == http.MethodGet, func() ([]byte, error) {
+		return c.once(ctx, req, u, contentType, payload)
+	})
 }
 
 func (c *Client) once(ctx context.Context, req Request, u, contentType string, payload []byte) ([]byte, error) {
-	var rd io.Reader
-	if payload != nil {
-		rd = bytes.NewReader(payload)
-	}
-	hreq, err := http.NewRequestWithContext(ctx, req.Method, u, rd)
+	hreq, err := backend.NewRequest(ctx, req.Method, u, "Bearer "+c.token, contentType, payload)
 	if err != nil {
 		return nil, &Error{Kind: KindProtocol, Message: fmt.Sprintf("building request: %v", err)}
 	}
-	hreq.Header.Set("Authorization", "Bearer "+c.token)
-	hreq.Header.Set("Accept", "application/json")
-	if payload != nil {
-		hreq.Header.Set("Content-Type", contentType)
-	}
+	start := time.Now()
 	// sent records that the whole request went out: a write that fails
 	// after that may have been applied (lostAnswer).
-	var sent atomic.Bool
-	hreq = hreq.WithContext(httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		WroteRequest: func(info httptrace.WroteRequestInfo) { sent.Store(info.Err == nil) },
-	}))
-	start := time.Now()
-	resp, err := c.http.Do(hreq)
+	resp, sent, err := backend.Send(c.http, hreq)
 	if err != nil {
-		if sent.Load() && req.Method != http.MethodGet && !req.Reads {
+		if sent && req.Method != http.MethodGet && !req.Reads {
 			return nil, lostAnswer(c.base, req, err)
 		}
 		return nil, unreachable(c.base, err)
@@ -245,7 +202,8 @@ func (c *Client) once(ctx context.Context, req Request, u, contentType string, p
 	defer resp.Body.Close()
 	c.log.Debug("mealie", "method", req.Method, "path", req.Path, "status", resp.StatusCode, "ms", time.Since(start).Milliseconds())
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		body, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBody))
+		// An answer over the cap is cut there, and then fails to decode.
+		body, _, err := backend.ReadAtMost(resp.Body, MaxResponseBody)
 		if err != nil {
 			return nil, unreachable(c.base, err)
 		}
@@ -254,7 +212,7 @@ func (c *Client) once(ctx context.Context, req Request, u, contentType string, p
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return nil, redirectError(req, resp)
 	}
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	body, _, _ := backend.ReadAtMost(resp.Body, maxErrorBody)
 	return nil, statusError(resp.StatusCode, body, req.Resource)
 }
 
