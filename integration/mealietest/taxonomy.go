@@ -1,6 +1,7 @@
 package mealietest
 
 import (
+	"iter"
 	"net/http"
 	"strings"
 )
@@ -236,17 +237,17 @@ func unitAttrs() map[string]attrDef[*unit] {
 
 func (s *Server) taxonomyRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/foods", s.listFoods)
-	mux.HandleFunc("POST /api/foods", s.createFood)
-	mux.HandleFunc("PUT /api/foods/merge", s.mergeFoods)
-	mux.HandleFunc("GET /api/foods/{id}", s.getFood)
-	mux.HandleFunc("PUT /api/foods/{id}", s.updateFood)
-	mux.HandleFunc("DELETE /api/foods/{id}", s.deleteFood)
+	mux.HandleFunc("POST /api/foods", foodRows.create(s))
+	mux.HandleFunc("PUT /api/foods/merge", foodRows.merge(s))
+	mux.HandleFunc("GET /api/foods/{id}", foodRows.get(s))
+	mux.HandleFunc("PUT /api/foods/{id}", foodRows.update(s))
+	mux.HandleFunc("DELETE /api/foods/{id}", foodRows.delete(s))
 	mux.HandleFunc("GET /api/units", s.listUnits)
-	mux.HandleFunc("POST /api/units", s.createUnit)
-	mux.HandleFunc("PUT /api/units/merge", s.mergeUnits)
-	mux.HandleFunc("GET /api/units/{id}", s.getUnit)
-	mux.HandleFunc("PUT /api/units/{id}", s.updateUnit)
-	mux.HandleFunc("DELETE /api/units/{id}", s.deleteUnit)
+	mux.HandleFunc("POST /api/units", unitRows.create(s))
+	mux.HandleFunc("PUT /api/units/merge", unitRows.merge(s))
+	mux.HandleFunc("GET /api/units/{id}", unitRows.get(s))
+	mux.HandleFunc("PUT /api/units/{id}", unitRows.update(s))
+	mux.HandleFunc("DELETE /api/units/{id}", unitRows.delete(s))
 	mux.HandleFunc("GET /api/groups/labels", s.listLabels)
 	mux.HandleFunc("POST /api/groups/labels", s.createLabel)
 	mux.HandleFunc("GET /api/groups/labels/{id}", s.getLabel)
@@ -297,169 +298,6 @@ func aliasNames(b jsonBody) []string {
 	return out
 }
 
-func (s *Server) createFood(w http.ResponseWriter, r *http.Request) {
-	b, ok := decodeBody(w, r)
-	if !ok {
-		return
-	}
-	name, ok := b.str("name")
-	if !ok {
-		writeValidation(w, missing(b.raw(), "name"))
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	for _, f := range st.foods {
-		if f.Name == name {
-			// foods__create_same_name.json: the IntegrityError text leaks.
-			writeErrorResponse(w, http.StatusBadRequest, "An unexpected error occurred",
-				"(sqlite3.IntegrityError) UNIQUE constraint failed: ingredient_foods.name, ingredient_foods.group_id\n"+
-					"[SQL: INSERT INTO ingredient_foods (id, group_id, name, plural_name, description, on_hand, label_id, name_normalized, plural_name_normalized, created_at, update_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)]\n"+
-					"(Background on this error at: https://sqlalche.me/e/20/gkpj)")
-			return
-		}
-	}
-	now := st.now().UTC()
-	f := &food{ID: newID(), CreatedAt: now}
-	st.applyFood(f, b)
-	st.foods = append(st.foods, f)
-	writeJSON(w, http.StatusCreated, st.renderFood(f))
-}
-
-func (s *Server) getFood(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if f := st.foodByID(id); f != nil {
-		writeJSON(w, http.StatusOK, st.renderFood(f))
-		return
-	}
-	writeNotFoundMixin(w)
-}
-
-func (s *Server) updateFood(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	b, ok := decodeBody(w, r)
-	if !ok {
-		return
-	}
-	if _, ok := b.str("name"); !ok {
-		writeValidation(w, missing(b.raw(), "name"))
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	f := st.foodByID(id)
-	if f == nil {
-		writeNoRow(w)
-		return
-	}
-	st.applyFood(f, b)
-	writeJSON(w, http.StatusOK, st.renderFood(f))
-}
-
-// deleteFood succeeds even when recipes use the food; their ingredients keep
-// quantity and note with food null (foods_delete__in_use_by_recipe.json).
-// Profiles with inUseDeleteConflict refuse with 409 instead.
-func (s *Server) deleteFood(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	f := st.foodByID(id)
-	if f == nil {
-		writeNoRow(w)
-		return
-	}
-	if st.profile.inUseDeleteConflict && st.foodInUse(id) {
-		writeInUse(w)
-		return
-	}
-	out := st.renderFood(f)
-	st.removeFood(id)
-	writeJSON(w, http.StatusOK, out)
-}
-
-func (st *store) removeFood(id string) {
-	for i, f := range st.foods {
-		if f.ID == id {
-			st.foods = append(st.foods[:i], st.foods[i+1:]...)
-			break
-		}
-	}
-	for _, r := range st.recipes {
-		for i := range r.Ingredients {
-			if in := &r.Ingredients[i]; in.FoodID != nil && *in.FoodID == id {
-				in.FoodID = nil
-			}
-		}
-	}
-	for _, l := range st.shoppingLists {
-		for _, it := range l.Items {
-			if it.FoodID != nil && *it.FoodID == id {
-				it.FoodID = nil
-			}
-		}
-	}
-}
-
-// mergeFoods re-points every use of fromFood to toFood and deletes fromFood.
-// Merging a food into itself deletes it (foods_merge__into_itself.json).
-func (s *Server) mergeFoods(w http.ResponseWriter, r *http.Request) {
-	b, ok := decodeBody(w, r)
-	if !ok {
-		return
-	}
-	var errs []valErr
-	for _, k := range []string{"fromFood", "toFood"} {
-		if _, ok := b.str(k); !ok {
-			errs = append(errs, missing(b.raw(), k))
-		}
-	}
-	if len(errs) > 0 {
-		writeValidation(w, errs...)
-		return
-	}
-	from, _ := b.str("fromFood")
-	to, _ := b.str("toFood")
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.foodByID(from) == nil || st.foodByID(to) == nil {
-		// Mealie 2.0 foods.merge_one raises 500 "Failed to merge foods" (cases C09).
-		writeErrorResponse(w, http.StatusInternalServerError, "Failed to merge foods", "")
-		return
-	}
-	for _, rc := range st.recipes {
-		for i := range rc.Ingredients {
-			if in := &rc.Ingredients[i]; in.FoodID != nil && *in.FoodID == from {
-				in.FoodID = strp(to)
-			}
-		}
-	}
-	for _, l := range st.shoppingLists {
-		for _, it := range l.Items {
-			if it.FoodID != nil && *it.FoodID == from {
-				it.FoodID = strp(to)
-			}
-		}
-	}
-	st.removeFood(from)
-	writeJSON(w, http.StatusOK, object{{"message", "Successfully merged foods"}, {"error", false}})
-}
-
 // units -----------------------------------------------------------------
 
 func (s *Server) listUnits(w http.ResponseWriter, r *http.Request) {
@@ -487,142 +325,280 @@ func (st *store) applyUnit(u *unit, b jsonBody) {
 	u.UpdatedAt = st.now().UTC()
 }
 
-func (s *Server) createUnit(w http.ResponseWriter, r *http.Request) {
-	b, ok := decodeBody(w, r)
-	if !ok {
-		return
-	}
-	if _, ok := b.str("name"); !ok {
-		writeValidation(w, missing(b.raw(), "name"))
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	u := &unit{ID: newID(), CreatedAt: st.now().UTC()}
-	st.applyUnit(u, b)
-	st.units = append(st.units, u)
-	writeJSON(w, http.StatusCreated, st.renderUnit(u))
+// ingredientRow is what foods and units share: recipe ingredients and
+// shopping items point at them by id, and their create, get, PUT, delete and
+// merge routes differ only in the row they touch and the words they answer
+// with.
+type ingredientRow[T any] struct {
+	// noun is the plural in merge answers: "Failed to merge foods",
+	// "Successfully merged units".
+	noun string
+	// fromKey and toKey name the merge body's fields: fromFood/toFood,
+	// fromUnit/toUnit (units_merge__ok.json).
+	fromKey, toKey string
+	rows           func(*store) *[]*T
+	id             func(*T) string
+	// fresh is a new row before the body is applied.
+	fresh  func(*store) *T
+	apply  func(*store, *T, jsonBody)
+	render func(*store, *T) object
+	// refuse answers a create Mealie turns down and reports whether it did;
+	// nil when every create with a name goes through.
+	refuse func(w http.ResponseWriter, st *store, name string) bool
+	ref    refField
 }
 
-func (s *Server) getUnit(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if u := st.unitByID(id); u != nil {
-		writeJSON(w, http.StatusOK, st.renderUnit(u))
-		return
-	}
-	writeNotFoundMixin(w)
+// refField picks the pointer a recipe ingredient and a shopping item hold to
+// a food or a unit.
+type refField struct {
+	ingredient func(*ingredient) **string
+	item       func(*shoppingItem) **string
 }
 
-func (s *Server) updateUnit(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
+var (
+	foodRef = refField{
+		ingredient: func(in *ingredient) **string { return &in.FoodID },
+		item:       func(it *shoppingItem) **string { return &it.FoodID },
 	}
-	b, ok := decodeBody(w, r)
-	if !ok {
-		return
+	unitRef = refField{
+		ingredient: func(in *ingredient) **string { return &in.UnitID },
+		item:       func(it *shoppingItem) **string { return &it.UnitID },
 	}
-	if _, ok := b.str("name"); !ok {
-		writeValidation(w, missing(b.raw(), "name"))
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	u := st.unitByID(id)
-	if u == nil {
-		writeNoRow(w)
-		return
-	}
-	st.applyUnit(u, b)
-	writeJSON(w, http.StatusOK, st.renderUnit(u))
+)
+
+var foodRows = ingredientRow[food]{
+	noun: "foods", fromKey: "fromFood", toKey: "toFood",
+	rows:   func(st *store) *[]*food { return &st.foods },
+	id:     func(f *food) string { return f.ID },
+	fresh:  func(st *store) *food { now := st.now().UTC(); return &food{ID: newID(), CreatedAt: now} },
+	apply:  (*store).applyFood,
+	render: (*store).renderFood,
+	refuse: refuseFoodName,
+	ref:    foodRef,
 }
 
-func (s *Server) deleteUnit(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	u := st.unitByID(id)
-	if u == nil {
-		writeNoRow(w)
-		return
-	}
-	if st.profile.inUseDeleteConflict && st.unitInUse(id) {
-		writeInUse(w)
-		return
-	}
-	out := st.renderUnit(u)
-	st.removeUnit(id, nil)
-	writeJSON(w, http.StatusOK, out)
+var unitRows = ingredientRow[unit]{
+	noun: "units", fromKey: "fromUnit", toKey: "toUnit",
+	rows:   func(st *store) *[]*unit { return &st.units },
+	id:     func(u *unit) string { return u.ID },
+	fresh:  func(st *store) *unit { return &unit{ID: newID(), CreatedAt: st.now().UTC()} },
+	apply:  (*store).applyUnit,
+	render: (*store).renderUnit,
+	ref:    unitRef,
 }
 
-// removeUnit deletes a unit; uses of it move to replacement (nil: null).
-func (st *store) removeUnit(id string, replacement *string) {
-	for i, u := range st.units {
-		if u.ID == id {
-			st.units = append(st.units[:i], st.units[i+1:]...)
+// refuseFoodName answers a create whose name another food has.
+func refuseFoodName(w http.ResponseWriter, st *store, name string) bool {
+	for _, f := range st.foods {
+		if f.Name == name {
+			// foods__create_same_name.json: the IntegrityError text leaks.
+			writeErrorResponse(w, http.StatusBadRequest, "An unexpected error occurred",
+				"(sqlite3.IntegrityError) UNIQUE constraint failed: ingredient_foods.name, ingredient_foods.group_id\n"+
+					"[SQL: INSERT INTO ingredient_foods (id, group_id, name, plural_name, description, on_hand, label_id, name_normalized, plural_name_normalized, created_at, update_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)]\n"+
+					"(Background on this error at: https://sqlalche.me/e/20/gkpj)")
+			return true
+		}
+	}
+	return false
+}
+
+func (k ingredientRow[T]) find(st *store, id string) *T {
+	for _, v := range *k.rows(st) {
+		if k.id(v) == id {
+			return v
+		}
+	}
+	return nil
+}
+
+func (k ingredientRow[T]) create(s *Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, ok := decodeBody(w, r)
+		if !ok {
+			return
+		}
+		name, ok := b.str("name")
+		if !ok {
+			writeValidation(w, missing(b.raw(), "name"))
+			return
+		}
+		st := s.store
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if k.refuse != nil && k.refuse(w, st, name) {
+			return
+		}
+		v := k.fresh(st)
+		k.apply(st, v, b)
+		rows := k.rows(st)
+		*rows = append(*rows, v)
+		writeJSON(w, http.StatusCreated, k.render(st, v))
+	}
+}
+
+func (k ingredientRow[T]) get(s *Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+		if !ok {
+			return
+		}
+		st := s.store
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if v := k.find(st, id); v != nil {
+			writeJSON(w, http.StatusOK, k.render(st, v))
+			return
+		}
+		writeNotFoundMixin(w)
+	}
+}
+
+func (k ingredientRow[T]) update(s *Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+		if !ok {
+			return
+		}
+		b, ok := decodeBody(w, r)
+		if !ok {
+			return
+		}
+		if _, ok := b.str("name"); !ok {
+			writeValidation(w, missing(b.raw(), "name"))
+			return
+		}
+		st := s.store
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		v := k.find(st, id)
+		if v == nil {
+			writeNoRow(w)
+			return
+		}
+		k.apply(st, v, b)
+		writeJSON(w, http.StatusOK, k.render(st, v))
+	}
+}
+
+// delete succeeds even when recipes use the row; their ingredients keep
+// quantity and note with food (or unit) null
+// (foods_delete__in_use_by_recipe.json). Profiles with inUseDeleteConflict
+// refuse with 409 instead.
+func (k ingredientRow[T]) delete(s *Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+		if !ok {
+			return
+		}
+		st := s.store
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		v := k.find(st, id)
+		if v == nil {
+			writeNoRow(w)
+			return
+		}
+		if st.profile.inUseDeleteConflict && st.refInUse(k.ref, id) {
+			writeInUse(w)
+			return
+		}
+		out := k.render(st, v)
+		k.remove(st, id, nil)
+		writeJSON(w, http.StatusOK, out)
+	}
+}
+
+// remove deletes a row; uses of it move to replacement (nil: null).
+func (k ingredientRow[T]) remove(st *store, id string, replacement *string) {
+	rows := k.rows(st)
+	for i, v := range *rows {
+		if k.id(v) == id {
+			*rows = append((*rows)[:i], (*rows)[i+1:]...)
 			break
 		}
 	}
-	for _, r := range st.recipes {
-		for i := range r.Ingredients {
-			if in := &r.Ingredients[i]; in.UnitID != nil && *in.UnitID == id {
-				in.UnitID = replacement
+	st.repoint(k.ref, id, replacement)
+}
+
+// merge is PUT .../merge {fromFood,toFood} or {fromUnit,toUnit}: every use of
+// the first row moves to the second and the first is deleted
+// (units_merge__ok.json). Merging a row into itself deletes it and its uses
+// turn null (foods_merge__into_itself.json).
+func (k ingredientRow[T]) merge(s *Server) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, ok := decodeBody(w, r)
+		if !ok {
+			return
+		}
+		var errs []valErr
+		for _, key := range []string{k.fromKey, k.toKey} {
+			if _, ok := b.str(key); !ok {
+				errs = append(errs, missing(b.raw(), key))
 			}
 		}
+		if len(errs) > 0 {
+			// units_merge__422.json
+			writeValidation(w, errs...)
+			return
+		}
+		from, _ := b.str(k.fromKey)
+		to, _ := b.str(k.toKey)
+		st := s.store
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		if k.find(st, from) == nil || k.find(st, to) == nil {
+			// Mealie 2.0 foods.merge_one raises 500 "Failed to merge foods" (cases C09).
+			writeErrorResponse(w, http.StatusInternalServerError, "Failed to merge "+k.noun, "")
+			return
+		}
+		if from == to {
+			k.remove(st, from, nil)
+		} else {
+			k.remove(st, from, strp(to))
+		}
+		writeJSON(w, http.StatusOK, object{{"message", "Successfully merged " + k.noun}, {"error", false}})
 	}
-	for _, l := range st.shoppingLists {
-		for _, it := range l.Items {
-			if it.UnitID != nil && *it.UnitID == id {
-				it.UnitID = replacement
+}
+
+// refs yields the food (or unit) pointer of every recipe ingredient and
+// every shopping-list item.
+func (st *store) refs(f refField) iter.Seq[**string] {
+	return func(yield func(**string) bool) {
+		for _, r := range st.recipes {
+			for i := range r.Ingredients {
+				if !yield(f.ingredient(&r.Ingredients[i])) {
+					return
+				}
+			}
+		}
+		for _, l := range st.shoppingLists {
+			for _, it := range l.Items {
+				if !yield(f.item(it)) {
+					return
+				}
 			}
 		}
 	}
 }
 
-// mergeUnits is PUT /api/units/merge {fromUnit,toUnit} (units_merge__ok.json).
-func (s *Server) mergeUnits(w http.ResponseWriter, r *http.Request) {
-	b, ok := decodeBody(w, r)
-	if !ok {
-		return
-	}
-	var errs []valErr
-	for _, k := range []string{"fromUnit", "toUnit"} {
-		if _, ok := b.str(k); !ok {
-			errs = append(errs, missing(b.raw(), k))
+// refInUse reports whether a recipe ingredient or a shopping-list item
+// points at id.
+func (st *store) refInUse(f refField, id string) bool {
+	for p := range st.refs(f) {
+		if *p != nil && **p == id {
+			return true
 		}
 	}
-	if len(errs) > 0 {
-		// units_merge__422.json
-		writeValidation(w, errs...)
-		return
+	return false
+}
+
+// repoint moves every pointer at id to replacement (nil: null).
+func (st *store) repoint(f refField, id string, replacement *string) {
+	for p := range st.refs(f) {
+		if *p != nil && **p == id {
+			*p = replacement
+		}
 	}
-	from, _ := b.str("fromUnit")
-	to, _ := b.str("toUnit")
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.unitByID(from) == nil || st.unitByID(to) == nil {
-		writeErrorResponse(w, http.StatusInternalServerError, "Failed to merge units", "")
-		return
-	}
-	if from == to {
-		st.removeUnit(from, nil)
-	} else {
-		st.removeUnit(from, strp(to))
-	}
-	writeJSON(w, http.StatusOK, object{{"message", "Successfully merged units"}, {"error", false}})
 }
 
 // labels ----------------------------------------------------------------
@@ -744,44 +720,4 @@ func (s *Server) deleteLabel(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeNoRow(w)
-}
-
-// foodInUse reports whether a recipe ingredient or a shopping-list item uses
-// the food.
-func (st *store) foodInUse(id string) bool {
-	for _, r := range st.recipes {
-		for _, in := range r.Ingredients {
-			if in.FoodID != nil && *in.FoodID == id {
-				return true
-			}
-		}
-	}
-	for _, l := range st.shoppingLists {
-		for _, it := range l.Items {
-			if it.FoodID != nil && *it.FoodID == id {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// unitInUse reports whether a recipe ingredient or a shopping-list item uses
-// the unit.
-func (st *store) unitInUse(id string) bool {
-	for _, r := range st.recipes {
-		for _, in := range r.Ingredients {
-			if in.UnitID != nil && *in.UnitID == id {
-				return true
-			}
-		}
-	}
-	for _, l := range st.shoppingLists {
-		for _, it := range l.Items {
-			if it.UnitID != nil && *it.UnitID == id {
-				return true
-			}
-		}
-	}
-	return false
 }
