@@ -9,7 +9,7 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Who the consent page's limits are kept for. A single limit for everyone
+// Who the consent page's and registration's limits are kept for. A single limit for everyone
 // let any caller who can reach /authorize (registration is open) lock the
 // owner out: five wrong passphrases, then one a minute, for as long as the
 // caller kept at it. The limits are therefore kept per network address and
@@ -24,6 +24,17 @@ const (
 	LoginGlobalBurst = 30
 	// LoginGlobalEvery is the refill interval of the global ceiling.
 	LoginGlobalEvery = 10 * time.Second
+	// RegisterGlobalBurst and RegisterGlobalEvery are the ceiling on
+	// client registrations from everyone together, which bounds a caller
+	// spread over many addresses to ~8,640 new clients a day (and the store
+	// holds MaxClients). One address gets RegisterBurst and then one per
+	// RegisterEvery (two a minute), which never drains a bucket of 100
+	// refilling six a minute, so a single address cannot stop the owner
+	// registering a new connector.
+	RegisterGlobalBurst = 100
+	// RegisterGlobalEvery is the refill interval of the registration
+	// ceiling.
+	RegisterGlobalEvery = 10 * time.Second
 	// MaxPendingPerAddress caps the consent pages one network address holds
 	// open; a new one past it replaces that address's oldest, so an address
 	// can only ever crowd out itself. Eight is more tabs than an owner

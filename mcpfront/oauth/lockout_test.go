@@ -204,3 +204,85 @@ func TestAddrKey(t *testing.T) {
 		}
 	}
 }
+
+// registerFrom registers a public client as if from addr ("host:port"),
+// with extra request headers, and returns the status and OAuth error code.
+func (e *env) registerFrom(t *testing.T, addr string, hdr map[string]string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, e.url("/register"),
+		strings.NewReader(`{"redirect_uris":["http://127.0.0.1/cb"],"token_endpoint_auth_method":"none"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(testRemoteAddr, addr)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	st, h, body := do(t, nil, req)
+	if st == http.StatusTooManyRequests && h.Get("Retry-After") == "" {
+		t.Errorf("429 from %s without Retry-After", addr)
+	}
+	return st, body
+}
+
+// Must show: registrations from one address spend that address's limit,
+// not the owner's elsewhere, however long the caller keeps at it; its /48
+// neighbours share it; a forged X-Forwarded-For does not move the caller
+// to another address.
+func TestRegisterLimitIsPerAddress(t *testing.T) {
+	if RegisterBurst >= RegisterGlobalBurst || RegisterGlobalEvery >= RegisterEvery {
+		t.Fatalf("one address (%d, then one per %s) can drain the ceiling (%d, one per %s)",
+			RegisterBurst, RegisterEvery, RegisterGlobalBurst, RegisterGlobalEvery)
+	}
+	e := newEnv(t, "")
+	const v6 = "[2001:db8:1:2::9]:40000"
+	for _, addr := range []string{attackerAddr, v6} {
+		for i := range RegisterBurst {
+			if st, body := e.registerFrom(t, addr, nil); st != http.StatusCreated {
+				t.Fatalf("registration %d from %s: %d %s", i, addr, st, body)
+			}
+		}
+	}
+	// An hour of registering every ten seconds from the two addresses.
+	for range 360 {
+		e.clock.Advance(10 * time.Second)
+		e.registerFrom(t, attackerAddr, nil)
+		e.registerFrom(t, v6, nil)
+	}
+	if st, body := e.registerFrom(t, ownerAddr, nil); st != http.StatusCreated {
+		t.Fatalf("owner after an hour of registrations from elsewhere: %d %s", st, body)
+	}
+	if st, body := e.registerFrom(t, "[2001:db8:2::1]:1", nil); st != http.StatusCreated {
+		t.Fatalf("another /48 after an hour of registrations from elsewhere: %d %s", st, body)
+	}
+	forged := map[string]string{"X-Forwarded-For": "198.51.100.77", "X-Real-IP": "198.51.100.77", "Forwarded": "for=198.51.100.77"}
+	for _, addr := range []string{attackerAddr, "[2001:db8:1:ffff::1]:1"} {
+		st, body := e.registerFrom(t, addr, forged)
+		if st != http.StatusTooManyRequests || !strings.Contains(body, "from this network address") {
+			t.Fatalf("%s with a forged X-Forwarded-For: %d %s", addr, st, body)
+		}
+	}
+	// The limit refills: after RegisterEvery the address may register once.
+	e.clock.Advance(RegisterEvery)
+	if st, body := e.registerFrom(t, attackerAddr, nil); st != http.StatusCreated {
+		t.Fatalf("after a refill: %d %s", st, body)
+	}
+}
+
+// Must show: a ceiling on all registrations together still holds a caller
+// spread over many addresses, and refills.
+func TestRegisterGlobalCeiling(t *testing.T) {
+	e := newEnv(t, "")
+	for i := range RegisterGlobalBurst {
+		addr := fmt.Sprintf("203.0.113.%d:1", 10+i/RegisterBurst)
+		if st, body := e.registerFrom(t, addr, nil); st != http.StatusCreated {
+			t.Fatalf("registration %d from %s: %d %s", i, addr, st, body)
+		}
+	}
+	st, body := e.registerFrom(t, ownerAddr, nil)
+	if st != http.StatusTooManyRequests || strings.Contains(body, "from this network address") {
+		t.Fatalf("past the global ceiling: %d %s", st, body)
+	}
+	e.clock.Advance(RegisterGlobalEvery)
+	if st, body := e.registerFrom(t, ownerAddr, nil); st != http.StatusCreated {
+		t.Fatalf("after the ceiling refilled: %d %s", st, body)
+	}
+}

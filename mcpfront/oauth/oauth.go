@@ -78,11 +78,15 @@ const (
 	// busy household. At the cap, the oldest client without a live grant
 	// is evicted; if every client has one, registration is refused.
 	MaxClients = 200
-	// RegisterBurst and RegisterEvery rate-limit anonymous registrations:
-	// enough for several apps connecting at once, too slow to fill the
-	// store quickly.
+	// RegisterBurst and RegisterEvery rate-limit anonymous registrations
+	// from one network address (addrKey): enough for several apps
+	// connecting at once, too slow to fill the store quickly. They are kept
+	// per address so that one caller spending them does not stop the owner
+	// registering a new connector; RegisterGlobalBurst bounds all addresses
+	// together (limits.go).
 	RegisterBurst = 20
-	// RegisterEvery is the refill interval of the registration limiter.
+	// RegisterEvery is the refill interval of the per-address registration
+	// limiter.
 	RegisterEvery = 30 * time.Second
 	// LoginBurst wrong passphrases from one network address, or for one
 	// registered client, are allowed before the consent page refuses every
@@ -145,7 +149,10 @@ type Server struct {
 	loginByAddr   *keyedLimiter
 	loginByClient *keyedLimiter
 	loginGlobal   *rate.Limiter
-	regLim        *rate.Limiter
+	// Registrations are limited per network address and for everyone
+	// together (limits.go).
+	regByAddr *keyedLimiter
+	regGlobal *rate.Limiter
 }
 
 // New opens (or creates) the state store, loads the passphrase and the
@@ -203,7 +210,8 @@ func New(cfg Config) (*Server, error) {
 		loginByAddr:   newKeyedLimiter(LoginEvery, LoginBurst),
 		loginByClient: newKeyedLimiter(LoginEvery, LoginBurst),
 		loginGlobal:   rate.NewLimiter(rate.Every(LoginGlobalEvery), LoginGlobalBurst),
-		regLim:        rate.NewLimiter(rate.Every(RegisterEvery), RegisterBurst),
+		regByAddr:     newKeyedLimiter(RegisterEvery, RegisterBurst),
+		regGlobal:     rate.NewLimiter(rate.Every(RegisterGlobalEvery), RegisterGlobalBurst),
 	}
 	return s, nil
 }

@@ -152,7 +152,9 @@ func TestRegisterRateLimit(t *testing.T) {
 
 func TestRegisterCapEvictsUnusedClients(t *testing.T) {
 	e := newEnv(t, "")
-	e.srv.regLim = rate.NewLimiter(rate.Inf, 0) // the cap, not the rate, is under test
+	// The cap, not the rate, is under test.
+	e.srv.regByAddr = newKeyedLimiter(RegisterEvery, 2*MaxClients)
+	e.srv.regGlobal = rate.NewLimiter(rate.Inf, 0)
 	live, _ := e.login(ScopeRead)
 	body := `{"redirect_uris":["http://127.0.0.1/cb"],"token_endpoint_auth_method":"none"}`
 	var first string

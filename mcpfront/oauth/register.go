@@ -77,12 +77,9 @@ type client struct {
 // serveRegister is RFC 7591 dynamic client registration.
 func (s *Server) serveRegister(w http.ResponseWriter, r *http.Request) {
 	now := s.now()
-	s.mu.Lock()
-	allowed := s.regLim.AllowN(now, 1)
-	s.mu.Unlock()
-	if !allowed {
-		w.Header().Set("Retry-After", strconv.Itoa(int(RegisterEvery/time.Second)))
-		writeOAuthError(w, http.StatusTooManyRequests, "slow_down", "too many client registrations; try again shortly")
+	if wait, msg := s.allowRegistration(addrKey(r), now); msg != "" {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait/time.Second)))
+		writeOAuthError(w, http.StatusTooManyRequests, "slow_down", msg)
 		return
 	}
 	var in oauthex.ClientRegistrationMetadata
@@ -158,6 +155,24 @@ func makeRoom(ctx context.Context, tx *sql.Tx) error {
 		return errStoreFull
 	}
 	return nil
+}
+
+// allowRegistration spends one registration for addr, or says why none is
+// left: the address's own limit, or the ceiling on everyone. A refused
+// registration spends nothing. wait is the Retry-After to send.
+func (s *Server) allowRegistration(addr string, now time.Time) (wait time.Duration, msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.regByAddr.empty(addr, now) {
+		return RegisterEvery, "too many client registrations from this network address; try again shortly"
+	}
+	// AllowN, not TokensAt: it spends only when it allows, and it also
+	// reads an unlimited (rate.Inf) ceiling right.
+	if !s.regGlobal.AllowN(now, 1) {
+		return RegisterGlobalEvery, "too many client registrations; try again shortly"
+	}
+	s.regByAddr.spend(addr, now)
+	return 0, ""
 }
 
 // validateRegistration applies RFC 7591 defaults and sous's limits, and
