@@ -68,3 +68,26 @@ func decodeList(r *http.Request, dst any) error {
 	dec.UseNumber()
 	return dec.Decode(dst)
 }
+
+// missingStrings is a "Field required" entry for each key the body lacks as a
+// string, in the order given: Mealie lists them in its model's field order
+// (shopping_lists__put.json: groupId, userId, id).
+func (b jsonBody) missingStrings(keys ...string) []valErr {
+	var errs []valErr
+	for _, k := range keys {
+		if _, ok := b.str(k); !ok {
+			errs = append(errs, missing(b.raw(), k))
+		}
+	}
+	return errs
+}
+
+// requireStrings answers 422 when the body lacks any of keys as a string and
+// reports whether it had them all.
+func requireStrings(w http.ResponseWriter, b jsonBody, keys ...string) bool {
+	if errs := b.missingStrings(keys...); len(errs) > 0 {
+		writeValidation(w, errs...)
+		return false
+	}
+	return true
+}

@@ -133,8 +133,7 @@ func (s *Server) createCookbook(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if _, ok := b.str("name"); !ok {
-		writeValidation(w, missing(b.raw(), "name"))
+	if !requireStrings(w, b, "name") {
 		return
 	}
 	st := s.store
@@ -173,8 +172,7 @@ func (s *Server) updateCookbook(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if _, ok := b.str("name"); !ok {
-		writeValidation(w, missing(b.raw(), "name"))
+	if !requireStrings(w, b, "name") {
 		return
 	}
 	st := s.store

@@ -271,11 +271,7 @@ func (s *Server) updateMealplan(w http.ResponseWriter, r *http.Request) {
 	if _, ok := b.num("id"); !ok {
 		verrs = append(verrs, missing(b.raw(), "id"))
 	}
-	for _, k := range []string{"groupId", "userId"} {
-		if _, ok := b.str(k); !ok {
-			verrs = append(verrs, missing(b.raw(), k))
-		}
-	}
+	verrs = append(verrs, b.missingStrings("groupId", "userId")...)
 	if len(verrs) > 0 {
 		writeValidation(w, verrs...)
 		return

@@ -395,8 +395,7 @@ func (s *Server) handleImageFromURL(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if _, ok := b.str("url"); !ok {
-		writeValidation(w, missing(b.raw(), "url"))
+	if !requireStrings(w, b, "url") {
 		return
 	}
 	st := s.store

@@ -151,14 +151,7 @@ func (s *Server) updateShoppingList(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var verrs []valErr
-	for _, k := range []string{"groupId", "userId", "id"} {
-		if _, ok := b.str(k); !ok {
-			verrs = append(verrs, missing(b.raw(), k))
-		}
-	}
-	if len(verrs) > 0 {
-		writeValidation(w, verrs...)
+	if !requireStrings(w, b, "groupId", "userId", "id") {
 		return
 	}
 	st := s.store

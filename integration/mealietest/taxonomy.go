@@ -463,8 +463,7 @@ func (k ingredientRow[T]) update(s *Server) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		if _, ok := b.str("name"); !ok {
-			writeValidation(w, missing(b.raw(), "name"))
+		if !requireStrings(w, b, "name") {
 			return
 		}
 		st := s.store
@@ -530,15 +529,8 @@ func (k ingredientRow[T]) merge(s *Server) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		var errs []valErr
-		for _, key := range []string{k.fromKey, k.toKey} {
-			if _, ok := b.str(key); !ok {
-				errs = append(errs, missing(b.raw(), key))
-			}
-		}
-		if len(errs) > 0 {
-			// units_merge__422.json
-			writeValidation(w, errs...)
+		// Both ids are required (units_merge__422.json).
+		if !requireStrings(w, b, k.fromKey, k.toKey) {
 			return
 		}
 		from, _ := b.str(k.fromKey)
@@ -669,14 +661,7 @@ func (s *Server) updateLabel(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var errs []valErr
-	for _, k := range []string{"name", "groupId", "id"} {
-		if _, ok := b.str(k); !ok {
-			errs = append(errs, missing(b.raw(), k))
-		}
-	}
-	if len(errs) > 0 {
-		writeValidation(w, errs...)
+	if !requireStrings(w, b, "name", "groupId", "id") {
 		return
 	}
 	st := s.store

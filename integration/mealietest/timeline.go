@@ -52,14 +52,7 @@ func (s *Server) createEvent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var verrs []valErr
-	for _, k := range []string{"recipeId", "subject", "eventType"} {
-		if _, ok := b.str(k); !ok {
-			verrs = append(verrs, missing(b.raw(), k))
-		}
-	}
-	if len(verrs) > 0 {
-		writeValidation(w, verrs...)
+	if !requireStrings(w, b, "recipeId", "subject", "eventType") {
 		return
 	}
 	st := s.store
@@ -118,8 +111,7 @@ func (s *Server) updateEvent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if _, ok := b.str("subject"); !ok {
-		writeValidation(w, missing(b.raw(), "subject"))
+	if !requireStrings(w, b, "subject") {
 		return
 	}
 	st := s.store
