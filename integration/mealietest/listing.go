@@ -166,3 +166,21 @@ func uuid4Error(v string) *valErr {
 	}
 	return nil
 }
+
+// getByID answers the generic CRUD mixin's GET .../{id}: 422 for an id that
+// is not a UUID, the rendered row, or 404 "Not found." when find has none.
+// The caller holds no lock; getByID takes the store's.
+func getByID[T any](s *Server, w http.ResponseWriter, r *http.Request, find func(*store, string) *T, render func(*store, *T) object) {
+	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	if !ok {
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if v := find(st, id); v != nil {
+		writeJSON(w, http.StatusOK, render(st, v))
+		return
+	}
+	writeNotFoundMixin(w)
+}

@@ -120,25 +120,8 @@ func (s *Server) createShoppingList(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, st.renderList(l))
 }
 
-func (s *Server) findList(w http.ResponseWriter, id string) *shoppingList {
-	if l := s.store.shoppingListByID(id); l != nil {
-		return l
-	}
-	writeNotFoundMixin(w)
-	return nil
-}
-
 func (s *Server) getShoppingList(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if l := s.findList(w, id); l != nil {
-		writeJSON(w, http.StatusOK, st.renderList(l))
-	}
+	getByID(s, w, r, (*store).shoppingListByID, (*store).renderList)
 }
 
 // updateShoppingList needs groupId, userId and id (shopping_lists__put.json).

@@ -437,20 +437,7 @@ func (k ingredientRow[T]) create(s *Server) http.HandlerFunc {
 }
 
 func (k ingredientRow[T]) get(s *Server) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-		if !ok {
-			return
-		}
-		st := s.store
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		if v := k.find(st, id); v != nil {
-			writeJSON(w, http.StatusOK, k.render(st, v))
-			return
-		}
-		writeNotFoundMixin(w)
-	}
+	return func(w http.ResponseWriter, r *http.Request) { getByID(s, w, r, k.find, k.render) }
 }
 
 func (k ingredientRow[T]) update(s *Server) http.HandlerFunc {
@@ -636,18 +623,7 @@ func (s *Server) createLabel(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getLabel(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if l := st.labelByID(id); l != nil {
-		writeJSON(w, http.StatusOK, st.renderLabel(l))
-		return
-	}
-	writeNotFoundMixin(w)
+	getByID(s, w, r, (*store).labelByID, (*store).renderLabel)
 }
 
 // updateLabel needs the whole label, id and groupId included

@@ -87,18 +87,7 @@ func (st *store) eventByID(id string) (*timelineEvent, int) {
 }
 
 func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if e, _ := st.eventByID(id); e != nil {
-		writeJSON(w, http.StatusOK, st.renderEvent(e))
-		return
-	}
-	writeNotFoundMixin(w)
+	getByID(s, w, r, func(st *store, id string) *timelineEvent { e, _ := st.eventByID(id); return e }, (*store).renderEvent)
 }
 
 // updateEvent changes subject, message and image (timeline_events__put.json).
