@@ -91,3 +91,18 @@ func requireStrings(w http.ResponseWriter, b jsonBody, keys ...string) bool {
 	}
 	return true
 }
+
+// readPut reads a PUT .../{id}: the id must be a UUID (422 on the item_id
+// path), then the body must decode and carry keys as strings (422). It
+// reports whether the handler may go on; on false the answer is written.
+func readPut(w http.ResponseWriter, r *http.Request, keys ...string) (string, jsonBody, bool) {
+	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	if !ok {
+		return "", nil, false
+	}
+	b, ok := decodeBody(w, r)
+	if !ok || !requireStrings(w, b, keys...) {
+		return "", nil, false
+	}
+	return id, b, true
+}

@@ -164,15 +164,8 @@ func (s *Server) getCookbook(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) updateCookbook(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	id, b, ok := readPut(w, r, "name")
 	if !ok {
-		return
-	}
-	b, ok := decodeBody(w, r)
-	if !ok {
-		return
-	}
-	if !requireStrings(w, b, "name") {
 		return
 	}
 	st := s.store

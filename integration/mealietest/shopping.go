@@ -126,15 +126,8 @@ func (s *Server) getShoppingList(w http.ResponseWriter, r *http.Request) {
 
 // updateShoppingList needs groupId, userId and id (shopping_lists__put.json).
 func (s *Server) updateShoppingList(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	id, b, ok := readPut(w, r, "groupId", "userId", "id")
 	if !ok {
-		return
-	}
-	b, ok := decodeBody(w, r)
-	if !ok {
-		return
-	}
-	if !requireStrings(w, b, "groupId", "userId", "id") {
 		return
 	}
 	st := s.store

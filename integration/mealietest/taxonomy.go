@@ -442,15 +442,8 @@ func (k ingredientRow[T]) get(s *Server) http.HandlerFunc {
 
 func (k ingredientRow[T]) update(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+		id, b, ok := readPut(w, r, "name")
 		if !ok {
-			return
-		}
-		b, ok := decodeBody(w, r)
-		if !ok {
-			return
-		}
-		if !requireStrings(w, b, "name") {
 			return
 		}
 		st := s.store
@@ -629,15 +622,8 @@ func (s *Server) getLabel(w http.ResponseWriter, r *http.Request) {
 // updateLabel needs the whole label, id and groupId included
 // (groups_labels__put.json lists groupId and id as missing).
 func (s *Server) updateLabel(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	id, b, ok := readPut(w, r, "name", "groupId", "id")
 	if !ok {
-		return
-	}
-	b, ok := decodeBody(w, r)
-	if !ok {
-		return
-	}
-	if !requireStrings(w, b, "name", "groupId", "id") {
 		return
 	}
 	st := s.store

@@ -92,15 +92,8 @@ func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) {
 
 // updateEvent changes subject, message and image (timeline_events__put.json).
 func (s *Server) updateEvent(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	id, b, ok := readPut(w, r, "subject")
 	if !ok {
-		return
-	}
-	b, ok := decodeBody(w, r)
-	if !ok {
-		return
-	}
-	if !requireStrings(w, b, "subject") {
 		return
 	}
 	st := s.store
