@@ -221,20 +221,9 @@ func (s *Server) updateCookbooks(w http.ResponseWriter, r *http.Request) {
 // deleteCookbook returns the deleted cookbook, then 400 "No row was found"
 // (cookbooks__delete.json, cookbooks__delete_again.json).
 func (s *Server) deleteCookbook(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	for i, c := range st.cookbooks {
-		if c.ID == id {
-			out := st.renderCookbook(c, false)
-			st.cookbooks = append(st.cookbooks[:i], st.cookbooks[i+1:]...)
-			writeJSON(w, http.StatusOK, out)
-			return
-		}
-	}
-	writeNoRow(w)
+	rowDelete[cookbook, string]{parse: itemUUID,
+		rows:   func(st *store) *[]*cookbook { return &st.cookbooks },
+		key:    func(c *cookbook) string { return c.ID },
+		render: func(st *store, c *cookbook) object { return st.renderCookbook(c, false) },
+	}.serve(s, w, r)
 }

@@ -184,3 +184,45 @@ func getByID[T any](s *Server, w http.ResponseWriter, r *http.Request, find func
 	}
 	writeNotFoundMixin(w)
 }
+
+// itemUUID is the {id} of a CRUD route, which must be a UUID (422 on the
+// item_id path otherwise).
+func itemUUID(w http.ResponseWriter, r *http.Request) (string, bool) {
+	return pathUUID(w, "item_id", r.PathValue("id"))
+}
+
+// rowDelete is the CRUD mixin's DELETE .../{id}: 200 with the row as it was
+// before it went, or 400 "No row was found" when there is none, a second
+// delete included (cookbooks__delete.json, cookbooks__delete_again.json).
+type rowDelete[T any, K comparable] struct {
+	// parse reads the {id} and answers 422 when it cannot.
+	parse  func(http.ResponseWriter, *http.Request) (K, bool)
+	rows   func(*store) *[]*T
+	key    func(*T) K
+	render func(*store, *T) object
+	// unlink, when set, clears what pointed at the row once it is gone.
+	unlink func(*store, K)
+}
+
+func (d rowDelete[T, K]) serve(s *Server, w http.ResponseWriter, r *http.Request) {
+	id, ok := d.parse(w, r)
+	if !ok {
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	rows := d.rows(st)
+	for i, v := range *rows {
+		if d.key(v) == id {
+			out := d.render(st, v)
+			*rows = append((*rows)[:i], (*rows)[i+1:]...)
+			if d.unlink != nil {
+				d.unlink(st, id)
+			}
+			writeJSON(w, http.StatusOK, out)
+			return
+		}
+	}
+	writeNoRow(w)
+}

@@ -296,20 +296,9 @@ func (s *Server) updateMealplan(w http.ResponseWriter, r *http.Request) {
 // deleteMealplan returns the deleted entry, then 400 "No row was found"
 // (mealplans__delete.json, mealplans__delete_again.json).
 func (s *Server) deleteMealplan(w http.ResponseWriter, r *http.Request) {
-	id, ok := planID(w, r)
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	for i, m := range st.mealplans {
-		if m.ID == id {
-			out := st.renderMealplan(m)
-			st.mealplans = append(st.mealplans[:i], st.mealplans[i+1:]...)
-			writeJSON(w, http.StatusOK, out)
-			return
-		}
-	}
-	writeNoRow(w)
+	rowDelete[mealplan, int]{parse: planID,
+		rows:   func(st *store) *[]*mealplan { return &st.mealplans },
+		key:    func(m *mealplan) int { return m.ID },
+		render: (*store).renderMealplan,
+	}.serve(s, w, r)
 }

@@ -144,22 +144,11 @@ func (s *Server) updateShoppingList(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) deleteShoppingList(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	for i, l := range st.shoppingLists {
-		if l.ID == id {
-			out := st.renderList(l)
-			st.shoppingLists = append(st.shoppingLists[:i], st.shoppingLists[i+1:]...)
-			writeJSON(w, http.StatusOK, out)
-			return
-		}
-	}
-	writeNoRow(w)
+	rowDelete[shoppingList, string]{parse: itemUUID,
+		rows:   func(st *store) *[]*shoppingList { return &st.shoppingLists },
+		key:    func(l *shoppingList) string { return l.ID },
+		render: (*store).renderList,
+	}.serve(s, w, r)
 }
 
 // addItem merges into an unchecked item with the same food and unit (or, for

@@ -646,25 +646,16 @@ func (s *Server) updateLabel(w http.ResponseWriter, r *http.Request) {
 // deleteLabel returns the deleted label (groups_labels__delete_ok.json) and
 // unlinks it from foods and shopping items.
 func (s *Server) deleteLabel(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	for i, l := range st.labels {
-		if l.ID == id {
-			out := st.renderLabel(l)
-			st.labels = append(st.labels[:i], st.labels[i+1:]...)
+	rowDelete[label, string]{parse: itemUUID,
+		rows:   func(st *store) *[]*label { return &st.labels },
+		key:    func(l *label) string { return l.ID },
+		render: (*store).renderLabel,
+		unlink: func(st *store, id string) {
 			for _, f := range st.foods {
 				if f.LabelID != nil && *f.LabelID == id {
 					f.LabelID = nil
 				}
 			}
-			writeJSON(w, http.StatusOK, out)
-			return
-		}
-	}
-	writeNoRow(w)
+		},
+	}.serve(s, w, r)
 }

@@ -116,19 +116,9 @@ func (s *Server) updateEvent(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) deleteEvent(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
-	if !ok {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	e, i := st.eventByID(id)
-	if e == nil {
-		writeNoRow(w)
-		return
-	}
-	out := st.renderEvent(e)
-	st.timeline = append(st.timeline[:i], st.timeline[i+1:]...)
-	writeJSON(w, http.StatusOK, out)
+	rowDelete[timelineEvent, string]{parse: itemUUID,
+		rows:   func(st *store) *[]*timelineEvent { return &st.timeline },
+		key:    func(e *timelineEvent) string { return e.ID },
+		render: (*store).renderEvent,
+	}.serve(s, w, r)
 }
