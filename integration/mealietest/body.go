@@ -96,7 +96,7 @@ func requireStrings(w http.ResponseWriter, b jsonBody, keys ...string) bool {
 // path), then the body must decode and carry keys as strings (422). It
 // reports whether the handler may go on; on false the answer is written.
 func readPut(w http.ResponseWriter, r *http.Request, keys ...string) (string, jsonBody, bool) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	id, ok := itemUUID(w, r)
 	if !ok {
 		return "", nil, false
 	}

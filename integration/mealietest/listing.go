@@ -171,7 +171,7 @@ func uuid4Error(v string) *valErr {
 // is not a UUID, the rendered row, or 404 "Not found." when find has none.
 // The caller holds no lock; getByID takes the store's.
 func getByID[T any](s *Server, w http.ResponseWriter, r *http.Request, find func(*store, string) *T, render func(*store, *T) object) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	id, ok := itemUUID(w, r)
 	if !ok {
 		return
 	}

@@ -314,7 +314,7 @@ func (st *store) findItem(id string) (*shoppingList, *shoppingItem, int) {
 }
 
 func (s *Server) getShoppingItem(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	id, ok := itemUUID(w, r)
 	if !ok {
 		return
 	}
@@ -332,7 +332,7 @@ func (s *Server) getShoppingItem(w http.ResponseWriter, r *http.Request) {
 // updateShoppingItem needs the full item, shoppingListId included
 // (shopping_items__put_partial.json).
 func (s *Server) updateShoppingItem(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	id, ok := itemUUID(w, r)
 	if !ok {
 		return
 	}
@@ -360,7 +360,7 @@ func (s *Server) updateShoppingItem(w http.ResponseWriter, r *http.Request) {
 
 // deleteShoppingItem answers {"message":"","error":false} (shopping_items__delete.json).
 func (s *Server) deleteShoppingItem(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	id, ok := itemUUID(w, r)
 	if !ok {
 		return
 	}
@@ -391,7 +391,7 @@ func (s *Server) removeRecipeFromList(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) changeRecipeOnList(w http.ResponseWriter, r *http.Request, sign float64) {
-	lid, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	lid, ok := itemUUID(w, r)
 	if !ok {
 		return
 	}

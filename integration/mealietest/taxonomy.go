@@ -120,7 +120,7 @@ func (s *Server) getOrganizer(w http.ResponseWriter, r *http.Request, k organize
 	key := r.PathValue("slug")
 	if !bySlug {
 		var ok bool
-		if key, ok = pathUUID(w, "item_id", r.PathValue("id")); !ok {
+		if key, ok = itemUUID(w, r); !ok {
 			return
 		}
 	}
@@ -138,7 +138,7 @@ func (s *Server) getOrganizer(w http.ResponseWriter, r *http.Request, k organize
 
 // updateOrganizer is PUT: the name re-slugs the row (organizers_tags__put_rename.json).
 func (s *Server) updateOrganizer(w http.ResponseWriter, r *http.Request, k organizerKind) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	id, ok := itemUUID(w, r)
 	if !ok {
 		return
 	}
@@ -179,7 +179,7 @@ func (s *Server) updateOrganizer(w http.ResponseWriter, r *http.Request, k organ
 // (organizers_tags__delete_ok.json, organizers_tags__delete_again.json). Recipes
 // lose the organizer.
 func (s *Server) deleteOrganizer(w http.ResponseWriter, r *http.Request, k organizerKind) {
-	id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+	id, ok := itemUUID(w, r)
 	if !ok {
 		return
 	}
@@ -465,7 +465,7 @@ func (k ingredientRow[T]) update(s *Server) http.HandlerFunc {
 // refuse with 409 instead.
 func (k ingredientRow[T]) delete(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		id, ok := pathUUID(w, "item_id", r.PathValue("id"))
+		id, ok := itemUUID(w, r)
 		if !ok {
 			return
 		}
