@@ -644,7 +644,8 @@ func (s *Server) updateLabel(w http.ResponseWriter, r *http.Request) {
 }
 
 // deleteLabel returns the deleted label (groups_labels__delete_ok.json) and
-// unlinks it from foods and shopping items.
+// unlinks it from foods (shopping items keep their own label field, which no
+// capture shows being cleared).
 func (s *Server) deleteLabel(w http.ResponseWriter, r *http.Request) {
 	rowDelete[label, string]{parse: itemUUID,
 		rows:   func(st *store) *[]*label { return &st.labels },
