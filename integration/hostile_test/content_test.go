@@ -194,21 +194,13 @@ func TestImportedTextStaysData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The tools whose answers carry recipe text, with the bug that keeps a
-	// check skipped (empty: enforced).
-	warned := map[string]string{
-		"get_recipe":     "",
-		"search_recipes": "",
-	}
+	// The tools whose answers carry recipe text.
+	warned := map[string]bool{"get_recipe": true, "search_recipes": true}
 	for _, tl := range tools.Tools {
-		bug, ok := warned[tl.Name]
-		if !ok {
+		if !warned[tl.Name] {
 			continue
 		}
 		t.Run(tl.Name+" description", func(t *testing.T) {
-			if bug != "" {
-				t.Skip(bug)
-			}
 			d := strings.ToLower(tl.Description)
 			if !strings.Contains(d, "data") || !strings.Contains(d, "instructions") {
 				t.Errorf("%s's description does not say recipe text is data, not instructions: %q", tl.Name, tl.Description)
