@@ -20,7 +20,7 @@ func TestMCPMealieFixtureShapes(t *testing.T) {
 	dir := filepath.Join(filepath.Dir(fixturesDir(t)), "mcp-mealie")
 	byVersion := map[string]*Server{
 		"2.8": NewServer(t, WithVersion("2.8")),
-		"3":   NewServer(t, WithVersion("3")),
+		"3.11":   NewServer(t, WithVersion("3.11")),
 	}
 	empty := NewServer(t, WithVersion("2.8"), WithSeed("empty"))
 	tests := []struct {
@@ -34,7 +34,7 @@ func TestMCPMealieFixtureShapes(t *testing.T) {
 		{"recipe_detail.json", http.MethodGet, "/api/recipes/weeknight-chili", nil, byVersion["2.8"], nil},
 		{"tags_page.json", http.MethodGet, "/api/organizers/tags?perPage=50", nil, byVersion["2.8"], nil},
 		{"mealplan_page.json", http.MethodGet, "/api/households/mealplans?perPage=50", nil, byVersion["2.8"], nil},
-		{"cookbook.json", http.MethodGet, "/api/households/cookbooks/sweet-things", nil, byVersion["3"],
+		{"cookbook.json", http.MethodGet, "/api/households/cookbooks/sweet-things", nil, byVersion["3.11"],
 			map[string]string{"$.household: unexpected key": "ReadCookBook in the 3.x openapi.json lists household; the fixture was trimmed"}},
 		{"parsed_ingredients.json", http.MethodPost, "/api/parser/ingredients",
 			map[string]any{"parser": "nlp", "ingredients": []string{"2 cups flour", "1 pinch salt"}}, empty, nil},

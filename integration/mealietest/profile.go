@@ -7,10 +7,10 @@ import "fmt"
 // cites its evidence; where a version's behaviour is not known first-hand the
 // flag says what it was inferred from.
 type profile struct {
-	// name is the profile's key: "2.0", "2.8" or "3".
+	// name is the profile's key: "2.0", "2.8" or "3.11".
 	name string
 	// version is what GET /api/app/about reports. The 2.0 captures were made
-	// from a source checkout, which reports "develop" (app_about__ok.json and the
+	// from a source checkout, which reports "v2.0.0" (app_about__ok.json and the
 	// fixtures README); release images stamp the tag at build time
 	// (.github/workflows/partial-builder.yml in Mealie's repository), so the
 	// release profiles report their tag.
@@ -83,7 +83,7 @@ type profile struct {
 // profiles are the versions the emulator knows.
 var profiles = map[string]profile{
 	"2.0": {
-		name: "2.0", version: "develop",
+		name: "2.0", version: "v2.0.0",
 		ingredientFlags: true, cookbookRecipes: true,
 	},
 	// 2.8 (released 2025-03-18) sits between the 2.0 captures and 3.x: it has
@@ -103,8 +103,8 @@ var profiles = map[string]profile{
 		structuredYield: true, householdOnHand: true, ingredientFlags: true,
 		suggestions: true, cookbookRecipes: true, caseInsensitiveFilter: true,
 	},
-	"3": {
-		name: "3", version: "v3.0.0",
+	"3.11": {
+		name: "3.11", version: "v3.11.0",
 		structuredYield: true, householdOnHand: true, suggestions: true,
 		extraEntryTypes: true, organizerGroupID: true, userAnnouncements: true,
 		newTagInPatch: true, renameMovesSlug: true, inUseDeleteConflict: true,

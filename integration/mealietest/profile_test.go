@@ -19,7 +19,7 @@ func TestProfiles(t *testing.T) {
 	want := map[string]check{
 		"2.0": {404, false, true, 422, 500, true},
 		"2.8": {200, true, false, 422, 500, true},
-		"3":   {200, true, false, 201, 200, false},
+		"3.11":   {200, true, false, 201, 200, false},
 	}
 	for v, w := range want {
 		t.Run(v, func(t *testing.T) {
@@ -158,7 +158,7 @@ func TestProfileRenameAndInUse(t *testing.T) {
 	want := map[string]check{
 		"2.0": {200, 404, 200},
 		"2.8": {200, 404, 200},
-		"3":   {404, 200, 409},
+		"3.11":   {404, 200, 409},
 	}
 	for v, w := range want {
 		t.Run(v, func(t *testing.T) {
@@ -202,7 +202,7 @@ func TestProfileRenameAndInUse(t *testing.T) {
 // TestProfileFilterCase pins Mealie PR #5162: string filters ignore case from
 // 2.8 on and match exactly in 2.0.
 func TestProfileFilterCase(t *testing.T) {
-	for v, want := range map[string]float64{"2.0": 0, "2.8": 1, "3": 1} {
+	for v, want := range map[string]float64{"2.0": 0, "2.8": 1, "3.11": 1} {
 		t.Run(v, func(t *testing.T) {
 			s := NewServer(t, WithVersion(v))
 			q := url.QueryEscape(`name = "weeknight chili"`)

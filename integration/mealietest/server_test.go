@@ -10,7 +10,7 @@ import (
 )
 
 func TestAboutAndSelf(t *testing.T) {
-	for _, v := range []string{"2.0", "2.8", "3"} {
+	for _, v := range []string{"2.0", "2.8", "3.11"} {
 		t.Run(v, func(t *testing.T) {
 			s := NewServer(t, WithVersion(v))
 			code, body := callWith(t, s, "", http.MethodGet, "/api/app/about", nil)
