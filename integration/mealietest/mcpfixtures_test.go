@@ -19,8 +19,8 @@ import (
 func TestMCPMealieFixtureShapes(t *testing.T) {
 	dir := filepath.Join(filepath.Dir(fixturesDir(t)), "mcp-mealie")
 	byVersion := map[string]*Server{
-		"2.8": NewServer(t, WithVersion("2.8")),
-		"3.11":   NewServer(t, WithVersion("3.11")),
+		"2.8":  NewServer(t, WithVersion("2.8")),
+		"3.11": NewServer(t, WithVersion("3.11")),
 	}
 	empty := NewServer(t, WithVersion("2.8"), WithSeed("empty"))
 	tests := []struct {

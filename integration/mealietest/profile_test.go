@@ -17,9 +17,9 @@ func TestProfiles(t *testing.T) {
 		cookbookRecipes   bool
 	}
 	want := map[string]check{
-		"2.0": {404, false, true, 422, 500, true},
-		"2.8": {200, true, false, 422, 500, true},
-		"3.11":   {200, true, false, 201, 200, false},
+		"2.0":  {404, false, true, 422, 500, true},
+		"2.8":  {200, true, false, 422, 500, true},
+		"3.11": {200, true, false, 201, 200, false},
 	}
 	for v, w := range want {
 		t.Run(v, func(t *testing.T) {
@@ -156,9 +156,9 @@ func TestProfileRenameAndInUse(t *testing.T) {
 		deleteUsedFood   int
 	}
 	want := map[string]check{
-		"2.0": {200, 404, 200},
-		"2.8": {200, 404, 200},
-		"3.11":   {404, 200, 409},
+		"2.0":  {200, 404, 200},
+		"2.8":  {200, 404, 200},
+		"3.11": {404, 200, 409},
 	}
 	for v, w := range want {
 		t.Run(v, func(t *testing.T) {
