@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -213,6 +214,18 @@ func (c *Client) once(ctx context.Context, req Request, u, contentType string, p
 		return nil, redirectError(req, resp)
 	}
 	body, _, _ := backend.ReadAtMost(resp.Body, maxErrorBody)
+	if resp.StatusCode >= 500 {
+		// After an unhandled error Mealie's server drops the connection
+		// without saying so, and the next request sent on it reads a reset:
+		// a write would then fail without having been applied. Read to the
+		// end and closed, the connection is back in the pool, and closing
+		// the idle ones makes the next request dial afresh
+		// (TestFreshConnectionAfterServerError; the contract suite's
+		// recordings show the 500s, e.g. the nlp parser's on 2.0).
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		c.http.CloseIdleConnections()
+	}
 	return nil, statusError(resp.StatusCode, body, req.Resource)
 }
 

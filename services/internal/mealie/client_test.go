@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -428,5 +429,52 @@ func TestLostAnswerOfAWrite(t *testing.T) {
 	_, err = down.CreateRecipe(context.Background(), "Lost soup")
 	if msg := err.Error(); !strings.HasPrefix(msg, "Mealie unreachable at ") {
 		t.Errorf("create that never left: %q", msg)
+	}
+}
+
+// TestFreshConnectionAfterServerError: after a 5xx the next request must not
+// reuse the connection, which real Mealie drops after an unhandled error
+// (a reused one reads "connection reset by peer", and a write sent on it is
+// lost). Counted on the server: a second connection must be opened.
+func TestFreshConnectionAfterServerError(t *testing.T) {
+	for _, tc := range []struct {
+		status    int
+		wantConns int32
+	}{
+		{http.StatusInternalServerError, 2},
+		{http.StatusNotFound, 1},
+	} {
+		var conns atomic.Int32
+		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/api/parser/ingredients" {
+				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte("Internal Server Error"))
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusCreated)
+			_, _ = w.Write([]byte(`"fresh"`))
+		}))
+		srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				conns.Add(1)
+			}
+		}
+		srv.Start()
+		c, err := New(Config{BaseURL: srv.URL, Token: "tok", Backoff: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ParseIngredients(context.Background(), "nlp", []string{"2 cups flour"}); err == nil {
+			t.Fatalf("status %d: the parser call did not fail", tc.status)
+		}
+		if _, err := c.CreateRecipe(context.Background(), "Fresh"); err != nil {
+			t.Fatalf("status %d: create after it: %v", tc.status, err)
+		}
+		if got := conns.Load(); got != tc.wantConns {
+			t.Errorf("after a %d: %d connections opened, want %d", tc.status, got, tc.wantConns)
+		}
+		srv.Close()
 	}
 }
