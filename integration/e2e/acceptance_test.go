@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/souskitchen/sous/integration/mealietest"
 )
 
 // liveMealie is a real Mealie the live acceptance run drives, named by
@@ -36,9 +38,15 @@ func newLiveMealie(t *testing.T) *liveMealie {
 	if u == "" || tok == "" {
 		t.Skip("live acceptance: MEALIE_URL and MEALIE_API_TOKEN must both be set")
 	}
+	return dialMealie(t, u, tok)
+}
+
+// dialMealie is the Mealie at base, asked for its version.
+func dialMealie(t *testing.T, base, token string) *liveMealie {
+	t.Helper()
 	// A fresh connection each time: Mealie drops the connection after an
 	// unhandled 500, and a reused one would read a reset.
-	m := &liveMealie{url: u, token: tok, client: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}}
+	m := &liveMealie{url: base, token: token, client: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}}
 	_, about := m.call(t, http.MethodGet, "/api/app/about", nil)
 	m.version, _ = about.(map[string]any)["version"].(string)
 	return m
@@ -127,14 +135,33 @@ func pick(v map[string]any, keys ...string) string {
 	return ""
 }
 
-// TestLiveAcceptance drives every Mealie-backed tool through a real MCP
-// client and `sous mcp --stdio` against a real Mealie, and checks each write
-// by reading Mealie's own API, including what Mealie's app would show. It
-// creates its own uniquely named data and removes it. It skips unless
-// MEALIE_INTEGRATION=1 names a live Mealie (docs/mealie-versions.md).
-func TestLiveAcceptance(t *testing.T) {
-	m := newLiveMealie(t)
-	t.Logf("live Mealie %s at %s", m.version, m.url)
+// TestAcceptance drives every Mealie-backed tool through a real MCP client
+// and `sous mcp --stdio`, and checks each write by reading Mealie's own API,
+// including what Mealie's app would show. It runs against the emulator's
+// profiles on every `go test`, and against a real Mealie when
+// MEALIE_INTEGRATION=1 names one (docs/mealie-versions.md): the same
+// assertions on both are what keep the emulator honest as sous uses it. It
+// creates its own uniquely named data and removes it.
+func TestAcceptance(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, importPageHTML)
+	}))
+	defer page.Close()
+	importURL := page.URL + "/flapjacks"
+	for _, v := range catalogVersions {
+		t.Run("emulator-"+v, func(t *testing.T) {
+			em := mealietest.NewServer(t, mealietest.WithVersion(v), mealietest.WithSeed("empty"), mealietest.WithWebPage(importURL, importPageHTML))
+			acceptance(t, dialMealie(t, em.URL, em.Token), importURL)
+		})
+	}
+	t.Run("live", func(t *testing.T) {
+		acceptance(t, newLiveMealie(t), importURL)
+	})
+}
+
+// acceptance is one run of TestAcceptance against the Mealie m.
+func acceptance(t *testing.T, m *liveMealie, importURL string) {
+	t.Logf("Mealie %s at %s", m.version, m.url)
 	imageDir := t.TempDir()
 	pngName := writePNG(t, imageDir)
 	cs := stdioSession(t, nil, "MEALIE_URL="+m.url, "MEALIE_API_TOKEN="+m.token, "SOUS_IMAGE_DIR="+imageDir)
@@ -436,11 +463,7 @@ func TestLiveAcceptance(t *testing.T) {
 	})
 
 	t.Run("import_recipe_from_url", func(t *testing.T) {
-		page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			fmt.Fprint(w, strings.ReplaceAll(importPageHTML, "E2E Flapjacks", title("Flapjacks")))
-		}))
-		defer page.Close()
-		text, isErr := callTool(t, cs, "import_recipe_from_url", map[string]any{"url": page.URL + "/flapjacks"})
+		text, isErr := callTool(t, cs, "import_recipe_from_url", map[string]any{"url": importURL})
 		called["import_recipe_from_url"] = true
 		if isErr {
 			// 3.11 refuses to fetch loopback addresses: the error must say
