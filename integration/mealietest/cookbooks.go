@@ -85,7 +85,7 @@ func (s *Server) listCookbooks(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.cookbooks, listSpec[*cookbook]{route: "/households/cookbooks",
+	listRows(st, w, r, st.cookbooks, listSpec[*cookbook]{route: "/households/cookbooks",
 		attrs: map[string]attrDef[*cookbook]{
 			"id":       {kindUUID, func(c *cookbook) []any { return one(c.ID) }},
 			"name":     {kindString, func(c *cookbook) []any { return one(c.Name) }},
@@ -173,7 +173,7 @@ func (s *Server) updateCookbook(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	c := st.cookbookByKey(id)
 	if c == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	next := *c

@@ -73,7 +73,7 @@ func (s *Server) listMealplans(w http.ResponseWriter, r *http.Request) {
 			rows = append(rows, m)
 		}
 	}
-	listRows(w, r, rows, listSpec[*mealplan]{route: "/households/mealplans",
+	listRows(st, w, r, rows, listSpec[*mealplan]{route: "/households/mealplans",
 		attrs: map[string]attrDef[*mealplan]{
 			"id":         {kindNumber, func(m *mealplan) []any { return one(float64(m.ID)) }},
 			"date":       {kindTime, func(m *mealplan) []any { t, _ := time.Parse(layoutDate, m.Date); return one(t) }},
@@ -281,7 +281,7 @@ func (s *Server) updateMealplan(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	m := st.mealplanByID(id)
 	if m == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	next := *m

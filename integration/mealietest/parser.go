@@ -129,7 +129,7 @@ func (st *store) renderParsed(line string) object {
 	if st.profile.ingredientFlags {
 		o = append(o, field{"isFood", true}, field{"disableAmount", false})
 	}
-	o = append(o, field{"display", ingredientDisplay(&p.qty, u, f, p.note, true)}, field{"title", nil},
+	o = append(o, field{"display", st.ingredientDisplay(&p.qty, u, f, p.note, true)}, field{"title", nil},
 		field{"originalText", nil}, field{"referenceId", newID()})
 	return object{{"input", line}, {"confidence", object{{"average", nil}, {"comment", nil}, {"name", nil},
 		{"unit", nil}, {"quantity", nil}, {"food", nil}}}, {"ingredient", o}}

@@ -93,7 +93,7 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 	for _, rc := range rows[lo:hi] {
 		items = append(items, st.renderSummary(rc))
 	}
-	writeJSON(w, http.StatusOK, envelope("/recipes", pg, pp, len(rows), totalPages, items, recipeLinkParams(r, pq)))
+	writeJSON(w, http.StatusOK, envelope("/recipes", pg, pp, len(rows), totalPages, items, recipeLinkParams(r, pq, st.profile.pageParamsLast)))
 }
 
 // filterByOrganizers applies the categories, tags, tools and foods filters.

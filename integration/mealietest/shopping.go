@@ -47,7 +47,7 @@ func (st *store) renderItem(l *shoppingList, it *shoppingItem) object {
 	}
 	q := it.Quantity
 	return object{{"quantity", q}, {"unit", unitJSON}, {"food", foodJSON}, {"note", it.Note},
-		{"isFood", false}, {"disableAmount", true}, {"display", ingredientDisplay(&q, u, f, it.Note, false)},
+		{"isFood", false}, {"disableAmount", true}, {"display", st.ingredientDisplay(&q, u, f, it.Note, false)},
 		{"shoppingListId", l.ID}, {"checked", it.Checked}, {"position", it.Position},
 		{"foodId", optString(it.FoodID)}, {"labelId", optString(it.LabelID)}, {"unitId", optString(it.UnitID)},
 		{"extras", map[string]any{}}, {"id", it.ID}, {"groupId", st.user.GroupID}, {"householdId", st.user.HouseholdID},
@@ -96,7 +96,7 @@ func (s *Server) listShoppingLists(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.shoppingLists, listSpec[*shoppingList]{route: "/households/shopping/lists",
+	listRows(st, w, r, st.shoppingLists, listSpec[*shoppingList]{route: "/households/shopping/lists",
 		attrs: map[string]attrDef[*shoppingList]{
 			"id":   {kindUUID, func(l *shoppingList) []any { return one(l.ID) }},
 			"name": {kindString, func(l *shoppingList) []any { return optOne(l.Name) }},
@@ -135,7 +135,7 @@ func (s *Server) updateShoppingList(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	l := st.shoppingListByID(id)
 	if l == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	l.Name = b.optStr("name")
@@ -290,7 +290,7 @@ func (s *Server) listShoppingItems(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.allItems(), listSpec[listItem]{route: "/households/shopping/items",
+	listRows(st, w, r, st.allItems(), listSpec[listItem]{route: "/households/shopping/items",
 		attrs: map[string]attrDef[listItem]{
 			"id":               {kindUUID, func(x listItem) []any { return one(x.it.ID) }},
 			"shopping_list_id": {kindUUID, func(x listItem) []any { return one(x.l.ID) }},
@@ -350,7 +350,7 @@ func (s *Server) updateShoppingItem(w http.ResponseWriter, r *http.Request) {
 	}
 	l, it, _ := st.findItem(id)
 	if it == nil || nl == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	next.ID, next.CreatedAt, next.RecipeRefs = it.ID, it.CreatedAt, it.RecipeRefs
@@ -369,7 +369,7 @@ func (s *Server) deleteShoppingItem(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	l, it, i := st.findItem(id)
 	if it == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	l.Items = append(l.Items[:i], l.Items[i+1:]...)

@@ -75,7 +75,7 @@ func (s *Server) listOrganizers(w http.ResponseWriter, r *http.Request, k organi
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, *k.rows(st), listSpec[*organizer]{
+	listRows(st, w, r, *k.rows(st), listSpec[*organizer]{
 		route: "/organizers/" + k.path, attrs: organizerAttrs(),
 		text:   func(o *organizer) string { return o.Name },
 		render: func(o *organizer) any { return st.renderOrganizer(k, o) },
@@ -172,7 +172,7 @@ func (s *Server) updateOrganizer(w http.ResponseWriter, r *http.Request, k organ
 			return
 		}
 	}
-	writeNoRow(w)
+	st.writeNoRow(w)
 }
 
 // deleteOrganizer answers 200 null, and 400 "Bad Request" once the row is gone
@@ -259,7 +259,7 @@ func (s *Server) listFoods(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.foods, listSpec[*food]{route: "/foods", attrs: foodAttrs(),
+	listRows(st, w, r, st.foods, listSpec[*food]{route: "/foods", attrs: foodAttrs(),
 		text: func(f *food) string {
 			txt := f.Name + " " + f.Description
 			if f.PluralName != nil {
@@ -304,7 +304,7 @@ func (s *Server) listUnits(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.units, listSpec[*unit]{route: "/units", attrs: unitAttrs(),
+	listRows(st, w, r, st.units, listSpec[*unit]{route: "/units", attrs: unitAttrs(),
 		text:   func(u *unit) string { return u.Name + " " + u.Abbreviation },
 		render: func(u *unit) any { return st.renderUnit(u) }})
 }
@@ -451,7 +451,7 @@ func (k ingredientRow[T]) update(s *Server) http.HandlerFunc {
 		defer st.mu.Unlock()
 		v := k.find(st, id)
 		if v == nil {
-			writeNoRow(w)
+			st.writeNoRow(w)
 			return
 		}
 		k.apply(st, v, b)
@@ -461,8 +461,9 @@ func (k ingredientRow[T]) update(s *Server) http.HandlerFunc {
 
 // delete succeeds even when recipes use the row; their ingredients keep
 // quantity and note with food (or unit) null
-// (foods_delete__in_use_by_recipe.json). Profiles with inUseDeleteConflict
-// refuse with 409 instead.
+// (foods_delete__in_use_by_recipe.json; on every recorded version:
+// testdata/recordings/<version>/TestDeleteFoodInUseNullsIngredient.json in the
+// contract package).
 func (k ingredientRow[T]) delete(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, ok := itemUUID(w, r)
@@ -474,11 +475,7 @@ func (k ingredientRow[T]) delete(s *Server) http.HandlerFunc {
 		defer st.mu.Unlock()
 		v := k.find(st, id)
 		if v == nil {
-			writeNoRow(w)
-			return
-		}
-		if st.profile.inUseDeleteConflict && st.refInUse(k.ref, id) {
-			writeInUse(w)
+			st.writeNoRow(w)
 			return
 		}
 		out := k.render(st, v)
@@ -553,17 +550,6 @@ func (st *store) refs(f refField) iter.Seq[**string] {
 	}
 }
 
-// refInUse reports whether a recipe ingredient or a shopping-list item
-// points at id.
-func (st *store) refInUse(f refField, id string) bool {
-	for p := range st.refs(f) {
-		if *p != nil && **p == id {
-			return true
-		}
-	}
-	return false
-}
-
 // repoint moves every pointer at id to replacement (nil: null).
 func (st *store) repoint(f refField, id string, replacement *string) {
 	for p := range st.refs(f) {
@@ -583,7 +569,7 @@ func (s *Server) listLabels(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.labels, listSpec[*label]{route: "/groups/labels",
+	listRows(st, w, r, st.labels, listSpec[*label]{route: "/groups/labels",
 		attrs: map[string]attrDef[*label]{
 			"id":   {kindUUID, func(l *label) []any { return one(l.ID) }},
 			"name": {kindString, func(l *label) []any { return one(l.Name) }},
@@ -631,7 +617,7 @@ func (s *Server) updateLabel(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	l := st.labelByID(id)
 	if l == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	l.Name, _ = b.str("name")
