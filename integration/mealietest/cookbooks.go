@@ -67,9 +67,8 @@ func (st *store) renderCookbook(c *cookbook, withRecipes bool) object {
 	o := object{{"name", c.Name}, {"description", c.Description}, {"slug", c.Slug}, {"position", c.Position},
 		{"public", c.Public}, {"queryFilterString", c.QueryFilterString}, {"groupId", st.user.GroupID},
 		{"householdId", st.user.HouseholdID}, {"id", c.ID}, {"queryFilter", renderParts(st.cookbookParts(c.QueryFilterString))}}
-	if st.profile.organizerGroupID {
-		// 3.x ReadCookBook adds the household (mealie-3.x openapi.json).
-		o = append(o, field{"household", nil})
+	if st.profile.cookbookHousehold {
+		o = append(o, field{"household", object{{"id", st.user.HouseholdID}, {"name", st.user.HouseholdName}}})
 	}
 	if withRecipes && st.profile.cookbookRecipes {
 		recipes := []any{}

@@ -59,6 +59,15 @@ type profile struct {
 	// (testdata/recordings/<version>/TestDeleteFoodInUseNullsIngredient.json,
 	// its last exchange).
 	missingRow404 bool
+	// cookbookHousehold adds the owning household {id, name} to a cookbook
+	// (testdata/recordings/3.11/TestCookbookQueryFilterString.json).
+	cookbookHousehold bool
+	// filterCountsJoinRows counts a filtered recipe list's total over the
+	// rows of the filter's join, as 2.x does: a recipe whose two tags both
+	// satisfy tags.name conditions counts twice in total (and in per_page
+	// for perPage=-1) though it is listed once; 3.11 counts recipes
+	// (testdata/recordings/<version>/TestCookbookQueryFilterString.json).
+	filterCountsJoinRows bool
 	// stuckRenameLocked is 3.11's answer to writes on a recipe whose stored
 	// slug a PATCH {name} left behind: PATCH is 403 Permission Denied and
 	// DELETE by slug or id 500 IndexError, where 2.x answers PATCH with 500
@@ -107,6 +116,7 @@ var profiles = map[string]profile{
 	"2.0": {
 		name: "2.0", version: "v2.0.0",
 		ingredientFlags: true, placeholderQuantity: 1, tokenInSelf: true, cookbookRecipes: true,
+		filterCountsJoinRows: true,
 	},
 	// Merging a food into itself deletes it on every profile: 2.0 shows it
 	// (foods_merge__into_itself.json), and RepositoryFood.merge in
@@ -116,13 +126,13 @@ var profiles = map[string]profile{
 	"2.8": {
 		name: "2.8", version: "v2.8.0",
 		structuredYield: true, householdOnHand: true, ingredientFlags: true, placeholderQuantity: 1,
-		pageParamsLast: true, missingRow404: true,
+		pageParamsLast: true, missingRow404: true, filterCountsJoinRows: true,
 		suggestions: true, cookbookRecipes: true, caseInsensitiveFilter: true,
 	},
 	"3.11": {
 		name: "3.11", version: "v3.11.0",
 		structuredYield: true, householdOnHand: true, suggestions: true,
-		pageParamsLast: true, appInfoLogin: true, missingRow404: true, stuckRenameLocked: true,
+		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true, missingRow404: true, stuckRenameLocked: true,
 		extraEntryTypes: true, organizerGroupID: true, caseInsensitiveFilter: true,
 	},
 }

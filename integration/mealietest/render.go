@@ -72,19 +72,26 @@ func (s *store) renderUnit(u *unit) object {
 }
 
 // renderTagLike is a tag or category as embedded in recipes and listed under
-// /api/organizers (organizers_tags__get_one.json).
-func (s *store) renderTagLike(o *organizer, inRecipe bool) object {
-	if inRecipe && s.profile.organizerGroupID {
+// /api/organizers (organizers_tags__get_one.json); withGroup adds groupId on
+// profiles with organizerGroupID.
+func (s *store) renderTagLike(o *organizer, withGroup bool) object {
+	if withGroup && s.profile.organizerGroupID {
 		return object{{"id", o.ID}, {"groupId", s.user.GroupID}, {"name", o.Name}, {"slug", o.Slug}}
 	}
 	return object{{"id", o.ID}, {"name", o.Name}, {"slug", o.Slug}}
 }
 
-// renderTool is a tool (organizers_tools__get_by_slug.json).
+// renderTool is a tool (organizers_tools__get_by_slug.json); groupId only on
+// profiles with organizerGroupID
+// (testdata/recordings/2.8/TestTaxonomyCreateRenameDelete.json has none).
 func (s *store) renderTool(o *organizer) object {
 	if s.profile.householdOnHand {
-		return object{{"id", o.ID}, {"groupId", s.user.GroupID}, {"name", o.Name}, {"slug", o.Slug},
-			{"householdsWithTool", s.households(o.OnHand)}}
+		o2 := object{{"id", o.ID}}
+		if s.profile.organizerGroupID {
+			o2 = append(o2, field{"groupId", s.user.GroupID})
+		}
+		return append(o2, field{"name", o.Name}, field{"slug", o.Slug},
+			field{"householdsWithTool", s.households(o.OnHand)})
 	}
 	return object{{"id", o.ID}, {"name", o.Name}, {"slug", o.Slug}, {"onHand", o.OnHand}}
 }

@@ -36,8 +36,7 @@ type store struct {
 	shoppingLists []*shoppingList
 	timeline      []*timelineEvent
 
-	nextMealplanID int
-	nextTokenID    int
+	nextTokenID int
 	// images holds uploaded recipe images by recipe id.
 	images map[string][]byte
 	// startedAt is the server start, which Mealie stores as the timestamp of a

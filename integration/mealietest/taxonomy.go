@@ -49,26 +49,28 @@ func organizerAttrs() map[string]attrDef[*organizer] {
 }
 
 // renderOrganizer is a list item: {id,name,slug} for tags and categories
-// (organizers_tags__list_after.json), the tool shape for tools.
+// (organizers_tags__list_after.json), with groupId on profiles with
+// organizerGroupID; the tool shape for tools.
 func (st *store) renderOrganizer(k organizerKind, o *organizer) any {
 	if k.tool {
 		return st.renderTool(o)
 	}
-	return object{{"id", o.ID}, {"name", o.Name}, {"slug", o.Slug}}
+	return st.renderTagLike(o, true)
 }
 
-// renderOrganizerDetail is a single read. Mealie 2.0 answers an empty recipes
-// list even when recipes carry the organizer
-// (organizers_tags__get_after_recipe_patch_rename.json); tools put onHand
-// after the name (organizers_tools__get_by_slug.json).
+// renderOrganizerDetail is a single read. A tag carries a recipes list, empty
+// even when recipes carry it (organizers_tags__get_after_recipe_patch_rename.json);
+// a category and a tool read as they list, a category without groupId, on
+// every recorded version (testdata/recordings/<version>/TestTaxonomyCreateRenameDelete.json
+// in the contract package).
 func (st *store) renderOrganizerDetail(k organizerKind, o *organizer) any {
-	if k.tool {
-		if st.profile.householdOnHand {
-			return append(st.renderTool(o), field{"recipes", []any{}})
-		}
-		return object{{"name", o.Name}, {"onHand", o.OnHand}, {"id", o.ID}, {"slug", o.Slug}, {"recipes", []any{}}}
+	switch {
+	case k.tool:
+		return st.renderTool(o)
+	case k.path == "categories":
+		return st.renderTagLike(o, false)
 	}
-	return object{{"name", o.Name}, {"id", o.ID}, {"slug", o.Slug}, {"recipes", []any{}}}
+	return append(st.renderTagLike(o, true), field{"recipes", []any{}})
 }
 
 func (s *Server) listOrganizers(w http.ResponseWriter, r *http.Request, k organizerKind) {
@@ -163,9 +165,6 @@ func (s *Server) updateOrganizer(w http.ResponseWriter, r *http.Request, k organ
 			switch {
 			case k.tool:
 				writeJSON(w, http.StatusOK, st.renderTool(o))
-			case k.path == "categories":
-				// organizers_categories__put.json has no recipes key.
-				writeJSON(w, http.StatusOK, object{{"id", o.ID}, {"slug", o.Slug}, {"name", o.Name}})
 			default:
 				writeJSON(w, http.StatusOK, st.renderOrganizerDetail(k, o))
 			}
@@ -193,7 +192,13 @@ func (s *Server) deleteOrganizer(w http.ResponseWriter, r *http.Request, k organ
 			for _, rc := range st.recipes {
 				rc.TagIDs, rc.CategoryIDs, rc.ToolIDs = without(rc.TagIDs, id), without(rc.CategoryIDs, id), without(rc.ToolIDs, id)
 			}
-			writeJSON(w, http.StatusOK, nil)
+			// A deleted tool is answered back; tags and categories answer
+			// null (testdata/recordings/<version>/TestTaxonomyCreateRenameDelete.json).
+			var out any
+			if k.tool {
+				out = st.renderTool(o)
+			}
+			writeJSON(w, http.StatusOK, out)
 			return
 		}
 	}
@@ -601,8 +606,22 @@ func (s *Server) createLabel(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, st.renderLabel(l))
 }
 
+// getLabel answers an unknown id with an unhandled 500 on every recorded
+// version (testdata/recordings/<version>/TestTaxonomyCreateRenameDelete.json
+// in the contract package, the read after the delete).
 func (s *Server) getLabel(w http.ResponseWriter, r *http.Request) {
-	getByID(s, w, r, (*store).labelByID, (*store).renderLabel)
+	id, ok := itemUUID(w, r)
+	if !ok {
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if l := st.labelByID(id); l != nil {
+		writeJSON(w, http.StatusOK, st.renderLabel(l))
+		return
+	}
+	writeInternal(w)
 }
 
 // updateLabel needs the whole label, id and groupId included
