@@ -240,6 +240,14 @@ func checkParser(w http.ResponseWriter, b jsonBody) bool {
 	return true
 }
 
+// nlpFails reports the nlp parser (the default) failing as on a 2.0 install
+// without CRF++'s model (profile nlpNeedsModel, WithoutNLPModel): an
+// unhandled 500, text/plain.
+func (s *Server) nlpFails(b jsonBody) bool {
+	p, _ := b.str("parser")
+	return s.cfg.noNLPModel && s.store.profile.nlpNeedsModel && (p == "" || p == "nlp")
+}
+
 // handleParseIngredients is POST /api/parser/ingredients: a bare array of
 // parsed lines. The emulator answers every parser but openai with its own
 // rule-based parse; real Mealie's nlp model is not reproduced.
@@ -259,6 +267,10 @@ func (s *Server) handleParseIngredients(w http.ResponseWriter, r *http.Request) 
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if s.nlpFails(b) {
+		writeInternal(w)
+		return
+	}
 	parser, _ := b.str("parser")
 	out := []any{}
 	for _, l := range lines {
@@ -286,6 +298,10 @@ func (s *Server) handleParseIngredient(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if s.nlpFails(b) {
+		writeInternal(w)
+		return
+	}
 	parser, _ := b.str("parser")
 	writeJSON(w, http.StatusOK, st.renderParsed(line, parser))
 }

@@ -68,6 +68,13 @@ type profile struct {
 	// for perPage=-1) though it is listed once; 3.11 counts recipes
 	// (testdata/recordings/<version>/TestCookbookQueryFilterString.json).
 	filterCountsJoinRows bool
+	// nlpNeedsModel is 2.0's nlp parser, which runs CRF++ with a model file
+	// Mealie's Docker build downloads; on an install without them (as the
+	// recorded one, testdata/recordings/2.0/TestParserShapes.json in the
+	// contract package) nlp, the default parser, is an unhandled 500. A
+	// server started WithoutNLPModel answers so. 2.8 and 3.11 parse with the
+	// ingredient-parser-nlp package and need no model file.
+	nlpNeedsModel bool
 	// stuckRenameLocked is 3.11's answer to writes on a recipe whose stored
 	// slug a PATCH {name} left behind: PATCH is 403 Permission Denied and
 	// DELETE by slug or id 500 IndexError, where 2.x answers PATCH with 500
@@ -116,7 +123,7 @@ var profiles = map[string]profile{
 	"2.0": {
 		name: "2.0", version: "v2.0.0",
 		ingredientFlags: true, placeholderQuantity: 1, tokenInSelf: true, cookbookRecipes: true,
-		filterCountsJoinRows: true,
+		filterCountsJoinRows: true, nlpNeedsModel: true,
 	},
 	// Merging a food into itself deletes it on every profile: 2.0 shows it
 	// (foods_merge__into_itself.json), and RepositoryFood.merge in

@@ -223,3 +223,35 @@ func TestProfileFilterCase(t *testing.T) {
 		})
 	}
 }
+
+// TestNLPWithoutModel pins WithoutNLPModel: only 2.0's nlp parser needs the
+// CRF++ model, and without it nlp (the default) is a 500 while brute works
+// (testdata/recordings/2.0/TestParserShapes.json in the contract package).
+func TestNLPWithoutModel(t *testing.T) {
+	tests := []struct {
+		version, parser string
+		noModel         bool
+		want            int
+	}{
+		{"2.0", "nlp", true, 500},
+		{"2.0", "", true, 500},
+		{"2.0", "brute", true, 200},
+		{"2.0", "nlp", false, 200},
+		{"2.8", "nlp", true, 200},
+		{"3.11", "nlp", true, 200},
+	}
+	for _, tt := range tests {
+		opts := []Option{WithVersion(tt.version), WithSeed("empty")}
+		if tt.noModel {
+			opts = append(opts, WithoutNLPModel())
+		}
+		s := NewServer(t, opts...)
+		body := map[string]any{"ingredients": []string{"2 cups flour"}}
+		if tt.parser != "" {
+			body["parser"] = tt.parser
+		}
+		if code, got := call(t, s, http.MethodPost, "/api/parser/ingredients", body); code != tt.want {
+			t.Errorf("%s parser %q without model %v: %d %v, want %d", tt.version, tt.parser, tt.noModel, code, got, tt.want)
+		}
+	}
+}

@@ -90,6 +90,8 @@ type config struct {
 	faultSeed uint64
 	now       func() time.Time
 	pages     map[string]string
+	// noNLPModel: see WithoutNLPModel.
+	noNLPModel bool
 }
 
 // WithSeed selects the initial data: "demo" (the default) for a realistic
@@ -126,6 +128,12 @@ func WithWebPage(pageURL, html string) Option {
 		c.pages[pageURL] = html
 	}
 }
+
+// WithoutNLPModel makes the 2.0 profile's nlp parser (the default parser)
+// fail with an unhandled 500, as a Mealie 2.0 run without the CRF++ model
+// its Docker build downloads does. Other profiles need no model and are not
+// affected.
+func WithoutNLPModel() Option { return func(c *config) { c.noNLPModel = true } }
 
 // NewServer starts a server for a test on 127.0.0.1 with the "demo" seed and
 // closes it when the test ends. It fails the test if the server cannot start.
