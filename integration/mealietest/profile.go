@@ -59,6 +59,10 @@ type profile struct {
 	// (testdata/recordings/<version>/TestDeleteFoodInUseNullsIngredient.json,
 	// its last exchange).
 	missingRow404 bool
+	// bulkNeedsGroupID makes a bulk tag or categorize whose organizers lack
+	// groupId answer 200 and apply nothing, as 3.11 does; 2.x applies them
+	// (testdata/recordings/<version>/TestVersionSwitches.json).
+	bulkNeedsGroupID bool
 	// cookbookHousehold adds the owning household {id, name} to a cookbook
 	// (testdata/recordings/3.11/TestCookbookQueryFilterString.json).
 	cookbookHousehold bool
@@ -139,7 +143,7 @@ var profiles = map[string]profile{
 	"3.11": {
 		name: "3.11", version: "v3.11.0",
 		structuredYield: true, householdOnHand: true, suggestions: true,
-		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true, missingRow404: true, stuckRenameLocked: true,
+		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true, bulkNeedsGroupID: true, missingRow404: true, stuckRenameLocked: true,
 		extraEntryTypes: true, organizerGroupID: true, caseInsensitiveFilter: true,
 	},
 }
