@@ -3,6 +3,8 @@ package contract
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -125,9 +127,108 @@ func (tp *tape) observe(t *testing.T, method, path string, body any, status int,
 	}
 	want := tp.expected.Exchanges[tp.next]
 	tp.next++
+	want.Response, ex.Response = canonical(want.Response), canonical(ex.Response)
+	if taggerConfidence(ex) {
+		want.Response, ex.Response = confidenceFound(want.Response), confidenceFound(ex.Response)
+	}
 	for _, d := range recording.Diff(want, ex, tp.ignore) {
 		t.Errorf("replay of %s, exchange %d (%s %s): %s", tp.path, tp.next, want.Method, want.Path, d)
 	}
+}
+
+// idOrdered are the keys of lists Mealie sorts by their members' ids: a
+// recipe's tags, categories and tools. Ids are random per run (a PATCH of
+// tags [A, B, C, D] answers them in the order of their UUIDs on 3.11.0), so
+// the recorded order is the chance order of that run's ids; such lists are
+// compared sorted by name on both sides.
+var idOrdered = map[string]bool{"tags": true, "recipeCategory": true, "tools": true}
+
+// imageKeyRE matches the cache key Mealie stores as a recipe's image after
+// an image is written: four random letters or digits each time, so only its
+// form is compared.
+var imageKeyRE = regexp.MustCompile(`^[A-Za-z0-9]{4}$`)
+
+// canonical returns v with every idOrdered list sorted by its members' names
+// and every image key written as <image-key>. The recorded cassette is not
+// changed: what is rewritten is copied.
+func canonical(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			e = canonical(e)
+			if s, ok := e.(string); ok && k == "image" && imageKeyRE.MatchString(s) {
+				e = "<image-key>"
+			}
+			if l, ok := e.([]any); ok && idOrdered[k] {
+				l = append([]any(nil), l...)
+				sort.SliceStable(l, func(i, j int) bool { return memberName(l[i]) < memberName(l[j]) })
+				e = l
+			}
+			out[k] = e
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = canonical(e)
+		}
+		return out
+	}
+	return v
+}
+
+func memberName(v any) string {
+	m, _ := v.(map[string]any)
+	s, _ := m["name"].(string)
+	return s
+}
+
+// taggerConfidence reports an nlp parse (nlp is the default parser): its
+// confidence numbers come from a tagger model, and the recording instances
+// run a substitute for the one Mealie's build downloads (an averaged
+// perceptron from the textblob-aptagger package), so their values are this
+// machine's, not Mealie's.
+func taggerConfidence(ex recording.Exchange) bool {
+	if !strings.HasPrefix(ex.Path, "/api/parser/") {
+		return false
+	}
+	req, _ := ex.Request.(map[string]any)
+	p, _ := req["parser"].(string)
+	return p == "" || p == "nlp"
+}
+
+// confidenceFound rewrites every positive confidence number as
+// <confidence>, keeping 0 (a part the parser did not find) and null, so an
+// nlp parse is compared on what it found, not on the tagger's scores.
+func confidenceFound(v any) any {
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = confidenceFound(e)
+		}
+		return out
+	case map[string]any:
+		conf, ok := x["confidence"].(map[string]any)
+		if !ok {
+			return v
+		}
+		c := make(map[string]any, len(conf))
+		for k, e := range conf {
+			if f, ok := e.(float64); ok && f > 0 {
+				e = "<confidence>"
+			}
+			c[k] = e
+		}
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = e
+		}
+		out["confidence"] = c
+		return out
+	}
+	return v
 }
 
 // replayIgnores names the differences between the emulator and the

@@ -225,15 +225,11 @@ func everyTool(t *testing.T, version, transport string) {
 				t.Errorf("the refused delete reached Mealie: %s %s", r.Method, r.Path)
 			}
 		}
-		// Forced, Mealie decides (profile.go, inUseDeleteConflict): 2.0
-		// and 2.8 delete it and blank the ingredient; 3 answers 409,
-		// which sous words as a refusal.
+		// Forced, Mealie deletes it and blanks the ingredient on every
+		// recorded version (contract testdata
+		// recordings/<version>/TestDeleteFoodInUseNullsIngredient.json).
 		forced := ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "action": "delete", "item_id": riceID, "force": true})
-		if version == "3.11" {
-			if forced["deleted"] != nil || !strings.Contains(fmt.Sprint(forced["errors"]), "Mealie refused") {
-				t.Errorf("forced delete on 3 = %v", forced)
-			}
-		} else if fmt.Sprint(forced["deleted"]) != "["+riceID+"]" {
+		if fmt.Sprint(forced["deleted"]) != "["+riceID+"]" {
 			t.Errorf("forced delete on %s = %v", version, forced)
 		}
 	})

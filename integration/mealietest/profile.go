@@ -26,10 +26,65 @@ type profile struct {
 	// moved on-hand and last-made to households; the 3.x openapi.json shows the
 	// new keys (IngredientFood-Output, RecipeTool).
 	householdOnHand bool
-	// ingredientFlags keeps isFood/disableAmount on ingredients. 2.0 has them
-	// (recipes_get__fresh.json); the 3.x openapi.json RecipeIngredient-Output has
-	// neither (and adds referencedRecipe).
+	// ingredientFlags keeps isFood/disableAmount on ingredients and
+	// settings.disableAmount on recipes, 2.x's way of showing only notes.
+	// On 2.x a recipe sets every ingredient's flags from its own
+	// settings.disableAmount, which a new recipe has on, so a line with a
+	// linked unit and food still displays only quantity and note
+	// (testdata/recordings/2.0/TestIngredientDisplay.json and
+	// 2.8/TestIngredientDisplay.json in the contract package). 3.11 has
+	// neither key and always displays quantity, unit, food and note
+	// (3.11/TestIngredientDisplay.json).
 	ingredientFlags bool
+	// placeholderQuantity is the quantity of the "1 Cup Flour" line of a new
+	// recipe: 1 on 2.x, 0 on 3.11, whose ingredient quantity defaults to 0
+	// (testdata/recordings/<version>/TestRecipeLifecycle.json).
+	placeholderQuantity float64
+	// pageParamsLast writes a list's next/previous link with page and
+	// perPage after the sort parameters: 2.0 writes
+	// "/recipes?page=2&perPage=2&orderDirection=desc", 2.8 and 3.11
+	// "/recipes?orderDirection=desc&page=2&perPage=2"
+	// (testdata/recordings/<version>/TestPaginationEnvelope.json).
+	pageParamsLast bool
+	// tokenInSelf lists each API token's secret in GET /api/users/self, as
+	// 2.0 does; 2.8 and 3.11 list only id, name and createdAt
+	// (testdata/recordings/<version>/TestAboutAndAuth.json).
+	tokenInSelf bool
+	// appInfoLogin is 3.11's GET /api/app/about: allowPasswordLogin and
+	// tokenTime added to 2.x's keys
+	// (testdata/recordings/3.11/TestAboutAndAuth.json).
+	appInfoLogin bool
+	// missingRow404 answers a delete of a food or unit that is gone with 404;
+	// 2.0 answers 400 with the same body
+	// (testdata/recordings/<version>/TestDeleteFoodInUseNullsIngredient.json,
+	// its last exchange).
+	missingRow404 bool
+	// bulkNeedsGroupID makes a bulk tag or categorize whose organizers lack
+	// groupId answer 200 and apply nothing, as 3.11 does; 2.x applies them
+	// (testdata/recordings/<version>/TestVersionSwitches.json).
+	bulkNeedsGroupID bool
+	// cookbookHousehold adds the owning household {id, name} to a cookbook
+	// (testdata/recordings/3.11/TestCookbookQueryFilterString.json).
+	cookbookHousehold bool
+	// filterCountsJoinRows counts a filtered recipe list's total over the
+	// rows of the filter's join, as 2.x does: a recipe whose two tags both
+	// satisfy tags.name conditions counts twice in total (and in per_page
+	// for perPage=-1) though it is listed once; 3.11 counts recipes
+	// (testdata/recordings/<version>/TestCookbookQueryFilterString.json).
+	filterCountsJoinRows bool
+	// nlpNeedsModel is 2.0's nlp parser, which runs CRF++ with a model file
+	// Mealie's Docker build downloads; on an install without them (as the
+	// recorded one, testdata/recordings/2.0/TestParserShapes.json in the
+	// contract package) nlp, the default parser, is an unhandled 500. A
+	// server started WithoutNLPModel answers so. 2.8 and 3.11 parse with the
+	// ingredient-parser-nlp package and need no model file.
+	nlpNeedsModel bool
+	// stuckRenameLocked is 3.11's answer to writes on a recipe whose stored
+	// slug a PATCH {name} left behind: PATCH is 403 Permission Denied and
+	// DELETE by slug or id 500 IndexError, where 2.x answers PATCH with 500
+	// NoResultFound and deletes it
+	// (testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json).
+	stuckRenameLocked bool
 	// suggestions is GET /api/recipes/suggestions. Absent in 2.0, where the path
 	// is taken as a slug (recipes_suggestions__not_in_2_0.json); added by
 	// Mealie PR #4542 (Recipe Finder, 2024-11) before 2.8.0; listed in the 3.x
@@ -44,35 +99,22 @@ type profile struct {
 	// 2.0 rejects "snack" (mealplans__create_422_bad_entry_type.json); Mealie PR
 	// #6149 (2025-09, 3.x) added them (cases C20).
 	extraEntryTypes bool
-	// organizerGroupID adds groupId to tags and categories inside recipes, as the
-	// 3.x openapi.json RecipeTag and RecipeCategory schemas do.
+	// organizerGroupID adds groupId to tags and categories inside recipes
+	// and to a single tag or category read
+	// (testdata/recordings/3.11/TestOrganizerObjectsNeedIDNameSlug.json).
 	organizerGroupID bool
-	// userAnnouncements adds showAnnouncements/lastReadAnnouncement to the user,
-	// as the 3.x openapi.json UserOut does.
-	userAnnouncements bool
-	// newTagInPatch creates a tag sent as {name, slug} without an id in a recipe
-	// PATCH instead of failing with 500 TypeError. 2.0 fails
-	// (recipes_patch__tag_name_slug_new.json); Mealie PR #6803 (2025-12) fixed it
-	// (cases C03).
-	newTagInPatch bool
-	// renameMovesSlug makes a PATCH carrying a name store slugify(name), so
-	// the old slug is a 404 at once and later writes by the new slug work.
-	// 2.0 keeps the stored slug behind (recipes_patch__rename.json,
-	// recipes_get__new_slug_after_patch_rename.json). 2.8 has the same code
-	// path: mealie/services/recipe/recipe_service.py patch_one dumps the body
-	// with exclude_unset and patches the row found by its stored slug, through
-	// every 2.x release. The 3 profile follows the seed's measurement against
-	// Mealie 3.22 (mcp-mealie-current-state, "Renaming changes the slug": the
-	// slug the caller passed is a 404 after the rename).
-	renameMovesSlug bool
-	// inUseDeleteConflict answers DELETE of a food or unit still used by a
-	// recipe or a shopping-list item with 409 ForeignKeyViolation instead of
-	// deleting it and nulling the uses. 2.0 deletes silently
-	// (foods_delete__in_use_by_recipe.json, recipes_get__after_food_delete.json);
-	// 2.8 shares 2.0's generic delete mixin (mealie/routes/_base/mixins.py
-	// delete_one, unchanged through 2.x). Mealie 3.22 answers 409
-	// ForeignKeyViolation (cases C09: mgummich/mcp-mealie 371aaab, mealie#7710).
-	inUseDeleteConflict bool
+	// A tag sent as {name, slug} without an id in a recipe PATCH fails with
+	// 500 TypeError on every recorded version and creates nothing
+	// (testdata/recordings/<version>/TestOrganizerObjectsNeedIDNameSlug.json).
+	//
+	// PATCH {name} keeps the stored slug on every recorded version: the
+	// answer shows slugify(name), GET by the old slug still answers and GET
+	// by the new one is 404
+	// (testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json).
+	//
+	// Deleting a food still used by a recipe succeeds on every recorded
+	// version and nulls the ingredient's food
+	// (testdata/recordings/<version>/TestDeleteFoodInUseNullsIngredient.json).
 	// caseInsensitiveFilter compares strings in queryFilter and cookbook
 	// filters without regard to case. Mealie PR #5162 (2025-03, "case
 	// insensitive query filters", listed in the v2.8.0 release notes) made
@@ -84,15 +126,9 @@ type profile struct {
 var profiles = map[string]profile{
 	"2.0": {
 		name: "2.0", version: "v2.0.0",
-		ingredientFlags: true, cookbookRecipes: true,
+		ingredientFlags: true, placeholderQuantity: 1, tokenInSelf: true, cookbookRecipes: true,
+		filterCountsJoinRows: true, nlpNeedsModel: true,
 	},
-	// 2.8 (released 2025-03-18) sits between the 2.0 captures and 3.x: it has
-	// the two migrations dated before its release (structured yields,
-	// household on-hand), keeps 2.0's error shapes, entry types, embedded
-	// cookbook recipes, PATCH slug handling, silent delete of a used food and
-	// the self-merge that deletes, and gains GET /api/recipes/suggestions
-	// (Mealie PR #4542 "Recipe Finder", 2024-11, in 2.x before 2.8.0).
-	//
 	// Merging a food into itself deletes it on every profile: 2.0 shows it
 	// (foods_merge__into_itself.json), and RepositoryFood.merge in
 	// mealie/repos/repository_foods.py still moves the ingredients, deletes
@@ -100,15 +136,15 @@ var profiles = map[string]profile{
 	// the latest 3.x source.
 	"2.8": {
 		name: "2.8", version: "v2.8.0",
-		structuredYield: true, householdOnHand: true, ingredientFlags: true,
+		structuredYield: true, householdOnHand: true, ingredientFlags: true, placeholderQuantity: 1,
+		pageParamsLast: true, missingRow404: true, filterCountsJoinRows: true,
 		suggestions: true, cookbookRecipes: true, caseInsensitiveFilter: true,
 	},
 	"3.11": {
 		name: "3.11", version: "v3.11.0",
 		structuredYield: true, householdOnHand: true, suggestions: true,
-		extraEntryTypes: true, organizerGroupID: true, userAnnouncements: true,
-		newTagInPatch: true, renameMovesSlug: true, inUseDeleteConflict: true,
-		caseInsensitiveFilter: true,
+		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true, bulkNeedsGroupID: true, missingRow404: true, stuckRenameLocked: true,
+		extraEntryTypes: true, organizerGroupID: true, caseInsensitiveFilter: true,
 	},
 }
 
@@ -116,7 +152,7 @@ var profiles = map[string]profile{
 func lookupProfile(name string) (profile, error) {
 	p, ok := profiles[name]
 	if !ok {
-		return profile{}, fmt.Errorf("mealietest: unknown Mealie version %q (want 2.0, 2.8 or 3)", name)
+		return profile{}, fmt.Errorf("mealietest: unknown Mealie version %q (want 2.0, 2.8 or 3.11)", name)
 	}
 	return p, nil
 }

@@ -19,7 +19,7 @@ func TestProfiles(t *testing.T) {
 	want := map[string]check{
 		"2.0":  {404, false, true, 422, 500, true},
 		"2.8":  {200, true, false, 422, 500, true},
-		"3.11": {200, true, false, 201, 200, false},
+		"3.11": {200, true, false, 201, 500, false},
 	}
 	for v, w := range want {
 		t.Run(v, func(t *testing.T) {
@@ -147,18 +147,22 @@ func TestURLImport(t *testing.T) {
 	}
 }
 
-// TestProfileRenameAndInUse pins the profile differences in how a PATCH
-// rename moves the slug and how a delete of a used food or unit is answered,
-// and the self-merge that deletes a food on every profile.
+// TestProfileRenameAndInUse pins how each profile answers writes after a
+// PATCH {name} left the stored slug behind, the delete of a used food, and
+// the self-merge that deletes a food
+// (testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json and
+// TestDeleteFoodInUseNullsIngredient.json in the contract package).
 func TestProfileRenameAndInUse(t *testing.T) {
 	type check struct {
 		oldSlug, newSlug int // GET statuses after PATCH {name}
+		patchAgain       int
+		deleteStuck      int
 		deleteUsedFood   int
 	}
 	want := map[string]check{
-		"2.0":  {200, 404, 200},
-		"2.8":  {200, 404, 200},
-		"3.11": {404, 200, 409},
+		"2.0":  {200, 404, 500, 200, 200},
+		"2.8":  {200, 404, 500, 200, 200},
+		"3.11": {200, 404, 403, 500, 200},
 	}
 	for v, w := range want {
 		t.Run(v, func(t *testing.T) {
@@ -173,18 +177,20 @@ func TestProfileRenameAndInUse(t *testing.T) {
 			if code, _ := call(t, s, http.MethodGet, "/api/recipes/weekend-chili", nil); code != w.newSlug {
 				t.Errorf("new slug: %d, want %d", code, w.newSlug)
 			}
+			if code, _ := call(t, s, http.MethodPatch, "/api/recipes/weeknight-chili", map[string]any{"description": "x"}); code != w.patchAgain {
+				t.Errorf("PATCH after the rename: %d, want %d", code, w.patchAgain)
+			}
+			if code, _ := call(t, s, http.MethodDelete, "/api/recipes/weeknight-chili", nil); code != w.deleteStuck {
+				t.Errorf("DELETE after the rename: %d, want %d", code, w.deleteStuck)
+			}
 
 			onion := seedID("food", "onion")
 			code, body = call(t, s, http.MethodDelete, "/api/foods/"+onion, nil)
 			if code != w.deleteUsedFood {
 				t.Fatalf("delete used food: %d %v, want %d", code, body, w.deleteUsedFood)
 			}
-			after, _ := call(t, s, http.MethodGet, "/api/foods/"+onion, nil)
-			if stillThere := after == 200; stillThere != (code == 409) {
-				t.Errorf("food GET after delete answered %d", after)
-			}
-			if code == 409 && obj(t, obj(t, body)["detail"])["exception"] != "ForeignKeyViolation" {
-				t.Errorf("409 body = %v", body)
+			if after, _ := call(t, s, http.MethodGet, "/api/foods/"+onion, nil); after != 404 {
+				t.Errorf("food GET after delete answered %d, want 404", after)
 			}
 
 			garlic := seedID("food", "garlic")
@@ -215,5 +221,37 @@ func TestProfileFilterCase(t *testing.T) {
 				t.Errorf("upper-case food filter: %d total=%v, want %v", code, obj(t, body)["total"], want)
 			}
 		})
+	}
+}
+
+// TestNLPWithoutModel pins WithoutNLPModel: only 2.0's nlp parser needs the
+// CRF++ model, and without it nlp (the default) is a 500 while brute works
+// (testdata/recordings/2.0/TestParserShapes.json in the contract package).
+func TestNLPWithoutModel(t *testing.T) {
+	tests := []struct {
+		version, parser string
+		noModel         bool
+		want            int
+	}{
+		{"2.0", "nlp", true, 500},
+		{"2.0", "", true, 500},
+		{"2.0", "brute", true, 200},
+		{"2.0", "nlp", false, 200},
+		{"2.8", "nlp", true, 200},
+		{"3.11", "nlp", true, 200},
+	}
+	for _, tt := range tests {
+		opts := []Option{WithVersion(tt.version), WithSeed("empty")}
+		if tt.noModel {
+			opts = append(opts, WithoutNLPModel())
+		}
+		s := NewServer(t, opts...)
+		body := map[string]any{"ingredients": []string{"2 cups flour"}}
+		if tt.parser != "" {
+			body["parser"] = tt.parser
+		}
+		if code, got := call(t, s, http.MethodPost, "/api/parser/ingredients", body); code != tt.want {
+			t.Errorf("%s parser %q without model %v: %d %v, want %d", tt.version, tt.parser, tt.noModel, code, got, tt.want)
+		}
 	}
 }

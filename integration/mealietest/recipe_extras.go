@@ -75,6 +75,10 @@ func (s *Server) handleBulkOrganize(key string) http.HandlerFunc {
 		st := s.store
 		st.mu.Lock()
 		defer st.mu.Unlock()
+		if st.profile.bulkNeedsGroupID && !allHaveGroupID(b, key) {
+			writeJSON(w, http.StatusOK, nil)
+			return
+		}
 		list := st.tags
 		if key == "categories" {
 			list = st.categories
@@ -99,6 +103,20 @@ func (s *Server) handleBulkOrganize(key string) http.HandlerFunc {
 		}
 		writeJSON(w, http.StatusOK, nil)
 	}
+}
+
+// allHaveGroupID reports whether every organizer sent under key carries a
+// groupId: 3.11 answers a bulk action with one that does not 200 and
+// changes nothing (profile bulkNeedsGroupID).
+func allHaveGroupID(b jsonBody, key string) bool {
+	items, _ := b[key].([]any)
+	for _, it := range items {
+		ob, _ := asBody(it)
+		if _, ok := ob.str("groupId"); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func appendUnique(ids []string, id string) []string {

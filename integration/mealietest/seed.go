@@ -18,12 +18,11 @@ const maxBenchRecipes = 100000
 
 func newStore(p profile, now func() time.Time) *store {
 	return &store{
-		profile:        p,
-		now:            now,
-		sessions:       map[string]bool{},
-		images:         map[string][]byte{},
-		nextMealplanID: 1,
-		startedAt:      now().UTC(),
+		profile:   p,
+		now:       now,
+		sessions:  map[string]bool{},
+		images:    map[string][]byte{},
+		startedAt: now().UTC(),
 		user: user{
 			ID: seedID("user", "admin"), Username: adminUsername, FullName: "Change Me", Email: adminEmail,
 			GroupID: seedID("group", "home"), GroupName: "Home", GroupSlug: "home",
@@ -298,8 +297,7 @@ func (s *store) parseSeedIngredient(line string) ingredient {
 // to Sunday, from the server's clock).
 func (s *store) seedMealplans() {
 	add := func(date time.Time, entryType, slug, title, text string) {
-		m := &mealplan{ID: s.nextMealplanID, Date: date.Format(layoutDate), EntryType: entryType, Title: title, Text: text}
-		s.nextMealplanID++
+		m := &mealplan{ID: s.newMealplanID(), Date: date.Format(layoutDate), EntryType: entryType, Title: title, Text: text}
 		if slug != "" {
 			if r := s.findRecipe(slug); r != nil {
 				m.RecipeID = strp(r.ID)

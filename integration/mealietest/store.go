@@ -36,8 +36,7 @@ type store struct {
 	shoppingLists []*shoppingList
 	timeline      []*timelineEvent
 
-	nextMealplanID int
-	nextTokenID    int
+	nextTokenID int
 	// images holds uploaded recipe images by recipe id.
 	images map[string][]byte
 	// startedAt is the server start, which Mealie stores as the timestamp of a
@@ -206,12 +205,15 @@ type listRecipeRef struct {
 
 // shoppingItem is one item of a shopping list.
 type shoppingItem struct {
-	ID         string
-	Quantity   float64
-	UnitID     *string
-	FoodID     *string
-	LabelID    *string
-	Note       string
+	ID       string
+	Quantity float64
+	UnitID   *string
+	FoodID   *string
+	LabelID  *string
+	Note     string
+	// IsFood is the 2.x flag that shows the food in display: set for an
+	// item added from a recipe line with a food, false unless sent otherwise.
+	IsFood     bool
 	Checked    bool
 	Position   int
 	Extras     map[string]any
