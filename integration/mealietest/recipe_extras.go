@@ -407,6 +407,9 @@ func (s *Server) handleImageFromURL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rc.Image = strp(imageKey())
+	if data, ok := st.fetchable[b["url"].(string)]; ok {
+		st.images[rc.ID] = data
+	}
 	writeJSON(w, http.StatusOK, nil)
 }
 

@@ -392,9 +392,13 @@ func (st *store) apply(rc *recipe, p *recipePatch, replace bool) {
 		rc.Image = b.optStr("image")
 	}
 	if v, ok := b["rating"]; ok || replace {
-		rc.Rating = nil
+		var sent *float64
 		if f, ok := toFloat(v); ok {
-			rc.Rating = floatp(f)
+			sent = floatp(f)
+		}
+		if !sameRating(sent, rc.Rating) {
+			// Mealie discards the sent rating: see ratingFromUsers.
+			rc.Rating = st.ratingFromUsers(rc.ID)
 		}
 	}
 	for _, k := range []struct {

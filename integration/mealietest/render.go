@@ -228,13 +228,15 @@ func (s *store) renderIngredient(in *ingredient, recipeDisableAmount bool) objec
 		o = append(o, field{"referencedRecipe", nil})
 	}
 	o = append(o, field{"note", in.Note})
+	// The recipe setting decides: on 2.0 and 2.8 Recipe's
+	// calculate_missing_food_flags_and_format_display (schema/recipe/recipe.py)
+	// overwrites each line's isFood/disableAmount from settings.disableAmount
+	// on every read. Seen on both: a line written with isFood true and
+	// disableAmount false, in a recipe whose setting is on, reads back
+	// isFood false, disableAmount true, display "2 sifted".
+	useFood := !recipeDisableAmount
 	if s.profile.ingredientFlags {
-		o = append(o, field{"isFood", in.IsFood}, field{"disableAmount", in.DisableAmount})
-	}
-	useFood := in.IsFood && !in.DisableAmount
-	if !s.profile.ingredientFlags {
-		// Without the per-ingredient flags the recipe setting decides.
-		useFood = !recipeDisableAmount
+		o = append(o, field{"isFood", useFood}, field{"disableAmount", !useFood})
 	}
 	return append(o, field{"display", ingredientDisplay(in.Quantity, u, f, in.Note, useFood)},
 		field{"title", optString(in.Title)}, field{"originalText", optString(in.OriginalText)},

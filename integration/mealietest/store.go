@@ -40,6 +40,13 @@ type store struct {
 	nextTokenID    int
 	// images holds uploaded recipe images by recipe id.
 	images map[string][]byte
+	// userRatings holds the token user's rating by recipe id (ratings.go).
+	userRatings map[string]float64
+	// fetchable holds the image URLs POST /api/recipes/{slug}/image can
+	// fetch (WithFetchableImage); any other URL fetches nothing.
+	fetchable map[string][]byte
+	// failParsers holds the parsers that answer a bare 500 (FailParser).
+	failParsers map[string]bool
 	// startedAt is the server start, which Mealie stores as the timestamp of a
 	// timeline event created without one (timeline_events__create.json).
 	startedAt time.Time
