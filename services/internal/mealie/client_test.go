@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -428,5 +429,46 @@ func TestLostAnswerOfAWrite(t *testing.T) {
 	_, err = down.CreateRecipe(context.Background(), "Lost soup")
 	if msg := err.Error(); !strings.HasPrefix(msg, "Mealie unreachable at ") {
 		t.Errorf("create that never left: %q", msg)
+	}
+}
+
+// TestRequestAfterBare500UsesAFreshConnection: Mealie closes the
+// connection after a bare 500 without saying so, and on 2.0 the parser
+// call sent right after nlp's 500 read "connection reset by peer". The
+// server here answers 500 on a keep-alive connection and resets it when
+// the next request arrives on it; the client must not send one there.
+func TestRequestAfterBare500UsesAFreshConnection(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/parser/ingredients", func(w http.ResponseWriter, r *http.Request) {
+		var b struct{ Parser string }
+		_ = json.NewDecoder(r.Body).Decode(&b)
+		if b.Parser != "nlp" {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`[]`))
+			return
+		}
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		_, _ = buf.WriteString("HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: 21\r\n\r\nInternal Server Error")
+		_ = buf.Flush()
+		go func() {
+			// Whatever comes next on this connection is answered with a reset.
+			_, _ = buf.ReadByte()
+			if tc, ok := conn.(*net.TCPConn); ok {
+				_ = tc.SetLinger(0)
+			}
+			_ = conn.Close()
+		}()
+	})
+	c, _ := newTestClient(t, mux)
+	ctx := context.Background()
+	if _, err := c.ParseIngredients(ctx, "nlp", []string{"1 egg"}); StatusOf(err) != http.StatusInternalServerError {
+		t.Fatalf("nlp = %v, want the 500", err)
+	}
+	if _, err := c.ParseIngredients(ctx, "brute", []string{"1 egg"}); err != nil {
+		t.Fatalf("the call after a 500: %v", err)
 	}
 }
