@@ -446,10 +446,11 @@ func TestImagesBulkImportMarkMade(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
 		s := newStack(t, v, mealietest.WithWebPage("https://recipes.example.net/lemon-bars", page))
 		c := ctx(t)
+		png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+		s.mealie.ServeImageAt("https://images.example.net/p.png", png)
 		if _, err := s.client.SetRecipeImageFromURL(c, connect.NewRequest(&recipesv1.SetRecipeImageFromURLRequest{Slug: "pancakes", Url: "https://images.example.net/p.png"})); err != nil {
 			t.Errorf("SetRecipeImageFromURL: %v", err)
 		}
-		png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
 		if _, err := s.client.UploadRecipeImage(c, connect.NewRequest(&recipesv1.UploadRecipeImageRequest{Slug: "pancakes", Image: png, Extension: "png"})); err != nil {
 			t.Errorf("UploadRecipeImage: %v", err)
 		}
