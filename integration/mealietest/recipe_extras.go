@@ -140,7 +140,7 @@ func badRecipeData(w http.ResponseWriter) {
 
 // handleCreateFromURL is POST /api/recipes/create/url {url, includeTags}. The
 // emulator reaches no network: a page registered with WithWebPage is scraped,
-// any other public URL fails as an unreachable page does. Loopback and
+// any other public URL fails as an unreachable page does (a bare 500). Loopback and
 // private addresses trip Mealie's unhandled SSRF guard, a 500 text/plain
 // (recipes_create_url__loopback_ip.json, recipes_create_url__localhost_name.json).
 func (s *Server) handleCreateFromURL(w http.ResponseWriter, r *http.Request) {
@@ -164,7 +164,10 @@ func (s *Server) handleCreateFromURL(w http.ResponseWriter, r *http.Request) {
 	}
 	page, ok := s.cfg.pages[raw]
 	if !ok {
-		badRecipeData(w)
+		// A page Mealie cannot fetch is a bare 500, not BAD_RECIPE_DATA:
+		// seen on 2.0, 2.8 and 3.11 for https://no-such-host.invalid/recipe
+		// and http://192.0.2.1/recipe.
+		writeInternal(w)
 		return
 	}
 	includeTags, _ := b.boolean("includeTags")

@@ -30,7 +30,11 @@ func (s *Server) handleAbout(w http.ResponseWriter, r *http.Request) {
 		// allowedIframeHosts; the OpenAI flags moved elsewhere.
 		o = append(o, field{"allowPasswordLogin", true}, field{"defaultGroupSlug", nil},
 			field{"defaultHouseholdSlug", nil}, field{"enableOidc", false}, field{"oidcRedirect", false},
-			field{"oidcProviderName", "OAuth"}, field{"tokenTime", 48}, field{"allowedIframeHosts", []any{}})
+			field{"oidcProviderName", "OAuth"},
+			// Real 3.11 still reports the OpenAI flags here (seen on v3.11.0:
+			// enableOpenai and enableOpenaiImageServices before tokenTime).
+			field{"enableOpenai", false}, field{"enableOpenaiImageServices", false},
+			field{"tokenTime", 48}, field{"allowedIframeHosts", []any{}})
 	} else {
 		o = append(o, field{"defaultGroupSlug", nil}, field{"defaultHouseholdSlug", nil},
 			field{"enableOidc", false}, field{"oidcRedirect", false}, field{"oidcProviderName", "OAuth"},

@@ -398,3 +398,20 @@ func TestImageFromURLIsSetOnlyWhenServed(t *testing.T) {
 		}
 	})
 }
+
+// TestBare500sSayWhatFailed: Mealie answers a bare 500 for a page it
+// cannot fetch and for a parser that is not set up; each gets a sentence
+// that says what to do instead of "the server is unhealthy".
+func TestBare500sSayWhatFailed(t *testing.T) {
+	eachMealie(t, func(t *testing.T, m *mealieTarget) {
+		c := ctx(t)
+		_, err := m.client.ImportRecipeFromURL(c, connect.NewRequest(&recipesv1.ImportRecipeFromURLRequest{Url: "https://no-such-host.invalid/" + unique("recipe")}))
+		if err == nil || !strings.Contains(err.Error(), "could not import") || !strings.Contains(err.Error(), "could not fetch the page") || strings.Contains(err.Error(), "unhealthy") {
+			t.Errorf("import of an unreachable page: %v", err)
+		}
+		_, err = m.client.ParseIngredients(c, connect.NewRequest(&recipesv1.ParseIngredientsRequest{Lines: []string{"1 egg"}, Parser: recipesv1.Parser_PARSER_OPENAI}))
+		if connect.CodeOf(err) != connect.CodeFailedPrecondition || !strings.Contains(err.Error(), "openai is not enabled") {
+			t.Errorf("openai parser without OpenAI: %v", err)
+		}
+	})
+}
