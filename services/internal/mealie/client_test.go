@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -470,5 +471,55 @@ func TestRequestAfterBare500UsesAFreshConnection(t *testing.T) {
 	}
 	if _, err := c.ParseIngredients(ctx, "brute", []string{"1 egg"}); err != nil {
 		t.Fatalf("the call after a 500: %v", err)
+	}
+}
+
+// TestVersionPolicy: below 2.0 refused, 2.0 to 3.11 served quietly, newer
+// served with one warning however many times it is probed.
+func TestVersionPolicy(t *testing.T) {
+	tests := []struct {
+		version  string
+		refused  bool
+		untested bool
+	}{
+		{"v1.12.0", true, false},
+		{"v2.0.0", false, false},
+		{"v2.8.0", false, false},
+		{"v3.11.0", false, false},
+		{"v3.9.2", false, false},
+		{"v3.12.0", false, true},
+		{"v4.0.0", false, true},
+		{"develop", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.version, func(t *testing.T) {
+			if got := Untested(tc.version); got != tc.untested {
+				t.Errorf("Untested(%q) = %v", tc.version, got)
+			}
+			mux := http.NewServeMux()
+			mux.HandleFunc("/api/app/about", func(w http.ResponseWriter, _ *http.Request) {
+				_, _ = w.Write([]byte(`{"version":"` + tc.version + `"}`))
+			})
+			mux.HandleFunc("/api/users/self", func(w http.ResponseWriter, _ *http.Request) {
+				_, _ = w.Write([]byte(`{"id":"u1","username":"cook"}`))
+			})
+			srv := httptest.NewServer(mux)
+			t.Cleanup(srv.Close)
+			var logs strings.Builder
+			c, err := New(Config{BaseURL: srv.URL, Token: "tok", Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			untestedOnce = sync.Once{}
+			for range 2 {
+				_, err = c.Probe(context.Background())
+			}
+			if refused := err != nil; refused != tc.refused {
+				t.Fatalf("Probe = %v, refused want %v", err, tc.refused)
+			}
+			if n := strings.Count(logs.String(), "has not been tested"); n != map[bool]int{true: 1}[tc.untested] {
+				t.Errorf("%d untested warnings, log %q", n, logs.String())
+			}
+		})
 	}
 }
