@@ -303,7 +303,7 @@ func (st *store) importPage(data string, includeTags bool, orgURL string) (strin
 			}
 			t := findOrganizer(st.tags, slugOf(kw))
 			if t == nil {
-				t = &organizer{ID: newID(), Name: kw, Slug: slugOf(kw)}
+				t = &organizer{ID: newID(), Name: kw, Slug: slugOf(kw), UpdatedAt: st.now().UTC()}
 				st.tags = append(st.tags, t)
 			}
 			rc.TagIDs = appendUnique(rc.TagIDs, t.ID)

@@ -193,7 +193,7 @@ func (st *store) validateRecipeBody(b jsonBody) (*recipePatch, *recipeFailure) {
 			case o.isTagSet && st.profile.newTagInPatch:
 				existing := findOrganizer(st.tags, slug)
 				if existing == nil {
-					existing = &organizer{ID: newID(), Name: name, Slug: slug}
+					existing = &organizer{ID: newID(), Name: name, Slug: slug, UpdatedAt: st.now().UTC()}
 					if hasID {
 						existing.ID = id
 					}
@@ -466,7 +466,7 @@ func (st *store) apply(rc *recipe, p *recipePatch, replace bool) {
 		rc.Extras = e
 	}
 	for _, rn := range p.renames {
-		rn.o.Name, rn.o.Slug = rn.name, rn.slug
+		rn.o.Name, rn.o.Slug, rn.o.UpdatedAt = rn.name, rn.slug, st.now().UTC()
 	}
 	st.tags = append(st.tags, p.newTags...)
 	now := st.now().UTC()

@@ -106,6 +106,10 @@ type unit struct {
 type organizer struct {
 	ID, Name, Slug string
 	OnHand         bool
+	// UpdatedAt is the row's update_at, which real Mealie (2.0, 2.8, 3.11)
+	// lets tag, category and tool lists be ordered by; it moves on create
+	// and rename. Seeded rows keep the zero time.
+	UpdatedAt time.Time
 }
 
 // recipe is one recipe row.

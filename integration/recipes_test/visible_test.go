@@ -415,3 +415,180 @@ func TestBare500sSayWhatFailed(t *testing.T) {
 		}
 	})
 }
+
+// TestChangesInMealiesAppAreSeen: sous runs for weeks beside people editing
+// Mealie in its own app. A food added, renamed or deleted there, a tag
+// deleted there, and a recipe deleted and made again under the same name
+// are all seen by the next call that needs them. On the emulator the cost
+// is pinned too: an unchanged collection costs one perPage=1 request per
+// use and is never paged again.
+func TestChangesInMealiesAppAreSeen(t *testing.T) {
+	eachMealie(t, func(t *testing.T, m *mealieTarget) {
+		c := ctx(t)
+		food := unique("quince")
+		var slug string
+		m.forget(&slug)
+		write := func(foodName string, tags ...string) *recipesv1.UpdateRecipeResponse {
+			t.Helper()
+			up, err := m.client.UpdateRecipe(c, connect.NewRequest(&recipesv1.UpdateRecipeRequest{
+				Slug: slug, SetIngredients: true, Ingredients: []*recipesv1.IngredientInput{structuredLine(1, "", foodName, "")}, Tags: tags,
+			}))
+			if err != nil {
+				t.Fatalf("update with food %q tags %q: %v", foodName, tags, err)
+			}
+			return up.Msg
+		}
+		res, err := m.client.CreateRecipe(c, connect.NewRequest(&recipesv1.CreateRecipeRequest{Name: unique("jam"),
+			Ingredients: []*recipesv1.IngredientInput{structuredLine(1, "", food, "")}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slug = res.Msg.Slug
+		if len(res.Msg.Unresolved) != 1 {
+			t.Fatalf("a food Mealie does not have yet was resolved: %v", res.Msg)
+		}
+		// Added in the app: the snapshot sous read above must not hide it.
+		id := m.taxonomy("foods", food)
+		if up := write(food); len(up.Unresolved) != 0 {
+			t.Errorf("a food added in Mealie's app is unresolved: %q", up.Unresolved)
+		}
+		if m.emu != nil {
+			// Nothing changed since: one fingerprint request per collection
+			// used (foods, units), no paging.
+			m.emu.ResetRequests()
+			write(food)
+			for _, r := range m.emu.Requests() {
+				if (strings.HasPrefix(r.Path, "/api/foods") || strings.HasPrefix(r.Path, "/api/units")) && !strings.Contains(r.RawQuery, "perPage=1&") && !strings.HasSuffix(r.RawQuery, "perPage=1") {
+					t.Errorf("an unchanged collection was paged: %s?%s", r.Path, r.RawQuery)
+				}
+			}
+		}
+		// Renamed in the app: the new name resolves, the old one does not.
+		renamed := food + "-renamed"
+		if st, o := m.api(http.MethodPut, "/api/foods/"+id, map[string]any{"id": id, "name": renamed}); st != http.StatusOK {
+			t.Fatalf("renaming the food: %d %v", st, o)
+		}
+		if up := write(renamed); len(up.Unresolved) != 0 {
+			t.Errorf("a food renamed in Mealie's app is unresolved: %q", up.Unresolved)
+		}
+		if up := write(food); len(up.Unresolved) != 1 {
+			t.Errorf("the food's old name still resolves: %v", up)
+		}
+		// Deleted in the app: its name is no longer linked to the dead id.
+		if st, o := m.api(http.MethodDelete, "/api/foods/"+id, nil); st != http.StatusOK {
+			t.Fatalf("deleting the food: %d %v", st, o)
+		}
+		if up := write(renamed); len(up.Unresolved) != 1 {
+			t.Errorf("a food deleted in Mealie's app still resolves: %v", up)
+		}
+
+		// A tag sous made, deleted in the app, is made again, not sent by
+		// its dead id.
+		tag := unique("tag")
+		up := write(renamed, tag)
+		if len(up.GetCreated().GetTags()) != 1 {
+			t.Fatalf("tag not created: %v", up)
+		}
+		var tagID string
+		for _, tg := range m.recipe(slug)["tags"].([]any) {
+			if o, _ := tg.(map[string]any); o["name"] == tag {
+				tagID, _ = o["id"].(string)
+			}
+		}
+		if st, o := m.api(http.MethodDelete, "/api/organizers/tags/"+tagID, nil); st != http.StatusOK {
+			t.Fatalf("deleting the tag: %d %v", st, o)
+		}
+		if up := write(renamed, tag); len(up.GetCreated().GetTags()) != 1 {
+			t.Errorf("a tag deleted in Mealie's app was not made again: %v", up)
+		}
+		t.Cleanup(func() {
+			for _, tg := range m.recipe(slug)["tags"].([]any) {
+				if o, _ := tg.(map[string]any); o["name"] == tag {
+					m.api(http.MethodDelete, "/api/organizers/tags/"+o["id"].(string), nil)
+				}
+			}
+		})
+
+		// A recipe deleted and made again under the same name in the app:
+		// mark_recipe_made records the cook on the new one.
+		name := unique("cake")
+		made, err := m.client.CreateRecipe(c, connect.NewRequest(&recipesv1.CreateRecipeRequest{Name: name}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cake := made.Msg.Slug
+		if _, err := m.client.MarkRecipeMade(c, connect.NewRequest(&recipesv1.MarkRecipeMadeRequest{Slug: cake})); err != nil {
+			t.Fatal(err)
+		}
+		m.api(http.MethodDelete, "/api/recipes/"+cake, nil)
+		if st, o := m.api(http.MethodPost, "/api/recipes", map[string]any{"name": name}); st != http.StatusCreated {
+			t.Fatalf("making the recipe again: %d %v", st, o)
+		}
+		t.Cleanup(func() { m.api(http.MethodDelete, "/api/recipes/"+cake, nil) })
+		newID, _ := m.recipe(cake)["id"].(string)
+		again, err := m.client.MarkRecipeMade(c, connect.NewRequest(&recipesv1.MarkRecipeMadeRequest{Slug: cake}))
+		if err != nil {
+			t.Fatalf("mark made on the recipe made again: %v", err)
+		}
+		if st, ev := m.api(http.MethodGet, "/api/recipes/timeline/events/"+again.Msg.EventId, nil); st != http.StatusOK || ev["recipeId"] != newID {
+			t.Errorf("the cook was recorded on %v (status %d), want the new recipe %s", ev["recipeId"], st, newID)
+		}
+	})
+}
+
+// sweepOne runs a detail sweep and returns the recipe named slug from it.
+func (m *mealieTarget) sweepOne(slug string) *recipesv1.Recipe {
+	m.t.Helper()
+	st, err := m.client.SweepRecipes(ctx(m.t), connect.NewRequest(&recipesv1.SweepRecipesRequest{View: recipesv1.RecipeView_RECIPE_VIEW_DETAIL}))
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	defer st.Close()
+	var out *recipesv1.Recipe
+	for st.Receive() {
+		if r := st.Msg().GetRecipe(); r != nil && r.Slug == slug {
+			out = r
+		}
+	}
+	if err := st.Err(); err != nil {
+		m.t.Fatal(err)
+	}
+	if out == nil {
+		m.t.Fatalf("the sweep did not carry %s", slug)
+	}
+	return out
+}
+
+// TestSweepSeesChangesInMealiesApp: the detail cache that makes repeated
+// sweeps cheap never hides a recipe edited in Mealie's app, nor a food
+// renamed there (which leaves the recipe's updatedAt alone).
+func TestSweepSeesChangesInMealiesApp(t *testing.T) {
+	eachMealie(t, func(t *testing.T, m *mealieTarget) {
+		c := ctx(t)
+		food := unique("medlar")
+		id := m.taxonomy("foods", food)
+		var slug string
+		m.forget(&slug)
+		res, err := m.client.CreateRecipe(c, connect.NewRequest(&recipesv1.CreateRecipeRequest{Name: unique("compote"), Description: "before",
+			Ingredients: []*recipesv1.IngredientInput{structuredLine(2, "", food, "")}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slug = res.Msg.Slug
+		if r := m.sweepOne(slug); r.Description != "before" || r.Ingredients[0].Food != food {
+			t.Fatalf("first sweep = %v", r)
+		}
+		if st, o := m.api(http.MethodPatch, "/api/recipes/"+slug, map[string]any{"description": "after"}); st != http.StatusOK {
+			t.Fatalf("PATCH: %d %v", st, o)
+		}
+		if r := m.sweepOne(slug); r.Description != "after" {
+			t.Errorf("a description edited in Mealie's app: the sweep says %q", r.Description)
+		}
+		if st, o := m.api(http.MethodPut, "/api/foods/"+id, map[string]any{"id": id, "name": food + "-renamed"}); st != http.StatusOK {
+			t.Fatalf("renaming the food: %d %v", st, o)
+		}
+		if r := m.sweepOne(slug); r.Ingredients[0].Food != food+"-renamed" {
+			t.Errorf("a food renamed in Mealie's app: the sweep says %q", r.Ingredients[0].Food)
+		}
+	})
+}

@@ -231,7 +231,6 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 				"recipe '%s' was created but filling it in failed, so a stub '%s' is left on Mealie (update or delete it): %v", slug, slug, errMessage(err)))
 		}
 		out.Name = r.Name
-		s.mealie.RememberRecipe(slug, mealie.RecipeRef{ID: r.ID, Name: r.Name})
 	}
 	return connect.NewResponse(out), nil
 }
@@ -425,7 +424,6 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 			return nil, s.renameUnverified(ctx, slug, cur.ID, name, newSlug, err)
 		}
 		out.RenamedFrom = slug
-		s.mealie.RememberRecipe(newSlug, mealie.RecipeRef{ID: got.ID, Name: got.Name})
 	}
 	out.Slug = newSlug
 	return s.rate(ctx, out, m.Rating, true)

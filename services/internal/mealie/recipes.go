@@ -53,6 +53,9 @@ type RecipeSummary struct {
 	OrgURL      *string     `json:"orgURL"`
 	DateAdded   *string     `json:"dateAdded"`
 	LastMade    *string     `json:"lastMade"`
+	// UpdatedAt changes on every write to the recipe, from sous or from
+	// Mealie's app; it validates cached details (RecipeDetailAt).
+	UpdatedAt *string `json:"updatedAt"`
 }
 
 // Food is an ingredient food as a recipe line carries it (trimmed to what
