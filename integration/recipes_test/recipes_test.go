@@ -227,26 +227,6 @@ func TestCreateFailedPatchNamesStub(t *testing.T) {
 	})
 }
 
-// raw calls the emulator directly, for test setup behind the service's back.
-func raw(t *testing.T, s *stack, method, path string, out any) {
-	t.Helper()
-	req, _ := http.NewRequest(method, s.mealie.URL+path, nil)
-	req.Header.Set("Authorization", "Bearer "+s.mealie.Token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("%s %s: %d", method, path, resp.StatusCode)
-	}
-	if out != nil {
-		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // breakRecipe sends Mealie the PATCH that 2.0 commits and then cannot read
 // back (ingredients without referenceId), so later deletes answer 500.
 func breakRecipe(t *testing.T, s *stack, slug string) {
