@@ -494,7 +494,13 @@ type writeReport struct {
 	RenamedFrom string              `json:"renamed_from,omitempty"`
 	Created     map[string][]string `json:"created,omitempty"`
 	Unresolved  []string            `json:"unresolved,omitempty"`
-	Note        string              `json:"note,omitempty"`
+	// Unparsed are text lines no Mealie parser could read, kept whole as
+	// notes.
+	Unparsed []string `json:"unparsed,omitempty"`
+	// Rating is the recipe's rating as Mealie reports it after a rating
+	// was written (the average of its users' ratings).
+	Rating *float64 `json:"rating,omitempty"`
+	Note   string   `json:"note,omitempty"`
 }
 
 // createdMap renders TaxonomyCreated as {"tags": [...]} with empty kinds
@@ -532,7 +538,7 @@ func createRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in cr
 	if err != nil {
 		return nil, err
 	}
-	out := writeReport{Slug: res.Msg.GetSlug(), Name: res.Msg.GetName(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved()}
+	out := writeReport{Slug: res.Msg.GetSlug(), Name: res.Msg.GetName(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed()}
 	if len(out.Unresolved) > 0 {
 		out.Note = unresolvedNote
 	}
@@ -557,7 +563,7 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 	if err != nil {
 		return nil, err
 	}
-	out := writeReport{Slug: res.Msg.GetSlug(), RenamedFrom: res.Msg.GetRenamedFrom(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved()}
+	out := writeReport{Slug: res.Msg.GetSlug(), RenamedFrom: res.Msg.GetRenamedFrom(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed(), Rating: res.Msg.Rating}
 	if len(out.Unresolved) > 0 {
 		out.Note = unresolvedNote
 	}

@@ -99,6 +99,13 @@ func everyTool(t *testing.T, version, transport string) {
 	em := mealietest.NewServer(t, mealietest.WithVersion(version), mealietest.WithSeed("demo"), mealietest.WithWebPage(importPageURL, importPageHTML))
 	imageDir := t.TempDir()
 	pngName := writePNG(t, imageDir)
+	// The emulator fetches nothing from the network; set_recipe_image
+	// reports an image only when Mealie serves one.
+	pngBytes, err := os.ReadFile(filepath.Join(imageDir, pngName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	em.ServeImageAt("https://images.example.org/toast.jpg", pngBytes)
 	env := []string{"SOUS_IMAGE_DIR=" + imageDir}
 	withPantry := false
 	_, venvErr := os.Stat(filepath.Join("..", "foodapi", ".venv", "bin", "python"))

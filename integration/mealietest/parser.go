@@ -223,7 +223,7 @@ func (st *store) parseConfidence(p parsedLine, parser string, u *unit, f *food) 
 
 // checkParser validates the parser name; "openai" fails as it does on a
 // server without OpenAI configured (parser_ingredients__openai.json).
-func checkParser(w http.ResponseWriter, b jsonBody) bool {
+func checkParser(st *store, w http.ResponseWriter, b jsonBody) bool {
 	p, ok := b.str("parser")
 	if !ok {
 		return true
@@ -233,7 +233,7 @@ func checkParser(w http.ResponseWriter, b jsonBody) bool {
 		writeValidation(w, valErr{typ: "enum", loc: []any{"body", "parser"}, msg: "Input should be " + exp, input: p, ctx: object{{"expected", exp}}})
 		return false
 	}
-	if p == "openai" {
+	if p == "openai" || st.parserFails(p) {
 		writeInternal(w)
 		return false
 	}
@@ -261,7 +261,7 @@ func (s *Server) handleParseIngredients(w http.ResponseWriter, r *http.Request) 
 		writeValidation(w, missing(b.raw(), "ingredients"))
 		return
 	}
-	if !checkParser(w, b) {
+	if !checkParser(s.store, w, b) {
 		return
 	}
 	st := s.store
@@ -292,7 +292,7 @@ func (s *Server) handleParseIngredient(w http.ResponseWriter, r *http.Request) {
 		writeValidation(w, missing(b.raw(), "ingredient"))
 		return
 	}
-	if !checkParser(w, b) {
+	if !checkParser(s.store, w, b) {
 		return
 	}
 	st := s.store

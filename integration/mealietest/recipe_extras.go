@@ -158,7 +158,7 @@ func badRecipeData(w http.ResponseWriter) {
 
 // handleCreateFromURL is POST /api/recipes/create/url {url, includeTags}. The
 // emulator reaches no network: a page registered with WithWebPage is scraped,
-// any other public URL fails as an unreachable page does. Loopback and
+// any other public URL fails as an unreachable page does (a bare 500). Loopback and
 // private addresses trip Mealie's unhandled SSRF guard, a 500 text/plain
 // (recipes_create_url__loopback_ip.json, recipes_create_url__localhost_name.json).
 func (s *Server) handleCreateFromURL(w http.ResponseWriter, r *http.Request) {
@@ -182,7 +182,10 @@ func (s *Server) handleCreateFromURL(w http.ResponseWriter, r *http.Request) {
 	}
 	page, ok := s.cfg.pages[raw]
 	if !ok {
-		badRecipeData(w)
+		// A page Mealie cannot fetch is a bare 500, not BAD_RECIPE_DATA:
+		// seen on 2.0, 2.8 and 3.11 for https://no-such-host.invalid/recipe
+		// and http://192.0.2.1/recipe.
+		writeInternal(w)
 		return
 	}
 	includeTags, _ := b.boolean("includeTags")
@@ -318,7 +321,7 @@ func (st *store) importPage(data string, includeTags bool, orgURL string) (strin
 			}
 			t := findOrganizer(st.tags, slugOf(kw))
 			if t == nil {
-				t = &organizer{ID: newID(), Name: kw, Slug: slugOf(kw)}
+				t = &organizer{ID: newID(), Name: kw, Slug: slugOf(kw), UpdatedAt: st.now().UTC()}
 				st.tags = append(st.tags, t)
 			}
 			rc.TagIDs = appendUnique(rc.TagIDs, t.ID)
@@ -425,6 +428,9 @@ func (s *Server) handleImageFromURL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rc.Image = strp(imageKey())
+	if data, ok := st.fetchable[b["url"].(string)]; ok {
+		st.images[rc.ID] = data
+	}
 	writeJSON(w, http.StatusOK, nil)
 }
 

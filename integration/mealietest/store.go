@@ -39,6 +39,13 @@ type store struct {
 	nextTokenID int
 	// images holds uploaded recipe images by recipe id.
 	images map[string][]byte
+	// userRatings holds the token user's rating by recipe id (ratings.go).
+	userRatings map[string]float64
+	// fetchable holds the image URLs POST /api/recipes/{slug}/image can
+	// fetch (WithFetchableImage); any other URL fetches nothing.
+	fetchable map[string][]byte
+	// failParsers holds the parsers that answer a bare 500 (FailParser).
+	failParsers map[string]bool
 	// startedAt is the server start, which Mealie stores as the timestamp of a
 	// timeline event created without one (timeline_events__create.json).
 	startedAt time.Time
@@ -98,6 +105,10 @@ type unit struct {
 type organizer struct {
 	ID, Name, Slug string
 	OnHand         bool
+	// UpdatedAt is the row's update_at, which real Mealie (2.0, 2.8, 3.11)
+	// lets tag, category and tool lists be ordered by; it moves on create
+	// and rename. Seeded rows keep the zero time.
+	UpdatedAt time.Time
 }
 
 // recipe is one recipe row.

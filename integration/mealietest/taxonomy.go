@@ -45,6 +45,8 @@ func organizerAttrs() map[string]attrDef[*organizer] {
 		"name":    {kindString, func(o *organizer) []any { return one(o.Name) }},
 		"slug":    {kindString, func(o *organizer) []any { return one(o.Slug) }},
 		"on_hand": {kindBool, func(o *organizer) []any { return one(o.OnHand) }},
+		// Mealie's base-model column (accepted on 2.0, 2.8 and 3.11).
+		"update_at": {kindTime, func(o *organizer) []any { return one(o.UpdatedAt) }},
 	}
 }
 
@@ -105,7 +107,7 @@ func (s *Server) createOrganizer(w http.ResponseWriter, r *http.Request, k organ
 			return
 		}
 	}
-	o := &organizer{ID: newID(), Name: name, Slug: slug}
+	o := &organizer{ID: newID(), Name: name, Slug: slug, UpdatedAt: st.now().UTC()}
 	if v, ok := b.boolean("onHand"); ok && k.tool {
 		o.OnHand = v
 	}
@@ -158,7 +160,7 @@ func (s *Server) updateOrganizer(w http.ResponseWriter, r *http.Request, k organ
 	defer st.mu.Unlock()
 	for _, o := range *k.rows(st) {
 		if o.ID == id {
-			o.Name, o.Slug = name, slugOf(name)
+			o.Name, o.Slug, o.UpdatedAt = name, slugOf(name), st.now().UTC()
 			if v, ok := b.boolean("onHand"); ok && k.tool {
 				o.OnHand = v
 			}
@@ -227,6 +229,9 @@ func foodAttrs() map[string]attrDef[*food] {
 		"label_id":    {kindUUID, func(f *food) []any { return optOne(f.LabelID) }},
 		"created_at":  {kindTime, func(f *food) []any { return one(f.CreatedAt) }},
 		"updated_at":  {kindTime, func(f *food) []any { return one(f.UpdatedAt) }},
+		// Mealie's base-model column: orderBy=update_at is accepted on 2.0,
+		// 2.8 and 3.11, and a rename makes the row the newest.
+		"update_at": {kindTime, func(f *food) []any { return one(f.UpdatedAt) }},
 	}
 }
 
@@ -237,6 +242,7 @@ func unitAttrs() map[string]attrDef[*unit] {
 		"abbreviation": {kindString, func(u *unit) []any { return one(u.Abbreviation) }},
 		"created_at":   {kindTime, func(u *unit) []any { return one(u.CreatedAt) }},
 		"updated_at":   {kindTime, func(u *unit) []any { return one(u.UpdatedAt) }},
+		"update_at":    {kindTime, func(u *unit) []any { return one(u.UpdatedAt) }},
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -200,6 +199,15 @@ func (c *Client) once(ctx context.Context, req Request, u, contentType string, p
 		}
 		return nil, unreachable(c.base, err)
 	}
+	if resp.StatusCode >= 500 {
+		// Mealie closes the connection after a bare 500 (an unhandled
+		// exception) without saying so, and the next request sent on it
+		// reads "connection reset by peer": seen on 2.0, a parser call
+		// right after nlp's 500. Dropping the idle connections, after this
+		// body is closed (defers run last-first), sends the next request
+		// on a fresh one.
+		defer c.http.CloseIdleConnections()
+	}
 	defer resp.Body.Close()
 	c.log.Debug("mealie", "method", req.Method, "path", req.Path, "status", resp.StatusCode, "ms", time.Since(start).Milliseconds())
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
@@ -214,18 +222,6 @@ func (c *Client) once(ctx context.Context, req Request, u, contentType string, p
 		return nil, redirectError(req, resp)
 	}
 	body, _, _ := backend.ReadAtMost(resp.Body, maxErrorBody)
-	if resp.StatusCode >= 500 {
-		// After an unhandled error Mealie's server drops the connection
-		// without saying so, and the next request sent on it reads a reset:
-		// a write would then fail without having been applied. Read to the
-		// end and closed, the connection is back in the pool, and closing
-		// the idle ones makes the next request dial afresh
-		// (TestFreshConnectionAfterServerError; the contract suite's
-		// recordings show the 500s, e.g. the nlp parser's on 2.0).
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		c.http.CloseIdleConnections()
-	}
 	return nil, statusError(resp.StatusCode, body, req.Resource)
 }
 

@@ -264,6 +264,27 @@ func clip(s string) string {
 	return s
 }
 
+// ServerFailed reports a 5xx from Mealie.
+func ServerFailed(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == KindServer
+}
+
+// explain5xx rewords a bare 5xx (no detail: Mealie's plain "Internal Server
+// Error") with what the caller knows the failure means. Mealie answers a
+// bare 500 for faults as different as a missing parser model, a disabled
+// OpenAI integration and a page it could not fetch; "the server is
+// unhealthy" would send a model to retry what can never work.
+func explain5xx(err error, msg string) error {
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindServer || e.Detail != "" {
+		return err
+	}
+	out := *e
+	out.Message = fmt.Sprintf("%s (Mealie answered %d)", msg, e.Status)
+	return &out
+}
+
 // ConnectCode returns the Connect code ConnectError would give err.
 func ConnectCode(err error) connect.Code {
 	return connect.CodeOf(ConnectError(err))

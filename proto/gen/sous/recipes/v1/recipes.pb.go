@@ -1857,7 +1857,10 @@ type CreateRecipeResponse struct {
 	Created *TaxonomyCreated `protobuf:"bytes,3,opt,name=created,proto3" json:"created,omitempty"`
 	// Ingredient names that matched no Mealie food or unit and were kept in
 	// the line's note.
-	Unresolved    []string `protobuf:"bytes,4,rep,name=unresolved,proto3" json:"unresolved,omitempty"`
+	Unresolved []string `protobuf:"bytes,4,rep,name=unresolved,proto3" json:"unresolved,omitempty"`
+	// Text lines Mealie's parsers could not read, kept whole as the line's
+	// note.
+	Unparsed      []string `protobuf:"bytes,5,rep,name=unparsed,proto3" json:"unparsed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1916,6 +1919,13 @@ func (x *CreateRecipeResponse) GetCreated() *TaxonomyCreated {
 func (x *CreateRecipeResponse) GetUnresolved() []string {
 	if x != nil {
 		return x.Unresolved
+	}
+	return nil
+}
+
+func (x *CreateRecipeResponse) GetUnparsed() []string {
+	if x != nil {
+		return x.Unparsed
 	}
 	return nil
 }
@@ -2156,7 +2166,13 @@ type UpdateRecipeResponse struct {
 	// Taxonomy created on the way.
 	Created *TaxonomyCreated `protobuf:"bytes,3,opt,name=created,proto3" json:"created,omitempty"`
 	// Ingredient names kept in notes.
-	Unresolved    []string `protobuf:"bytes,4,rep,name=unresolved,proto3" json:"unresolved,omitempty"`
+	Unresolved []string `protobuf:"bytes,4,rep,name=unresolved,proto3" json:"unresolved,omitempty"`
+	// The recipe's rating as Mealie reports it after a rating was written:
+	// the average of its users' ratings, so it may differ from the one sent.
+	Rating *float64 `protobuf:"fixed64,5,opt,name=rating,proto3,oneof" json:"rating,omitempty"`
+	// Text lines Mealie's parsers could not read, kept whole as the line's
+	// note.
+	Unparsed      []string `protobuf:"bytes,6,rep,name=unparsed,proto3" json:"unparsed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2215,6 +2231,20 @@ func (x *UpdateRecipeResponse) GetCreated() *TaxonomyCreated {
 func (x *UpdateRecipeResponse) GetUnresolved() []string {
 	if x != nil {
 		return x.Unresolved
+	}
+	return nil
+}
+
+func (x *UpdateRecipeResponse) GetRating() float64 {
+	if x != nil && x.Rating != nil {
+		return *x.Rating
+	}
+	return 0
+}
+
+func (x *UpdateRecipeResponse) GetUnparsed() []string {
+	if x != nil {
+		return x.Unparsed
 	}
 	return nil
 }
@@ -4615,14 +4645,15 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\n" +
 	"categories\x18\x02 \x03(\tR\n" +
 	"categories\x12\x14\n" +
-	"\x05tools\x18\x03 \x03(\tR\x05tools\"\x9a\x01\n" +
+	"\x05tools\x18\x03 \x03(\tR\x05tools\"\xb6\x01\n" +
 	"\x14CreateRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12:\n" +
 	"\acreated\x18\x03 \x01(\v2 .sous.recipes.v1.TaxonomyCreatedR\acreated\x12\x1e\n" +
 	"\n" +
 	"unresolved\x18\x04 \x03(\tR\n" +
-	"unresolved\"\xf0\x06\n" +
+	"unresolved\x12\x1a\n" +
+	"\bunparsed\x18\x05 \x03(\tR\bunparsed\"\xf0\x06\n" +
 	"\x13UpdateRecipeRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x17\n" +
 	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n" +
@@ -4659,14 +4690,17 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"_cook_timeB\r\n" +
 	"\v_total_timeB\r\n" +
 	"\v_source_urlB\t\n" +
-	"\a_rating\"\xa9\x01\n" +
+	"\a_rating\"\xed\x01\n" +
 	"\x14UpdateRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n" +
 	"\frenamed_from\x18\x02 \x01(\tR\vrenamedFrom\x12:\n" +
 	"\acreated\x18\x03 \x01(\v2 .sous.recipes.v1.TaxonomyCreatedR\acreated\x12\x1e\n" +
 	"\n" +
 	"unresolved\x18\x04 \x03(\tR\n" +
-	"unresolved\"D\n" +
+	"unresolved\x12\x1b\n" +
+	"\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12\x1a\n" +
+	"\bunparsed\x18\x06 \x03(\tR\bunparsedB\t\n" +
+	"\a_rating\"D\n" +
 	"\x1cSetRecipeImageFromURLRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\"3\n" +
@@ -5042,6 +5076,7 @@ func file_sous_recipes_v1_recipes_proto_init() {
 	}
 	file_sous_recipes_v1_recipes_proto_msgTypes[14].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[18].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[19].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[28].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[33].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[38].OneofWrappers = []any{}
