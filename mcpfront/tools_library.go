@@ -92,7 +92,7 @@ func libraryTools() []Tool {
 			Name:        "get_cookbook_recipes",
 			Description: "Call when asked what is in a cookbook. Returns its recipes' slugs, paged.",
 			Annotations: readAnn(),
-		}, hasLibrary, props{"cookbook": maxLen(200), "page": intRange(1, 10000, 1), "limit": intRange(1, maxRecipeLimit, 20)}, getCookbookRecipes),
+		}, hasLibrary, props{"cookbook": maxLen(200), "page": intRange(1, 10000, 1), "limit": capped(1, maxRecipeLimit, 20)}, getCookbookRecipes),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "create_cookbook",
 			Description: "Call when the user wants a collection such as quick dinners. Saves a filter, not copies.",
@@ -133,7 +133,7 @@ func describe(d string) func(*mcpSchema) { return func(s *mcpSchema) { s.Descrip
 
 // cookbookView is a cookbook as a model reads it.
 type cookbookView struct {
-	ID          string `json:"id"`
+	ID          string `json:"cookbook_id"`
 	Slug        string `json:"slug,omitempty"`
 	Name        string `json:"name,omitempty"`
 	Description string `json:"description,omitempty"`
@@ -231,9 +231,11 @@ func libraryStats(ctx context.Context, req *mcp.CallToolRequest, b Backends, in 
 	if err != nil {
 		return nil, err
 	}
+	// Names and counts only: a Mealie id or a note on how the sweep
+	// counted is noise to a cook; manage_taxonomy lists ids when a
+	// change needs one.
 	type usage struct {
 		Name    string `json:"name"`
-		ID      string `json:"id,omitempty"`
 		Recipes int32  `json:"recipes"`
 	}
 	out := struct {
@@ -243,10 +245,9 @@ func libraryStats(ctx context.Context, req *mcp.CallToolRequest, b Backends, in 
 		Library    int32    `json:"library_total"`
 		Truncated  string   `json:"truncated,omitempty"`
 		Unreadable []string `json:"unreadable,omitempty"`
-		Method     string   `json:"method,omitempty"`
-	}{Items: []usage{}, Unused: r.GetUnused(), Scanned: r.GetScanned(), Library: r.GetLibraryTotal(), Truncated: r.GetTruncated(), Unreadable: unreadable(r.GetUnreadable()), Method: r.GetMethod()}
+	}{Items: []usage{}, Unused: r.GetUnused(), Scanned: r.GetScanned(), Library: r.GetLibraryTotal(), Truncated: r.GetTruncated(), Unreadable: unreadable(r.GetUnreadable())}
 	for _, u := range r.GetItems() {
-		out.Items = append(out.Items, usage{Name: u.GetName(), ID: u.GetId(), Recipes: u.GetRecipeCount()})
+		out.Items = append(out.Items, usage{Name: u.GetName(), Recipes: u.GetRecipeCount()})
 	}
 	return out, nil
 }

@@ -93,7 +93,7 @@ func mealPlanTools() []Tool {
 
 // planEntry is a meal plan entry as a model reads it.
 type planEntry struct {
-	ID         string `json:"id"`
+	ID         string `json:"entry_id"`
 	Date       string `json:"date,omitempty"`
 	Type       string `json:"type,omitempty"`
 	RecipeSlug string `json:"recipe_slug,omitempty"`

@@ -2,10 +2,12 @@ package mcpfront
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"strings"
 
 	"connectrpc.com/connect"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
@@ -72,9 +74,11 @@ type whatCanICookIn struct {
 	Servings *int `json:"servings,omitempty" jsonschema:"Servings to scale to."`
 }
 
+// amountIn is one option or base ingredient as the pantry spec writes it:
+// {ingredient, qty, unit}.
 type amountIn struct {
 	Ingredient string   `json:"ingredient"`
-	Quantity   *float64 `json:"quantity,omitempty"`
+	Quantity   *float64 `json:"qty,omitempty"`
 	Unit       string   `json:"unit,omitempty"`
 }
 
@@ -99,11 +103,11 @@ type logCookIn struct {
 }
 
 type createMetaRecipeIn struct {
-	ID              *int64     `json:"id,omitempty" jsonschema:"Meta-recipe to rebuild; omit to create."`
-	Name            string     `json:"name" jsonschema:"Name."`
-	Method          string     `json:"method,omitempty" jsonschema:"How to cook it."`
-	Slots           []slotIn   `json:"slots,omitempty" jsonschema:"Slots, each with interchangeable options."`
-	BaseIngredients []amountIn `json:"base_ingredients,omitempty" jsonschema:"Ingredients every version needs."`
+	ID              *int64   `json:"id,omitempty" jsonschema:"Meta-recipe to rebuild; omit to create."`
+	Name            string   `json:"name" jsonschema:"Name."`
+	Method          string   `json:"method,omitempty" jsonschema:"How to cook it."`
+	Slots           []slotIn `json:"slots,omitempty" jsonschema:"Slots, each with interchangeable options."`
+	BaseIngredients []any    `json:"base_ingredients,omitempty" jsonschema:"Ingredients every version needs: names, or objects as in options."`
 }
 
 func pantryTools() []Tool {
@@ -148,7 +152,7 @@ func pantryTools() []Tool {
 			Name:        "create_meta_recipe",
 			Description: "Call to keep a template worked out with the user. Saves (or, with id, rebuilds) a meta-recipe.",
 			Annotations: writeAnn(true, false, false),
-		}, hasPantry, props{"name": maxLen(200), "slots": maxItems(maxSlots), "base_ingredients": maxItems(maxBase)}, createMetaRecipe),
+		}, hasPantry, props{"name": maxLen(200), "slots": maxItems(maxSlots), "base_ingredients": baseItems}, createMetaRecipe),
 	}
 }
 
@@ -398,8 +402,50 @@ func amounts(in []amountIn) []*pantryv1.IngredientAmount {
 	return out
 }
 
+// baseItems lets base_ingredients be plain names, as the pantry spec's
+// base_ingredients:[] is usually written, or {ingredient, qty, unit}
+// objects as slot options are.
+func baseItems(s *mcpSchema) {
+	s.MaxItems = ptr(maxBase)
+	opt, err := jsonschema.For[amountIn](nil)
+	if err != nil {
+		panic(err)
+	}
+	opt.Properties["qty"].Minimum = ptr(0.0)
+	s.Items = &mcpSchema{AnyOf: []*mcpSchema{{Type: "string"}, opt}}
+}
+
+// baseAmounts reads base_ingredients, whose items checkArgs has already
+// held to a name or an amount object.
+func baseAmounts(items []any) ([]*pantryv1.IngredientAmount, error) {
+	var out []*pantryv1.IngredientAmount
+	for i, it := range items {
+		switch v := it.(type) {
+		case string:
+			out = append(out, &pantryv1.IngredientAmount{Ingredient: v})
+		case map[string]any:
+			raw, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			var a amountIn
+			if err := json.Unmarshal(raw, &a); err != nil {
+				return nil, errorf("base_ingredients[%d]: %v", i, err)
+			}
+			out = append(out, amounts([]amountIn{a})...)
+		default:
+			return nil, errorf("base_ingredients[%d] must be a name or an object with ingredient, qty, unit", i)
+		}
+	}
+	return out, nil
+}
+
 func createMetaRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in createMetaRecipeIn) (any, error) {
-	req := &pantryv1.CreateMetaRecipeRequest{Id: in.ID, Name: in.Name, Method: in.Method, BaseIngredients: amounts(in.BaseIngredients)}
+	base, err := baseAmounts(in.BaseIngredients)
+	if err != nil {
+		return nil, err
+	}
+	req := &pantryv1.CreateMetaRecipeRequest{Id: in.ID, Name: in.Name, Method: in.Method, BaseIngredients: base}
 	for _, s := range in.Slots {
 		req.Slots = append(req.Slots, &pantryv1.SlotInput{Name: s.Name, Options: amounts(s.Options)})
 	}

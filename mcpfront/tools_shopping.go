@@ -24,7 +24,7 @@ type addToShoppingListIn struct {
 	ListID        string       `json:"list_id,omitempty" jsonschema:"List id; optional if only one."`
 	Items         []string     `json:"items,omitempty" jsonschema:"Free-text items, e.g. \"2 onions\"."`
 	RecipeSlugs   []string     `json:"recipe_slugs,omitempty" jsonschema:"Recipes to shop for."`
-	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the plan for these days (up to 31)."`
+	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the plan for these days (YYYY-MM-DD, up to 31)."`
 	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Skip what the pantry has in stock."`
 }
 
@@ -70,7 +70,7 @@ func shoppingTools() []Tool {
 // shoppingItem is a shopping list row as a model reads it: the display line
 // says quantity, unit and food already.
 type shoppingItem struct {
-	ID      string   `json:"id"`
+	ID      string   `json:"item_id"`
 	Item    string   `json:"item"`
 	Checked bool     `json:"checked,omitempty"`
 	For     []string `json:"for,omitempty"`
@@ -87,7 +87,7 @@ func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in
 	}
 	if in.ListID == "" {
 		type list struct {
-			ID        string `json:"id"`
+			ID        string `json:"list_id"`
 			Name      string `json:"name"`
 			ToBuy     int32  `json:"to_buy"`
 			CheckedOf int32  `json:"checked,omitempty"`
@@ -120,7 +120,7 @@ func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in
 		}
 	}
 	out := struct {
-		ID       string                    `json:"id"`
+		ID       string                    `json:"list_id"`
 		Name     string                    `json:"name,omitempty"`
 		Sections map[string][]shoppingItem `json:"sections"`
 		Checked  int32                     `json:"checked,omitempty"`
