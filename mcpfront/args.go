@@ -82,7 +82,17 @@ func (c *argChecker) value(path string, s *jsonschema.Schema, v any) (any, error
 	if len(s.AnyOf) > 0 {
 		return c.anyOf(path, s, v)
 	}
-	switch s.Type {
+	typ := s.Type
+	if typ == "" {
+		// ["null", T], as inferred for a pointer: null was dropped
+		// before, so T is what to check.
+		for _, t := range s.Types {
+			if t != "null" {
+				typ = t
+			}
+		}
+	}
+	switch typ {
 	case "string":
 		return c.str(path, s, v)
 	case "integer", "number":
@@ -479,18 +489,35 @@ func lowerFirst(s string) string {
 	return string(unicode.ToLower(r)) + s[n:]
 }
 
+// synonyms are other words for a parameter that no spelling distance
+// finds: a model that writes "quantity" where the pantry spec says "qty".
+var synonyms = map[string][]string{
+	"quantity": {"qty"}, "qty": {"quantity"}, "amount": {"qty", "quantity"},
+	"servings": {"recipe_yield"}, "url": {"source_url"}, "id": {"item_id", "entry_id", "cookbook_id", "list_id"},
+}
+
 // closest returns the candidate nearest to k when it is near enough to be
-// a slip (a short edit distance, or one a prefix of the other), else "".
+// a slip (a short edit distance, one a prefix of the other, or a synonym),
+// else "".
 func closest(k string, candidates []string) string {
-	best, bestD := "", 0
 	lk := strings.ToLower(k)
+	for _, syn := range synonyms[lk] {
+		if slices.Contains(candidates, syn) {
+			return syn
+		}
+	}
+	best, bestD := "", 0
+	limit := 1
+	if n := utf8.RuneCountInString(lk); n >= 4 {
+		limit = max(2, n/3)
+	}
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
 		d := editDistance(lk, lc)
-		if strings.HasPrefix(lc, lk) || strings.HasPrefix(lk, lc) || strings.Contains(lc, lk) && len(lk) >= 3 {
+		if len(lk) >= 3 && (strings.HasPrefix(lc, lk) || strings.HasPrefix(lk, lc) || strings.Contains(lc, lk)) {
 			d = min(d, 1)
 		}
-		if d <= max(1, len(lk)/3) && (best == "" || d < bestD) {
+		if d <= limit && (best == "" || d < bestD) {
 			best, bestD = c, d
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -200,6 +201,9 @@ func advertise(s *jsonschema.Schema) {
 	if s.Extra[guardKey] != nil {
 		s.MaxLength, s.MinLength = nil, nil
 	}
+	// The clone shares its Extra map with the strict copy, which still
+	// needs the marks.
+	s.Extra = maps.Clone(s.Extra)
 	delete(s.Extra, guardKey)
 	delete(s.Extra, capKey)
 	if len(s.Extra) == 0 {

@@ -411,6 +411,7 @@ func baseItems(s *mcpSchema) {
 	if err != nil {
 		panic(err)
 	}
+	dropNullTypes(opt)
 	opt.Properties["qty"].Minimum = ptr(0.0)
 	s.Items = &mcpSchema{AnyOf: []*mcpSchema{{Type: "string"}, opt}}
 }

@@ -402,7 +402,7 @@ type bulkTagIn struct {
 
 type deleteRecipeIn struct {
 	Slug        string `json:"slug" jsonschema:"Recipe slug."`
-	ConfirmSlug string `json:"confirm_slug" jsonschema:"Same slug, to confirm."`
+	ConfirmSlug string `json:"confirm_slug" jsonschema:"Repeat the slug to confirm the delete."`
 }
 
 type importRecipeIn struct {

@@ -99,8 +99,8 @@ func TestRecipeTools(t *testing.T) {
 			want:    []string{`"items":[]`, "no recipes matched"},
 		},
 		{
-			name: "search limit above the cap is refused before any call", tool: "search_recipes", service: recipesOf, method: "SearchRecipes",
-			args: map[string]any{"limit": 500}, isError: true, want: []string{"limit"},
+			name: "search limit below 1 is refused before any call", tool: "search_recipes", service: recipesOf, method: "SearchRecipes",
+			args: map[string]any{"limit": 0}, isError: true, want: []string{"limit 0 is too small"},
 		},
 		{
 			name: "get_recipe shapes the view", tool: "get_recipe", service: recipesOf, method: "GetRecipe",
