@@ -599,7 +599,7 @@ func bulkTagRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 func deleteRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in deleteRecipeIn) (any, error) {
 	// Checked here too, so a mismatch costs no round trip (seed, "Safety" 2).
 	if in.Slug != in.ConfirmSlug {
-		return nil, fmt.Errorf("confirm_slug %q does not match slug %q; nothing was deleted", in.ConfirmSlug, in.Slug)
+		return nil, fmt.Errorf("confirm_slug %s differs from slug %s: repeat the slug to confirm the delete; nothing was deleted", quote(in.ConfirmSlug), quote(in.Slug))
 	}
 	res, err := b.Recipes.DeleteRecipe(ctx, connect.NewRequest(&recipesv1.DeleteRecipeRequest{Slug: in.Slug, ConfirmSlug: in.ConfirmSlug}))
 	if err != nil {
