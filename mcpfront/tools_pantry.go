@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 )
 
 func hasPantry(b Backends, _ Options) bool { return b.Pantry != nil }
@@ -378,7 +379,7 @@ func logCook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in logCook
 	}
 	res, err := b.Pantry.LogCook(ctx, connect.NewRequest(req))
 	if err != nil {
-		return nil, err
+		return nil, mealieRecipeHint(ctx, b, in.MetaRecipe+in.Recipe, err)
 	}
 	out := struct {
 		ID   int64    `json:"cook_log_id"`
@@ -392,6 +393,23 @@ func logCook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in logCook
 		out.Hint = "pantry unchanged: ask the user which of used_ingredients are now low or out, then call set_item_state"
 	}
 	return out, nil
+}
+
+// mealieRecipeHint turns the pantry's "no such recipe" into the tool to
+// call when what was cooked is a Mealie recipe: log_cook records the
+// pantry's meta-recipes and recipes, mark_recipe_made Mealie's.
+func mealieRecipeHint(ctx context.Context, b Backends, given string, err error) error {
+	if !isNotFound(err) || b.Recipes == nil {
+		return err
+	}
+	slug, rerr := resolveRecipe(ctx, b, given)
+	if rerr != nil {
+		return err
+	}
+	if _, gerr := b.Recipes.GetRecipe(ctx, connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: slug, Fields: []string{"name"}})); gerr != nil {
+		return err
+	}
+	return errorf("%s is a Mealie recipe, not a pantry one: call mark_recipe_made with slug %s to record that it was made", quote(given), quote(slug))
 }
 
 func amounts(in []amountIn) []*pantryv1.IngredientAmount {

@@ -31,7 +31,7 @@ type searchRecipesIn struct {
 
 // getRecipeIn is get_recipe's input.
 type getRecipeIn struct {
-	Slug   string   `json:"slug" jsonschema:"Recipe slug."`
+	Slug   string   `json:"slug" jsonschema:"Slug or exact name."`
 	Full   bool     `json:"full,omitempty" jsonschema:"Raw Mealie recipe; large."`
 	Fields []string `json:"fields,omitempty" jsonschema:"Only these fields."`
 }
@@ -284,7 +284,28 @@ type recipeView struct {
 }
 
 func getRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getRecipeIn) (any, error) {
-	res, err := b.Recipes.GetRecipe(ctx, connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: in.Slug, Full: in.Full, Fields: protoFields(in.Fields)}))
+	slug, err := resolveRecipe(ctx, b, in.Slug)
+	if err != nil {
+		return nil, err
+	}
+	get := func(slug string) (*connect.Response[recipesv1.GetRecipeResponse], error) {
+		return b.Recipes.GetRecipe(ctx, connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: slug, Full: in.Full, Fields: protoFields(in.Fields)}))
+	}
+	res, err := get(slug)
+	if isNotFound(err) {
+		// A read may try again: a lower-case name that is not the
+		// slug ("shakshuka" for shakshuka-1) is still a name.
+		cs, serr := recipeCandidates(ctx, b, in.Slug)
+		if serr != nil {
+			return nil, err
+		}
+		if m := byName(in.Slug, cs); len(m) == 1 {
+			res, err = get(m[0].ref)
+		}
+		if isNotFound(err) {
+			return nil, recipeMiss(ctx, b, in.Slug, cs)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -356,7 +377,7 @@ type createRecipeIn struct {
 // updateRecipeIn is update_recipe's input. Pointers tell "not given" from
 // "set to empty".
 type updateRecipeIn struct {
-	Slug              string   `json:"slug" jsonschema:"Recipe slug."`
+	Slug              string   `json:"slug" jsonschema:"Slug or exact name."`
 	Name              *string  `json:"name,omitempty" jsonschema:"New name; moves the slug."`
 	Description       *string  `json:"description,omitempty" jsonschema:"Description."`
 	Ingredients       []any    `json:"ingredients,omitempty" jsonschema:"All lines, text or objects."`
@@ -385,12 +406,12 @@ type suggestRecipesIn struct {
 }
 
 type setRecipeImageIn struct {
-	Slug string `json:"slug" jsonschema:"Recipe slug."`
+	Slug string `json:"slug" jsonschema:"Slug or exact name."`
 	URL  string `json:"url" jsonschema:"Image URL."`
 }
 
 type uploadRecipeImageIn struct {
-	Slug string `json:"slug" jsonschema:"Recipe slug."`
+	Slug string `json:"slug" jsonschema:"Slug or exact name."`
 	Path string `json:"path" jsonschema:"File in the image directory."`
 }
 
@@ -412,7 +433,7 @@ type importRecipeIn struct {
 }
 
 type markRecipeMadeIn struct {
-	Slug string `json:"slug" jsonschema:"Recipe slug."`
+	Slug string `json:"slug" jsonschema:"Slug or exact name."`
 	Date string `json:"date,omitempty" jsonschema:"Day; omit for today."`
 	Note string `json:"note,omitempty" jsonschema:"Timeline note."`
 }
@@ -541,6 +562,10 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 	if err != nil {
 		return nil, err
 	}
+	given := in.Slug
+	if in.Slug, err = resolveRecipe(ctx, b, in.Slug); err != nil {
+		return nil, err
+	}
 	req := &recipesv1.UpdateRecipeRequest{
 		Slug: in.Slug, Name: in.Name, Description: in.Description,
 		Ingredients: ings, SetIngredients: in.Ingredients != nil,
@@ -552,7 +577,7 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 	}
 	res, err := b.Recipes.UpdateRecipe(ctx, connect.NewRequest(req))
 	if err != nil {
-		return nil, err
+		return nil, onRecipeMiss(ctx, b, given, err)
 	}
 	out := writeReport{Slug: res.Msg.GetSlug(), RenamedFrom: res.Msg.GetRenamedFrom(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved()}
 	if len(out.Unresolved) > 0 {
@@ -562,9 +587,13 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 }
 
 func setRecipeImage(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in setRecipeImageIn) (any, error) {
-	res, err := b.Recipes.SetRecipeImageFromURL(ctx, connect.NewRequest(&recipesv1.SetRecipeImageFromURLRequest{Slug: in.Slug, Url: in.URL}))
+	slug, err := resolveRecipe(ctx, b, in.Slug)
 	if err != nil {
 		return nil, err
+	}
+	res, err := b.Recipes.SetRecipeImageFromURL(ctx, connect.NewRequest(&recipesv1.SetRecipeImageFromURLRequest{Slug: slug, Url: in.URL}))
+	if err != nil {
+		return nil, onRecipeMiss(ctx, b, in.Slug, err)
 	}
 	return writeReport{Slug: res.Msg.GetSlug(), Note: "image set"}, nil
 }
@@ -574,9 +603,13 @@ func uploadRecipeImage(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 	if err != nil {
 		return nil, err
 	}
-	res, err := b.Recipes.UploadRecipeImage(ctx, connect.NewRequest(&recipesv1.UploadRecipeImageRequest{Slug: in.Slug, Image: img, Extension: ext}))
+	slug, err := resolveRecipe(ctx, b, in.Slug)
 	if err != nil {
 		return nil, err
+	}
+	res, err := b.Recipes.UploadRecipeImage(ctx, connect.NewRequest(&recipesv1.UploadRecipeImageRequest{Slug: slug, Image: img, Extension: ext}))
+	if err != nil {
+		return nil, onRecipeMiss(ctx, b, in.Slug, err)
 	}
 	return writeReport{Slug: res.Msg.GetSlug(), Note: "image uploaded"}, nil
 }
@@ -601,9 +634,11 @@ func deleteRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in de
 	if in.Slug != in.ConfirmSlug {
 		return nil, fmt.Errorf("confirm_slug %s differs from slug %s: repeat the slug to confirm the delete; nothing was deleted", quote(in.ConfirmSlug), quote(in.Slug))
 	}
+	// By slug only: a delete names exactly what it removes. A miss
+	// still suggests the nearest slugs.
 	res, err := b.Recipes.DeleteRecipe(ctx, connect.NewRequest(&recipesv1.DeleteRecipeRequest{Slug: in.Slug, ConfirmSlug: in.ConfirmSlug}))
 	if err != nil {
-		return nil, err
+		return nil, onRecipeMiss(ctx, b, in.Slug, err)
 	}
 	out := struct {
 		Deleted string `json:"deleted"`
@@ -639,9 +674,13 @@ func importRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in im
 }
 
 func markRecipeMade(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in markRecipeMadeIn) (any, error) {
-	res, err := b.Recipes.MarkRecipeMade(ctx, connect.NewRequest(&recipesv1.MarkRecipeMadeRequest{Slug: in.Slug, Date: in.Date, Note: in.Note}))
+	slug, err := resolveRecipe(ctx, b, in.Slug)
 	if err != nil {
 		return nil, err
+	}
+	res, err := b.Recipes.MarkRecipeMade(ctx, connect.NewRequest(&recipesv1.MarkRecipeMadeRequest{Slug: slug, Date: in.Date, Note: in.Note}))
+	if err != nil {
+		return nil, onRecipeMiss(ctx, b, in.Slug, err)
 	}
 	return struct {
 		Slug string `json:"slug"`

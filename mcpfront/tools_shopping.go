@@ -17,11 +17,11 @@ const (
 )
 
 type getShoppingListIn struct {
-	ListID string `json:"list_id,omitempty" jsonschema:"List id; omit for all lists."`
+	ListID string `json:"list_id,omitempty" jsonschema:"List id or exact name; omit for all lists."`
 }
 
 type addToShoppingListIn struct {
-	ListID        string       `json:"list_id,omitempty" jsonschema:"List id; optional if only one."`
+	ListID        string       `json:"list_id,omitempty" jsonschema:"List id or exact name; optional if only one."`
 	Items         []string     `json:"items,omitempty" jsonschema:"Free-text items, e.g. \"2 onions\"."`
 	RecipeSlugs   []string     `json:"recipe_slugs,omitempty" jsonschema:"Recipes to shop for."`
 	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the plan for these days (YYYY-MM-DD, up to 31)."`
@@ -29,7 +29,7 @@ type addToShoppingListIn struct {
 }
 
 type updateShoppingItemsIn struct {
-	ListID  string   `json:"list_id" jsonschema:"List id."`
+	ListID  string   `json:"list_id" jsonschema:"List id or exact name."`
 	Check   []string `json:"check,omitempty" jsonschema:"Item ids bought."`
 	Uncheck []string `json:"uncheck,omitempty" jsonschema:"Item ids to buy again."`
 	Remove  []string `json:"remove,omitempty" jsonschema:"Item ids to delete."`
@@ -81,9 +81,13 @@ func shapeShoppingItem(it *mealplanv1.ShoppingItem) shoppingItem {
 }
 
 func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getShoppingListIn) (any, error) {
-	res, err := b.MealPlan.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: in.ListID}))
+	id, err := resolveList(ctx, b, in.ListID)
 	if err != nil {
 		return nil, err
+	}
+	res, err := b.MealPlan.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: id}))
+	if err != nil {
+		return nil, onListMiss(ctx, b, in.ListID, err)
 	}
 	if in.ListID == "" {
 		type list struct {
@@ -136,13 +140,17 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 	if len(in.Items) == 0 && len(in.RecipeSlugs) == 0 && in.MealPlanRange == nil {
 		return nil, errorf("give items, recipe_slugs or meal_plan_range")
 	}
-	req := &mealplanv1.AddToShoppingListRequest{ListId: in.ListID, Items: in.Items, RecipeSlugs: in.RecipeSlugs, SkipInStock: in.SkipInStock}
+	id, err := resolveList(ctx, b, in.ListID)
+	if err != nil {
+		return nil, err
+	}
+	req := &mealplanv1.AddToShoppingListRequest{ListId: id, Items: in.Items, RecipeSlugs: in.RecipeSlugs, SkipInStock: in.SkipInStock}
 	if r := in.MealPlanRange; r != nil {
 		req.MealPlanRange = &mealplanv1.DateRange{StartDate: r.StartDate, EndDate: r.EndDate}
 	}
 	res, err := b.MealPlan.AddToShoppingList(ctx, connect.NewRequest(req))
 	if err != nil {
-		return nil, err
+		return nil, onListMiss(ctx, b, in.ListID, err)
 	}
 	type merged struct {
 		Name string `json:"name"`
@@ -177,11 +185,15 @@ func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends
 	if len(in.Check)+len(in.Uncheck)+len(in.Remove) == 0 {
 		return nil, errorf("give item ids to check, uncheck or remove")
 	}
-	res, err := b.MealPlan.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{
-		ListId: in.ListID, Check: in.Check, Uncheck: in.Uncheck, Remove: in.Remove,
-	}))
+	id, err := resolveList(ctx, b, in.ListID)
 	if err != nil {
 		return nil, err
+	}
+	res, err := b.MealPlan.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{
+		ListId: id, Check: in.Check, Uncheck: in.Uncheck, Remove: in.Remove,
+	}))
+	if err != nil {
+		return nil, onListMiss(ctx, b, in.ListID, err)
 	}
 	var errs []string
 	for _, e := range res.Msg.GetErrors() {

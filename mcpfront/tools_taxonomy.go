@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,9 +57,9 @@ type manageTaxonomyIn struct {
 	Search    string         `json:"search,omitempty" jsonschema:"list: name search."`
 	Page      int            `json:"page,omitempty" jsonschema:"list: page of 50."`
 	Name      string         `json:"name,omitempty" jsonschema:"create, update: name."`
-	ItemID    string         `json:"item_id,omitempty" jsonschema:"update, merge, delete: item id."`
+	ItemID    string         `json:"item_id,omitempty" jsonschema:"update, merge, delete: id or exact name."`
 	Data      *taxonomyData  `json:"data,omitempty" jsonschema:"create, update: more fields of one item."`
-	MergeInto string         `json:"merge_into,omitempty" jsonschema:"merge: id to keep."`
+	MergeInto string         `json:"merge_into,omitempty" jsonschema:"merge: id or exact name to keep."`
 	Items     []taxonomyData `json:"items,omitempty" jsonschema:"Batch; items fail alone."`
 	Force     bool           `json:"force,omitempty" jsonschema:"delete: even if recipes use it."`
 }
@@ -246,8 +247,19 @@ func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 	if action == "" {
 		action = "list"
 	}
-	var out taxonomyAnswer
+	// item_id and merge_into also take an item's exact name.
+	noun := strings.TrimSuffix(in.Resource, "s")
+	if in.Resource == "categories" {
+		noun = "category"
+	}
 	var err error
+	if in.ItemID, err = resolveTaxonomy(ctx, b, res, noun, in.ItemID); err != nil {
+		return nil, err
+	}
+	if in.MergeInto, err = resolveTaxonomy(ctx, b, res, noun, in.MergeInto); err != nil {
+		return nil, err
+	}
+	var out taxonomyAnswer
 	switch action {
 	case "list":
 		r, e := b.Recipes.ListTaxonomy(ctx, connect.NewRequest(&recipesv1.ListTaxonomyRequest{Resource: res, Search: in.Search, Page: int32(in.Page)}))

@@ -189,8 +189,8 @@ func TestRecipeTools(t *testing.T) {
 		{
 			name: "a Connect error becomes one plain sentence", tool: "get_recipe", service: recipesOf, method: "GetRecipe",
 			args: map[string]any{"slug": "nope"}, wantReq: &recipesv1.GetRecipeRequest{Slug: "nope"}, isError: true,
-			err:  connect.NewError(connect.CodeNotFound, errors.New("recipe 'nope' not found")),
-			want: []string{"recipe 'nope' not found"}, notWant: []string{"not_found:", "connect"},
+			err:  connect.NewError(connect.CodeUnavailable, errors.New("Mealie unreachable at http://mealie:9000: connection refused")),
+			want: []string{"Mealie unreachable at http://mealie:9000: connection refused"}, notWant: []string{"unavailable:"},
 		},
 	})
 }
