@@ -197,13 +197,9 @@ func recipeMiss(ctx context.Context, b Backends, given string, cs []candidate) e
 			cs = nil
 		}
 	}
-	close := nearest(given, cs)
-	if len(close) == 0 {
-		// Mealie's search matched words the name does not spell
-		// closely; its first results are still the best guess.
-		close = cs[:min(len(cs), maxSuggestionsShown)]
-	}
-	return missError("recipe", given, close, "search_recipes")
+	// Mealie's search also matches recipes that only share a word or an
+	// ingredient; only names near the one given are worth suggesting.
+	return missError("recipe", given, nearest(given, cs), "search_recipes")
 }
 
 // onRecipeMiss replaces a service's NotFound for a recipe with the miss

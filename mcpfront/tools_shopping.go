@@ -25,7 +25,7 @@ type addToShoppingListIn struct {
 	Items         []string     `json:"items,omitempty" jsonschema:"Free-text items, e.g. \"2 onions\"."`
 	RecipeSlugs   []string     `json:"recipe_slugs,omitempty" jsonschema:"Recipes to shop for."`
 	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the plan for these days (YYYY-MM-DD, up to 31)."`
-	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Skip what the pantry has in stock."`
+	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Skip what the pantry has in stock (default when one is set up)."`
 }
 
 type updateShoppingItemsIn struct {
@@ -50,7 +50,7 @@ func shoppingTools() []Tool {
 			Annotations: writeAnn(false, false, false),
 		}, hasShopping, props{
 			"list_id": maxLen(100), "items": both(maxItems(maxShoppingLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(500) }),
-			"recipe_slugs": maxItems(maxShoppingRecipes), "skip_in_stock": boolDefault(true),
+			"recipe_slugs": maxItems(maxShoppingRecipes),
 			"meal_plan_range": func(s *mcpSchema) {
 				// Described by the parameter; get_meal_plan's wording
 				// would be paid for twice.
@@ -168,7 +168,8 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		Skipped  []skipped      `json:"skipped_in_stock,omitempty"`
 		Unparsed []string       `json:"unparsed,omitempty"`
 		NotFound []string       `json:"not_found,omitempty"`
-	}{ListID: res.Msg.GetListId(), Added: []shoppingItem{}, Unparsed: res.Msg.GetUnparsed(), NotFound: res.Msg.GetNotFound()}
+		Note     string         `json:"note,omitempty"`
+	}{ListID: res.Msg.GetListId(), Added: []shoppingItem{}, Unparsed: res.Msg.GetUnparsed(), NotFound: res.Msg.GetNotFound(), Note: res.Msg.GetNote()}
 	for _, it := range res.Msg.GetAdded() {
 		out.Added = append(out.Added, shapeShoppingItem(it))
 	}

@@ -323,8 +323,17 @@ func TestShoppingTools(t *testing.T) {
 				ListId: "l1", Added: []*mealplanv1.ShoppingItem{{Id: "i2", Display: "1 leek"}},
 				SkippedInStock: []*mealplanv1.SkippedItem{{Name: "2 eggs", PantryItem: "eggs", Location: "fridge"}},
 			},
-			wantReq: &mealplanv1.AddToShoppingListRequest{RecipeSlugs: []string{"soup"}, MealPlanRange: &mealplanv1.DateRange{StartDate: "2026-12-01", EndDate: "2026-12-07"}, SkipInStock: proto.Bool(true)},
+			// Unset reaches the service unset: it skips when it has a
+			// pantry to ask, and says so when it has none.
+			wantReq: &mealplanv1.AddToShoppingListRequest{RecipeSlugs: []string{"soup"}, MealPlanRange: &mealplanv1.DateRange{StartDate: "2026-12-01", EndDate: "2026-12-07"}},
 			want:    []string{`"skipped_in_stock":[{"name":"2 eggs","have":"eggs","location":"fridge"}]`},
+		},
+		{
+			name: "add says when no pantry was consulted", tool: "add_to_shopping_list", service: mealplanOf, method: "AddToShoppingList",
+			args:    map[string]any{"items": []string{"milk"}},
+			reply:   &mealplanv1.AddToShoppingListResponse{ListId: "l1", Added: []*mealplanv1.ShoppingItem{{Id: "i3", Display: "milk"}}, Note: "no pantry is configured (set FOOD_API_BASE and FOOD_API_TOKEN), so nothing was skipped as in stock"},
+			wantReq: &mealplanv1.AddToShoppingListRequest{Items: []string{"milk"}},
+			want:    []string{`"note":"no pantry is configured (set FOOD_API_BASE and FOOD_API_TOKEN), so nothing was skipped as in stock"`},
 		},
 		{
 			name: "add needs something to add", tool: "add_to_shopping_list", service: mealplanOf, method: "AddToShoppingList",

@@ -278,6 +278,8 @@ func (s *stack) build(name string) (serve.Service, error) {
 		svc, err := mealplan.New(mealplan.Config{
 			MealieURL: cfg.MealieURL, MealieToken: cfg.MealieToken, InsecureSkipVerify: !cfg.MealieVerifySSL,
 			Recipes: s.recipes, Pantry: s.pantry, ReadOnly: cfg.ReadOnly, Logger: log,
+			// sous runs the pantry itself from the food API's settings.
+			PantrySetting: "FOOD_API_BASE and FOOD_API_TOKEN",
 		})
 		if err != nil {
 			return serve.Service{}, err

@@ -84,7 +84,7 @@ func TestWalkingSkeleton(t *testing.T) {
 			if err != nil {
 				t.Fatalf("tools/call: %v", err)
 			}
-			if !res.IsError || text(t, res) != "recipe 'no-such-recipe' not found" {
+			if !res.IsError || text(t, res) != "no recipe 'no-such-recipe'; search_recipes lists what there is" {
 				t.Errorf("unknown slug: isError=%v text=%q", res.IsError, text(t, res))
 			}
 		})

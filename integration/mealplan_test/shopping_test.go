@@ -65,11 +65,12 @@ func TestShoppingListOverviewAndGroups(t *testing.T) {
 
 func TestAddFreeTextAndUpdateItems(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
-		// No pantry configured: skip_in_stock=false is the only way to add.
+		// No pantry configured: asking to skip what is in stock is
+		// refused before Mealie is asked.
 		s := setup(t, v)
 		s.mealie.ResetRequests()
-		_, err := s.client.AddToShoppingList(ctx(t), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{Items: []string{"2 onions"}}))
-		wantCode(t, err, connect.CodeUnavailable, "pantry service is not configured", "skip_in_stock=false")
+		_, err := s.client.AddToShoppingList(ctx(t), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{Items: []string{"2 onions"}, SkipInStock: proto.Bool(true)}))
+		wantCode(t, err, connect.CodeUnavailable, "no pantry is configured (set SOUS_PANTRY_URL)", "nothing was added", "skip_in_stock=false")
 		if len(s.mealie.Requests()) != 0 {
 			t.Fatal("Mealie was called before the pantry refusal")
 		}

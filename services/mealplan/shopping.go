@@ -236,7 +236,14 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	if err != nil {
 		return nil, err
 	}
-	skip := m.SkipInStock == nil || m.GetSkipInStock()
+	// Unset means "skip what is in stock" when there is a pantry to ask;
+	// a Mealie-only household gets its list, told the pantry was not
+	// consulted. Asked for explicitly without a pantry, it is refused.
+	skip := m.GetSkipInStock() || (m.SkipInStock == nil && s.pantry != nil)
+	var note string
+	if m.SkipInStock == nil && s.pantry == nil {
+		note = s.pantryNotConfigured() + ", so nothing was skipped as in stock"
+	}
 	var st *stock
 	if skip {
 		if st, err = s.inStock(ctx); err != nil {
@@ -251,7 +258,7 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
-	out := &mealplanv1.AddToShoppingListResponse{ListId: listID}
+	out := &mealplanv1.AddToShoppingListResponse{ListId: listID, Note: note}
 
 	var lines []line
 	if len(texts) > 0 {
