@@ -159,8 +159,10 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		Search:     strings.TrimSpace(m.GetQuery()),
 		Cookbook:   strings.TrimSpace(m.GetCookbook()),
 		RequireAll: m.GetRequireAll(),
-		// A stable order, so paging does not skip or repeat recipes.
-		OrderBy: "name",
+		// A stable order, so paging does not skip or repeat recipes, and
+		// the one a person reads a list in: name A to Z (Mealie's
+		// default direction is descending).
+		OrderBy: "name", OrderDirection: "asc",
 	}
 	// Filters resolve names to slugs (foods to ids) and never create. Mealie
 	// drops an unknown tag filter and returns every recipe
