@@ -30,7 +30,12 @@ const maxSuggestionsShown = 3
 
 // looksLikeName reports whether s cannot be a slug or an id, so it is
 // looked up by name: slugs and ids have no capitals and no spaces.
+// Text with a control character (a newline, a NUL) is neither: it passes
+// through, for the service to refuse before any request.
 func looksLikeName(s string) bool {
+	if strings.TrimSpace(s) == "" || strings.ContainsFunc(s, unicode.IsControl) {
+		return false
+	}
 	return strings.ContainsFunc(s, unicode.IsUpper) || strings.ContainsFunc(s, unicode.IsSpace)
 }
 

@@ -3,12 +3,13 @@ package mcpfront
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"strings"
 
 	"connectrpc.com/connect"
 	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/souskitchen/sous/internal/amount"
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
@@ -214,6 +215,11 @@ func setItemState(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in se
 	}
 	it := shapePantryItem(res.Msg.GetItem())
 	it.Location = locationName(res.Msg.GetItem().GetLocation())
+	if it.State == "out" {
+		// What was there before it ran out is no longer there: a
+		// quantity beside "out" reads as stock.
+		it.Quantity, it.Unit = nil, ""
+	}
 	return struct {
 		Message string     `json:"message,omitempty"`
 		Changed bool       `json:"changed"`
@@ -301,16 +307,10 @@ func whatCanICook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in wh
 }
 
 // amountText renders an ingredient amount as one short string, such as
-// "200 g pork mince": a model reads it as well as three fields.
+// "200 g pork mince" or "¾ cup stock" (package amount): a model reads it as
+// well as three fields, and a cook reads it as written.
 func amountText(a *pantryv1.IngredientAmount) string {
-	var parts []string
-	if a.Quantity != nil {
-		parts = append(parts, strconv.FormatFloat(a.GetQuantity(), 'f', -1, 64))
-	}
-	if a.GetUnit() != "" {
-		parts = append(parts, a.GetUnit())
-	}
-	return strings.Join(append(parts, a.GetIngredient()), " ")
+	return amount.Line(a.GetQuantity(), a.GetUnit(), a.GetIngredient(), "", "")
 }
 
 // metaRecipeView is a meta-recipe as a model reads it.

@@ -434,11 +434,13 @@ func TestPantryTools(t *testing.T) {
 			name: "set state", tool: "set_item_state", service: pantryOf, method: "SetItemState",
 			args: map[string]any{"ingredient": "noodles", "state": "out"},
 			reply: &pantryv1.SetItemStateResponse{
-				Item: &pantryv1.PantryItem{Name: "egg noodles", State: pantryv1.ItemState_ITEM_STATE_OUT, Location: pantryv1.Location_LOCATION_CUPBOARD}, Changed: true,
+				Item: &pantryv1.PantryItem{Name: "egg noodles", State: pantryv1.ItemState_ITEM_STATE_OUT, Location: pantryv1.Location_LOCATION_CUPBOARD, Quantity: proto.Float64(500), Unit: "g"}, Changed: true,
 				Message: "egg noodles (cupboard) is now out",
 			},
 			wantReq: &pantryv1.SetItemStateRequest{Ingredient: "noodles", State: pantryv1.ItemState_ITEM_STATE_OUT},
+			// An item that is out answers no quantity left from before.
 			want:    []string{`"message":"egg noodles (cupboard) is now out","changed":true`, `"location":"cupboard"`},
+			notWant: []string{`"quantity"`, `"unit"`},
 		},
 		{
 			name: "an ambiguous name relays the close matches", tool: "set_item_state", service: pantryOf, method: "SetItemState",
@@ -467,10 +469,12 @@ func TestPantryTools(t *testing.T) {
 		{
 			name: "meta-recipes as a substitution table", tool: "get_meta_recipes", service: pantryOf, method: "GetMetaRecipes",
 			reply: &pantryv1.GetMetaRecipesResponse{Items: []*pantryv1.MetaRecipe{{Id: 1, Name: "Stir-fry", Slots: []*pantryv1.Slot{{Name: "protein", Options: []*pantryv1.IngredientAmount{
-				{Ingredient: "pork mince", Quantity: proto.Float64(200), Unit: "g"}, {Ingredient: "tofu"},
+				{Ingredient: "pork mince", Quantity: proto.Float64(200), Unit: "g"}, {Ingredient: "tofu"}, {Ingredient: "stock", Quantity: proto.Float64(0.75), Unit: "cup"},
+				{Ingredient: "egg", Quantity: proto.Float64(2)},
 			}}}}}},
 			wantReq: &pantryv1.GetMetaRecipesRequest{},
-			want:    []string{`"slots":{"protein":["200 g pork mince","tofu"]}`},
+			// Amounts as a cook writes them: ¾, and 2 eggs.
+			want: []string{`"slots":{"protein":["200 g pork mince","tofu","¾ cup stock","2 eggs"]}`},
 		},
 		{
 			name: "log cook suggests, never changes state", tool: "log_cook", service: pantryOf, method: "LogCook",

@@ -619,6 +619,8 @@ func TestSuggestFromPantry(t *testing.T) {
 		{Name: "eggs", State: pantryv1.ItemState_ITEM_STATE_LOW},
 		{Name: "whole milk", State: pantryv1.ItemState_ITEM_STATE_OUT},
 		{Name: "saffron", State: pantryv1.ItemState_ITEM_STATE_IN},
+		// Kept in two places: two pantry items, one name to report.
+		{Name: "Saffron", State: pantryv1.ItemState_ITEM_STATE_IN, Location: pantryv1.Location_LOCATION_FRIDGE},
 	}}})
 	if err != nil {
 		t.Fatal(err)

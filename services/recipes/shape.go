@@ -2,14 +2,14 @@ package recipes
 
 import (
 	"encoding/json"
-	"strconv"
+	"strings"
 
 	"github.com/google/uuid"
-	"strings"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/souskitchen/sous/internal/amount"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
@@ -106,20 +106,11 @@ func ingredient(in *mealie.RecipeIngredient) *recipesv1.Ingredient {
 	// food (or its unit when it has no food), is rendered from its parts;
 	// otherwise Mealie's display stays, with its plurals and abbreviations.
 	if lacks(out.Display, out.Food) || (out.Food == "" && lacks(out.Display, out.Unit)) {
-		var parts []string
-		if out.Quantity != nil {
-			parts = append(parts, strconv.FormatFloat(*out.Quantity, 'f', -1, 64))
-		}
-		for _, p := range []string{out.Unit, out.Food} {
-			if p != "" {
-				parts = append(parts, p)
-			}
-		}
-		out.Display = strings.Join(parts, " ")
-		if out.Note != "" {
-			out.Display += ", " + out.Note
-		}
+		out.Display = amount.Line(out.GetQuantity(), out.Unit, out.Food, "", out.Note)
 	}
+	// Mealie writes fractions as "1 ¹/₂"; a cook writes 1½, as the
+	// shopping list does.
+	out.Display = amount.Fractions(out.Display)
 	if out.Display == "" {
 		out.Display = out.OriginalText
 	}

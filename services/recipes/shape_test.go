@@ -70,8 +70,9 @@ func TestDetailFromCapture(t *testing.T) {
 		display = append(display, in.Display)
 	}
 	// Mealie's own display drops the unit and food ("2 sifted"); the
-	// shaper rebuilds it from the parts.
-	want := []string{"2 cup flour, sifted", "2 egg", "1.5 cup whole milk", "a pinch of salt"}
+	// shaper rebuilds it from the parts, as a cook writes them: 2 eggs,
+	// 1½ cup.
+	want := []string{"2 cup flour, sifted", "2 eggs", "1½ cup whole milk", "a pinch of salt"}
 	if !slices.Equal(display, want) {
 		t.Errorf("display = %q, want %q", display, want)
 	}
@@ -210,6 +211,22 @@ func TestIngredientDisplay(t *testing.T) {
 	for _, tc := range tests {
 		if got := ingredient(&tc.in).Display; got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestDisplayFractions: Mealie's own display writes a fraction as
+// superscript over subscript ("1 ¹/₂"); get_recipe shows it as a cook
+// writes it, as the shopping list does.
+func TestDisplayFractions(t *testing.T) {
+	for _, c := range []struct{ mealie, food, want string }{
+		{"1 ¹/₂ cups whole milk", "whole milk", "1½ cups whole milk"},
+		{"³/₄ teaspoon salt", "salt", "¾ teaspoon salt"},
+		{"2 onions", "onion", "2 onions"},
+	} {
+		in := &mealie.RecipeIngredient{Display: c.mealie, Food: &mealie.Food{ID: "f", Name: c.food}}
+		if got := ingredient(in).GetDisplay(); got != c.want {
+			t.Errorf("display of %q = %q, want %q", c.mealie, got, c.want)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -107,7 +108,11 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 				it = findItem(foods, a)
 			}
 			if it == nil {
-				out.UnmatchedPantryItems = append(out.UnmatchedPantryItems, pi.GetName())
+				// An ingredient kept in two places is two pantry
+				// items; the cook reads its name once.
+				if !slices.ContainsFunc(out.UnmatchedPantryItems, func(n string) bool { return strings.EqualFold(n, pi.GetName()) }) {
+					out.UnmatchedPantryItems = append(out.UnmatchedPantryItems, pi.GetName())
+				}
 				continue
 			}
 			addFood(it)
