@@ -544,7 +544,7 @@ func TestDeleteOrganizerInUseIsRefused(t *testing.T) {
 }
 
 func TestSuggestComputesLocallyOn20(t *testing.T) {
-	s, _ := newService(t)
+	s, f := newService(t)
 	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{Foods: []string{"flour", "Eggs", "unobtainium"}, Tools: []string{"skillet"}}))
 	if err != nil {
 		t.Fatal(err)
