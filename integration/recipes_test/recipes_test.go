@@ -104,6 +104,19 @@ func TestStatusSearchGet(t *testing.T) {
 		if err != nil || tagged.Msg.Total == 0 || int(tagged.Msg.Total) >= 24 {
 			t.Fatalf("tag filter = %v, %v", tagged, err)
 		}
+		// Listed by name A to Z: Mealie orders by name descending unless
+		// told otherwise.
+		all, err := s.client.SearchRecipes(c, connect.NewRequest(&recipesv1.SearchRecipesRequest{Limit: proto.Int32(100)}))
+		if err != nil || len(all.Msg.Items) < 3 {
+			t.Fatalf("list all = %v, %v", all, err)
+		}
+		names := make([]string, 0, len(all.Msg.Items))
+		for _, it := range all.Msg.Items {
+			names = append(names, strings.ToLower(it.GetName()))
+		}
+		if !slices.IsSorted(names) {
+			t.Errorf("search lists recipes out of A to Z order: %q", names)
+		}
 		none, err := s.client.SearchRecipes(c, connect.NewRequest(&recipesv1.SearchRecipesRequest{Tags: []string{"no such tag"}}))
 		if err != nil || len(none.Msg.Items) != 0 {
 			t.Fatalf("unknown tag = %v, %v", none, err)

@@ -2,14 +2,14 @@ package recipes
 
 import (
 	"encoding/json"
-	"strconv"
+	"strings"
 
 	"github.com/google/uuid"
-	"strings"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/souskitchen/sous/internal/amount"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
@@ -86,19 +86,7 @@ func summary(r *mealie.RecipeSummary) *recipesv1.RecipeSummary {
 func ingredient(in *mealie.RecipeIngredient) *recipesv1.Ingredient {
 	out := ingredientParts(in)
 	if lacks(out.Display, out.Food) || (out.Food == "" && lacks(out.Display, out.Unit)) {
-		var parts []string
-		if out.Quantity != nil {
-			parts = append(parts, strconv.FormatFloat(*out.Quantity, 'f', -1, 64))
-		}
-		for _, p := range []string{out.Unit, out.Food} {
-			if p != "" {
-				parts = append(parts, p)
-			}
-		}
-		out.Display = strings.Join(parts, " ")
-		if out.Note != "" {
-			out.Display += ", " + out.Note
-		}
+		out.Display = amount.Line(out.GetQuantity(), out.Unit, out.Food, "", out.Note)
 	}
 	return fallbackDisplay(out)
 }
@@ -125,6 +113,9 @@ func ingredientParts(in *mealie.RecipeIngredient) *recipesv1.Ingredient {
 }
 
 func fallbackDisplay(out *recipesv1.Ingredient) *recipesv1.Ingredient {
+	// Mealie writes fractions as "1 ¹/₂"; a cook writes 1½, as the
+	// shopping list does.
+	out.Display = amount.Fractions(out.Display)
 	if out.Display == "" {
 		out.Display = out.OriginalText
 	}

@@ -218,3 +218,19 @@ func TestIngredientDisplay(t *testing.T) {
 		}
 	}
 }
+
+// TestDisplayFractions: Mealie's own display writes a fraction as
+// superscript over subscript ("1 ¹/₂"); get_recipe shows it as a cook
+// writes it, as the shopping list does.
+func TestDisplayFractions(t *testing.T) {
+	for _, c := range []struct{ mealie, food, want string }{
+		{"1 ¹/₂ cups whole milk", "whole milk", "1½ cups whole milk"},
+		{"³/₄ teaspoon salt", "salt", "¾ teaspoon salt"},
+		{"2 onions", "onion", "2 onions"},
+	} {
+		in := &mealie.RecipeIngredient{Display: c.mealie, Food: &mealie.Food{ID: "f", Name: c.food}}
+		if got := ingredient(in).GetDisplay(); got != c.want {
+			t.Errorf("display of %q = %q, want %q", c.mealie, got, c.want)
+		}
+	}
+}

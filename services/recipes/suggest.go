@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -68,7 +69,11 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 		return nil, invalid("give foods or tools on hand, or from_pantry=true")
 	}
 	if m.GetFromPantry() && s.pantry == nil {
-		return nil, connect.NewError(connect.CodeFailedPrecondition, errors.New("the pantry is not configured"))
+		msg := "no pantry is configured, so from_pantry cannot be used; name the foods instead"
+		if s.pantrySetting != "" {
+			msg = "no pantry is configured (set " + s.pantrySetting + "), so from_pantry cannot be used; name the foods instead"
+		}
+		return nil, connect.NewError(connect.CodeFailedPrecondition, errors.New(msg))
 	}
 	foods, err := s.mealie.Taxonomy(ctx, mealie.Foods)
 	if err != nil {
@@ -108,7 +113,11 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 				it = findItem(foods, a)
 			}
 			if it == nil {
-				out.UnmatchedPantryItems = append(out.UnmatchedPantryItems, pi.GetName())
+				// An ingredient kept in two places is two pantry
+				// items; the cook reads its name once.
+				if !slices.ContainsFunc(out.UnmatchedPantryItems, func(n string) bool { return strings.EqualFold(n, pi.GetName()) }) {
+					out.UnmatchedPantryItems = append(out.UnmatchedPantryItems, pi.GetName())
+				}
 				continue
 			}
 			addFood(it)

@@ -135,6 +135,9 @@ type RecipeQuery struct {
 	RequireAll bool
 	Cookbook   string
 	OrderBy    string
+	// OrderDirection is "asc" or "desc"; Mealie's default is desc, so an
+	// order by name without it lists Z to A.
+	OrderDirection string
 	// QueryFilter is Mealie's queryFilter DSL.
 	QueryFilter string
 }
@@ -175,6 +178,9 @@ func (q RecipeQuery) Values() url.Values {
 	}
 	if q.OrderBy != "" {
 		v.Set("orderBy", q.OrderBy)
+	}
+	if q.OrderDirection != "" {
+		v.Set("orderDirection", q.OrderDirection)
 	}
 	if q.QueryFilter != "" {
 		v.Set("queryFilter", q.QueryFilter)
