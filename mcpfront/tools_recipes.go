@@ -301,7 +301,12 @@ func shapeRecipe(r *recipesv1.Recipe) recipeView {
 		Slug: r.GetSlug(), Name: r.GetName(), Description: r.GetDescription(),
 		RecipeYield: r.GetRecipeYield(), PrepTime: r.GetPrepTime(), CookTime: r.GetCookTime(), TotalTime: r.GetTotalTime(),
 		Instructions: r.GetInstructions(), Tags: r.GetTags(), Categories: r.GetCategories(), Tools: r.GetTools(),
-		SourceURL: r.GetSourceUrl(), Rating: r.Rating, LastMade: r.GetLastMade(),
+		SourceURL: r.GetSourceUrl(), LastMade: r.GetLastMade(),
+	}
+	// The getters are nil-safe; a field read is not, and an answer
+	// without a recipe is a tool error's matter, not a panic's.
+	if r != nil {
+		v.Rating = r.Rating
 	}
 	for _, ing := range r.GetIngredients() {
 		line := ing.GetDisplay()
