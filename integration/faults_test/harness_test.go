@@ -46,6 +46,9 @@ const callTimeout = 30 * time.Second
 type backends struct {
 	mealie            *mealietest.Server
 	foodBase, foodTok string
+	// mealieURL, when set, is where the services reach Mealie instead of
+	// the emulator's own address: a proxy in front of it.
+	mealieURL string
 }
 
 // stack is mcpfront over the real services over the backends.
@@ -72,6 +75,10 @@ func closeIdle(t *testing.T, hc *http.Client) {
 func newStack(t *testing.T, be backends) *stack {
 	t.Helper()
 	em := be.mealie
+	mealieURL := em.URL
+	if be.mealieURL != "" {
+		mealieURL = be.mealieURL
+	}
 	mealieHC := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	closeIdle(t, mealieHC)
 
@@ -87,20 +94,20 @@ func newStack(t *testing.T, be backends) *stack {
 		psrv := mount(t, p, h)
 		pc = pantryv1connect.NewPantryServiceClient(psrv.Client(), psrv.URL)
 	}
-	rs, err := recipes.New(recipes.Config{MealieURL: em.URL, MealieToken: em.Token, Pantry: pc, HTTPClient: mealieHC, Backoff: time.Millisecond})
+	rs, err := recipes.New(recipes.Config{MealieURL: mealieURL, MealieToken: em.Token, Pantry: pc, HTTPClient: mealieHC, Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, h := rs.Handler()
 	rsrv := mount(t, p, h)
 	rc := recipesv1connect.NewRecipesServiceClient(rsrv.Client(), rsrv.URL)
-	ms, err := mealplan.New(mealplan.Config{MealieURL: em.URL, MealieToken: em.Token, Recipes: rc, Pantry: pc, HTTPClient: mealieHC})
+	ms, err := mealplan.New(mealplan.Config{MealieURL: mealieURL, MealieToken: em.Token, Recipes: rc, Pantry: pc, HTTPClient: mealieHC})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, h = ms.Handler()
 	msrv := mount(t, p, h)
-	ls, err := library.New(library.Config{MealieURL: em.URL, MealieToken: em.Token, Recipes: rc, HTTPClient: mealieHC})
+	ls, err := library.New(library.Config{MealieURL: mealieURL, MealieToken: em.Token, Recipes: rc, HTTPClient: mealieHC})
 	if err != nil {
 		t.Fatal(err)
 	}
