@@ -130,10 +130,11 @@ func catalogSize(t *testing.T, opts Options) (tools, bytes int) {
 // maxBytesPerTool is the catalog's size budget: the average bytes of one
 // tool in the whole tools/list answer. Every session pays for the whole
 // catalog before its first call; the target is at most 700 (docs/
-// benchmarks.md, figure 1), less a few bytes a tool here because the list
+// benchmarks.md, figure 1), less a little here because the list
 // re-encoded by this test comes out slightly smaller than the answer as
-// sous sends it, which is what the benchmark measures.
-const maxBytesPerTool = 695
+// sous sends it, which is what the benchmark measures: 32 bytes smaller in
+// all on the last benchmark (25,048 sent, 25,016 here), under a byte a tool.
+const maxBytesPerTool = 697
 
 // TestCatalogBudget fails when the catalog grows past maxBytesPerTool on
 // average, with every toolset on and in read-only mode, and shows the

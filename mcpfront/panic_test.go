@@ -151,3 +151,11 @@ func TestPanicEndsOnlyThatCall(t *testing.T) {
 		})
 	}
 }
+
+// TestNoPanicHook: the hook that makes a call panic is set only by tests
+// and by the sous_bench_panic build tag, never in a build a user runs.
+func TestNoPanicHook(t *testing.T) {
+	if panicHook != nil {
+		t.Fatal("panicHook is set in a build without the sous_bench_panic tag")
+	}
+}

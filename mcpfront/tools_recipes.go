@@ -180,7 +180,7 @@ func recipeTools() []Tool {
 		}, hasRecipes, props{"slug": maxLen(500), "confirm_slug": maxLen(500)}, deleteRecipe),
 		newTool(ToolsetRecipes, &mcp.Tool{
 			Name:        "import_recipe_from_url",
-			Description: "Call when given a recipe link to keep. On scrape_failed, fix or delete the placeholder.",
+			Description: "Call to save a recipe from a link. On scrape_failed, fix or delete the placeholder.",
 			Annotations: writeAnn(false, false, true),
 		}, hasRecipes, props{
 			"url": maxLen(2000), "include_tags": boolDefault(true), "include_categories": boolDefault(true),
@@ -417,6 +417,7 @@ type importRecipeIn struct {
 	URL               string `json:"url" jsonschema:"Recipe page URL."`
 	IncludeTags       *bool  `json:"include_tags,omitempty" jsonschema:"Keep page keywords as tags."`
 	IncludeCategories *bool  `json:"include_categories,omitempty" jsonschema:"Keep page categories."`
+	AllowDuplicate    bool   `json:"allow_duplicate,omitempty" jsonschema:"Import a second copy."`
 }
 
 type markRecipeMadeIn struct {
@@ -625,7 +626,7 @@ func deleteRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in de
 
 func importRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in importRecipeIn) (any, error) {
 	res, err := b.Recipes.ImportRecipeFromURL(ctx, connect.NewRequest(&recipesv1.ImportRecipeFromURLRequest{
-		Url: in.URL, IncludeTags: in.IncludeTags, IncludeCategories: in.IncludeCategories,
+		Url: in.URL, IncludeTags: in.IncludeTags, IncludeCategories: in.IncludeCategories, AllowDuplicate: in.AllowDuplicate,
 	}))
 	if err != nil {
 		return nil, err

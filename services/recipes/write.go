@@ -640,6 +640,15 @@ func (s *Service) ImportRecipeFromURL(ctx context.Context, req *connect.Request[
 	if req.Msg.IncludeCategories != nil {
 		incCats = req.Msg.GetIncludeCategories()
 	}
+	if !req.Msg.GetAllowDuplicate() {
+		dup, err := s.alreadyImported(ctx, u)
+		if err != nil {
+			return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("checking whether %s was already imported failed, so nothing was imported: %s", u, errMessage(err)))
+		}
+		if dup != nil {
+			return nil, duplicateImport(dup)
+		}
+	}
 	slug, err := s.mealie.ImportRecipeURL(ctx, u, incTags, incCats)
 	if err != nil {
 		return nil, mealie.ConnectError(err)

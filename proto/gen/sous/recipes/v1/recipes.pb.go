@@ -2680,8 +2680,14 @@ type ImportRecipeFromURLRequest struct {
 	IncludeTags *bool `protobuf:"varint,2,opt,name=include_tags,json=includeTags,proto3,oneof" json:"include_tags,omitempty"`
 	// Keep the page's categories. Unset means true.
 	IncludeCategories *bool `protobuf:"varint,3,opt,name=include_categories,json=includeCategories,proto3,oneof" json:"include_categories,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// Import even when a recipe with this source URL exists (compared with
+	// scheme and host case, http/https and a trailing slash set aside).
+	// False answers AlreadyExists naming that recipe, and imports nothing:
+	// a retried import, or one repeated after a client gave up, makes no
+	// second copy.
+	AllowDuplicate bool `protobuf:"varint,4,opt,name=allow_duplicate,json=allowDuplicate,proto3" json:"allow_duplicate,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ImportRecipeFromURLRequest) Reset() {
@@ -2731,6 +2737,13 @@ func (x *ImportRecipeFromURLRequest) GetIncludeTags() bool {
 func (x *ImportRecipeFromURLRequest) GetIncludeCategories() bool {
 	if x != nil && x.IncludeCategories != nil {
 		return *x.IncludeCategories
+	}
+	return false
+}
+
+func (x *ImportRecipeFromURLRequest) GetAllowDuplicate() bool {
+	if x != nil {
+		return x.AllowDuplicate
 	}
 	return false
 }
@@ -4693,11 +4706,12 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\fconfirm_slug\x18\x02 \x01(\tR\vconfirmSlug\"X\n" +
 	"\x14DeleteRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12,\n" +
-	"\x12used_bulk_fallback\x18\x02 \x01(\bR\x10usedBulkFallback\"\xb2\x01\n" +
+	"\x12used_bulk_fallback\x18\x02 \x01(\bR\x10usedBulkFallback\"\xdb\x01\n" +
 	"\x1aImportRecipeFromURLRequest\x12\x10\n" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12&\n" +
 	"\finclude_tags\x18\x02 \x01(\bH\x00R\vincludeTags\x88\x01\x01\x122\n" +
-	"\x12include_categories\x18\x03 \x01(\bH\x01R\x11includeCategories\x88\x01\x01B\x0f\n" +
+	"\x12include_categories\x18\x03 \x01(\bH\x01R\x11includeCategories\x88\x01\x01\x12'\n" +
+	"\x0fallow_duplicate\x18\x04 \x01(\bR\x0eallowDuplicateB\x0f\n" +
 	"\r_include_tagsB\x15\n" +
 	"\x13_include_categories\"\xc2\x01\n" +
 	"\x1bImportRecipeFromURLResponse\x12\x12\n" +
