@@ -67,7 +67,7 @@ func newFoodClient(base, token string, hc *http.Client, logger *slog.Logger) (*f
 		// write, token and all, wherever the answer says (once answers it
 		// with redirectError instead), as the Mealie client does.
 		http: backend.HTTPClient(backend.ClientOptions{Base: hc, Timeout: Timeout, NoRedirects: true}),
-		log:   logger,
+		log:  logger,
 	}
 	c.retry = backend.Retry{
 		Reads:   ReadRetries,
