@@ -258,6 +258,9 @@ func searchRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in s
 	if len(out.Items) == 0 {
 		out.Hint = "no recipes matched"
 	}
+	if res.Msg.GetDescriptionsCut() > 0 {
+		out.Hint = strings.TrimLeft(out.Hint+"; long descriptions end in … (get_recipe has them whole)", "; ")
+	}
 	return out, nil
 }
 

@@ -95,3 +95,24 @@ func duplicateImport(r *mealie.RecipeSummary) error {
 	return connect.NewError(connect.CodeAlreadyExists, fmt.Errorf(
 		"already imported as '%s' (%s); nothing was imported. Use that recipe, or pass allow_duplicate=true to import a second copy", r.Slug, r.Name))
 }
+
+// MaxListDescription is how many characters of a description a search
+// result carries. Scraped recipes often have descriptions of 1,000
+// characters and more, and a page of 100 of them made answers of over
+// 100,000 characters, past what MCP clients accept from a tool; GetRecipe
+// returns a description whole.
+const MaxListDescription = 300
+
+// cutDescription shortens d to MaxListDescription characters at a word
+// boundary, ending in "…"; ok is false when d is short enough already.
+func cutDescription(d string) (string, bool) {
+	r := []rune(d)
+	if len(r) <= MaxListDescription {
+		return d, false
+	}
+	cut := string(r[:MaxListDescription])
+	if i := strings.LastIndexAny(cut, " \t\n"); i > MaxListDescription/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:.-") + "…", true
+}

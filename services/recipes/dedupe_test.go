@@ -2,6 +2,7 @@ package recipes
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +53,37 @@ func TestSourceVariants(t *testing.T) {
 				if slices.Contains(got, n) {
 					t.Errorf("sourceVariants(%q) = %q, has %q (a queryFilter cannot quote it)", tt.raw, got, n)
 				}
+			}
+		})
+	}
+}
+
+func TestCutDescription(t *testing.T) {
+	long := strings.Repeat("word ", 100) // 500 characters
+	tests := []struct {
+		name string
+		in   string
+		cut  bool
+	}{
+		{name: "short", in: "A quick soup."},
+		{name: "exactly the limit", in: strings.Repeat("x", MaxListDescription)},
+		{name: "words past the limit", in: long, cut: true},
+		{name: "one long word", in: strings.Repeat("é", MaxListDescription+5), cut: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, cut := cutDescription(tt.in)
+			if cut != tt.cut {
+				t.Fatalf("cut = %v, want %v", cut, tt.cut)
+			}
+			if !cut {
+				if got != tt.in {
+					t.Errorf("changed a short description: %q", got)
+				}
+				return
+			}
+			if n := len([]rune(got)); n > MaxListDescription+1 || !strings.HasSuffix(got, "…") || !strings.HasPrefix(tt.in, strings.TrimSuffix(got, "…")) {
+				t.Errorf("cutDescription = %q (%d characters)", got, n)
 			}
 		})
 	}

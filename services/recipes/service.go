@@ -209,6 +209,10 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 	for i := range res.Items {
 		item := summary(&res.Items[i])
 		project(item, fields, "slug")
+		if cut, ok := cutDescription(item.GetDescription()); ok {
+			item.Description = cut
+			out.DescriptionsCut++
+		}
 		out.Items = append(out.Items, item)
 	}
 	return connect.NewResponse(out), nil
