@@ -224,6 +224,11 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 // withCreated adds what was created before a failure to the error, so an
 // auto-created tag never goes unreported.
 func (s *Service) withCreated(err error, set *organizerSet) error {
+	if mealie.IsOrganizePermission(err) {
+		// Taxonomy is resolved before the recipe is written, so a refused
+		// create leaves the recipe as it was.
+		err = connect.NewError(connect.CodePermissionDenied, fmt.Errorf("%s; the recipe was not saved", errMessage(err)))
+	}
 	if set == nil {
 		return mealie.ConnectError(err)
 	}
