@@ -129,6 +129,9 @@ func newTool[In any](toolset string, def *mcp.Tool, available func(Backends, Opt
 				}
 				ctx, cancel := context.WithTimeout(ctx, toolDeadline)
 				defer cancel()
+				if heartbeatTools[def.Name] {
+					defer heartbeat(ctx, req)()
+				}
 				v, err := h(ctx, req, b, in)
 				if err != nil {
 					return toolError(renameInternal(err, def.Name)), nil
