@@ -49,6 +49,8 @@ type backends struct {
 	// mealieURL, when set, is where the services reach Mealie instead of
 	// the emulator's own address: a proxy in front of it.
 	mealieURL string
+	// onProgress, when set, receives the session's progress notifications.
+	onProgress func(*mcp.ProgressNotificationClientRequest)
 }
 
 // stack is mcpfront over the real services over the backends.
@@ -118,11 +120,12 @@ func newStack(t *testing.T, be backends) *stack {
 		MealPlan: mealplanv1connect.NewMealPlanServiceClient(msrv.Client(), msrv.URL),
 		Library:  libraryv1connect.NewLibraryServiceClient(lsrv.Client(), lsrv.URL),
 		Pantry:   pc,
-	})}
+	}, be.onProgress)}
 }
 
-// session connects an in-memory MCP client to mcpfront over b.
-func session(t *testing.T, b mcpfront.Backends) *mcp.ClientSession {
+// session connects an in-memory MCP client to mcpfront over b;
+// onProgress, when set, receives progress notifications.
+func session(t *testing.T, b mcpfront.Backends, onProgress func(*mcp.ProgressNotificationClientRequest)) *mcp.ClientSession {
 	t.Helper()
 	server, err := mcpfront.NewServer(b, mcpfront.Options{})
 	if err != nil {
@@ -135,7 +138,11 @@ func session(t *testing.T, b mcpfront.Backends) *mcp.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "faults", Version: "test"}, nil).Connect(ctx, ct, nil)
+	var copts *mcp.ClientOptions
+	if onProgress != nil {
+		copts = &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { onProgress(r) }}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "faults", Version: "test"}, copts).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
