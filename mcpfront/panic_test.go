@@ -159,3 +159,42 @@ func TestNoPanicHook(t *testing.T) {
 		t.Fatal("panicHook is set in a build without the sous_bench_panic tag")
 	}
 }
+
+// TestRecoverMethods: a panic outside a tool body (a middleware, another
+// method) is answered with an error naming the method and logged once.
+func TestRecoverMethods(t *testing.T) {
+	tests := []struct {
+		name   string
+		method string
+		next   mcp.MethodHandler
+		panics bool
+	}{
+		{name: "a panicking middleware", method: "tools/list", panics: true, next: func(context.Context, string, mcp.Request) (mcp.Result, error) {
+			var m map[string]int
+			m["x"]++
+			return nil, nil
+		}},
+		{name: "a quiet one", method: "tools/list", next: func(context.Context, string, mcp.Request) (mcp.Result, error) {
+			return &mcp.ListToolsResult{}, nil
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var logs syncBuffer
+			h := recoverMethods(slog.New(slog.NewTextHandler(&logs, nil)))(tt.next)
+			res, err := h(context.Background(), tt.method, nil)
+			if tt.panics {
+				if err == nil || err.Error() != recovery.Message(tt.method) || res != nil {
+					t.Errorf("res, err = %v, %v; want the error %q", res, err, recovery.Message(tt.method))
+				}
+				if n := strings.Count(logs.String(), "level=ERROR"); n != 1 {
+					t.Errorf("%d error records, want 1", n)
+				}
+				return
+			}
+			if err != nil || res == nil || logs.String() != "" {
+				t.Errorf("res, err = %v, %v; logs %q", res, err, logs.String())
+			}
+		})
+	}
+}
