@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -170,9 +171,7 @@ func TestRecoverMethods(t *testing.T) {
 		panics bool
 	}{
 		{name: "a panicking middleware", method: "tools/list", panics: true, next: func(context.Context, string, mcp.Request) (mcp.Result, error) {
-			var m map[string]int
-			m["x"]++
-			return nil, nil
+			return nil, fmt.Errorf("unreachable: %d", deref(nil))
 		}},
 		{name: "a quiet one", method: "tools/list", next: func(context.Context, string, mcp.Request) (mcp.Result, error) {
 			return &mcp.ListToolsResult{}, nil
@@ -198,3 +197,6 @@ func TestRecoverMethods(t *testing.T) {
 		})
 	}
 }
+
+// deref reads through p, a nil pointer in the test: a runtime error panic.
+func deref(p *int) int { return *p }
