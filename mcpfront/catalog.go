@@ -3,14 +3,18 @@ package mcpfront
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 	"time"
 
+	"connectrpc.com/connect"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/souskitchen/sous/internal/recovery"
 )
 
 // The toolsets, one per backend area, so a connector can expose only what it
@@ -113,16 +117,31 @@ func newTool[In any](toolset string, def *mcp.Tool, available func(Backends, Opt
 		available: available,
 		register: func(s *mcp.Server, b Backends, opts Options) {
 			b.imageDir = opts.ImageDir
-			s.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			s.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (out *mcp.CallToolResult, _ error) {
+				// go-sdk runs each request on a goroutine of its own
+				// without recover: a panic here would end the process and
+				// every other session with it.
+				defer func() {
+					if p := recover(); p != nil {
+						recovery.Log(opts.Logger, def.Name, p)
+						out = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: recovery.Message(def.Name)}}}
+					}
+				}()
+				if panicHook != nil {
+					panicHook(def.Name, req.Params.Arguments)
+				}
 				in, notes, err := decodeArgs[In](def.Name, strict, req.Params.Arguments)
 				if err != nil {
 					return toolError(err), nil
 				}
 				ctx, cancel := context.WithTimeout(ctx, toolDeadline)
 				defer cancel()
+				if heartbeatTools[def.Name] {
+					defer heartbeat(ctx, req)()
+				}
 				v, err := h(ctx, req, b, in)
 				if err != nil {
-					return toolError(err), nil
+					return toolError(renameInternal(err, def.Name)), nil
 				}
 				// No output schema is declared and no structuredContent
 				// is set, so the answer crosses the wire once (seed,
@@ -136,6 +155,21 @@ func newTool[In any](toolset string, def *mcp.Tool, available func(Backends, Opt
 			})
 		},
 	}
+}
+
+// panicHook, when set, runs first in every tool call. It is nil in every
+// build a user runs: tests set it, and so does the bench binary's build tag
+// (panichook_bench.go), to make one call panic and show the others go on.
+var panicHook func(tool string, args json.RawMessage)
+
+// renameInternal rewords a service's recovered panic (a Connect Internal
+// carrying recovery.Message with the RPC's procedure) to name the tool the
+// caller called instead.
+func renameInternal(err error, tool string) error {
+	if recovery.Recovered(err) {
+		return connect.NewError(connect.CodeInternal, errors.New(recovery.Message(tool)))
+	}
+	return err
 }
 
 // decodeArgs checks a call's arguments against the strict schema (see

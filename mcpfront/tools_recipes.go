@@ -179,7 +179,7 @@ func recipeTools() []Tool {
 		}, hasRecipes, props{"slug": maxLen(500), "confirm_slug": maxLen(500)}, deleteRecipe),
 		newTool(ToolsetRecipes, &mcp.Tool{
 			Name:        "import_recipe_from_url",
-			Description: "Call when given a recipe link to keep. On scrape_failed, fix or delete the placeholder.",
+			Description: "Call to save a recipe from a link. On scrape_failed, fix or delete the placeholder.",
 			Annotations: writeAnn(false, false, true),
 		}, hasRecipes, props{
 			"url": maxLen(2000), "include_tags": boolDefault(true), "include_categories": boolDefault(true),
@@ -257,6 +257,9 @@ func searchRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in s
 	if len(out.Items) == 0 {
 		out.Hint = "no recipes matched"
 	}
+	if res.Msg.GetDescriptionsCut() > 0 {
+		out.Hint = strings.TrimLeft(out.Hint+"; long descriptions end in … (get_recipe has them whole)", "; ")
+	}
 	return out, nil
 }
 
@@ -321,7 +324,12 @@ func shapeRecipe(r *recipesv1.Recipe) recipeView {
 		Slug: r.GetSlug(), Name: r.GetName(), Description: r.GetDescription(),
 		RecipeYield: r.GetRecipeYield(), PrepTime: r.GetPrepTime(), CookTime: r.GetCookTime(), TotalTime: r.GetTotalTime(),
 		Instructions: r.GetInstructions(), Tags: r.GetTags(), Categories: r.GetCategories(), Tools: r.GetTools(),
-		SourceURL: r.GetSourceUrl(), Rating: r.Rating, LastMade: r.GetLastMade(),
+		SourceURL: r.GetSourceUrl(), LastMade: r.GetLastMade(),
+	}
+	// The getters are nil-safe; a field read is not, and an answer
+	// without a recipe is a tool error's matter, not a panic's.
+	if r != nil {
+		v.Rating = r.Rating
 	}
 	for _, ing := range r.GetIngredients() {
 		line := ing.GetDisplay()
@@ -430,6 +438,7 @@ type importRecipeIn struct {
 	URL               string `json:"url" jsonschema:"Recipe page URL."`
 	IncludeTags       *bool  `json:"include_tags,omitempty" jsonschema:"Keep page keywords as tags."`
 	IncludeCategories *bool  `json:"include_categories,omitempty" jsonschema:"Keep page categories."`
+	AllowDuplicate    bool   `json:"allow_duplicate,omitempty" jsonschema:"Import a second copy."`
 }
 
 type markRecipeMadeIn struct {
@@ -658,7 +667,7 @@ func deleteRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in de
 
 func importRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in importRecipeIn) (any, error) {
 	res, err := b.Recipes.ImportRecipeFromURL(ctx, connect.NewRequest(&recipesv1.ImportRecipeFromURLRequest{
-		Url: in.URL, IncludeTags: in.IncludeTags, IncludeCategories: in.IncludeCategories,
+		Url: in.URL, IncludeTags: in.IncludeTags, IncludeCategories: in.IncludeCategories, AllowDuplicate: in.AllowDuplicate,
 	}))
 	if err != nil {
 		return nil, err

@@ -269,6 +269,11 @@ func showAmounts(r *mealie.Recipe) map[string]any {
 // withCreated adds what was created before a failure to the error, so an
 // auto-created tag never goes unreported.
 func (s *Service) withCreated(err error, set *organizerSet) error {
+	if mealie.IsOrganizePermission(err) {
+		// Taxonomy is resolved before the recipe is written, so a refused
+		// create leaves the recipe as it was.
+		err = connect.NewError(connect.CodePermissionDenied, fmt.Errorf("%s; the recipe was not saved", errMessage(err)))
+	}
 	if set == nil {
 		return mealie.ConnectError(err)
 	}
@@ -740,6 +745,15 @@ func (s *Service) ImportRecipeFromURL(ctx context.Context, req *connect.Request[
 	}
 	if req.Msg.IncludeCategories != nil {
 		incCats = req.Msg.GetIncludeCategories()
+	}
+	if !req.Msg.GetAllowDuplicate() {
+		dup, err := s.alreadyImported(ctx, u)
+		if err != nil {
+			return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("checking whether %s was already imported failed, so nothing was imported: %s", u, errMessage(err)))
+		}
+		if dup != nil {
+			return nil, duplicateImport(dup)
+		}
 	}
 	slug, err := s.mealie.ImportRecipeURL(ctx, u, incTags, incCats)
 	if err != nil {

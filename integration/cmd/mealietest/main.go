@@ -43,7 +43,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:9925", "listen address")
-	seed := fs.String("seed", "demo", "initial data: demo, empty or bench:N")
+	seed := fs.String("seed", "demo", "initial data: demo, empty, bench:N, bench:N:long or bench:N:long:dup")
 	token := fs.String("token", "", "API token to accept (default: mealietest.DefaultToken, printed on start)")
 	version := fs.String("mealie-version", "2.8", "Mealie version to emulate: 2.0, 2.8 or 3")
 	latency := fs.Duration("latency", 0, "delay added to every response")

@@ -222,7 +222,7 @@ func (c *Client) once(ctx context.Context, req Request, u, contentType string, p
 		return nil, redirectError(req, resp)
 	}
 	body, _, _ := backend.ReadAtMost(resp.Body, maxErrorBody)
-	return nil, statusError(resp.StatusCode, body, req.Resource)
+	return nil, refine(req, statusError(resp.StatusCode, body, req.Resource))
 }
 
 // maxLocationChars caps how much of a redirect's Location a message quotes:

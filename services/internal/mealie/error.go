@@ -37,6 +37,9 @@ const (
 	KindProtocol
 	// KindConflict is a 409: FailedPrecondition.
 	KindConflict
+	// KindPermission is a 403 for a permission the token's user lacks
+	// (see refine): PermissionDenied.
+	KindPermission
 )
 
 // Error is a failed Mealie call. Status is the HTTP status (0 when none came
@@ -64,6 +67,8 @@ func (e *Error) Code() connect.Code {
 		return connect.CodeInvalidArgument
 	case KindConflict:
 		return connect.CodeFailedPrecondition
+	case KindPermission:
+		return connect.CodePermissionDenied
 	case KindServer:
 		if e.Detail == "" {
 			return connect.CodeUnavailable

@@ -1039,9 +1039,13 @@ type SearchRecipesResponse struct {
 	// Recipes matching in all.
 	Total int32 `protobuf:"varint,4,opt,name=total,proto3" json:"total,omitempty"`
 	// Pages in all.
-	TotalPages    int32 `protobuf:"varint,5,opt,name=total_pages,json=totalPages,proto3" json:"total_pages,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	TotalPages int32 `protobuf:"varint,5,opt,name=total_pages,json=totalPages,proto3" json:"total_pages,omitempty"`
+	// How many descriptions on this page were cut to about 300 characters
+	// (ending in "…") to keep a page of 100 short; GetRecipe returns them
+	// whole.
+	DescriptionsCut int32 `protobuf:"varint,6,opt,name=descriptions_cut,json=descriptionsCut,proto3" json:"descriptions_cut,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *SearchRecipesResponse) Reset() {
@@ -1105,6 +1109,13 @@ func (x *SearchRecipesResponse) GetTotal() int32 {
 func (x *SearchRecipesResponse) GetTotalPages() int32 {
 	if x != nil {
 		return x.TotalPages
+	}
+	return 0
+}
+
+func (x *SearchRecipesResponse) GetDescriptionsCut() int32 {
+	if x != nil {
+		return x.DescriptionsCut
 	}
 	return 0
 }
@@ -2710,8 +2721,14 @@ type ImportRecipeFromURLRequest struct {
 	IncludeTags *bool `protobuf:"varint,2,opt,name=include_tags,json=includeTags,proto3,oneof" json:"include_tags,omitempty"`
 	// Keep the page's categories. Unset means true.
 	IncludeCategories *bool `protobuf:"varint,3,opt,name=include_categories,json=includeCategories,proto3,oneof" json:"include_categories,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// Import even when a recipe with this source URL exists (compared with
+	// scheme and host case, http/https and a trailing slash set aside).
+	// False answers AlreadyExists naming that recipe, and imports nothing:
+	// a retried import, or one repeated after a client gave up, makes no
+	// second copy.
+	AllowDuplicate bool `protobuf:"varint,4,opt,name=allow_duplicate,json=allowDuplicate,proto3" json:"allow_duplicate,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ImportRecipeFromURLRequest) Reset() {
@@ -2761,6 +2778,13 @@ func (x *ImportRecipeFromURLRequest) GetIncludeTags() bool {
 func (x *ImportRecipeFromURLRequest) GetIncludeCategories() bool {
 	if x != nil && x.IncludeCategories != nil {
 		return *x.IncludeCategories
+	}
+	return false
+}
+
+func (x *ImportRecipeFromURLRequest) GetAllowDuplicate() bool {
+	if x != nil {
+		return x.AllowDuplicate
 	}
 	return false
 }
@@ -4574,14 +4598,15 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\bcookbook\x18\n" +
 	" \x01(\tR\bcookbookB\a\n" +
 	"\x05_pageB\b\n" +
-	"\x06_limit\"\xae\x01\n" +
+	"\x06_limit\"\xd9\x01\n" +
 	"\x15SearchRecipesResponse\x124\n" +
 	"\x05items\x18\x01 \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n" +
 	"\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n" +
 	"\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x14\n" +
 	"\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n" +
 	"\vtotal_pages\x18\x05 \x01(\x05R\n" +
-	"totalPages\"R\n" +
+	"totalPages\x12)\n" +
+	"\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\"R\n" +
 	"\x10GetRecipeRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04full\x18\x02 \x01(\bR\x04full\x12\x16\n" +
@@ -4727,11 +4752,12 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\fconfirm_slug\x18\x02 \x01(\tR\vconfirmSlug\"X\n" +
 	"\x14DeleteRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12,\n" +
-	"\x12used_bulk_fallback\x18\x02 \x01(\bR\x10usedBulkFallback\"\xb2\x01\n" +
+	"\x12used_bulk_fallback\x18\x02 \x01(\bR\x10usedBulkFallback\"\xdb\x01\n" +
 	"\x1aImportRecipeFromURLRequest\x12\x10\n" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12&\n" +
 	"\finclude_tags\x18\x02 \x01(\bH\x00R\vincludeTags\x88\x01\x01\x122\n" +
-	"\x12include_categories\x18\x03 \x01(\bH\x01R\x11includeCategories\x88\x01\x01B\x0f\n" +
+	"\x12include_categories\x18\x03 \x01(\bH\x01R\x11includeCategories\x88\x01\x01\x12'\n" +
+	"\x0fallow_duplicate\x18\x04 \x01(\bR\x0eallowDuplicateB\x0f\n" +
 	"\r_include_tagsB\x15\n" +
 	"\x13_include_categories\"\xc2\x01\n" +
 	"\x1bImportRecipeFromURLResponse\x12\x12\n" +
