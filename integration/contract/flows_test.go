@@ -238,7 +238,8 @@ func TestBulkTagCategorizeDelete(t *testing.T) {
 		if code != 200 {
 			t.Fatalf("bulk tag: %d %v", code, body)
 		}
-		// As with tags, 3.11 needs the category's groupId (a 500 without).
+		// As with tags, 3.11 needs the category's groupId (without it the
+		// categorize answers 200 and applies nothing).
 		category := map[string]any{"id": c["id"], "name": c["name"], "slug": c["slug"]}
 		if g, ok := c["groupId"]; ok {
 			category["groupId"] = g

@@ -171,7 +171,7 @@ func (s *Server) createMealplan(w http.ResponseWriter, r *http.Request) {
 }
 
 // todayMealplans returns a bare array of today's entries. Mealie 2.0 takes
-// "today" in UTC (RepositoryMeals.get_today; cases C15).
+// "today" in UTC (RepositoryMeals.get_today).
 func (s *Server) todayMealplans(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
@@ -252,7 +252,7 @@ func (s *Server) getMealplan(w http.ResponseWriter, r *http.Request) {
 }
 
 // updateMealplan needs the full entry: date, id, groupId and userId
-// (mealplans__put_partial_422.json; cases C21).
+// (mealplans__put_partial_422.json).
 func (s *Server) updateMealplan(w http.ResponseWriter, r *http.Request) {
 	id, ok := planID(w, r)
 	if !ok {

@@ -307,7 +307,7 @@ func (s *Server) handleParseIngredient(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleSuggestions is GET /api/recipes/suggestions (profiles with
-// suggestions; mealie-3.x openapi.json RecipeSuggestionResponse): recipes
+// suggestions; testdata/recordings/3.11/TestVersionSwitches.json): recipes
 // ranked by how few of their foods and tools are missing from the given ones.
 func (s *Server) handleSuggestions(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()

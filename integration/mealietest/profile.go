@@ -3,28 +3,22 @@ package mealietest
 import "fmt"
 
 // profile is what differs between the Mealie versions the emulator can pretend
-// to be. Everything not named here behaves as the 2.0 captures show. Each flag
-// cites its evidence; where a version's behaviour is not known first-hand the
-// flag says what it was inferred from.
+// to be. Each flag cites its evidence: a recording of the contract suite
+// against that real Mealie, under testdata/recordings/<version>/ in the
+// integration/contract package, which every plain test run replays against
+// the matching profile.
 type profile struct {
 	// name is the profile's key: "2.0", "2.8" or "3.11".
 	name string
-	// version is what GET /api/app/about reports. The 2.0 captures were made
-	// from a source checkout, which reports "v2.0.0" (app_about__ok.json and the
-	// fixtures README); release images stamp the tag at build time
-	// (.github/workflows/partial-builder.yml in Mealie's repository), so the
-	// release profiles report their tag.
+	// version is what GET /api/app/about reports
+	// (testdata/recordings/<version>/TestAboutAndAuth.json).
 	version string
-	// structuredYield adds recipeServings and recipeYieldQuantity to recipes.
-	// Added by Mealie migration
-	// mealie/alembic/versions/2024-10-23-15.50.59_b1020f328e98_add_recipe_yield_quantity.py,
-	// after the 2.0 snapshot; present in the 3.x openapi.json (Recipe-Output).
+	// structuredYield adds recipeServings and recipeYieldQuantity to recipes
+	// (2.8 and 3.11: testdata/recordings/<version>/TestRecipeLifecycle.json).
 	structuredYield bool
 	// householdOnHand replaces the onHand flag of foods and tools with
-	// householdsWithIngredientFood / householdsWithTool. Mealie migration
-	// mealie/alembic/versions/2024-11-20-17.30.41_b9e516e2d3b3_add_household_to_recipe_last_made_.py
-	// moved on-hand and last-made to households; the 3.x openapi.json shows the
-	// new keys (IngredientFood-Output, RecipeTool).
+	// householdsWithIngredientFood / householdsWithTool (2.8 and 3.11:
+	// testdata/recordings/<version>/TestTaxonomyCreateRenameDelete.json).
 	householdOnHand bool
 	// ingredientFlags keeps isFood/disableAmount on ingredients and
 	// settings.disableAmount on recipes, 2.x's way of showing only notes.
@@ -85,24 +79,27 @@ type profile struct {
 	// NoResultFound and deletes it
 	// (testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json).
 	stuckRenameLocked bool
-	// suggestions is GET /api/recipes/suggestions. Absent in 2.0, where the path
-	// is taken as a slug (recipes_suggestions__not_in_2_0.json); added by
-	// Mealie PR #4542 (Recipe Finder, 2024-11) before 2.8.0; listed in the 3.x
-	// openapi.json.
+	// suggestions is GET /api/recipes/suggestions, the recipe finder; on 2.0
+	// the path reads as a recipe slug and answers 404
+	// (testdata/recordings/<version>/TestVersionSwitches.json).
 	suggestions bool
 	// cookbookRecipes makes GET /api/households/cookbooks/{id} embed the
-	// matching recipes. 2.0 does (cookbooks__get_by_id.json); Mealie PR #5899
-	// (2025-08, 3.x) removed it (cases C29; the 3.x openapi.json has no
-	// RecipeCookBook schema).
+	// matching recipes, as 2.x does and 3.11 does not
+	// (testdata/recordings/<version>/TestVersionSwitches.json).
 	cookbookRecipes bool
-	// extraEntryTypes accepts snack, drink and dessert as meal-plan entry types.
-	// 2.0 rejects "snack" (mealplans__create_422_bad_entry_type.json); Mealie PR
-	// #6149 (2025-09, 3.x) added them (cases C20).
+	// extraEntryTypes accepts snack, drink and dessert as meal-plan entry
+	// types; 2.x answers 422 for snack
+	// (testdata/recordings/<version>/TestVersionSwitches.json).
 	extraEntryTypes bool
 	// organizerGroupID adds groupId to tags and categories inside recipes
-	// and to a single tag or category read
-	// (testdata/recordings/3.11/TestOrganizerObjectsNeedIDNameSlug.json).
+	// and in lists, to a tag read, and to tools
+	// (testdata/recordings/3.11/TestOrganizerObjectsNeedIDNameSlug.json and
+	// TestTaxonomyCreateRenameDelete.json).
 	organizerGroupID bool
+	// caseInsensitiveFilter compares strings in queryFilter and cookbook
+	// filters without regard to case, as 2.8 and 3.11 do; 2.0 compares
+	// case-sensitively (testdata/recordings/<version>/TestVersionSwitches.json).
+	caseInsensitiveFilter bool
 	// A tag sent as {name, slug} without an id in a recipe PATCH fails with
 	// 500 TypeError on every recorded version and creates nothing
 	// (testdata/recordings/<version>/TestOrganizerObjectsNeedIDNameSlug.json).
@@ -115,11 +112,6 @@ type profile struct {
 	// Deleting a food still used by a recipe succeeds on every recorded
 	// version and nulls the ingredient's food
 	// (testdata/recordings/<version>/TestDeleteFoodInUseNullsIngredient.json).
-	// caseInsensitiveFilter compares strings in queryFilter and cookbook
-	// filters without regard to case. Mealie PR #5162 (2025-03, "case
-	// insensitive query filters", listed in the v2.8.0 release notes) made
-	// them so; 2.0 compares as SQLite's "=" does, case-sensitively (cases C28).
-	caseInsensitiveFilter bool
 }
 
 // profiles are the versions the emulator knows.
@@ -129,11 +121,6 @@ var profiles = map[string]profile{
 		ingredientFlags: true, placeholderQuantity: 1, tokenInSelf: true, cookbookRecipes: true,
 		filterCountsJoinRows: true, nlpNeedsModel: true,
 	},
-	// Merging a food into itself deletes it on every profile: 2.0 shows it
-	// (foods_merge__into_itself.json), and RepositoryFood.merge in
-	// mealie/repos/repository_foods.py still moves the ingredients, deletes
-	// the from-row and re-reads the to-row with no check that they differ in
-	// the latest 3.x source.
 	"2.8": {
 		name: "2.8", version: "v2.8.0",
 		structuredYield: true, householdOnHand: true, ingredientFlags: true, placeholderQuantity: 1,
@@ -143,7 +130,8 @@ var profiles = map[string]profile{
 	"3.11": {
 		name: "3.11", version: "v3.11.0",
 		structuredYield: true, householdOnHand: true, suggestions: true,
-		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true, bulkNeedsGroupID: true, missingRow404: true, stuckRenameLocked: true,
+		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true, bulkNeedsGroupID: true,
+		missingRow404: true, stuckRenameLocked: true,
 		extraEntryTypes: true, organizerGroupID: true, caseInsensitiveFilter: true,
 	},
 }

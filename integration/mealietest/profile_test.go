@@ -140,7 +140,7 @@ func TestURLImport(t *testing.T) {
 			t.Errorf("%s: %d %v, want %d", tt.url, code, body, tt.status)
 		}
 	}
-	// An OpenGraph-only page imports with Mealie's placeholder lines (cases C12).
+	// An OpenGraph-only page imports with Mealie's placeholder lines.
 	_, r := call(t, s, http.MethodGet, "/api/recipes/js-rendered-stew", nil)
 	if got := obj(t, list(t, obj(t, r)["recipeIngredient"])[0])["note"]; got != "Could not detect ingredients" {
 		t.Errorf("placeholder ingredient = %v", got)
@@ -205,7 +205,7 @@ func TestProfileRenameAndInUse(t *testing.T) {
 	}
 }
 
-// TestProfileFilterCase pins Mealie PR #5162: string filters ignore case from
+// TestProfileFilterCase pins that string filters ignore case from
 // 2.8 on and match exactly in 2.0.
 func TestProfileFilterCase(t *testing.T) {
 	for v, want := range map[string]float64{"2.0": 0, "2.8": 1, "3.11": 1} {

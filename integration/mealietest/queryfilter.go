@@ -575,8 +575,9 @@ func (q *queryFilter[T]) compare(kind attrKind, have any, want string) int {
 }
 
 // compareValue compares a row value with a filter operand. Strings compare
-// case-sensitively, as SQLite's "=" does in Mealie 2.0 (cases C28: before Mealie
-// PR #5162 string filters were case-sensitive).
+// case-sensitively, as SQLite's "=" does in Mealie 2.0, unless foldCase
+// (testdata/recordings/<version>/TestVersionSwitches.json in the contract
+// package).
 func compareValue(kind attrKind, have any, want string) int {
 	switch kind {
 	case kindUUID:

@@ -56,7 +56,8 @@ func bulkRecipes(b jsonBody) ([]string, *valErr) {
 // adds, never removes (recipes_bulk_tag__adds_not_replaces.json), answers 200
 // null, and fails unhandled on an unknown recipe slug
 // (recipes_bulk_tag__unknown_recipe.json). Recipes are named by slug only
-// (cases C10).
+// (testdata/recordings/<version>/TestBulkTagCategorizeDelete.json in the
+// contract package).
 func (s *Server) handleBulkOrganize(key string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		b, ok := decodeBody(w, r)
@@ -256,7 +257,7 @@ var (
 
 // importPage creates a recipe from JSON-LD, from HTML carrying JSON-LD, or from
 // an HTML page with only OpenGraph tags, which Mealie imports with placeholder
-// content (services/scraper/scraper_strategies.py in Mealie 2.0; cases C12).
+// content (services/scraper/scraper_strategies.py in Mealie 2.0).
 func (st *store) importPage(data string, includeTags bool, orgURL string) (string, bool) {
 	ld := findRecipeLD(data)
 	if ld == nil {
@@ -435,7 +436,7 @@ func (s *Server) handleImageFromURL(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleImageUpload is PUT /api/recipes/{slug}/image, multipart with an
-// "image" file and an "extension" field (cases C11). Without the extension it
+// "image" file and an "extension" field. Without the extension it
 // is a 422; bytes that are not an image fail unhandled; otherwise the image key
 // becomes a random number from 0 to 255 (recipes_image_put__png_ok.json).
 func (s *Server) handleImageUpload(w http.ResponseWriter, r *http.Request) {

@@ -542,7 +542,7 @@ func (s *Server) handlePatchRecipe(w http.ResponseWriter, r *http.Request) {
 // the slug with the name (recipes_put__rename.json). A body without the
 // recipe's id tries to insert a second row and fails as "Recipe already
 // exists" (recipes_put__partial.json); one without a name fails in the name
-// normalisation (cases C02).
+// normalisation.
 func (s *Server) handlePutRecipe(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {

@@ -282,7 +282,7 @@ func (s *Server) listFoods(w http.ResponseWriter, r *http.Request) {
 }
 
 // applyFood sets a food's fields from a create or PUT body. PUT replaces: a
-// field left out takes its default (cases C30).
+// field left out takes its default.
 func (st *store) applyFood(f *food, b jsonBody) {
 	f.Name, _ = b.str("name")
 	f.PluralName = b.optStr("pluralName")
@@ -527,7 +527,7 @@ func (k ingredientRow[T]) merge(s *Server) http.HandlerFunc {
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		if k.find(st, from) == nil || k.find(st, to) == nil {
-			// Mealie 2.0 foods.merge_one raises 500 "Failed to merge foods" (cases C09).
+			// Mealie 2.0 foods.merge_one raises 500 "Failed to merge foods".
 			writeErrorResponse(w, http.StatusInternalServerError, "Failed to merge "+k.noun, "")
 			return
 		}
