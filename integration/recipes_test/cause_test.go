@@ -70,7 +70,7 @@ func TestOrganizePermission(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newStack(t, "3", mealietest.WithFault(tt.rule))
+			s := newStack(t, "3.11", mealietest.WithFault(tt.rule))
 			msg, err := tt.call(ctx(t), s)
 			if err != nil || !strings.Contains(msg, `"organize group data" permission`) || !strings.Contains(msg, "MEALIE_API_TOKEN lacks") {
 				t.Fatalf("got %q, %v; want the missing permission named", msg, err)
