@@ -56,6 +56,10 @@ type Config struct {
 	// Pantry is the pantry service, for SuggestRecipes(from_pantry); nil
 	// answers from_pantry with FailedPrecondition.
 	Pantry pantryv1connect.PantryServiceClient
+	// PantrySetting names what the user of this command sets to configure
+	// a pantry ("FOOD_API_BASE and FOOD_API_TOKEN" where sous runs it),
+	// for the refusal of from_pantry without one; "" names nothing.
+	PantrySetting string
 	// Backoff overrides the Mealie client's retry backoff (tests).
 	Backoff time.Duration
 }
@@ -63,10 +67,12 @@ type Config struct {
 // Service implements recipesv1connect.RecipesServiceHandler.
 type Service struct {
 	recipesv1connect.UnimplementedRecipesServiceHandler
-	mealie   *mealie.Client
-	pantry   pantryv1connect.PantryServiceClient
-	readOnly bool
-	log      *slog.Logger
+	mealie *mealie.Client
+	pantry pantryv1connect.PantryServiceClient
+	// pantrySetting is Config.PantrySetting.
+	pantrySetting string
+	readOnly      bool
+	log           *slog.Logger
 	// noSuggestions is set once Mealie answered 404 for
 	// /api/recipes/suggestions (Mealie 2.0), so later calls go straight to
 	// the local ranking.
@@ -86,7 +92,7 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{mealie: mc, pantry: cfg.Pantry, readOnly: cfg.ReadOnly, log: logger}, nil
+	return &Service{mealie: mc, pantry: cfg.Pantry, pantrySetting: cfg.PantrySetting, readOnly: cfg.ReadOnly, log: logger}, nil
 }
 
 // Handler returns the Connect handler and its mount path. In read-only mode

@@ -68,7 +68,11 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 		return nil, invalid("give foods or tools on hand, or from_pantry=true")
 	}
 	if m.GetFromPantry() && s.pantry == nil {
-		return nil, connect.NewError(connect.CodeFailedPrecondition, errors.New("the pantry is not configured"))
+		msg := "no pantry is configured, so from_pantry cannot be used; name the foods instead"
+		if s.pantrySetting != "" {
+			msg = "no pantry is configured (set " + s.pantrySetting + "), so from_pantry cannot be used; name the foods instead"
+		}
+		return nil, connect.NewError(connect.CodeFailedPrecondition, errors.New(msg))
 	}
 	foods, err := s.mealie.Taxonomy(ctx, mealie.Foods)
 	if err != nil {
