@@ -314,7 +314,14 @@ func expect(s *jsonschema.Schema) string {
 	return what
 }
 
-func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+// num writes a number as given, in exponent form past 15 digits so a
+// runaway value stays short.
+func num(f float64) string {
+	if math.Abs(f) >= 1e15 {
+		return strconv.FormatFloat(f, 'g', 6, 64)
+	}
+	return strconv.FormatFloat(f, 'f', -1, 64)
+}
 
 func (c *argChecker) boolean(path string, v any) (any, error) {
 	switch x := v.(type) {

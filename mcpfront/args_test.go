@@ -33,6 +33,7 @@ func TestRefusalWording(t *testing.T) {
 		{"search_recipes", map[string]any{"require_all": "yes please"}, "require_all 'yes please' is not true or false"},
 		{"search_recipes", map[string]any{"page": 0}, "page 0 is too small; give a whole number from 1 to 10000"},
 		{"update_recipe", map[string]any{"slug": "toast", "rating": 200}, "rating 200 is too large; give a number from 0 to 5"},
+		{"update_recipe", map[string]any{"slug": "toast", "rating": -1e300}, "rating -1e+300 is too small; give a number from 0 to 5"},
 		{"set_item_state", map[string]any{"ingredient": "eggs", "state": "gone"}, "state 'gone' is not one of in, low, out"},
 		{"create_recipe", map[string]any{"name": "Toast", "prep": "5 min"}, "unknown argument 'prep' (did you mean prep_time?)"},
 		{"create_recipe", map[string]any{"name": "Toast", "tags": 5}, `tags must be a list, e.g. ["text"], not the number 5`},
