@@ -147,6 +147,14 @@ func TestSetItemStateNameErrors(t *testing.T) {
 		t.Errorf("unknown name: NameMatches = %v", nm)
 	}
 
+	// A name near nothing offers nothing: the food API's matcher once
+	// answered "unicorn" with "onions".
+	_, err = c.SetItemState(ctx(t), connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "unicorn", State: out}))
+	ce = wantCode(t, err, connect.CodeNotFound)
+	if strings.Contains(ce.Message(), "did you mean") || strings.Contains(ce.Message(), "onion") {
+		t.Errorf("unicorn: %q offers matches that are not near", ce.Message())
+	}
+
 	// Pork mince is kept in the fridge and the freezer.
 	_, err = c.SetItemState(ctx(t), connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "pork mince", State: low}))
 	ce = wantCode(t, err, connect.CodeInvalidArgument)
