@@ -139,7 +139,7 @@ func TestSetItemStateNameErrors(t *testing.T) {
 
 	_, err := c.SetItemState(ctx(t), connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "nooodles", State: out}))
 	ce := wantCode(t, err, connect.CodeNotFound)
-	if !strings.Contains(ce.Message(), "did you mean: ") || !strings.Contains(ce.Message(), "egg noodles") {
+	if !strings.Contains(ce.Message(), "did you mean ") || !strings.Contains(ce.Message(), "egg noodles") {
 		t.Errorf("unknown name: message %q lists no close matches", ce.Message())
 	}
 	nm := nameMatches(t, ce)

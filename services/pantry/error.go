@@ -102,13 +102,13 @@ func mentionsAll(sentence string, names []string) bool {
 }
 
 // message is the sentence to show; for a name error it ends with the close
-// matches ("No ingredient is called 'noodle'; did you mean: egg noodles?").
+// matches ("No ingredient is called 'noodle'; did you mean egg noodles?").
 func (e *apiError) message() string {
 	isName, _ := e.nameError()
 	if !isName || len(e.matches) == 0 || mentionsAll(e.msg, e.matches) {
 		return e.msg
 	}
-	return strings.TrimRight(e.msg, ".") + "; did you mean: " + strings.Join(limit(e.matches), ", ") + "?"
+	return strings.TrimRight(e.msg, ".") + "; did you mean " + strings.Join(limit(e.matches), ", ") + "?"
 }
 
 func limit(names []string) []string {
