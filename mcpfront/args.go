@@ -28,7 +28,8 @@ import (
 // properties, refused unknown properties, defaults, and anyOf.
 
 // capKey marks an integer whose maximum is a cap applied with a note
-// (limit, as the seed's "capped at 100 per page"), not a refusal.
+// (limit, as mcp-mealie words it: "capped at 100 per page"), not a
+// refusal.
 const capKey = "x-sous-cap"
 
 // capped applies intRange and marks the maximum as a cap.

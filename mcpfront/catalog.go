@@ -74,10 +74,10 @@ const toolDeadline = 50 * time.Second
 // fields and their `jsonschema` descriptions, refined by p.
 //
 // Two copies of that schema exist. The strict one, which refuses properties
-// it does not declare (at every level), validates each call, so a misspelt
-// parameter is a tool error naming it rather than silently ignored. The one
-// tools/list shows is shorter in two ways that say the same to a model
-// (see advertise), because every session pays for the whole catalog
+// it does not declare (at every level), checks each call (checkArgs), so a
+// misspelt parameter is a tool error naming it rather than silently
+// ignored. The one tools/list shows says the same in fewer bytes (see
+// advertise), because every session pays for the whole catalog
 // (maxBytesPerTool).
 func newTool[In any](toolset string, def *mcp.Tool, available func(Backends, Options) bool, p props, h handlerFunc[In]) Tool {
 	strict, err := jsonschema.For[In](nil)

@@ -77,6 +77,10 @@ func nearest(given string, cs []candidate) []candidate {
 				continue
 			}
 			d := editDistance(g, s)
+			for _, w := range strings.Fields(s) {
+				// A slip of one word of a longer name.
+				d = min(d, editDistance(g, w))
+			}
 			if len(g) >= 3 && (strings.Contains(s, g) || strings.Contains(g, s)) {
 				d = min(d, 1)
 			}

@@ -445,8 +445,8 @@ func TestPantryTools(t *testing.T) {
 		{
 			name: "an ambiguous name relays the close matches", tool: "set_item_state", service: pantryOf, method: "SetItemState",
 			args: map[string]any{"ingredient": "noodle", "state": "low"}, wantReq: &pantryv1.SetItemStateRequest{Ingredient: "noodle", State: pantryv1.ItemState_ITEM_STATE_LOW},
-			err:     connect.NewError(connect.CodeInvalidArgument, errors.New("'noodle' matches several ingredients; did you mean: egg noodles, rice noodles?")),
-			isError: true, want: []string{"did you mean: egg noodles, rice noodles?"},
+			err:     connect.NewError(connect.CodeInvalidArgument, errors.New("'noodle' matches several ingredients; did you mean egg noodles, rice noodles?")),
+			isError: true, want: []string{"did you mean egg noodles, rice noodles?"},
 		},
 		{
 			name: "add restocks", tool: "add_to_pantry", service: pantryOf, method: "AddToPantry",

@@ -127,7 +127,7 @@ func (r *Results) Markdown() string {
 			if !c.Pantry {
 				p(" The pantry toolset was off (no food API).")
 			}
-			p(" The seed's 25 tools came to about 17 KB, about 680 B per tool.\n")
+			p(" mcp-mealie 0.3.1, against the same Mealie, lists its 25 tools in 20,622 B, %d B per tool.\n", CatalogTargetPerTool)
 		}
 	}
 	if a := r.Answers; a != nil {

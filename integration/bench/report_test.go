@@ -17,7 +17,7 @@ func TestMarkdown(t *testing.T) {
 		{
 			name: "tokens unavailable and a missed catalog",
 			res: &Results{Cores: 2, Catalog: &Catalog{Variants: []CatalogVariant{{
-				Name: "all toolsets", Tools: 2, Bytes: 1600, Tokens: &Tokens{}, Parts: map[string]int{},
+				Name: "all toolsets", Tools: 2, Bytes: 2 * (CatalogTargetPerTool + 100), Tokens: &Tokens{}, Parts: map[string]int{},
 			}}}},
 			want: []string{"on 2 cores", TokensUnavailable, "**missed** (100 B over)"},
 		},

@@ -139,12 +139,20 @@ func TestSetItemStateNameErrors(t *testing.T) {
 
 	_, err := c.SetItemState(ctx(t), connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "nooodles", State: out}))
 	ce := wantCode(t, err, connect.CodeNotFound)
-	if !strings.Contains(ce.Message(), "did you mean: ") || !strings.Contains(ce.Message(), "egg noodles") {
+	if !strings.Contains(ce.Message(), "did you mean ") || !strings.Contains(ce.Message(), "egg noodles") {
 		t.Errorf("unknown name: message %q lists no close matches", ce.Message())
 	}
 	nm := nameMatches(t, ce)
 	if nm == nil || nm.GetName() != "nooodles" || nm.GetAmbiguous() || !slices.Contains(nm.GetCloseMatches(), "egg noodles") {
 		t.Errorf("unknown name: NameMatches = %v", nm)
+	}
+
+	// A name near nothing offers nothing: the food API's matcher once
+	// answered "unicorn" with "onions".
+	_, err = c.SetItemState(ctx(t), connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "unicorn", State: out}))
+	ce = wantCode(t, err, connect.CodeNotFound)
+	if strings.Contains(ce.Message(), "did you mean") || strings.Contains(ce.Message(), "onion") {
+		t.Errorf("unicorn: %q offers matches that are not near", ce.Message())
 	}
 
 	// Pork mince is kept in the fridge and the freezer.

@@ -62,13 +62,15 @@ func TestStatusErrors(t *testing.T) {
 		given     string // the name asked for; "noodle" when empty
 	}{
 		{"unknown name", 404, `{"detail": "No ingredient is called 'noodle'.", "close_matches": ["egg noodles", "rice noodles"], "candidates": []}`,
-			connect.CodeNotFound, "No ingredient is called 'noodle'; did you mean: egg noodles, rice noodles?", []string{"egg noodles", "rice noodles"}, false, ""},
+			connect.CodeNotFound, "No ingredient is called 'noodle'; did you mean egg noodles, rice noodles?", []string{"egg noodles", "rice noodles"}, false, ""},
 		{"unknown name, nothing close", 404, `{"detail": "No ingredient is called 'xyzzy'.", "close_matches": [], "candidates": []}`,
 			connect.CodeNotFound, "No ingredient is called 'xyzzy'.", []string{}, false, "xyzzy"},
 		{"unknown name, matches that are not near are dropped", 404, `{"detail": "No ingredient is called 'unicorn'.", "close_matches": ["onions"], "candidates": []}`,
 			connect.CodeNotFound, "No ingredient is called 'unicorn'.", []string{}, false, "unicorn"},
 		{"unknown name, the near match kept, the far one dropped", 404, `{"detail": "No ingredient is called 'nodles'.", "close_matches": ["noodles", "lentils"], "candidates": []}`,
-			connect.CodeNotFound, "No ingredient is called 'nodles'; did you mean: noodles?", []string{"noodles"}, false, "nodles"},
+			connect.CodeNotFound, "No ingredient is called 'nodles'; did you mean noodles?", []string{"noodles"}, false, "nodles"},
+		{"unknown name, a slip of one word of a match", 404, `{"detail": "No ingredient is called 'nooodles'.", "close_matches": ["egg noodles", "lentils"], "candidates": []}`,
+			connect.CodeNotFound, "No ingredient is called 'nooodles'; did you mean egg noodles?", []string{"egg noodles"}, false, "nooodles"},
 		{"ambiguous name", 400, `{"detail": "'onion' could mean more than one ingredient (red onion, spring onion); use the full name.", "close_matches": ["red onion", "spring onion"]}`,
 			connect.CodeInvalidArgument, "'onion' could mean more than one ingredient (red onion, spring onion); use the full name.", []string{"red onion", "spring onion"}, true, ""},
 		{"two locations is not a name error", 400, `{"detail": "pork mince is in more than one location (freezer, fridge); say which location.", "close_matches": ["pork mince"]}`,

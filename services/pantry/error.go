@@ -102,13 +102,13 @@ func mentionsAll(sentence string, names []string) bool {
 }
 
 // message is the sentence to show; for a name error it ends with the close
-// matches ("No ingredient is called 'noodle'; did you mean: egg noodles?").
+// matches ("No ingredient is called 'noodle'; did you mean egg noodles?").
 func (e *apiError) message() string {
 	isName, _ := e.nameError()
 	if !isName || len(e.matches) == 0 || mentionsAll(e.msg, e.matches) {
 		return e.msg
 	}
-	return strings.TrimRight(e.msg, ".") + "; did you mean: " + strings.Join(limit(e.matches), ", ") + "?"
+	return strings.TrimRight(e.msg, ".") + "; did you mean " + strings.Join(limit(e.matches), ", ") + "?"
 }
 
 func limit(names []string) []string {
@@ -218,14 +218,26 @@ func nearNames(name string, matches []string) []string {
 	var out []string
 	for _, m := range matches {
 		l := strings.ToLower(m)
-		switch {
-		case strings.Contains(l, n) || strings.Contains(n, l),
-			sharesStem(n, l),
-			editDistance(n, l) <= max(2, len([]rune(n))/3):
+		if strings.Contains(l, n) || strings.Contains(n, l) || sharesStem(n, l) || slip(n, l) {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// slip reports whether a is a few letters from b, or from one of b's words
+// ("nooodles" and "egg noodles"): a typing slip, not another food.
+func slip(a, b string) bool {
+	limit := max(2, len([]rune(a))/3)
+	if editDistance(a, b) <= limit {
+		return true
+	}
+	for _, w := range strings.Fields(b) {
+		if editDistance(a, w) <= limit {
+			return true
+		}
+	}
+	return false
 }
 
 // sharesStem reports whether a word of a and a word of b start with the
