@@ -14,7 +14,7 @@ BIN := bin
 GO_TEST_FLAGS ?= -count=1 -timeout 20m
 
 .PHONY: all build generate check-generated lint vet staticcheck buf-lint fmt-check \
-        test test-go test-foodapi breaking demo bench clean tidy images compose-check docs fuzz
+        test test-go test-foodapi breaking demo clients-tools release bench clean tidy images compose-check docs fuzz
 
 all: build
 
@@ -23,20 +23,45 @@ build:
 	go build -o $(BIN)/sous ./cmd/sous
 	go build -o $(BIN)/mealietest github.com/souskitchen/sous/integration/cmd/mealietest
 
-## generate: regenerate proto/gen from proto/ with local plugins
-generate:
-	$(TOOL) buf generate
+## generate: regenerate proto/gen (Go), clients/typescript/gen and clients/python/src from proto/ with local plugins
+generate: clients-tools
+	$(GENERATE)
 	cd proto && go mod tidy
 
-## check-generated: fail when proto/gen is stale
-check-generated:
+# Every directory `buf generate` writes (buf.gen.yaml), and the one step buf
+# cannot do: the marker that tells type checkers the Python client is typed.
+GEN_DIRS := proto/gen clients/typescript/gen clients/python/src
+GENERATE = $(TOOL) buf generate && touch clients/python/src/sous/py.typed
+
+## check-generated: fail when proto/gen or a client's generated code is stale
+check-generated: clients-tools
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	cp -r proto/gen "$$tmp/before"; \
-	$(TOOL) buf generate; \
-	if ! diff -r "$$tmp/before" proto/gen >/dev/null; then \
-		diff -r "$$tmp/before" proto/gen | head -40; \
-		echo "proto/gen is stale: run 'make generate' and commit the result"; exit 1; \
-	fi; echo "proto/gen is up to date"
+	for d in $(GEN_DIRS); do mkdir -p "$$tmp/$$d"; cp -r "$$d/." "$$tmp/$$d"; done; \
+	$(GENERATE); \
+	stale=0; for d in $(GEN_DIRS); do \
+		if ! diff -r "$$tmp/$$d" "$$d" >/dev/null; then diff -r "$$tmp/$$d" "$$d" | head -40; stale=1; fi; \
+	done; \
+	if [ $$stale = 1 ]; then echo "generated code is stale: run 'make generate' and commit the result"; exit 1; fi; \
+	echo "generated code is up to date ($(GEN_DIRS))"
+
+# The clients' code generators come from each client's own pins:
+# clients/typescript/package-lock.json (protoc-gen-es, and tsc for the
+# example) and clients/python/requirements-dev.txt (protoc-gen-py,
+# protoc-gen-connectrpc and the runtime the example imports).
+TS_CLIENT := clients/typescript
+PY_VENV := clients/python/.venv
+
+## clients-tools: the TypeScript client's node_modules and the Python client's virtualenv
+clients-tools: $(TS_CLIENT)/node_modules/.package-lock.json $(PY_VENV)/.installed.stamp
+
+$(TS_CLIENT)/node_modules/.package-lock.json: $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
+	npm ci --prefix $(TS_CLIENT) --no-audit --no-fund --loglevel=error
+
+# Inside the virtualenv on purpose: deleting it also forgets that it was installed.
+$(PY_VENV)/.installed.stamp: clients/python/requirements-dev.txt
+	test -x $(PY_VENV)/bin/python || python3 -m venv $(PY_VENV)
+	$(PY_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
+	touch $@
 
 ## lint: gofmt, go vet, staticcheck, buf lint
 lint: fmt-check vet staticcheck buf-lint
