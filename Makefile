@@ -18,9 +18,9 @@ GO_TEST_FLAGS ?= -count=1 -timeout 20m
 
 all: build
 
-## build: bin/sous and bin/mealietest
+## build: bin/sous (static, version and commit stamped, as a release builds it) and bin/mealietest
 build:
-	go build -o $(BIN)/sous ./cmd/sous
+	scripts/gobuild.sh $(BIN)/sous ./cmd/sous
 	go build -o $(BIN)/mealietest github.com/souskitchen/sous/integration/cmd/mealietest
 
 ## generate: regenerate proto/gen (Go), clients/typescript/gen and clients/python/src from proto/ with local plugins
@@ -126,13 +126,19 @@ fuzz:
 		go test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
 
+## release: static linux/amd64 and linux/arm64 sous binaries with SHA256SUMS in dist/ (VERSION=x.y.z, default internal/version's)
+release:
+	scripts/release.sh "$(VERSION)"
+
 IMAGE_TAG ?= local
+# The image has no .git to read the commit from.
+COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 
 ## images: container images (needs a Docker engine with BuildKit)
 images:
-	docker build -f deploy/Dockerfile --target sous -t sous:$(IMAGE_TAG) .
+	docker build -f deploy/Dockerfile --target sous --build-arg COMMIT=$(COMMIT) -t sous:$(IMAGE_TAG) .
 	for s in recipes mealplan library pantry; do \
-		docker build -f deploy/Dockerfile --target service --build-arg SERVICE=$$s -t sous-$$s:$(IMAGE_TAG) . ; \
+		docker build -f deploy/Dockerfile --target service --build-arg SERVICE=$$s --build-arg COMMIT=$(COMMIT) -t sous-$$s:$(IMAGE_TAG) . ; \
 	done
 	docker build -t sous-foodapi:$(IMAGE_TAG) integration/foodapi
 
