@@ -5,18 +5,13 @@
 package clients_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -24,14 +19,14 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/souskitchen/sous/integration/demotest"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
 )
 
-// Bounds: building sous or the examples, starting the demo, one example run.
+// Bounds: building an example, one example run.
 const (
 	buildTimeout = 5 * time.Minute
-	startTimeout = time.Minute
 	runTimeout   = 2 * time.Minute
 )
 
@@ -53,120 +48,15 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	sousBin = filepath.Join(dir, "sous")
-	build := exec.Command("go", "build", "-o", sousBin, "github.com/souskitchen/sous/cmd/sous")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building sous:", err)
+	sousBin, err = demotest.Build(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// need skips the test when a tool the Makefile installs is missing, except
-// in CI, where .ci/run installs it and a skip would hide the examples.
-func need(t *testing.T, path, install string) {
-	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is missing in CI: %s", path, install)
-		}
-		t.Skipf("%s is missing: run %s", path, install)
-	}
-}
-
-// demo is a running `sous demo`.
-type demo struct {
-	connectURL string
-	token      string
-}
-
-var (
-	connectLine = regexp.MustCompile(`Connect API:\s+(http://\S+)`)
-	foodLine    = regexp.MustCompile(`Food API \(pantry\):\s+(\S+)`)
-)
-
-// startDemo runs `sous demo` on loopback ports the kernel picks, with a
-// fresh service token, and stops it by its PID when the test ends.
-func startDemo(t *testing.T) demo {
-	t.Helper()
-	need(t, filepath.Join(root, "integration", "foodapi", ".venv", "bin", "python"), "make -C integration/foodapi venv (the demo pantry)")
-	b := make([]byte, 16)
-	rand.Read(b)
-	token := hex.EncodeToString(b)
-	cmd := exec.Command(sousBin, "demo", "--addr", "127.0.0.1:0", "--connect-addr", "127.0.0.1:0")
-	cmd.Dir = root // the demo finds the bundled food API from here
-	cmd.Env = append(cleanEnv(), "SOUS_SERVICE_TOKEN="+token)
-	cmd.Stderr = testWriter{t}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	})
-	banner := make(chan string, 1)
-	go func() {
-		var seen strings.Builder
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			seen.WriteString(sc.Text() + "\n")
-			if strings.HasPrefix(sc.Text(), "Press Ctrl-C") {
-				banner <- seen.String()
-				break
-			}
-		}
-		_, _ = io.Copy(io.Discard, stdout)
-	}()
-	select {
-	case text := <-banner:
-		m := connectLine.FindStringSubmatch(text)
-		if m == nil {
-			t.Fatalf("the demo banner names no Connect API:\n%s", text)
-		}
-		if f := foodLine.FindStringSubmatch(text); f == nil || !strings.HasPrefix(f[1], "http://") {
-			t.Fatalf("the demo pantry is off, so the examples cannot skip what is in stock:\n%s", text)
-		}
-		return demo{connectURL: m[1], token: token}
-	case <-time.After(startTimeout):
-		t.Fatal("sous demo printed no banner")
-	}
-	return demo{}
-}
-
-// cleanEnv is this process's environment without sous's, Mealie's and the
-// food API's variables, so a developer's settings do not leak in.
-func cleanEnv() []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "MEALIE_") || strings.HasPrefix(k, "SOUS_") || strings.HasPrefix(k, "FOOD_") {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
-}
-
-type testWriter struct{ t *testing.T }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
 }
 
 // run runs a command in the repository with a bound, returning its exit
@@ -177,7 +67,7 @@ func run(t *testing.T, timeout time.Duration, env []string, name string, args ..
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = root
-	cmd.Env = append(cleanEnv(), env...)
+	cmd.Env = append(demotest.CleanEnv(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -212,7 +102,7 @@ var clients = []client{
 		build: func(t *testing.T) ([]string, []string) {
 			dir := filepath.Join(root, "clients", "typescript")
 			tsc := filepath.Join(dir, "node_modules", ".bin", "tsc")
-			need(t, tsc, "make clients-tools")
+			demotest.Need(t, tsc, "make clients-tools")
 			if code, out, errOut := run(t, buildTimeout, nil, tsc, "-p", dir); code != 0 {
 				t.Fatalf("tsc: exit %d\n%s%s", code, out, errOut)
 			}
@@ -228,7 +118,7 @@ var clients = []client{
 		build: func(t *testing.T) ([]string, []string) {
 			dir := filepath.Join(root, "clients", "python")
 			python := filepath.Join(dir, ".venv", "bin", "python")
-			need(t, python, "make clients-tools")
+			demotest.Need(t, python, "make clients-tools")
 			target := t.TempDir()
 			code, out, errOut := run(t, buildTimeout, nil, python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
 				"--no-deps", "--no-build-isolation", "--no-cache-dir", "--target", target, dir)
@@ -252,16 +142,16 @@ func TestClientExamples(t *testing.T) {
 	for _, c := range clients {
 		t.Run(c.name, func(t *testing.T) {
 			argv, env := c.build(t)
-			d := startDemo(t)
-			base := append(env, "SOUS_URL="+d.connectURL)
+			d := demotest.Start(t, sousBin, root)
+			base := append(env, "SOUS_URL="+d.ConnectURL)
 
 			tests := []struct {
 				name     string
 				token    string
 				wantCode int
 			}{
-				{"service token", d.token, 0},
-				{"wrong token", "not-" + d.token, 2},
+				{"service token", d.Token, 0},
+				{"wrong token", "not-" + d.Token, 2},
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
@@ -314,16 +204,16 @@ func checkShopping(t *testing.T, before, after []string, out string) {
 
 // shoppingRows reads the demo's one shopping list through the Go client and
 // returns its unchecked rows as displayed.
-func shoppingRows(t *testing.T, d demo) []string {
+func shoppingRows(t *testing.T, d demotest.Demo) []string {
 	t.Helper()
-	mp := mealplanv1connect.NewMealPlanServiceClient(http.DefaultClient, d.connectURL)
+	mp := mealplanv1connect.NewMealPlanServiceClient(http.DefaultClient, d.ConnectURL)
 	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
 	defer cancel()
-	lists, err := mp.GetShoppingList(ctx, authed(&mealplanv1.GetShoppingListRequest{}, d.token))
+	lists, err := mp.GetShoppingList(ctx, authed(&mealplanv1.GetShoppingListRequest{}, d.Token))
 	if err != nil || len(lists.Msg.GetItems()) != 1 {
 		t.Fatalf("GetShoppingList: %v (want the demo's one list)", err)
 	}
-	list, err := mp.GetShoppingList(ctx, authed(&mealplanv1.GetShoppingListRequest{ListId: lists.Msg.GetItems()[0].GetId()}, d.token))
+	list, err := mp.GetShoppingList(ctx, authed(&mealplanv1.GetShoppingListRequest{ListId: lists.Msg.GetItems()[0].GetId()}, d.Token))
 	if err != nil {
 		t.Fatal(err)
 	}
