@@ -106,7 +106,8 @@ func skipReason(block string) string {
 			return n.why
 		}
 	}
-	if strings.Contains(block, "grpcurl ") {
+	// CI installs grpcurl (.ci/run), so there a missing one fails the block.
+	if strings.Contains(block, "grpcurl ") && os.Getenv("CI") == "" {
 		if _, err := exec.LookPath("grpcurl"); err != nil {
 			return "needs grpcurl, which is not installed here"
 		}
