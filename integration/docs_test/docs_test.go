@@ -165,7 +165,8 @@ var (
 )
 
 // skipDir reports directories that hold no code sous runs: hidden ones,
-// generated code, dependencies, test data, and this package.
+// generated code, dependencies, test data, test-only helpers, and this
+// package.
 func skipDir(rel string) bool {
 	base := filepath.Base(rel)
 	switch {
@@ -173,6 +174,9 @@ func skipDir(rel string) bool {
 		// .git, virtualenvs (.venv and friends), editor and CI state.
 		return true
 	case rel == filepath.Join("proto", "gen") || rel == "tools" || rel == filepath.Join("integration", "docs_test"):
+		return true
+	case rel == filepath.Join("integration", "demotest"):
+		// Test plumbing only tests import; it reads CI, which no user sets.
 		return true
 	}
 	return false
