@@ -39,7 +39,7 @@ check-generated: clients-tools
 	for d in $(GEN_DIRS); do mkdir -p "$$tmp/$$d"; cp -r "$$d/." "$$tmp/$$d"; done; \
 	$(GENERATE); \
 	stale=0; for d in $(GEN_DIRS); do \
-		if ! diff -r "$$tmp/$$d" "$$d" >/dev/null; then diff -r "$$tmp/$$d" "$$d" | head -40; stale=1; fi; \
+		if ! diff -r "$$tmp/$$d" "$$d" >/dev/null; then { diff -r "$$tmp/$$d" "$$d" || true; } | head -40 || true; stale=1; fi; \
 	done; \
 	if [ $$stale = 1 ]; then echo "generated code is stale: run 'make generate' and commit the result"; exit 1; fi; \
 	echo "generated code is up to date ($(GEN_DIRS))"

@@ -12,7 +12,7 @@ require (
 require (
 	github.com/mozillazg/go-unidecode v0.2.0
 	golang.org/x/text v0.44.0
-	google.golang.org/protobuf v1.36.12 // indirect
+	google.golang.org/protobuf v1.36.12
 )
 
 require github.com/souskitchen/sous/proto v0.0.0

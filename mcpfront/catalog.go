@@ -3,13 +3,18 @@ package mcpfront
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
 
+	"connectrpc.com/connect"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/souskitchen/sous/internal/recovery"
 )
 
 // The toolsets, one per backend area, so a connector can expose only what it
@@ -94,9 +99,15 @@ func newTool[In any](toolset string, def *mcp.Tool, available func(Backends, Opt
 	}
 	shown := strict.CloneSchemas()
 	advertise(shown)
+	if shown.Properties == nil {
+		// An empty object says "no parameters" to clients that would
+		// otherwise guess.
+		shown.Properties = map[string]*jsonschema.Schema{}
+	}
 	guardStrings(strict)
-	resolved, err := strict.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
-	if err != nil {
+	// Resolving checks, once at startup, that every default fits its
+	// schema; calls are checked by checkArgs.
+	if _, err := strict.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true}); err != nil {
 		panic(fmt.Sprintf("tool %s: resolving its input schema: %v", def.Name, err))
 	}
 	def.InputSchema = shown
@@ -106,16 +117,31 @@ func newTool[In any](toolset string, def *mcp.Tool, available func(Backends, Opt
 		available: available,
 		register: func(s *mcp.Server, b Backends, opts Options) {
 			b.imageDir = opts.ImageDir
-			s.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				in, err := decodeArgs[In](resolved, req.Params.Arguments)
+			s.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (out *mcp.CallToolResult, _ error) {
+				// go-sdk runs each request on a goroutine of its own
+				// without recover: a panic here would end the process and
+				// every other session with it.
+				defer func() {
+					if p := recover(); p != nil {
+						recovery.Log(opts.Logger, def.Name, p)
+						out = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: recovery.Message(def.Name)}}}
+					}
+				}()
+				if panicHook != nil {
+					panicHook(def.Name, req.Params.Arguments)
+				}
+				in, notes, err := decodeArgs[In](def.Name, strict, req.Params.Arguments)
 				if err != nil {
 					return toolError(err), nil
 				}
 				ctx, cancel := context.WithTimeout(ctx, toolDeadline)
 				defer cancel()
+				if heartbeatTools[def.Name] {
+					defer heartbeat(ctx, req)()
+				}
 				v, err := h(ctx, req, b, in)
 				if err != nil {
-					return toolError(err), nil
+					return toolError(renameInternal(err, def.Name)), nil
 				}
 				// No output schema is declared and no structuredContent
 				// is set, so the answer crosses the wire once (seed,
@@ -124,59 +150,98 @@ func newTool[In any](toolset string, def *mcp.Tool, available func(Backends, Opt
 				if err != nil {
 					return toolError(err), nil
 				}
+				addNotes(res, notes)
 				return res, nil
 			})
 		},
 	}
 }
 
-// decodeArgs validates a call's arguments against the strict schema, fills
-// in the schema's defaults, and decodes them into In. Its errors name the
-// offending parameter, as the schema validator words it.
-func decodeArgs[In any](resolved *jsonschema.Resolved, raw json.RawMessage) (In, error) {
+// panicHook, when set, runs first in every tool call. It is nil in every
+// build a user runs: tests set it, and so does the bench binary's build tag
+// (panichook_bench.go), to make one call panic and show the others go on.
+var panicHook func(tool string, args json.RawMessage)
+
+// renameInternal rewords a service's recovered panic (a Connect Internal
+// carrying recovery.Message with the RPC's procedure) to name the tool the
+// caller called instead.
+func renameInternal(err error, tool string) error {
+	if recovery.Recovered(err) {
+		return connect.NewError(connect.CodeInternal, errors.New(recovery.Message(tool)))
+	}
+	return err
+}
+
+// decodeArgs checks a call's arguments against the strict schema (see
+// checkArgs), fills in the schema's defaults, and decodes them into In,
+// with the notes of what was forgiven.
+func decodeArgs[In any](tool string, strict *jsonschema.Schema, raw json.RawMessage) (In, []string, error) {
 	var in In
 	args := map[string]any{}
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return in, fmt.Errorf("arguments must be a JSON object: %v", err)
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := decodeJSON(raw, &args); err != nil || args == nil {
+			return in, nil, fmt.Errorf("the arguments of %s must be a JSON object of named values", tool)
 		}
 	}
-	if err := resolved.ApplyDefaults(&args); err != nil {
-		return in, fmt.Errorf("arguments: %v", err)
-	}
-	if err := resolved.Validate(args); err != nil {
-		return in, fmt.Errorf("invalid arguments: %v", err)
+	notes, err := checkArgs(tool, strict, args)
+	if err != nil {
+		return in, nil, err
 	}
 	filled, err := json.Marshal(args)
 	if err != nil {
-		return in, err
+		return in, nil, err
 	}
 	if err := json.Unmarshal(filled, &in); err != nil {
-		return in, fmt.Errorf("invalid arguments: %v", err)
+		return in, nil, fmt.Errorf("the arguments of %s could not be read: %v", tool, err)
 	}
-	return in, nil
+	return in, notes, nil
 }
 
-// advertise shortens the schema tools/list shows, in place: it drops
-// additionalProperties, the same "false" on every object (about 30 bytes
-// each, and no help in choosing arguments), shows a date's pattern as
-// "format": "date", which names the same YYYY-MM-DD shape (RFC 3339
-// full-date) in a third of the bytes, and drops the guard caps (see
-// guardLen). The strict copy keeps all of them for validation.
+// addNotes adds what a call was forgiven ("limit 500 capped at 100") to an
+// answer object as "capped", so the model knows it got less than it asked.
+func addNotes(res *mcp.CallToolResult, notes []string) {
+	if len(notes) == 0 || res == nil || len(res.Content) != 1 {
+		return
+	}
+	tc, ok := res.Content[0].(*mcp.TextContent)
+	if !ok || !strings.HasSuffix(tc.Text, "}") {
+		return
+	}
+	note, err := marshal(strings.Join(notes, "; "))
+	if err != nil {
+		return
+	}
+	body := strings.TrimSuffix(tc.Text, "}")
+	sep := ","
+	if strings.HasSuffix(body, "{") {
+		sep = ""
+	}
+	tc.Text = body + sep + `"capped":` + string(note) + "}"
+}
+
+// advertise shortens the schema tools/list shows, in place: it shows a
+// date's pattern as "format": "date", which names the same YYYY-MM-DD shape
+// (RFC 3339 full-date) in a third of the bytes, and drops the guard caps
+// (see guardLen) and the cap marks. The strict copy keeps all of them for
+// checkArgs. additionalProperties stays: it tells a client that unknown
+// arguments are refused.
 func advertise(s *jsonschema.Schema) {
 	if s == nil {
 		return
 	}
-	s.AdditionalProperties = nil
 	if s.Pattern == isoDatePattern {
 		s.Pattern, s.Format = "", "date"
 	}
 	if s.Extra[guardKey] != nil {
 		s.MaxLength, s.MinLength = nil, nil
-		delete(s.Extra, guardKey)
-		if len(s.Extra) == 0 {
-			s.Extra = nil
-		}
+	}
+	// The clone shares its Extra map with the strict copy, which still
+	// needs the marks.
+	s.Extra = maps.Clone(s.Extra)
+	delete(s.Extra, guardKey)
+	delete(s.Extra, capKey)
+	if len(s.Extra) == 0 {
+		s.Extra = nil
 	}
 	for _, p := range s.Properties {
 		advertise(p)
@@ -382,7 +447,14 @@ func numRange(lo, hi float64) func(*jsonschema.Schema) {
 // calendar (a 31 February is InvalidArgument there).
 const isoDatePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 
-func isoDate(s *jsonschema.Schema) { s.Pattern = isoDatePattern }
+// isoDate makes a parameter a YYYY-MM-DD date, and says so in its
+// description, which is what a model reads.
+func isoDate(s *jsonschema.Schema) {
+	s.Pattern = isoDatePattern
+	if !strings.Contains(s.Description, "YYYY-MM-DD") {
+		s.Description = strings.TrimSuffix(s.Description, ".") + ", YYYY-MM-DD."
+	}
+}
 
 // both applies several refinements to one property.
 func both(fs ...func(*jsonschema.Schema)) func(*jsonschema.Schema) {

@@ -128,11 +128,14 @@ func catalogSize(t *testing.T, opts Options) (tools, bytes int) {
 
 // maxBytesPerTool is the catalog's size budget: the average bytes of one
 // tool in the whole tools/list answer. Every session pays for the whole
-// catalog before its first call; the target is at most 700 (docs/
-// benchmarks.md, figure 1), less a few bytes a tool here because the list
-// re-encoded by this test comes out slightly smaller than the answer as
-// sous sends it, which is what the benchmark measures.
-const maxBytesPerTool = 695
+// catalog before its first call. The line is mcp-mealie 0.3.1's own cost:
+// run against the same Mealie it lists 25 tools in 20,622 bytes, 825 a
+// tool (docs/benchmarks.md, figure 1), so sous keeps those tools' names and
+// parameter names and still costs no more a tool. It is a few bytes a tool
+// less here because the list re-encoded by this test comes out slightly
+// smaller than the answer as sous sends it, which is what the benchmark
+// measures.
+const maxBytesPerTool = 820
 
 // TestCatalogBudget fails when the catalog grows past maxBytesPerTool on
 // average, with every toolset on and in read-only mode, and shows the
@@ -419,7 +422,8 @@ func TestStrictArguments(t *testing.T) {
 		{"get_meal_plan", map[string]any{"start_date": "12/01/2026", "end_date": "2026-12-02"}, "start_date"},
 		{"add_to_shopping_list", map[string]any{"meal_plan_range": map[string]any{"start_date": "2026-12-01", "end_date": "2026-12-02", "days": 3}}, "days"},
 		{"create_recipe", map[string]any{"name": "Toast", "ingredients": []any{map[string]any{"food": "bread", "colour": "brown"}}}, "ingredients"},
-		{"update_recipe", map[string]any{"slug": "toast", "replace": []any{"notes"}}, "replace"},
+		{"update_recipe", map[string]any{"slug": "toast", "replace_tags": "yes please"}, "replace_tags"},
+		{"update_recipe", map[string]any{"slug": "toast", "replace": []any{"tags"}}, "replace_tags"},
 	} {
 		text, isErr := call(t, cs, c.tool, c.args)
 		if !isErr || !strings.Contains(text, c.want) {
@@ -431,16 +435,51 @@ func TestStrictArguments(t *testing.T) {
 	}
 }
 
-// TestAdvertisedSchemaIsLean pins what advertise does to tools/list: no
-// additionalProperties anywhere, and dates shown as format date.
-func TestAdvertisedSchemaIsLean(t *testing.T) {
+// TestAdvertisedSchemaSaysWhatIsEnforced pins what tools/list shows of
+// the checks: every object that refuses unknown arguments says
+// additionalProperties false, a tool without parameters lists empty
+// properties, a date is described as YYYY-MM-DD (format date, no regular
+// expression), and no internal mark leaks.
+func TestAdvertisedSchemaSaysWhatIsEnforced(t *testing.T) {
+	var walk func(tool, path string, s map[string]any)
+	walk = func(tool, path string, s map[string]any) {
+		if s["type"] == "object" && s["additionalProperties"] != false {
+			t.Errorf("%s %s: an object without additionalProperties false", tool, path)
+		}
+		if s["format"] == "date" && !strings.Contains(fmt.Sprint(s["description"]), "YYYY-MM-DD") && path != "meal_plan_range.start_date" && path != "meal_plan_range.end_date" {
+			t.Errorf("%s %s: a date whose description does not say YYYY-MM-DD", tool, path)
+		}
+		for k := range s {
+			if k == "pattern" || strings.HasPrefix(k, "x-") {
+				t.Errorf("%s %s shows %s", tool, path, k)
+			}
+		}
+		if props, ok := s["properties"].(map[string]any); ok {
+			for k, v := range props {
+				walk(tool, strings.TrimPrefix(path+"."+k, "."), v.(map[string]any))
+			}
+		}
+		if it, ok := s["items"].(map[string]any); ok {
+			walk(tool, path+"[]", it)
+		}
+		if alts, ok := s["anyOf"].([]any); ok {
+			for _, a := range alts {
+				walk(tool, path, a.(map[string]any))
+			}
+		}
+	}
 	for _, tool := range listTools(t, allBackends(), fullOpts) {
 		raw, err := json.Marshal(tool.InputSchema)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if bytes.Contains(raw, []byte("additionalProperties")) || bytes.Contains(raw, []byte(`"pattern"`)) {
-			t.Errorf("%s shows additionalProperties or a date pattern: %s", tool.Name, raw)
+		var s map[string]any
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
 		}
+		if _, ok := s["properties"]; !ok {
+			t.Errorf("%s lists no properties: %s", tool.Name, raw)
+		}
+		walk(tool.Name, "", s)
 	}
 }

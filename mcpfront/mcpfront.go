@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/souskitchen/sous/internal/recovery"
 	"github.com/souskitchen/sous/internal/version"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
@@ -87,6 +88,9 @@ func NewServer(b Backends, opts Options) (*mcp.Server, error) {
 	if opts.ReadOnly {
 		s.AddReceivingMiddleware(readOnlyGuard(tools))
 	}
+	// Added last, so it wraps every other middleware and every method, not
+	// only the tool bodies newTool guards.
+	s.AddReceivingMiddleware(recoverMethods(logger))
 	return s, nil
 }
 
@@ -116,6 +120,25 @@ func (h sdkHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 }
 
 func (h sdkHandler) WithGroup(name string) slog.Handler { return sdkHandler{h.inner.WithGroup(name)} }
+
+// recoverMethods ends a panic anywhere in handling one request (a
+// middleware, tools/list, the SDK's own argument handling) with that
+// request: it is logged once and answered with a JSON-RPC error, and the
+// process serves on. go-sdk runs each request on a goroutine without
+// recover.
+func recoverMethods(logger *slog.Logger) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					recovery.Log(logger, method, p)
+					res, err = nil, errors.New(recovery.Message(method))
+				}
+			}()
+			return next(ctx, method, req)
+		}
+	}
+}
 
 // nullArguments turns `"arguments": null` into `{}`. go-sdk v1.8.0
 // unmarshals null into a nil map and then panics applying schema defaults

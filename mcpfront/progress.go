@@ -3,6 +3,7 @@ package mcpfront
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -17,6 +18,60 @@ import (
 // client with an idle timer, a silent call dies (shared/cases/mcp-cases.md,
 // M09: progress at least every 10 s). Half that leaves room for jitter.
 const progressHeartbeat = 5 * time.Second
+
+// heartbeatTools are the unary calls that can outlast a client's idle
+// timer: a URL import waits for Mealie to fetch and parse a third-party
+// page, and a random plan or a shopping list over a date range is one
+// Mealie write per day or recipe. They send a progress heartbeat; the
+// library reports send their own progress (runReport).
+var heartbeatTools = map[string]bool{
+	"import_recipe_from_url": true,
+	"random_meal_plan":       true,
+	"add_to_shopping_list":   true,
+}
+
+// heartbeatEvery is how often heartbeat speaks; a variable so a test can
+// shorten it.
+var heartbeatEvery = progressHeartbeat
+
+// heartbeat sends a progress notification every heartbeatEvery while a
+// call runs, when the client sent a progress token (none otherwise), so a
+// client or proxy that drops a silent call keeps this one. Progress is
+// the seconds elapsed, which only grows, as the protocol asks; there is no
+// total. It returns the function that stops it.
+func heartbeat(ctx context.Context, req *mcp.CallToolRequest) (stop func()) {
+	if req == nil || req.Params == nil || req.Session == nil {
+		return func() {}
+	}
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		start := time.Now()
+		tick := time.NewTicker(heartbeatEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				s := time.Since(start).Seconds()
+				// A failed notification only costs the client its
+				// progress bar.
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+					ProgressToken: token, Progress: s, Message: fmt.Sprintf("%s still running (%.0f s)", req.Params.Name, s),
+				})
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
 
 // reportEvent is one message of a library report stream: progress or the
 // final result.

@@ -31,7 +31,7 @@ const queryFilterHelp = "Mealie queryFilterString, ANDed, e.g. " +
 	`lastMade IS NULL; tags.name CONTAINS ALL ["Vegan"]`
 
 type getCookbookRecipesIn struct {
-	Cookbook string `json:"cookbook" jsonschema:"Slug or id."`
+	Cookbook string `json:"cookbook" jsonschema:"Slug, id or exact name."`
 	Page     int    `json:"page,omitempty" jsonschema:"Page number."`
 	Limit    int    `json:"limit,omitempty" jsonschema:"Results per page."`
 }
@@ -48,7 +48,7 @@ type createCookbookIn struct {
 }
 
 type updateCookbookIn struct {
-	CookbookID  string   `json:"cookbook_id" jsonschema:"Cookbook id."`
+	CookbookID  string   `json:"cookbook_id" jsonschema:"Id or exact name."`
 	Name        *string  `json:"name,omitempty" jsonschema:"New name."`
 	Description *string  `json:"description,omitempty" jsonschema:"New description."`
 	Tags        []string `json:"tags,omitempty" jsonschema:"Tag names."`
@@ -61,7 +61,7 @@ type updateCookbookIn struct {
 }
 
 type deleteCookbookIn struct {
-	CookbookID string `json:"cookbook_id" jsonschema:"Cookbook id."`
+	CookbookID string `json:"cookbook_id" jsonschema:"Id or exact name."`
 }
 
 type libraryStatsIn struct {
@@ -92,7 +92,7 @@ func libraryTools() []Tool {
 			Name:        "get_cookbook_recipes",
 			Description: "Call when asked what is in a cookbook. Returns its recipes' slugs, paged.",
 			Annotations: readAnn(),
-		}, hasLibrary, props{"cookbook": maxLen(200), "page": intRange(1, 10000, 1), "limit": intRange(1, maxRecipeLimit, 20)}, getCookbookRecipes),
+		}, hasLibrary, props{"cookbook": maxLen(200), "page": intRange(1, 10000, 1), "limit": capped(1, maxRecipeLimit, 20)}, getCookbookRecipes),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "create_cookbook",
 			Description: "Call when the user wants a collection such as quick dinners. Saves a filter, not copies.",
@@ -133,7 +133,7 @@ func describe(d string) func(*mcpSchema) { return func(s *mcpSchema) { s.Descrip
 
 // cookbookView is a cookbook as a model reads it.
 type cookbookView struct {
-	ID          string `json:"id"`
+	ID          string `json:"cookbook_id"`
 	Slug        string `json:"slug,omitempty"`
 	Name        string `json:"name,omitempty"`
 	Description string `json:"description,omitempty"`
@@ -164,7 +164,27 @@ func listCookbooks(ctx context.Context, _ *mcp.CallToolRequest, b Backends, _ no
 }
 
 func getCookbookRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getCookbookRecipesIn) (any, error) {
-	res, err := b.Library.GetCookbookRecipes(ctx, connect.NewRequest(&libraryv1.GetCookbookRecipesRequest{Cookbook: in.Cookbook, Page: int32(in.Page), Limit: int32(in.Limit)}))
+	book, err := resolveCookbook(ctx, b, in.Cookbook, false)
+	if err != nil {
+		return nil, err
+	}
+	get := func(book string) (*connect.Response[libraryv1.GetCookbookRecipesResponse], error) {
+		return b.Library.GetCookbookRecipes(ctx, connect.NewRequest(&libraryv1.GetCookbookRecipesRequest{Cookbook: book, Page: int32(in.Page), Limit: int32(in.Limit)}))
+	}
+	res, err := get(book)
+	if isNotFound(err) {
+		// A read may try again under the cookbook's exact name.
+		cs, lerr := cookbookCandidates(ctx, b, false)
+		if lerr != nil {
+			return nil, err
+		}
+		if m := byName(in.Cookbook, cs); len(m) == 1 {
+			res, err = get(m[0].ref)
+		}
+		if isNotFound(err) {
+			return nil, missError("cookbook", in.Cookbook, nearest(in.Cookbook, cs), "list_cookbooks")
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -188,8 +208,12 @@ func createCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 }
 
 func updateCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateCookbookIn) (any, error) {
+	id, err := resolveCookbook(ctx, b, in.CookbookID, true)
+	if err != nil {
+		return nil, err
+	}
 	req := &libraryv1.UpdateCookbookRequest{
-		CookbookId: in.CookbookID, Name: in.Name, Description: in.Description, Tags: in.Tags, Categories: in.Categories, Tools: in.Tools,
+		CookbookId: id, Name: in.Name, Description: in.Description, Tags: in.Tags, Categories: in.Categories, Tools: in.Tools,
 		RequireAll: in.RequireAll, QueryFilter: in.QueryFilter, Public: in.Public,
 	}
 	if in.Position != nil {
@@ -197,15 +221,19 @@ func updateCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 	}
 	res, err := b.Library.UpdateCookbook(ctx, connect.NewRequest(req))
 	if err != nil {
-		return nil, err
+		return nil, onCookbookMiss(ctx, b, in.CookbookID, true, err)
 	}
 	return shapeCookbook(res.Msg.GetCookbook()), nil
 }
 
 func deleteCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in deleteCookbookIn) (any, error) {
-	res, err := b.Library.DeleteCookbook(ctx, connect.NewRequest(&libraryv1.DeleteCookbookRequest{CookbookId: in.CookbookID}))
+	id, err := resolveCookbook(ctx, b, in.CookbookID, true)
 	if err != nil {
 		return nil, err
+	}
+	res, err := b.Library.DeleteCookbook(ctx, connect.NewRequest(&libraryv1.DeleteCookbookRequest{CookbookId: id}))
+	if err != nil {
+		return nil, onCookbookMiss(ctx, b, in.CookbookID, true, err)
 	}
 	return struct {
 		Deleted cookbookView `json:"deleted"`
@@ -231,9 +259,11 @@ func libraryStats(ctx context.Context, req *mcp.CallToolRequest, b Backends, in 
 	if err != nil {
 		return nil, err
 	}
+	// Names and counts only: a Mealie id or a note on how the sweep
+	// counted is noise to a cook; manage_taxonomy lists ids when a
+	// change needs one.
 	type usage struct {
 		Name    string `json:"name"`
-		ID      string `json:"id,omitempty"`
 		Recipes int32  `json:"recipes"`
 	}
 	out := struct {
@@ -243,10 +273,9 @@ func libraryStats(ctx context.Context, req *mcp.CallToolRequest, b Backends, in 
 		Library    int32    `json:"library_total"`
 		Truncated  string   `json:"truncated,omitempty"`
 		Unreadable []string `json:"unreadable,omitempty"`
-		Method     string   `json:"method,omitempty"`
-	}{Items: []usage{}, Unused: r.GetUnused(), Scanned: r.GetScanned(), Library: r.GetLibraryTotal(), Truncated: r.GetTruncated(), Unreadable: unreadable(r.GetUnreadable()), Method: r.GetMethod()}
+	}{Items: []usage{}, Unused: r.GetUnused(), Scanned: r.GetScanned(), Library: r.GetLibraryTotal(), Truncated: r.GetTruncated(), Unreadable: unreadable(r.GetUnreadable())}
 	for _, u := range r.GetItems() {
-		out.Items = append(out.Items, usage{Name: u.GetName(), ID: u.GetId(), Recipes: u.GetRecipeCount()})
+		out.Items = append(out.Items, usage{Name: u.GetName(), Recipes: u.GetRecipeCount()})
 	}
 	return out, nil
 }

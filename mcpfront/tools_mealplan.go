@@ -44,7 +44,7 @@ type dateRangeIn struct {
 type addMealPlanEntryIn struct {
 	Date       string `json:"date" jsonschema:"Day."`
 	EntryType  string `json:"entry_type,omitempty" jsonschema:"Meal."`
-	RecipeSlug string `json:"recipe_slug,omitempty" jsonschema:"Recipe slug, or title."`
+	RecipeSlug string `json:"recipe_slug,omitempty" jsonschema:"Recipe slug or exact name; or title."`
 	Title      string `json:"title,omitempty" jsonschema:"Meal without a recipe (\"Eat out\")."`
 	Note       string `json:"note,omitempty" jsonschema:"Note."`
 }
@@ -93,7 +93,7 @@ func mealPlanTools() []Tool {
 
 // planEntry is a meal plan entry as a model reads it.
 type planEntry struct {
-	ID         string `json:"id"`
+	ID         string `json:"entry_id"`
 	Date       string `json:"date,omitempty"`
 	Type       string `json:"type,omitempty"`
 	RecipeSlug string `json:"recipe_slug,omitempty"`
@@ -152,7 +152,14 @@ func addMealPlanEntry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, i
 	case in.RecipeSlug != "" && in.Title != "":
 		return nil, errors.New("give recipe_slug or title, not both")
 	case in.RecipeSlug != "":
-		req.Meal = &mealplanv1.AddMealPlanEntryRequest_RecipeSlug{RecipeSlug: in.RecipeSlug}
+		slug := in.RecipeSlug
+		if b.Recipes != nil {
+			var err error
+			if slug, err = resolveRecipe(ctx, b, slug); err != nil {
+				return nil, err
+			}
+		}
+		req.Meal = &mealplanv1.AddMealPlanEntryRequest_RecipeSlug{RecipeSlug: slug}
 	case in.Title != "":
 		req.Meal = &mealplanv1.AddMealPlanEntryRequest_Title{Title: in.Title}
 	default:
@@ -160,6 +167,9 @@ func addMealPlanEntry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, i
 	}
 	res, err := b.MealPlan.AddMealPlanEntry(ctx, connect.NewRequest(req))
 	if err != nil {
+		if in.RecipeSlug != "" && b.Recipes != nil {
+			return nil, onRecipeMiss(ctx, b, in.RecipeSlug, err)
+		}
 		return nil, err
 	}
 	return shapeEntry(res.Msg.GetEntry()), nil

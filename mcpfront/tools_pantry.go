@@ -2,13 +2,17 @@ package mcpfront
 
 import (
 	"context"
-	"strconv"
+	"encoding/json"
 	"strings"
 
 	"connectrpc.com/connect"
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/souskitchen/sous/internal/amount"
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 )
 
 func hasPantry(b Backends, _ Options) bool { return b.Pantry != nil }
@@ -72,9 +76,11 @@ type whatCanICookIn struct {
 	Servings *int `json:"servings,omitempty" jsonschema:"Servings to scale to."`
 }
 
+// amountIn is one option or base ingredient as the pantry spec writes it:
+// {ingredient, qty, unit}.
 type amountIn struct {
 	Ingredient string   `json:"ingredient"`
-	Quantity   *float64 `json:"quantity,omitempty"`
+	Quantity   *float64 `json:"qty,omitempty"`
 	Unit       string   `json:"unit,omitempty"`
 }
 
@@ -99,11 +105,11 @@ type logCookIn struct {
 }
 
 type createMetaRecipeIn struct {
-	ID              *int64     `json:"id,omitempty" jsonschema:"Meta-recipe to rebuild; omit to create."`
-	Name            string     `json:"name" jsonschema:"Name."`
-	Method          string     `json:"method,omitempty" jsonschema:"How to cook it."`
-	Slots           []slotIn   `json:"slots,omitempty" jsonschema:"Slots, each with interchangeable options."`
-	BaseIngredients []amountIn `json:"base_ingredients,omitempty" jsonschema:"Ingredients every version needs."`
+	ID              *int64   `json:"id,omitempty" jsonschema:"Meta-recipe to rebuild; omit to create."`
+	Name            string   `json:"name" jsonschema:"Name."`
+	Method          string   `json:"method,omitempty" jsonschema:"How to cook it."`
+	Slots           []slotIn `json:"slots,omitempty" jsonschema:"Slots, each with interchangeable options."`
+	BaseIngredients []any    `json:"base_ingredients,omitempty" jsonschema:"Ingredients every version needs: names, or objects as in options."`
 }
 
 func pantryTools() []Tool {
@@ -148,7 +154,7 @@ func pantryTools() []Tool {
 			Name:        "create_meta_recipe",
 			Description: "Call to keep a template worked out with the user. Saves (or, with id, rebuilds) a meta-recipe.",
 			Annotations: writeAnn(true, false, false),
-		}, hasPantry, props{"name": maxLen(200), "slots": maxItems(maxSlots), "base_ingredients": maxItems(maxBase)}, createMetaRecipe),
+		}, hasPantry, props{"name": maxLen(200), "slots": maxItems(maxSlots), "base_ingredients": baseItems}, createMetaRecipe),
 	}
 }
 
@@ -209,6 +215,11 @@ func setItemState(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in se
 	}
 	it := shapePantryItem(res.Msg.GetItem())
 	it.Location = locationName(res.Msg.GetItem().GetLocation())
+	if it.State == "out" {
+		// What was there before it ran out is no longer there: a
+		// quantity beside "out" reads as stock.
+		it.Quantity, it.Unit = nil, ""
+	}
 	return struct {
 		Message string     `json:"message,omitempty"`
 		Changed bool       `json:"changed"`
@@ -296,16 +307,10 @@ func whatCanICook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in wh
 }
 
 // amountText renders an ingredient amount as one short string, such as
-// "200 g pork mince": a model reads it as well as three fields.
+// "200 g pork mince" or "¾ cup stock" (package amount): a model reads it as
+// well as three fields, and a cook reads it as written.
 func amountText(a *pantryv1.IngredientAmount) string {
-	var parts []string
-	if a.Quantity != nil {
-		parts = append(parts, strconv.FormatFloat(a.GetQuantity(), 'f', -1, 64))
-	}
-	if a.GetUnit() != "" {
-		parts = append(parts, a.GetUnit())
-	}
-	return strings.Join(append(parts, a.GetIngredient()), " ")
+	return amount.Line(a.GetQuantity(), a.GetUnit(), a.GetIngredient(), "", "")
 }
 
 // metaRecipeView is a meta-recipe as a model reads it.
@@ -374,7 +379,7 @@ func logCook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in logCook
 	}
 	res, err := b.Pantry.LogCook(ctx, connect.NewRequest(req))
 	if err != nil {
-		return nil, err
+		return nil, mealieRecipeHint(ctx, b, in.MetaRecipe+in.Recipe, err)
 	}
 	out := struct {
 		ID   int64    `json:"cook_log_id"`
@@ -390,6 +395,23 @@ func logCook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in logCook
 	return out, nil
 }
 
+// mealieRecipeHint turns the pantry's "no such recipe" into the tool to
+// call when what was cooked is a Mealie recipe: log_cook records the
+// pantry's meta-recipes and recipes, mark_recipe_made Mealie's.
+func mealieRecipeHint(ctx context.Context, b Backends, given string, err error) error {
+	if !isNotFound(err) || b.Recipes == nil {
+		return err
+	}
+	slug, rerr := resolveRecipe(ctx, b, given)
+	if rerr != nil {
+		return err
+	}
+	if _, gerr := b.Recipes.GetRecipe(ctx, connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: slug, Fields: []string{"name"}})); gerr != nil {
+		return err
+	}
+	return errorf("%s is a Mealie recipe, not a pantry one: call mark_recipe_made with slug %s to record that it was made", quote(given), quote(slug))
+}
+
 func amounts(in []amountIn) []*pantryv1.IngredientAmount {
 	var out []*pantryv1.IngredientAmount
 	for _, a := range in {
@@ -398,8 +420,51 @@ func amounts(in []amountIn) []*pantryv1.IngredientAmount {
 	return out
 }
 
+// baseItems lets base_ingredients be plain names, as the pantry spec's
+// base_ingredients:[] is usually written, or {ingredient, qty, unit}
+// objects as slot options are.
+func baseItems(s *mcpSchema) {
+	s.MaxItems = ptr(maxBase)
+	opt, err := jsonschema.For[amountIn](nil)
+	if err != nil {
+		panic(err)
+	}
+	dropNullTypes(opt)
+	opt.Properties["qty"].Minimum = ptr(0.0)
+	s.Items = &mcpSchema{AnyOf: []*mcpSchema{{Type: "string"}, opt}}
+}
+
+// baseAmounts reads base_ingredients, whose items checkArgs has already
+// held to a name or an amount object.
+func baseAmounts(items []any) ([]*pantryv1.IngredientAmount, error) {
+	var out []*pantryv1.IngredientAmount
+	for i, it := range items {
+		switch v := it.(type) {
+		case string:
+			out = append(out, &pantryv1.IngredientAmount{Ingredient: v})
+		case map[string]any:
+			raw, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			var a amountIn
+			if err := json.Unmarshal(raw, &a); err != nil {
+				return nil, errorf("base_ingredients[%d]: %v", i, err)
+			}
+			out = append(out, amounts([]amountIn{a})...)
+		default:
+			return nil, errorf("base_ingredients[%d] must be a name or an object with ingredient, qty, unit", i)
+		}
+	}
+	return out, nil
+}
+
 func createMetaRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in createMetaRecipeIn) (any, error) {
-	req := &pantryv1.CreateMetaRecipeRequest{Id: in.ID, Name: in.Name, Method: in.Method, BaseIngredients: amounts(in.BaseIngredients)}
+	base, err := baseAmounts(in.BaseIngredients)
+	if err != nil {
+		return nil, err
+	}
+	req := &pantryv1.CreateMetaRecipeRequest{Id: in.ID, Name: in.Name, Method: in.Method, BaseIngredients: base}
 	for _, s := range in.Slots {
 		req.Slots = append(req.Slots, &pantryv1.SlotInput{Name: s.Name, Options: amounts(s.Options)})
 	}

@@ -31,29 +31,26 @@ type searchRecipesIn struct {
 
 // getRecipeIn is get_recipe's input.
 type getRecipeIn struct {
-	Slug   string   `json:"slug" jsonschema:"Recipe slug."`
+	Slug   string   `json:"slug" jsonschema:"Slug or exact name."`
 	Full   bool     `json:"full,omitempty" jsonschema:"Raw Mealie recipe; large."`
 	Fields []string `json:"fields,omitempty" jsonschema:"Only these fields."`
 }
 
-// recipeFieldNames are the curated view's fields a caller may narrow to,
-// by the names the answers use.
-var recipeFieldNames = []string{"name", "description", "yield", "prep", "cook", "total", "ingredients", "instructions", "tags", "categories", "tools", "source", "rating", "notes", "last_made"}
+// recipeFieldNames are the curated view's fields a caller may narrow to:
+// mcp-mealie's detail keys plus last_made, by the names the answer uses, so
+// what a model can ask for is what it reads (docs/tools.md, "Moving from
+// mcp-mealie").
+var recipeFieldNames = []string{"name", "slug", "description", "yield", "prep_time", "cook_time", "total_time", "ingredients", "instructions", "tags", "categories", "tools", "source_url", "rating", "notes", "last_made"}
 
-var summaryFieldNames = []string{"name", "description", "tags", "categories", "tools", "rating", "yield", "total", "prep", "cook", "source", "date_added", "last_made", "has_image"}
+// summaryFieldNames are what search_recipes can add to each result: the
+// detail keys Mealie's list payload has (no ingredients, instructions or
+// notes), plus sous's date_added, last_made and has_image.
+var summaryFieldNames = []string{"name", "slug", "description", "tags", "categories", "tools", "rating", "yield", "prep_time", "cook_time", "total_time", "source_url", "date_added", "last_made", "has_image"}
 
-// shortKeys are the recipe fields whose names in the tools are shorter than
-// in the Connect API: a model reads "prep" as well as "prep_time", and the
-// short names keep get_recipe within the seed's 491-byte curated view of the
-// same recipe with last_made added (issue figure "Answer cost"), and the
-// catalog within its per-tool budget.
-var shortKeys = map[string]string{
-	"yield":  "recipe_yield",
-	"prep":   "prep_time",
-	"cook":   "cook_time",
-	"total":  "total_time",
-	"source": "source_url",
-}
+// protoKeys are the answer keys whose Connect API field is named otherwise:
+// the detail view says "yield" where the API, like Mealie, says
+// recipe_yield.
+var protoKeys = map[string]string{"yield": "recipe_yield"}
 
 // protoFields maps a fields parameter to the Connect API's field names.
 func protoFields(fields []string) []string {
@@ -62,7 +59,7 @@ func protoFields(fields []string) []string {
 	}
 	out := make([]string, len(fields))
 	for i, f := range fields {
-		if long, ok := shortKeys[f]; ok {
+		if long, ok := protoKeys[f]; ok {
 			f = long
 		}
 		out[i] = f
@@ -89,7 +86,7 @@ func recipeTools() []Tool {
 		}, hasRecipes, props{
 			"fields":      func(s *mcpSchema) { s.Items.Enum = toAny(summaryFieldNames) },
 			"page":        intRange(1, 10000, 1),
-			"limit":       intRange(1, maxRecipeLimit, 20),
+			"limit":       capped(1, maxRecipeLimit, 20),
 			"query":       maxLen(200),
 			"require_all": boolDefault(false),
 			"tags":        both(maxItems(50), guardItems(maxTaxonomyNameLen)),
@@ -114,7 +111,7 @@ func recipeTools() []Tool {
 			"foods":             both(maxItems(100), guardItems(maxTaxonomyNameLen)),
 			"tools":             both(maxItems(50), guardItems(maxTaxonomyNameLen)),
 			"max_missing_foods": intRange(0, maxMissingFoods, 2),
-			"limit":             intRange(1, maxSuggestions, 10),
+			"limit":             capped(1, maxSuggestions, 10),
 			"from_pantry":       boolDefault(false),
 		}, suggestRecipes),
 		newTool(ToolsetRecipes, &mcp.Tool{
@@ -126,32 +123,34 @@ func recipeTools() []Tool {
 			"ingredients":  ingredientItems,
 			"instructions": maxItems(maxListInput),
 			"from_slug":    maxLen(500),
-			"yield":        guardLen(maxShortTextLen),
-			"prep":         guardLen(maxShortTextLen),
-			"cook":         guardLen(maxShortTextLen),
-			"total":        guardLen(maxShortTextLen),
+			"recipe_yield": guardLen(maxShortTextLen),
+			"prep_time":    guardLen(maxShortTextLen),
+			"cook_time":    guardLen(maxShortTextLen),
+			"total_time":   guardLen(maxShortTextLen),
 			"tags":         guardItems(maxTaxonomyNameLen),
 			"categories":   guardItems(maxTaxonomyNameLen),
 			"tools":        guardItems(maxTaxonomyNameLen),
 		}, createRecipe),
 		newTool(ToolsetRecipes, &mcp.Tool{
 			Name:        "update_recipe",
-			Description: "Call to edit, retag, rate or rename a recipe. Tags, categories and tools add unless in replace.",
+			Description: "Call to edit, retag, rate or rename a recipe. Tags, categories and tools add unless replace_* is set.",
 			Annotations: writeAnn(true, true, false),
 		}, hasRecipes, props{
-			"slug":         maxLen(500),
-			"name":         maxLen(maxNameLen),
-			"ingredients":  ingredientItems,
-			"instructions": maxItems(maxListInput),
-			"rating":       numRange(0, 5),
-			"replace":      both(maxItems(3), func(s *mcpSchema) { s.Items.Enum = toAny(replaceableLists) }),
-			"yield":        guardLen(maxShortTextLen),
-			"prep":         guardLen(maxShortTextLen),
-			"cook":         guardLen(maxShortTextLen),
-			"total":        guardLen(maxShortTextLen),
-			"tags":         guardItems(maxTaxonomyNameLen),
-			"categories":   guardItems(maxTaxonomyNameLen),
-			"tools":        guardItems(maxTaxonomyNameLen),
+			"slug":               maxLen(500),
+			"name":               maxLen(maxNameLen),
+			"ingredients":        ingredientItems,
+			"instructions":       maxItems(maxListInput),
+			"rating":             numRange(0, 5),
+			"replace_tags":       boolDefault(false),
+			"replace_categories": boolDefault(false),
+			"replace_tools":      boolDefault(false),
+			"recipe_yield":       guardLen(maxShortTextLen),
+			"prep_time":          guardLen(maxShortTextLen),
+			"cook_time":          guardLen(maxShortTextLen),
+			"total_time":         guardLen(maxShortTextLen),
+			"tags":               guardItems(maxTaxonomyNameLen),
+			"categories":         guardItems(maxTaxonomyNameLen),
+			"tools":              guardItems(maxTaxonomyNameLen),
 		}, updateRecipe),
 		newTool(ToolsetRecipes, &mcp.Tool{
 			Name:        "set_recipe_image",
@@ -180,7 +179,7 @@ func recipeTools() []Tool {
 		}, hasRecipes, props{"slug": maxLen(500), "confirm_slug": maxLen(500)}, deleteRecipe),
 		newTool(ToolsetRecipes, &mcp.Tool{
 			Name:        "import_recipe_from_url",
-			Description: "Call when given a recipe link to keep. On scrape_failed, fix or delete the placeholder.",
+			Description: "Call to save a recipe from a link. On scrape_failed, fix or delete the placeholder.",
 			Annotations: writeAnn(false, false, true),
 		}, hasRecipes, props{
 			"url": maxLen(2000), "include_tags": boolDefault(true), "include_categories": boolDefault(true),
@@ -210,10 +209,10 @@ type summaryView struct {
 	Tools       []string `json:"tools,omitempty"`
 	Rating      *float64 `json:"rating,omitempty"`
 	RecipeYield string   `json:"yield,omitempty"`
-	TotalTime   string   `json:"total,omitempty"`
-	PrepTime    string   `json:"prep,omitempty"`
-	CookTime    string   `json:"cook,omitempty"`
-	SourceURL   string   `json:"source,omitempty"`
+	TotalTime   string   `json:"total_time,omitempty"`
+	PrepTime    string   `json:"prep_time,omitempty"`
+	CookTime    string   `json:"cook_time,omitempty"`
+	SourceURL   string   `json:"source_url,omitempty"`
 	DateAdded   string   `json:"date_added,omitempty"`
 	LastMade    string   `json:"last_made,omitempty"`
 	HasImage    *bool    `json:"has_image,omitempty"`
@@ -258,6 +257,9 @@ func searchRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in s
 	if len(out.Items) == 0 {
 		out.Hint = "no recipes matched"
 	}
+	if res.Msg.GetDescriptionsCut() > 0 {
+		out.Hint = strings.TrimLeft(out.Hint+"; long descriptions end in … (get_recipe has them whole)", "; ")
+	}
 	return out, nil
 }
 
@@ -270,22 +272,43 @@ type recipeView struct {
 	Name         string   `json:"name,omitempty"`
 	Description  string   `json:"description,omitempty"`
 	RecipeYield  string   `json:"yield,omitempty"`
-	PrepTime     string   `json:"prep,omitempty"`
-	CookTime     string   `json:"cook,omitempty"`
-	TotalTime    string   `json:"total,omitempty"`
+	PrepTime     string   `json:"prep_time,omitempty"`
+	CookTime     string   `json:"cook_time,omitempty"`
+	TotalTime    string   `json:"total_time,omitempty"`
 	Ingredients  []string `json:"ingredients,omitempty"`
 	Instructions []string `json:"instructions,omitempty"`
 	Tags         []string `json:"tags,omitempty"`
 	Categories   []string `json:"categories,omitempty"`
 	Tools        []string `json:"tools,omitempty"`
-	SourceURL    string   `json:"source,omitempty"`
+	SourceURL    string   `json:"source_url,omitempty"`
 	Rating       *float64 `json:"rating,omitempty"`
 	Notes        []string `json:"notes,omitempty"`
 	LastMade     string   `json:"last_made,omitempty"`
 }
 
 func getRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getRecipeIn) (any, error) {
-	res, err := b.Recipes.GetRecipe(ctx, connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: in.Slug, Full: in.Full, Fields: protoFields(in.Fields)}))
+	slug, err := resolveRecipe(ctx, b, in.Slug)
+	if err != nil {
+		return nil, err
+	}
+	get := func(slug string) (*connect.Response[recipesv1.GetRecipeResponse], error) {
+		return b.Recipes.GetRecipe(ctx, connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: slug, Full: in.Full, Fields: protoFields(in.Fields)}))
+	}
+	res, err := get(slug)
+	if isNotFound(err) {
+		// A read may try again: a lower-case name that is not the
+		// slug ("shakshuka" for shakshuka-1) is still a name.
+		cs, serr := recipeCandidates(ctx, b, in.Slug)
+		if serr != nil {
+			return nil, err
+		}
+		if m := byName(in.Slug, cs); len(m) == 1 {
+			res, err = get(m[0].ref)
+		}
+		if isNotFound(err) {
+			return nil, recipeMiss(ctx, b, in.Slug, cs)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +324,12 @@ func shapeRecipe(r *recipesv1.Recipe) recipeView {
 		Slug: r.GetSlug(), Name: r.GetName(), Description: r.GetDescription(),
 		RecipeYield: r.GetRecipeYield(), PrepTime: r.GetPrepTime(), CookTime: r.GetCookTime(), TotalTime: r.GetTotalTime(),
 		Instructions: r.GetInstructions(), Tags: r.GetTags(), Categories: r.GetCategories(), Tools: r.GetTools(),
-		SourceURL: r.GetSourceUrl(), Rating: r.Rating, LastMade: r.GetLastMade(),
+		SourceURL: r.GetSourceUrl(), LastMade: r.GetLastMade(),
+	}
+	// The getters are nil-safe; a field read is not, and an answer
+	// without a recipe is a tool error's matter, not a panic's.
+	if r != nil {
+		v.Rating = r.Rating
 	}
 	for _, ing := range r.GetIngredients() {
 		line := ing.GetDisplay()
@@ -335,48 +363,46 @@ type noteIn struct {
 	Text  string `json:"text"`
 }
 
-// createRecipeIn is create_recipe's input.
+// createRecipeIn is create_recipe's input: mcp-mealie's parameters, by
+// their names there, plus total_time, notes and from_slug.
 type createRecipeIn struct {
 	Name         string   `json:"name" jsonschema:"Recipe name."`
 	Description  string   `json:"description,omitempty" jsonschema:"Short description."`
-	Ingredients  []any    `json:"ingredients,omitempty" jsonschema:"Text lines or parse_ingredients objects."`
+	Ingredients  []any    `json:"ingredients,omitempty" jsonschema:"Text lines, or parse_ingredients objects."`
 	Instructions []string `json:"instructions,omitempty" jsonschema:"Steps in order."`
-	RecipeYield  string   `json:"yield,omitempty" jsonschema:"Yield, e.g. \"4 servings\"."`
-	PrepTime     string   `json:"prep,omitempty" jsonschema:"Free text, e.g. \"15 min\"."`
-	CookTime     string   `json:"cook,omitempty" jsonschema:"Free text."`
-	TotalTime    string   `json:"total,omitempty" jsonschema:"Free text."`
-	Tags         []string `json:"tags,omitempty" jsonschema:"Tag names."`
-	Categories   []string `json:"categories,omitempty" jsonschema:"Category names."`
+	RecipeYield  string   `json:"recipe_yield,omitempty" jsonschema:"E.g. 4 servings."`
+	PrepTime     string   `json:"prep_time,omitempty" jsonschema:"E.g. 15 min."`
+	CookTime     string   `json:"cook_time,omitempty" jsonschema:"Free text."`
+	TotalTime    string   `json:"total_time,omitempty" jsonschema:"Free text."`
+	Tags         []string `json:"tags,omitempty" jsonschema:"Names."`
+	Categories   []string `json:"categories,omitempty" jsonschema:"Names."`
 	Tools        []string `json:"tools,omitempty" jsonschema:"Kitchen tool names."`
-	SourceURL    string   `json:"source,omitempty" jsonschema:"Source page."`
+	SourceURL    string   `json:"source_url,omitempty" jsonschema:"Source page."`
 	Notes        []noteIn `json:"notes,omitempty" jsonschema:"Notes."`
 	FromSlug     string   `json:"from_slug,omitempty" jsonschema:"Copy this recipe; other fields override."`
 }
 
-// replaceableLists are the lists update_recipe adds to unless told to
-// replace them: one enum parameter rather than a flag each, which the
-// catalog pays for in every session.
-var replaceableLists = []string{"tags", "categories", "tools"}
-
 // updateRecipeIn is update_recipe's input. Pointers tell "not given" from
 // "set to empty".
 type updateRecipeIn struct {
-	Slug         string   `json:"slug" jsonschema:"Recipe slug."`
-	Name         *string  `json:"name,omitempty" jsonschema:"New name; moves the slug."`
-	Description  *string  `json:"description,omitempty" jsonschema:"Description."`
-	Ingredients  []any    `json:"ingredients,omitempty" jsonschema:"All lines, text or objects."`
-	Instructions []string `json:"instructions,omitempty" jsonschema:"All steps."`
-	RecipeYield  *string  `json:"yield,omitempty" jsonschema:"Yield."`
-	PrepTime     *string  `json:"prep,omitempty" jsonschema:"Prep time."`
-	CookTime     *string  `json:"cook,omitempty" jsonschema:"Cook time."`
-	TotalTime    *string  `json:"total,omitempty" jsonschema:"Total time."`
-	Tags         []string `json:"tags,omitempty" jsonschema:"Tags to add."`
-	Categories   []string `json:"categories,omitempty" jsonschema:"Categories to add."`
-	Tools        []string `json:"tools,omitempty" jsonschema:"Tools to add."`
-	Replace      []string `json:"replace,omitempty" jsonschema:"Lists to replace, not add to; none given clears."`
-	SourceURL    *string  `json:"source,omitempty" jsonschema:"Source URL."`
-	Rating       *float64 `json:"rating,omitempty" jsonschema:"Rating."`
-	Notes        []noteIn `json:"notes,omitempty" jsonschema:"All notes."`
+	Slug              string   `json:"slug" jsonschema:"Slug or exact name."`
+	Name              *string  `json:"name,omitempty" jsonschema:"New name; moves the slug."`
+	Description       *string  `json:"description,omitempty" jsonschema:"Description."`
+	Ingredients       []any    `json:"ingredients,omitempty" jsonschema:"All lines, text or objects."`
+	Instructions      []string `json:"instructions,omitempty" jsonschema:"All steps."`
+	RecipeYield       *string  `json:"recipe_yield,omitempty" jsonschema:"Yield."`
+	PrepTime          *string  `json:"prep_time,omitempty" jsonschema:"Free text."`
+	CookTime          *string  `json:"cook_time,omitempty" jsonschema:"Free text."`
+	TotalTime         *string  `json:"total_time,omitempty" jsonschema:"Free text."`
+	Tags              []string `json:"tags,omitempty" jsonschema:"Names to add."`
+	Categories        []string `json:"categories,omitempty" jsonschema:"Names to add."`
+	Tools             []string `json:"tools,omitempty" jsonschema:"Names to add."`
+	ReplaceTags       bool     `json:"replace_tags,omitempty" jsonschema:"Replace, not add to."`
+	ReplaceCategories bool     `json:"replace_categories,omitempty" jsonschema:"Replace, not add to."`
+	ReplaceTools      bool     `json:"replace_tools,omitempty" jsonschema:"Replace, not add to."`
+	SourceURL         *string  `json:"source_url,omitempty" jsonschema:"Source page."`
+	Rating            *float64 `json:"rating,omitempty" jsonschema:"Rating."`
+	Notes             []noteIn `json:"notes,omitempty" jsonschema:"All notes."`
 }
 
 type suggestRecipesIn struct {
@@ -388,12 +414,12 @@ type suggestRecipesIn struct {
 }
 
 type setRecipeImageIn struct {
-	Slug string `json:"slug" jsonschema:"Recipe slug."`
+	Slug string `json:"slug" jsonschema:"Slug or exact name."`
 	URL  string `json:"url" jsonschema:"Image URL."`
 }
 
 type uploadRecipeImageIn struct {
-	Slug string `json:"slug" jsonschema:"Recipe slug."`
+	Slug string `json:"slug" jsonschema:"Slug or exact name."`
 	Path string `json:"path" jsonschema:"File in the image directory."`
 }
 
@@ -405,17 +431,18 @@ type bulkTagIn struct {
 
 type deleteRecipeIn struct {
 	Slug        string `json:"slug" jsonschema:"Recipe slug."`
-	ConfirmSlug string `json:"confirm_slug" jsonschema:"Same slug, to confirm."`
+	ConfirmSlug string `json:"confirm_slug" jsonschema:"Repeat the slug to confirm the delete."`
 }
 
 type importRecipeIn struct {
 	URL               string `json:"url" jsonschema:"Recipe page URL."`
 	IncludeTags       *bool  `json:"include_tags,omitempty" jsonschema:"Keep page keywords as tags."`
 	IncludeCategories *bool  `json:"include_categories,omitempty" jsonschema:"Keep page categories."`
+	AllowDuplicate    bool   `json:"allow_duplicate,omitempty" jsonschema:"Import a second copy."`
 }
 
 type markRecipeMadeIn struct {
-	Slug string `json:"slug" jsonschema:"Recipe slug."`
+	Slug string `json:"slug" jsonschema:"Slug or exact name."`
 	Date string `json:"date,omitempty" jsonschema:"Day; omit for today."`
 	Note string `json:"note,omitempty" jsonschema:"Timeline note."`
 }
@@ -494,7 +521,13 @@ type writeReport struct {
 	RenamedFrom string              `json:"renamed_from,omitempty"`
 	Created     map[string][]string `json:"created,omitempty"`
 	Unresolved  []string            `json:"unresolved,omitempty"`
-	Note        string              `json:"note,omitempty"`
+	// Unparsed are text lines no Mealie parser could read, kept whole as
+	// notes.
+	Unparsed []string `json:"unparsed,omitempty"`
+	// Rating is the recipe's rating as Mealie reports it after a rating
+	// was written (the average of its users' ratings).
+	Rating *float64 `json:"rating,omitempty"`
+	Note   string   `json:"note,omitempty"`
 }
 
 // createdMap renders TaxonomyCreated as {"tags": [...]} with empty kinds
@@ -532,7 +565,7 @@ func createRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in cr
 	if err != nil {
 		return nil, err
 	}
-	out := writeReport{Slug: res.Msg.GetSlug(), Name: res.Msg.GetName(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved()}
+	out := writeReport{Slug: res.Msg.GetSlug(), Name: res.Msg.GetName(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed()}
 	if len(out.Unresolved) > 0 {
 		out.Note = unresolvedNote
 	}
@@ -544,20 +577,24 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 	if err != nil {
 		return nil, err
 	}
+	given := in.Slug
+	if in.Slug, err = resolveRecipe(ctx, b, in.Slug); err != nil {
+		return nil, err
+	}
 	req := &recipesv1.UpdateRecipeRequest{
 		Slug: in.Slug, Name: in.Name, Description: in.Description,
 		Ingredients: ings, SetIngredients: in.Ingredients != nil,
 		Instructions: in.Instructions, SetInstructions: in.Instructions != nil,
 		RecipeYield: in.RecipeYield, PrepTime: in.PrepTime, CookTime: in.CookTime, TotalTime: in.TotalTime,
 		Tags: in.Tags, Categories: in.Categories, Tools: in.Tools,
-		ReplaceTags: slices.Contains(in.Replace, "tags"), ReplaceCategories: slices.Contains(in.Replace, "categories"), ReplaceTools: slices.Contains(in.Replace, "tools"),
+		ReplaceTags: in.ReplaceTags, ReplaceCategories: in.ReplaceCategories, ReplaceTools: in.ReplaceTools,
 		SourceUrl: in.SourceURL, Rating: in.Rating, Notes: notesIn(in.Notes), SetNotes: in.Notes != nil,
 	}
 	res, err := b.Recipes.UpdateRecipe(ctx, connect.NewRequest(req))
 	if err != nil {
-		return nil, err
+		return nil, onRecipeMiss(ctx, b, given, err)
 	}
-	out := writeReport{Slug: res.Msg.GetSlug(), RenamedFrom: res.Msg.GetRenamedFrom(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved()}
+	out := writeReport{Slug: res.Msg.GetSlug(), RenamedFrom: res.Msg.GetRenamedFrom(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed(), Rating: res.Msg.Rating}
 	if len(out.Unresolved) > 0 {
 		out.Note = unresolvedNote
 	}
@@ -565,9 +602,13 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 }
 
 func setRecipeImage(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in setRecipeImageIn) (any, error) {
-	res, err := b.Recipes.SetRecipeImageFromURL(ctx, connect.NewRequest(&recipesv1.SetRecipeImageFromURLRequest{Slug: in.Slug, Url: in.URL}))
+	slug, err := resolveRecipe(ctx, b, in.Slug)
 	if err != nil {
 		return nil, err
+	}
+	res, err := b.Recipes.SetRecipeImageFromURL(ctx, connect.NewRequest(&recipesv1.SetRecipeImageFromURLRequest{Slug: slug, Url: in.URL}))
+	if err != nil {
+		return nil, onRecipeMiss(ctx, b, in.Slug, err)
 	}
 	return writeReport{Slug: res.Msg.GetSlug(), Note: "image set"}, nil
 }
@@ -577,9 +618,13 @@ func uploadRecipeImage(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 	if err != nil {
 		return nil, err
 	}
-	res, err := b.Recipes.UploadRecipeImage(ctx, connect.NewRequest(&recipesv1.UploadRecipeImageRequest{Slug: in.Slug, Image: img, Extension: ext}))
+	slug, err := resolveRecipe(ctx, b, in.Slug)
 	if err != nil {
 		return nil, err
+	}
+	res, err := b.Recipes.UploadRecipeImage(ctx, connect.NewRequest(&recipesv1.UploadRecipeImageRequest{Slug: slug, Image: img, Extension: ext}))
+	if err != nil {
+		return nil, onRecipeMiss(ctx, b, in.Slug, err)
 	}
 	return writeReport{Slug: res.Msg.GetSlug(), Note: "image uploaded"}, nil
 }
@@ -602,11 +647,13 @@ func bulkTagRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 func deleteRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in deleteRecipeIn) (any, error) {
 	// Checked here too, so a mismatch costs no round trip (seed, "Safety" 2).
 	if in.Slug != in.ConfirmSlug {
-		return nil, fmt.Errorf("confirm_slug %q does not match slug %q; nothing was deleted", in.ConfirmSlug, in.Slug)
+		return nil, fmt.Errorf("confirm_slug %s differs from slug %s: repeat the slug to confirm the delete; nothing was deleted", quote(in.ConfirmSlug), quote(in.Slug))
 	}
+	// By slug only: a delete names exactly what it removes. A miss
+	// still suggests the nearest slugs.
 	res, err := b.Recipes.DeleteRecipe(ctx, connect.NewRequest(&recipesv1.DeleteRecipeRequest{Slug: in.Slug, ConfirmSlug: in.ConfirmSlug}))
 	if err != nil {
-		return nil, err
+		return nil, onRecipeMiss(ctx, b, in.Slug, err)
 	}
 	out := struct {
 		Deleted string `json:"deleted"`
@@ -620,7 +667,7 @@ func deleteRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in de
 
 func importRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in importRecipeIn) (any, error) {
 	res, err := b.Recipes.ImportRecipeFromURL(ctx, connect.NewRequest(&recipesv1.ImportRecipeFromURLRequest{
-		Url: in.URL, IncludeTags: in.IncludeTags, IncludeCategories: in.IncludeCategories,
+		Url: in.URL, IncludeTags: in.IncludeTags, IncludeCategories: in.IncludeCategories, AllowDuplicate: in.AllowDuplicate,
 	}))
 	if err != nil {
 		return nil, err
@@ -642,9 +689,13 @@ func importRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in im
 }
 
 func markRecipeMade(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in markRecipeMadeIn) (any, error) {
-	res, err := b.Recipes.MarkRecipeMade(ctx, connect.NewRequest(&recipesv1.MarkRecipeMadeRequest{Slug: in.Slug, Date: in.Date, Note: in.Note}))
+	slug, err := resolveRecipe(ctx, b, in.Slug)
 	if err != nil {
 		return nil, err
+	}
+	res, err := b.Recipes.MarkRecipeMade(ctx, connect.NewRequest(&recipesv1.MarkRecipeMadeRequest{Slug: slug, Date: in.Date, Note: in.Note}))
+	if err != nil {
+		return nil, onRecipeMiss(ctx, b, in.Slug, err)
 	}
 	return struct {
 		Slug string `json:"slug"`

@@ -17,19 +17,19 @@ const (
 )
 
 type getShoppingListIn struct {
-	ListID string `json:"list_id,omitempty" jsonschema:"List id; omit for all lists."`
+	ListID string `json:"list_id,omitempty" jsonschema:"List id or exact name; omit for all lists."`
 }
 
 type addToShoppingListIn struct {
-	ListID        string       `json:"list_id,omitempty" jsonschema:"List id; optional if only one."`
+	ListID        string       `json:"list_id,omitempty" jsonschema:"List id or exact name; optional if only one."`
 	Items         []string     `json:"items,omitempty" jsonschema:"Free-text items, e.g. \"2 onions\"."`
 	RecipeSlugs   []string     `json:"recipe_slugs,omitempty" jsonschema:"Recipes to shop for."`
-	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the plan for these days (up to 31)."`
-	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Skip what the pantry has in stock."`
+	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the plan for these days (YYYY-MM-DD, up to 31)."`
+	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Skip what the pantry has in stock (default when one is set up)."`
 }
 
 type updateShoppingItemsIn struct {
-	ListID  string   `json:"list_id" jsonschema:"List id."`
+	ListID  string   `json:"list_id" jsonschema:"List id or exact name."`
 	Check   []string `json:"check,omitempty" jsonschema:"Item ids bought."`
 	Uncheck []string `json:"uncheck,omitempty" jsonschema:"Item ids to buy again."`
 	Remove  []string `json:"remove,omitempty" jsonschema:"Item ids to delete."`
@@ -50,7 +50,7 @@ func shoppingTools() []Tool {
 			Annotations: writeAnn(false, false, false),
 		}, hasShopping, props{
 			"list_id": maxLen(100), "items": both(maxItems(maxShoppingLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(500) }),
-			"recipe_slugs": maxItems(maxShoppingRecipes), "skip_in_stock": boolDefault(true),
+			"recipe_slugs": maxItems(maxShoppingRecipes),
 			"meal_plan_range": func(s *mcpSchema) {
 				// Described by the parameter; get_meal_plan's wording
 				// would be paid for twice.
@@ -70,7 +70,7 @@ func shoppingTools() []Tool {
 // shoppingItem is a shopping list row as a model reads it: the display line
 // says quantity, unit and food already.
 type shoppingItem struct {
-	ID      string   `json:"id"`
+	ID      string   `json:"item_id"`
 	Item    string   `json:"item"`
 	Checked bool     `json:"checked,omitempty"`
 	For     []string `json:"for,omitempty"`
@@ -81,13 +81,17 @@ func shapeShoppingItem(it *mealplanv1.ShoppingItem) shoppingItem {
 }
 
 func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getShoppingListIn) (any, error) {
-	res, err := b.MealPlan.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: in.ListID}))
+	id, err := resolveList(ctx, b, in.ListID)
 	if err != nil {
 		return nil, err
 	}
+	res, err := b.MealPlan.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: id}))
+	if err != nil {
+		return nil, onListMiss(ctx, b, in.ListID, err)
+	}
 	if in.ListID == "" {
 		type list struct {
-			ID        string `json:"id"`
+			ID        string `json:"list_id"`
 			Name      string `json:"name"`
 			ToBuy     int32  `json:"to_buy"`
 			CheckedOf int32  `json:"checked,omitempty"`
@@ -120,7 +124,7 @@ func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in
 		}
 	}
 	out := struct {
-		ID       string                    `json:"id"`
+		ID       string                    `json:"list_id"`
 		Name     string                    `json:"name,omitempty"`
 		Sections map[string][]shoppingItem `json:"sections"`
 		Checked  int32                     `json:"checked,omitempty"`
@@ -136,13 +140,17 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 	if len(in.Items) == 0 && len(in.RecipeSlugs) == 0 && in.MealPlanRange == nil {
 		return nil, errorf("give items, recipe_slugs or meal_plan_range")
 	}
-	req := &mealplanv1.AddToShoppingListRequest{ListId: in.ListID, Items: in.Items, RecipeSlugs: in.RecipeSlugs, SkipInStock: in.SkipInStock}
+	id, err := resolveList(ctx, b, in.ListID)
+	if err != nil {
+		return nil, err
+	}
+	req := &mealplanv1.AddToShoppingListRequest{ListId: id, Items: in.Items, RecipeSlugs: in.RecipeSlugs, SkipInStock: in.SkipInStock}
 	if r := in.MealPlanRange; r != nil {
 		req.MealPlanRange = &mealplanv1.DateRange{StartDate: r.StartDate, EndDate: r.EndDate}
 	}
 	res, err := b.MealPlan.AddToShoppingList(ctx, connect.NewRequest(req))
 	if err != nil {
-		return nil, err
+		return nil, onListMiss(ctx, b, in.ListID, err)
 	}
 	type merged struct {
 		Name string `json:"name"`
@@ -160,7 +168,8 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		Skipped  []skipped      `json:"skipped_in_stock,omitempty"`
 		Unparsed []string       `json:"unparsed,omitempty"`
 		NotFound []string       `json:"not_found,omitempty"`
-	}{ListID: res.Msg.GetListId(), Added: []shoppingItem{}, Unparsed: res.Msg.GetUnparsed(), NotFound: res.Msg.GetNotFound()}
+		Note     string         `json:"note,omitempty"`
+	}{ListID: res.Msg.GetListId(), Added: []shoppingItem{}, Unparsed: res.Msg.GetUnparsed(), NotFound: res.Msg.GetNotFound(), Note: res.Msg.GetNote()}
 	for _, it := range res.Msg.GetAdded() {
 		out.Added = append(out.Added, shapeShoppingItem(it))
 	}
@@ -177,11 +186,15 @@ func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends
 	if len(in.Check)+len(in.Uncheck)+len(in.Remove) == 0 {
 		return nil, errorf("give item ids to check, uncheck or remove")
 	}
-	res, err := b.MealPlan.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{
-		ListId: in.ListID, Check: in.Check, Uncheck: in.Uncheck, Remove: in.Remove,
-	}))
+	id, err := resolveList(ctx, b, in.ListID)
 	if err != nil {
 		return nil, err
+	}
+	res, err := b.MealPlan.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{
+		ListId: id, Check: in.Check, Uncheck: in.Uncheck, Remove: in.Remove,
+	}))
+	if err != nil {
+		return nil, onListMiss(ctx, b, in.ListID, err)
 	}
 	var errs []string
 	for _, e := range res.Msg.GetErrors() {

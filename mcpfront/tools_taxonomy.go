@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -41,6 +42,7 @@ type parseIngredientsIn struct {
 // resource.
 type taxonomyData struct {
 	ID           string  `json:"id,omitempty"`
+	ItemID       string  `json:"item_id,omitempty"`
 	Name         *string `json:"name,omitempty"`
 	Description  *string `json:"description,omitempty"`
 	PluralName   *string `json:"plural_name,omitempty"`
@@ -55,8 +57,9 @@ type manageTaxonomyIn struct {
 	Search    string         `json:"search,omitempty" jsonschema:"list: name search."`
 	Page      int            `json:"page,omitempty" jsonschema:"list: page of 50."`
 	Name      string         `json:"name,omitempty" jsonschema:"create, update: name."`
-	ItemID    string         `json:"item_id,omitempty" jsonschema:"update, merge, delete: item id."`
-	MergeInto string         `json:"merge_into,omitempty" jsonschema:"merge: id to keep."`
+	ItemID    string         `json:"item_id,omitempty" jsonschema:"update, merge, delete: id or exact name."`
+	Data      *taxonomyData  `json:"data,omitempty" jsonschema:"create, update: more fields of one item."`
+	MergeInto string         `json:"merge_into,omitempty" jsonschema:"merge: id or exact name to keep."`
 	Items     []taxonomyData `json:"items,omitempty" jsonschema:"Batch; items fail alone."`
 	Force     bool           `json:"force,omitempty" jsonschema:"delete: even if recipes use it."`
 }
@@ -156,8 +159,17 @@ func parseIngredients(ctx context.Context, _ *mcp.CallToolRequest, b Backends, i
 	return out, nil
 }
 
+// id is the item's id, given as id (as Mealie names it) or item_id (as
+// the answers do).
+func (d taxonomyData) id() string {
+	if d.ID != "" {
+		return d.ID
+	}
+	return d.ItemID
+}
+
 func (d taxonomyData) write() *recipesv1.TaxonomyWrite {
-	return &recipesv1.TaxonomyWrite{Id: d.ID, Name: d.Name, Description: d.Description, PluralName: d.PluralName, Abbreviation: d.Abbreviation, Color: d.Color, OnHand: d.OnHand}
+	return &recipesv1.TaxonomyWrite{Id: d.id(), Name: d.Name, Description: d.Description, PluralName: d.PluralName, Abbreviation: d.Abbreviation, Color: d.Color, OnHand: d.OnHand}
 }
 
 // batch gathers the items an action applies to: items, else the single
@@ -166,7 +178,13 @@ func (in manageTaxonomyIn) batch() []taxonomyData {
 	if len(in.Items) > 0 {
 		return in.Items
 	}
-	d := taxonomyData{ID: in.ItemID}
+	var d taxonomyData
+	if in.Data != nil {
+		d = *in.Data
+	}
+	if in.ItemID != "" {
+		d.ID = in.ItemID
+	}
 	if in.Name != "" {
 		d.Name = ptr(in.Name)
 	}
@@ -188,13 +206,27 @@ func itemErrors(errs []*recipesv1.ItemError) []string {
 func taxonomyMaps(items []*recipesv1.TaxonomyItem) ([]map[string]any, error) {
 	out := make([]map[string]any, 0, len(items))
 	for _, it := range items {
-		m, err := protoMap(it)
+		m, err := taxonomyMap(it)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// taxonomyMap renders a taxonomy item with its id as item_id, the
+// parameter that takes it.
+func taxonomyMap(it *recipesv1.TaxonomyItem) (map[string]any, error) {
+	m, err := protoMap(it)
+	if err != nil {
+		return nil, err
+	}
+	if id, ok := m["id"]; ok {
+		delete(m, "id")
+		m["item_id"] = id
+	}
+	return m, nil
 }
 
 type taxonomyAnswer struct {
@@ -215,8 +247,19 @@ func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 	if action == "" {
 		action = "list"
 	}
-	var out taxonomyAnswer
+	// item_id and merge_into also take an item's exact name.
+	noun := strings.TrimSuffix(in.Resource, "s")
+	if in.Resource == "categories" {
+		noun = "category"
+	}
 	var err error
+	if in.ItemID, err = resolveTaxonomy(ctx, b, res, noun, in.ItemID); err != nil {
+		return nil, err
+	}
+	if in.MergeInto, err = resolveTaxonomy(ctx, b, res, noun, in.MergeInto); err != nil {
+		return nil, err
+	}
+	var out taxonomyAnswer
 	switch action {
 	case "list":
 		r, e := b.Recipes.ListTaxonomy(ctx, connect.NewRequest(&recipesv1.ListTaxonomyRequest{Resource: res, Search: in.Search, Page: int32(in.Page)}))
@@ -263,8 +306,8 @@ func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 		}
 		var from []string
 		for _, d := range in.batch() {
-			if d.ID != "" {
-				from = append(from, d.ID)
+			if id := d.id(); id != "" {
+				from = append(from, id)
 			}
 		}
 		if len(from) == 0 {
@@ -276,14 +319,14 @@ func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 		}
 		out.Merged = r.Msg.GetMerged()
 		if r.Msg.GetInto() != nil {
-			out.Into, err = protoMap(r.Msg.GetInto())
+			out.Into, err = taxonomyMap(r.Msg.GetInto())
 		}
 		out.Errors = itemErrors(r.Msg.GetErrors())
 	case "delete":
 		var ids []string
 		for _, d := range in.batch() {
-			if d.ID != "" {
-				ids = append(ids, d.ID)
+			if id := d.id(); id != "" {
+				ids = append(ids, id)
 			}
 		}
 		if len(ids) == 0 {

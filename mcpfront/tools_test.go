@@ -99,8 +99,8 @@ func TestRecipeTools(t *testing.T) {
 			want:    []string{`"items":[]`, "no recipes matched"},
 		},
 		{
-			name: "search limit above the cap is refused before any call", tool: "search_recipes", service: recipesOf, method: "SearchRecipes",
-			args: map[string]any{"limit": 500}, isError: true, want: []string{"limit"},
+			name: "search limit below 1 is refused before any call", tool: "search_recipes", service: recipesOf, method: "SearchRecipes",
+			args: map[string]any{"limit": 0}, isError: true, want: []string{"limit 0 is too small"},
 		},
 		{
 			name: "get_recipe shapes the view", tool: "get_recipe", service: recipesOf, method: "GetRecipe",
@@ -189,8 +189,8 @@ func TestRecipeTools(t *testing.T) {
 		{
 			name: "a Connect error becomes one plain sentence", tool: "get_recipe", service: recipesOf, method: "GetRecipe",
 			args: map[string]any{"slug": "nope"}, wantReq: &recipesv1.GetRecipeRequest{Slug: "nope"}, isError: true,
-			err:  connect.NewError(connect.CodeNotFound, errors.New("recipe 'nope' not found")),
-			want: []string{"recipe 'nope' not found"}, notWant: []string{"not_found:", "connect"},
+			err:  connect.NewError(connect.CodeUnavailable, errors.New("Mealie unreachable at http://mealie:9000: connection refused")),
+			want: []string{"Mealie unreachable at http://mealie:9000: connection refused"}, notWant: []string{"unavailable:"},
 		},
 	})
 }
@@ -211,7 +211,7 @@ func TestTaxonomyTools(t *testing.T) {
 			args:    map[string]any{"resource": "foods", "search": "on"},
 			reply:   &recipesv1.ListTaxonomyResponse{Items: []*recipesv1.TaxonomyItem{{Id: "f1", Name: "onion"}}, Page: 1, Total: 51, TotalPages: 2},
 			wantReq: &recipesv1.ListTaxonomyRequest{Resource: recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_FOODS, Search: "on", Page: 1},
-			want:    []string{`"items":[{"id":"f1","name":"onion"}]`, "pass page=2"},
+			want:    []string{`"items":[{"item_id":"f1","name":"onion"}]`, "pass page=2"},
 		},
 		{
 			name: "merge foods", tool: "manage_taxonomy", service: recipesOf, method: "MergeTaxonomy",
@@ -255,7 +255,7 @@ func TestMealPlanTools(t *testing.T) {
 			name: "get plan", tool: "get_meal_plan", service: mealplanOf, method: "GetMealPlan",
 			args: map[string]any{"start_date": "2026-12-01", "end_date": "2026-12-07"}, reply: &mealplanv1.GetMealPlanResponse{Items: []*mealplanv1.MealPlanEntry{entry}},
 			wantReq: &mealplanv1.GetMealPlanRequest{StartDate: "2026-12-01", EndDate: "2026-12-07"},
-			want:    []string{`{"items":[{"id":"12","date":"2026-12-01","type":"dinner","recipe_slug":"pad-thai","recipe":"Pad Thai"}]}`},
+			want:    []string{`{"items":[{"entry_id":"12","date":"2026-12-01","type":"dinner","recipe_slug":"pad-thai","recipe":"Pad Thai"}]}`},
 		},
 		{
 			name: "today echoes the date", tool: "get_todays_meals", service: mealplanOf, method: "GetTodaysMeals",
@@ -266,7 +266,7 @@ func TestMealPlanTools(t *testing.T) {
 			name: "add a recipe entry", tool: "add_meal_plan_entry", service: mealplanOf, method: "AddMealPlanEntry",
 			args: map[string]any{"date": "2026-12-01", "recipe_slug": "pad-thai"}, reply: &mealplanv1.AddMealPlanEntryResponse{Entry: entry},
 			wantReq: &mealplanv1.AddMealPlanEntryRequest{Date: "2026-12-01", EntryType: mealplanv1.EntryType_ENTRY_TYPE_DINNER, Meal: &mealplanv1.AddMealPlanEntryRequest_RecipeSlug{RecipeSlug: "pad-thai"}},
-			want:    []string{`"id":"12"`},
+			want:    []string{`"entry_id":"12"`},
 		},
 		{
 			name: "add needs a slug or a title", tool: "add_meal_plan_entry", service: mealplanOf, method: "AddMealPlanEntry",
@@ -279,7 +279,7 @@ func TestMealPlanTools(t *testing.T) {
 		{
 			name: "delete entry", tool: "delete_meal_plan_entry", service: mealplanOf, method: "DeleteMealPlanEntry",
 			args: map[string]any{"entry_id": "12"}, reply: &mealplanv1.DeleteMealPlanEntryResponse{Entry: entry},
-			wantReq: &mealplanv1.DeleteMealPlanEntryRequest{EntryId: "12"}, want: []string{`"deleted":{"id":"12"`},
+			wantReq: &mealplanv1.DeleteMealPlanEntryRequest{EntryId: "12"}, want: []string{`"deleted":{"entry_id":"12"`},
 		},
 		{
 			name: "random plan reports every day", tool: "random_meal_plan", service: mealplanOf, method: "RandomMealPlan",
@@ -306,7 +306,7 @@ func TestShoppingTools(t *testing.T) {
 			name: "overview", tool: "get_shopping_list", service: mealplanOf, method: "GetShoppingList",
 			reply:   &mealplanv1.GetShoppingListResponse{Items: []*mealplanv1.ShoppingListSummary{{Id: "l1", Name: "Groceries", UncheckedCount: 3}}},
 			wantReq: &mealplanv1.GetShoppingListRequest{},
-			want:    []string{`{"id":"l1","name":"Groceries","to_buy":3}`},
+			want:    []string{`{"list_id":"l1","name":"Groceries","to_buy":3}`},
 		},
 		{
 			name: "one list by section", tool: "get_shopping_list", service: mealplanOf, method: "GetShoppingList", args: map[string]any{"list_id": "l1"},
@@ -314,7 +314,7 @@ func TestShoppingTools(t *testing.T) {
 				{Label: "Produce", Items: []*mealplanv1.ShoppingItem{{Id: "i1", Display: "2 onions", Food: "onion", RecipeSlugs: []string{"soup"}}}},
 			}}},
 			wantReq: &mealplanv1.GetShoppingListRequest{ListId: "l1"},
-			want:    []string{`"sections":{"Produce":[{"id":"i1","item":"2 onions","for":["soup"]}]}`, `"checked":2`},
+			want:    []string{`"sections":{"Produce":[{"item_id":"i1","item":"2 onions","for":["soup"]}]}`, `"checked":2`},
 		},
 		{
 			name: "add skips what is in stock by default", tool: "add_to_shopping_list", service: mealplanOf, method: "AddToShoppingList",
@@ -323,8 +323,17 @@ func TestShoppingTools(t *testing.T) {
 				ListId: "l1", Added: []*mealplanv1.ShoppingItem{{Id: "i2", Display: "1 leek"}},
 				SkippedInStock: []*mealplanv1.SkippedItem{{Name: "2 eggs", PantryItem: "eggs", Location: "fridge"}},
 			},
-			wantReq: &mealplanv1.AddToShoppingListRequest{RecipeSlugs: []string{"soup"}, MealPlanRange: &mealplanv1.DateRange{StartDate: "2026-12-01", EndDate: "2026-12-07"}, SkipInStock: proto.Bool(true)},
+			// Unset reaches the service unset: it skips when it has a
+			// pantry to ask, and says so when it has none.
+			wantReq: &mealplanv1.AddToShoppingListRequest{RecipeSlugs: []string{"soup"}, MealPlanRange: &mealplanv1.DateRange{StartDate: "2026-12-01", EndDate: "2026-12-07"}},
 			want:    []string{`"skipped_in_stock":[{"name":"2 eggs","have":"eggs","location":"fridge"}]`},
+		},
+		{
+			name: "add says when no pantry was consulted", tool: "add_to_shopping_list", service: mealplanOf, method: "AddToShoppingList",
+			args:    map[string]any{"items": []string{"milk"}},
+			reply:   &mealplanv1.AddToShoppingListResponse{ListId: "l1", Added: []*mealplanv1.ShoppingItem{{Id: "i3", Display: "milk"}}, Note: "no pantry is configured (set FOOD_API_BASE and FOOD_API_TOKEN), so nothing was skipped as in stock"},
+			wantReq: &mealplanv1.AddToShoppingListRequest{Items: []string{"milk"}},
+			want:    []string{`"note":"no pantry is configured (set FOOD_API_BASE and FOOD_API_TOKEN), so nothing was skipped as in stock"`},
 		},
 		{
 			name: "add needs something to add", tool: "add_to_shopping_list", service: mealplanOf, method: "AddToShoppingList",
@@ -346,7 +355,7 @@ func TestLibraryTools(t *testing.T) {
 		{
 			name: "list cookbooks", tool: "list_cookbooks", service: libraryOf, method: "ListCookbooks",
 			reply: &libraryv1.ListCookbooksResponse{Items: []*libraryv1.Cookbook{cb}}, wantReq: &libraryv1.ListCookbooksRequest{},
-			want: []string{`{"items":[{"id":"c1","slug":"weeknight","name":"Weeknight","query_filter":"tags.name IN [\"Quick\"]"}]}`},
+			want: []string{`{"items":[{"cookbook_id":"c1","slug":"weeknight","name":"Weeknight","query_filter":"tags.name IN [\"Quick\"]"}]}`},
 		},
 		{
 			name: "cookbook recipes paged", tool: "get_cookbook_recipes", service: libraryOf, method: "GetCookbookRecipes",
@@ -358,17 +367,17 @@ func TestLibraryTools(t *testing.T) {
 		{
 			name: "create cookbook", tool: "create_cookbook", service: libraryOf, method: "CreateCookbook",
 			args: map[string]any{"name": "Weeknight", "tags": []string{"quick"}}, reply: &libraryv1.CreateCookbookResponse{Cookbook: cb},
-			wantReq: &libraryv1.CreateCookbookRequest{Name: "Weeknight", Tags: []string{"quick"}}, want: []string{`"id":"c1"`},
+			wantReq: &libraryv1.CreateCookbookRequest{Name: "Weeknight", Tags: []string{"quick"}}, want: []string{`"cookbook_id":"c1"`},
 		},
 		{
 			name: "update cookbook clears the filter", tool: "update_cookbook", service: libraryOf, method: "UpdateCookbook",
 			args: map[string]any{"cookbook_id": "c1", "query_filter": ""}, reply: &libraryv1.UpdateCookbookResponse{Cookbook: cb},
-			wantReq: &libraryv1.UpdateCookbookRequest{CookbookId: "c1", QueryFilter: proto.String("")}, want: []string{`"id":"c1"`},
+			wantReq: &libraryv1.UpdateCookbookRequest{CookbookId: "c1", QueryFilter: proto.String("")}, want: []string{`"cookbook_id":"c1"`},
 		},
 		{
 			name: "delete cookbook", tool: "delete_cookbook", service: libraryOf, method: "DeleteCookbook",
 			args: map[string]any{"cookbook_id": "c1"}, reply: &libraryv1.DeleteCookbookResponse{Cookbook: cb},
-			wantReq: &libraryv1.DeleteCookbookRequest{CookbookId: "c1"}, want: []string{`"deleted":{"id":"c1"`},
+			wantReq: &libraryv1.DeleteCookbookRequest{CookbookId: "c1"}, want: []string{`"deleted":{"cookbook_id":"c1"`},
 		},
 		{
 			name: "stats say what they truncated", tool: "library_stats", service: libraryOf, method: "LibraryStats",
@@ -381,7 +390,7 @@ func TestLibraryTools(t *testing.T) {
 				}}},
 			},
 			wantReq: &libraryv1.LibraryStatsRequest{Resource: libraryv1.StatsResource_STATS_RESOURCE_FOODS, IncludeUnused: proto.Bool(true), Top: 50, MaxRecipes: 2},
-			want:    []string{`"items":[{"name":"onion","id":"f1","recipes":2}]`, `"unused":["kale"]`, `"truncated":"scanned 2 of 5 — raise max_recipes"`},
+			want:    []string{`"items":[{"name":"onion","recipes":2}]`, `"unused":["kale"]`, `"truncated":"scanned 2 of 5 — raise max_recipes"`},
 		},
 		{
 			name: "duplicates", tool: "find_duplicate_recipes", service: libraryOf, method: "FindDuplicateRecipes",
@@ -425,11 +434,13 @@ func TestPantryTools(t *testing.T) {
 			name: "set state", tool: "set_item_state", service: pantryOf, method: "SetItemState",
 			args: map[string]any{"ingredient": "noodles", "state": "out"},
 			reply: &pantryv1.SetItemStateResponse{
-				Item: &pantryv1.PantryItem{Name: "egg noodles", State: pantryv1.ItemState_ITEM_STATE_OUT, Location: pantryv1.Location_LOCATION_CUPBOARD}, Changed: true,
+				Item: &pantryv1.PantryItem{Name: "egg noodles", State: pantryv1.ItemState_ITEM_STATE_OUT, Location: pantryv1.Location_LOCATION_CUPBOARD, Quantity: proto.Float64(500), Unit: "g"}, Changed: true,
 				Message: "egg noodles (cupboard) is now out",
 			},
 			wantReq: &pantryv1.SetItemStateRequest{Ingredient: "noodles", State: pantryv1.ItemState_ITEM_STATE_OUT},
+			// An item that is out answers no quantity left from before.
 			want:    []string{`"message":"egg noodles (cupboard) is now out","changed":true`, `"location":"cupboard"`},
+			notWant: []string{`"quantity"`, `"unit"`},
 		},
 		{
 			name: "an ambiguous name relays the close matches", tool: "set_item_state", service: pantryOf, method: "SetItemState",
@@ -458,10 +469,12 @@ func TestPantryTools(t *testing.T) {
 		{
 			name: "meta-recipes as a substitution table", tool: "get_meta_recipes", service: pantryOf, method: "GetMetaRecipes",
 			reply: &pantryv1.GetMetaRecipesResponse{Items: []*pantryv1.MetaRecipe{{Id: 1, Name: "Stir-fry", Slots: []*pantryv1.Slot{{Name: "protein", Options: []*pantryv1.IngredientAmount{
-				{Ingredient: "pork mince", Quantity: proto.Float64(200), Unit: "g"}, {Ingredient: "tofu"},
+				{Ingredient: "pork mince", Quantity: proto.Float64(200), Unit: "g"}, {Ingredient: "tofu"}, {Ingredient: "stock", Quantity: proto.Float64(0.75), Unit: "cup"},
+				{Ingredient: "egg", Quantity: proto.Float64(2)},
 			}}}}}},
 			wantReq: &pantryv1.GetMetaRecipesRequest{},
-			want:    []string{`"slots":{"protein":["200 g pork mince","tofu"]}`},
+			// Amounts as a cook writes them: ¾, and 2 eggs.
+			want: []string{`"slots":{"protein":["200 g pork mince","tofu","¾ cup stock","2 eggs"]}`},
 		},
 		{
 			name: "log cook suggests, never changes state", tool: "log_cook", service: pantryOf, method: "LogCook",

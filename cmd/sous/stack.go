@@ -268,6 +268,7 @@ func (s *stack) build(name string) (serve.Service, error) {
 		svc, err := recipes.New(recipes.Config{
 			MealieURL: cfg.MealieURL, MealieToken: cfg.MealieToken, InsecureSkipVerify: !cfg.MealieVerifySSL,
 			ReadOnly: cfg.ReadOnly, Logger: log, Pantry: s.pantry,
+			PantrySetting: "FOOD_API_BASE and FOOD_API_TOKEN",
 		})
 		if err != nil {
 			return serve.Service{}, err
@@ -278,6 +279,8 @@ func (s *stack) build(name string) (serve.Service, error) {
 		svc, err := mealplan.New(mealplan.Config{
 			MealieURL: cfg.MealieURL, MealieToken: cfg.MealieToken, InsecureSkipVerify: !cfg.MealieVerifySSL,
 			Recipes: s.recipes, Pantry: s.pantry, ReadOnly: cfg.ReadOnly, Logger: log,
+			// sous runs the pantry itself from the food API's settings.
+			PantrySetting: "FOOD_API_BASE and FOOD_API_TOKEN",
 		})
 		if err != nil {
 			return serve.Service{}, err

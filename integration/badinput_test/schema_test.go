@@ -72,23 +72,28 @@ type mutation struct {
 	value any
 }
 
+// cappedParams are the parameters whose maximum is a cap applied with a
+// note, not a refusal (TestLimitIsCapped).
+var cappedParams = map[string]bool{"limit": true}
+
 // mutations derives malformed values from a property's schema: the wrong
-// JSON type (a number sent as a string included), values past its bounds,
-// an unknown enum value, a US-style date where ISO is required, and a 1 MB
-// string where a length cap is declared.
-func mutations(p prop) []mutation {
+// JSON type (a string that spells no number included; one that does is
+// taken, TestNumbersAsStrings), values past its bounds, an unknown enum
+// value, a US-style date where ISO is required, and a 1 MB string where a
+// length cap is declared.
+func mutations(name string, p prop) []mutation {
 	var out []mutation
 	switch p.Type {
 	case "integer":
-		out = append(out, mutation{"number as string", "5"}, mutation{"fraction", 1.5}, mutation{"object", map[string]any{}})
+		out = append(out, mutation{"fraction as string", "2.5"}, mutation{"fraction", 1.5}, mutation{"object", map[string]any{}})
 		if p.Minimum != nil {
 			out = append(out, mutation{"negative", *p.Minimum - 1 - 1e6})
 		}
-		if p.Maximum != nil {
+		if p.Maximum != nil && !cappedParams[name] {
 			out = append(out, mutation{"enormous", 1e15})
 		}
 	case "number":
-		out = append(out, mutation{"number as string", "5"}, mutation{"array", []any{1}})
+		out = append(out, mutation{"words as string", "abc"}, mutation{"array", []any{1}})
 		if p.Minimum != nil {
 			out = append(out, mutation{"below minimum", *p.Minimum - 1})
 		}
@@ -107,7 +112,7 @@ func mutations(p prop) []mutation {
 			out = append(out, mutation{"1 MB string", hugeString})
 		}
 	case "boolean":
-		out = append(out, mutation{"string", "yes"}, mutation{"number", 1})
+		out = append(out, mutation{"string", "yes please"}, mutation{"number", 1})
 	case "array":
 		out = append(out, mutation{"bare string", "x"}, mutation{"object", map[string]any{"a": 1}})
 		if p.MaxItems != nil {
@@ -184,7 +189,7 @@ func TestSchemaMutationsPerTool(t *testing.T) {
 			}
 			var cases []tc
 			for _, pn := range pnames {
-				for _, m := range mutations(props[pn]) {
+				for _, m := range mutations(pn, props[pn]) {
 					args := clone(baseline[tool])
 					args[pn] = m.value
 					cases = append(cases, tc{pn, m.what(), args})
@@ -234,6 +239,13 @@ func (s *stack) expectRefused(t *testing.T, tool string, args any, param string)
 			t.Errorf("%s: the refusal carries %q: %s", tool, leak, short(text))
 		}
 	}
+	// A JSON-schema validator's vocabulary tells a model nothing it can
+	// act on.
+	for _, w := range validatorWords {
+		if strings.Contains(text, w) {
+			t.Errorf("%s: the refusal carries validator vocabulary %q: %s", tool, w, short(text))
+		}
+	}
 	s.noBackendRequest(t)
 	return text
 }
@@ -260,4 +272,73 @@ func short(s string) string {
 		return s[:300] + fmt.Sprintf("… (%d bytes)", len(s))
 	}
 	return s
+}
+
+// validatorWords are what a JSON-schema validator's refusal is made of
+// ("validating root: validating /properties/end_date: pattern: … does not
+// match regular expression …", "200/1 is greater than 100.000000").
+var validatorWords = []string{"validating", "/properties/", "regular expression", "does not match", "additional properties", "^[", ".000000", "anyOf", "JSON pointer", "{"}
+
+// TestNumbersAsStrings: several MCP clients send every argument as a
+// string. Where a tool takes an integer, a number or a boolean, a string
+// that is exactly one is taken as that value, for every such parameter of
+// every tool; a refusal may still follow from the service, but never one
+// about the argument's type.
+func TestNumbersAsStrings(t *testing.T) {
+	s := newStack(t)
+	tools := listTools(t, s)
+	for tool, props := range tools {
+		for pn, p := range props {
+			var v string
+			switch p.Type {
+			case "integer", "number":
+				n := 1.0
+				if p.Minimum != nil && *p.Minimum > n {
+					n = *p.Minimum
+				}
+				v = fmt.Sprint(n)
+			case "boolean":
+				v = "true"
+			default:
+				continue
+			}
+			args := clone(baseline[tool])
+			args[pn] = v
+			text, isErr, err := s.call(t, tool, args)
+			if err != nil {
+				t.Fatalf("%s: %v", tool, err)
+			}
+			if isErr && (strings.Contains(text, "not a number") || strings.Contains(text, "not a whole number") || strings.Contains(text, "true or false") || strings.Contains(text, "must be")) {
+				t.Errorf("%s(%s=%q) refused the string: %s", tool, pn, v, short(text))
+			}
+		}
+	}
+}
+
+// TestLimitIsCapped: a limit past the cap is answered, capped, with a note
+// saying so (as mcp-mealie's "capped at 100 per page"), not refused.
+func TestLimitIsCapped(t *testing.T) {
+	s := newStack(t)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"search_recipes", map[string]any{"limit": 500}, `"capped":"limit 500 capped at 100"`},
+		{"search_recipes", map[string]any{"limit": "200"}, `"capped":"limit 200 capped at 100"`},
+		{"suggest_recipes", map[string]any{"foods": []any{"egg"}, "limit": 1000}, `"capped":"limit 1000 capped at 50"`},
+		{"get_cookbook_recipes", map[string]any{"cookbook": "weeknight", "limit": 101}, `"capped":"limit 101 capped at 100"`},
+	} {
+		text, isErr, err := s.call(t, c.tool, c.args)
+		if err != nil {
+			t.Fatalf("%s: %v", c.tool, err)
+		}
+		if isErr && !strings.Contains(text, "cookbook") {
+			t.Errorf("%s %v refused: %s", c.tool, c.args, short(text))
+			continue
+		}
+		if !isErr && !strings.Contains(text, c.want) {
+			t.Errorf("%s %v: no cap note %s in %s", c.tool, c.args, c.want, short(text))
+		}
+	}
 }

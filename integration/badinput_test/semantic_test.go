@@ -39,7 +39,7 @@ var semanticCases = []struct {
 	{"file: import", "import_recipe_from_url", "url", map[string]any{"url": "file:///etc/passwd"}},
 	{"not a URL", "import_recipe_from_url", "url", map[string]any{"url": "not a url"}},
 	{"file: image", "set_recipe_image", "url", map[string]any{"slug": "toast", "url": "file:///etc/passwd"}},
-	{"javascript: source", "create_recipe", "source", map[string]any{"name": "x", "source": "javascript:alert(1)"}},
+	{"javascript: source", "create_recipe", "source_url", map[string]any{"name": "x", "source_url": "javascript:alert(1)"}},
 	{"path traversal", "upload_recipe_image", "etc/passwd", map[string]any{"slug": "toast", "path": "../../etc/passwd"}},
 	{"traversal with an image name", "upload_recipe_image", "image directory", map[string]any{"slug": "toast", "path": "../../tmp/x.jpg"}},
 	{"negative quantity", "add_to_pantry", "quantity", map[string]any{"items": []any{map[string]any{"name": "eggs", "quantity": -5}}}},

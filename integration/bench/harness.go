@@ -21,6 +21,11 @@ import (
 type Harness struct {
 	// Bin is the sous binary under test.
 	Bin string
+	// PanicBin, when set, is sous built with the sous_bench_panic tag
+	// (mcpfront/panichook_bench.go): the load figure runs it, with one
+	// call in the first round that panics, to show it costs that call
+	// only. Empty: the load runs Bin with no panicking call.
+	PanicBin string
 	// Root is the repository root (the directory holding go.work).
 	Root string
 	// Work is an empty directory: the children's working directory and
@@ -185,6 +190,11 @@ func callText(ctx context.Context, s *mcp.ClientSession, name string, args map[s
 // startMCPHTTP starts `sous mcp --http` on a free port, rate limit off,
 // and returns it with its endpoint URL.
 func (h *Harness) startMCPHTTP(env ...string) (*Proc, string, error) {
+	return h.startMCPHTTPBin(h.Bin, env...)
+}
+
+// startMCPHTTPBin is startMCPHTTP with another binary.
+func (h *Harness) startMCPHTTPBin(bin string, env ...string) (*Proc, string, error) {
 	addr, err := FreeAddr()
 	if err != nil {
 		return nil, "", err
@@ -193,7 +203,7 @@ func (h *Harness) startMCPHTTP(env ...string) (*Proc, string, error) {
 	// per-client rate limit, which would turn the hop and load figures into
 	// a measure of the limiter's refusals.
 	env = append([]string{"SOUS_MCP_RATE_LIMIT=off"}, env...)
-	p, err := StartListening(h.Bin, h.Work, sousEnv(env...), addr, "mcp", "--http", "--addr", addr)
+	p, err := StartListening(bin, h.Work, sousEnv(env...), addr, "mcp", "--http", "--addr", addr)
 	if err != nil {
 		return nil, "", err
 	}

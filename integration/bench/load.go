@@ -60,7 +60,18 @@ type Load struct {
 	// (whose errors count too); Later follows it.
 	AfterSecond MemStat
 	PeakRSS     int64
+	// Panicked is how many calls of the first round were the deliberate
+	// panic (0 or 1, see Harness.PanicBin); they are not in Calls or
+	// Errors. PanicAnswer is what that call was answered, and Alive
+	// whether the process was still serving after both rounds.
+	Panicked    int
+	PanicAnswer string
+	Alive       bool
 }
+
+// benchPanicSlug is mcpfront.BenchPanicSlug, the get_recipe slug that
+// panics in a sous_bench_panic build (that constant exists only there).
+const benchPanicSlug = "sous-bench-panic"
 
 // Throughput is calls per second over the whole run, session set-up
 // included.
@@ -101,7 +112,11 @@ func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 		return nil, err
 	}
 	defer em.Close()
-	p, url, err := h.startMCPHTTP("MEALIE_URL="+em.URL, "MEALIE_API_TOKEN="+em.Token)
+	bin := h.Bin
+	if h.PanicBin != "" {
+		bin = h.PanicBin
+	}
+	p, url, err := h.startMCPHTTPBin(bin, "MEALIE_URL="+em.URL, "MEALIE_API_TOKEN="+em.Token)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +175,7 @@ func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := loadRound(ctx, hc, url, mix)
+	r := loadRound(ctx, hc, url, mix, h.PanicBin != "")
 	cpu1, err := ReadCPU(p.Pid())
 	if err != nil {
 		return nil, err
@@ -171,6 +186,7 @@ func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 	}
 	out.CPU, out.HarnessCPU = cpu1-cpu0, self1-self0
 	out.Wall, out.Errors, out.FirstError = r.wall, r.errors, r.firstErr
+	out.Panicked, out.PanicAnswer = r.panicked, r.panicAnswer
 	out.Calls = loadSessions * loadCalls
 	out.P50, out.P99 = Percentile(r.times, 0.50), Percentile(r.times, 0.99)
 	hc.CloseIdleConnections()
@@ -182,7 +198,7 @@ func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 	}
 	// A second identical round tells retained memory from a leak: a leak
 	// grows again, a runtime that keeps its heap for reuse does not.
-	r2 := loadRound(ctx, hc, url, mix)
+	r2 := loadRound(ctx, hc, url, mix, false)
 	out.Errors += r2.errors
 	if out.FirstError == "" {
 		out.FirstError = r2.firstErr
@@ -197,6 +213,12 @@ func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 	}
 	if out.AfterSecond, err = ReadMemory(p.Pid()); err != nil {
 		return nil, err
+	}
+	// Alive: the process still answers a call after both rounds.
+	if sess, err := connectMCP(ctx, hc, url); err == nil {
+		_, _, err = callText(ctx, sess, "list_cookbooks", map[string]any{})
+		out.Alive = err == nil
+		sess.Close()
 	}
 	out.PeakRSS = peak.Load()
 	if err := sleepCtx(ctx, laterSettle); err != nil {
@@ -217,11 +239,16 @@ type round struct {
 	errors   int
 	firstErr string
 	wall     time.Duration
+	// panicked and panicAnswer: the deliberate panic, when withPanic.
+	panicked    int
+	panicAnswer string
 }
 
 // loadRound runs loadSessions sessions at once, each making loadCalls
-// calls from mix, and collects every call's latency and failure.
-func loadRound(ctx context.Context, hc *http.Client, url string, mix []func(int) (string, map[string]any)) round {
+// calls from mix, and collects every call's latency and failure. With
+// withPanic, the middle session first makes one more call, the one a
+// sous_bench_panic build panics on; its answer is kept apart.
+func loadRound(ctx context.Context, hc *http.Client, url string, mix []func(int) (string, map[string]any), withPanic bool) round {
 	var (
 		mu sync.Mutex
 		r  round
@@ -248,6 +275,12 @@ func loadRound(ctx context.Context, hc *http.Client, url string, mix []func(int)
 				return
 			}
 			defer sess.Close()
+			if withPanic && s == loadSessions/2 {
+				text, _, _ := callText(ctx, sess, "get_recipe", map[string]any{"slug": benchPanicSlug})
+				mu.Lock()
+				r.panicked, r.panicAnswer = 1, text
+				mu.Unlock()
+			}
 			local := make([]time.Duration, 0, loadCalls)
 			for c := range loadCalls {
 				name, args := mix[(s+c)%len(mix)](s + c)

@@ -231,6 +231,10 @@ func (r *Results) Markdown() string {
 		} else {
 			p("\nZero errors over both rounds: met. Latency and throughput are the first round's.\n")
 		}
+		if l.Panicked > 0 {
+			p("\nOne more call in the first round panicked on purpose (a `sous_bench_panic` build, `mcpfront/panichook_bench.go`); it was answered `%s`, and after both rounds the process %s.\n",
+				l.PanicAnswer, map[bool]string{true: "was alive and answering", false: "did not answer"}[l.Alive])
+		}
 	}
 	return b.String()
 }

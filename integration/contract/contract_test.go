@@ -8,9 +8,12 @@ import (
 	"net/http"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 func decode(t *testing.T, resp *http.Response, v any) {
@@ -51,7 +54,9 @@ func (tg target) callAs(t *testing.T, token, method, path string, body any) (int
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	client := &http.Client{Timeout: 30 * time.Second}
+	// A fresh connection each time: after an unhandled 500 Mealie's server
+	// drops the connection, and the next request on it would read a reset.
+	client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +67,7 @@ func (tg target) callAs(t *testing.T, token, method, path string, body any) (int
 	if err := json.Unmarshal(raw, &v); err != nil {
 		v = string(raw)
 	}
+	tg.tape.observe(t, method, path, body, resp.StatusCode, v)
 	return resp.StatusCode, v
 }
 
@@ -74,14 +80,25 @@ func asObj(t *testing.T, v any) map[string]any {
 	return m
 }
 
-// uniqueName keeps runs against a shared live instance from colliding.
-func uniqueName(prefix string) string {
-	return fmt.Sprintf("%s %d", prefix, time.Now().UnixNano()%1_000_000_000)
+// uniqueName keeps runs against a shared live instance from colliding. The
+// number is registered with the tape, so recordings stay stable.
+func (tg target) uniqueName(prefix string) string {
+	n := strconv.FormatInt(time.Now().UnixNano()%1_000_000_000+1_000_000_000, 10)[1:]
+	tg.tape.nonce(n)
+	return prefix + " " + n
+}
+
+// uniqueWord is a lower-case word no other run uses, for names whose slug
+// the test predicts; registered with the tape like uniqueName's number.
+func (tg target) uniqueWord() string {
+	w := strings.ReplaceAll(uuid.NewString()[:8], "-", "")
+	tg.tape.nonce(w)
+	return w
 }
 
 // is2x reports whether the target behaves as a Mealie 2.x, whose known
 // quirks some assertions pin down.
-func is2x(tg target) bool { return tg.profile != "3" }
+func is2x(tg target) bool { return strings.HasPrefix(tg.profile, "2.") }
 
 func TestAboutAndAuth(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg target) {
@@ -103,7 +120,7 @@ func TestPaginationEnvelope(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg target) {
 		var made []string
 		for i := 0; i < 3; i++ {
-			code, slug := tg.call(t, http.MethodPost, "/api/recipes", map[string]any{"name": uniqueName("Contract Paging")})
+			code, slug := tg.call(t, http.MethodPost, "/api/recipes", map[string]any{"name": tg.uniqueName("Contract Paging")})
 			if code != 201 {
 				t.Fatalf("create: %d %v", code, slug)
 			}
@@ -139,7 +156,7 @@ func TestPaginationEnvelope(t *testing.T) {
 
 func TestRecipeLifecycle(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg target) {
-		name := uniqueName("Contract Pancakes")
+		name := tg.uniqueName("Contract Pancakes")
 		code, slug := tg.call(t, http.MethodPost, "/api/recipes", map[string]any{"name": name})
 		if code != 201 {
 			t.Fatalf("create: %d %v", code, slug)
@@ -175,7 +192,7 @@ func TestRecipeLifecycle(t *testing.T) {
 func TestPatchReplacesTags(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg target) {
 		var tags []map[string]any
-		for _, n := range []string{uniqueName("Contract Dinner"), uniqueName("Contract Spicy"), uniqueName("Contract Vegan")} {
+		for _, n := range []string{tg.uniqueName("Contract Dinner"), tg.uniqueName("Contract Spicy"), tg.uniqueName("Contract Vegan")} {
 			code, tag := tg.call(t, http.MethodPost, "/api/organizers/tags", map[string]any{"name": n})
 			if code != 201 {
 				t.Fatalf("create tag: %d %v", code, tag)
@@ -184,7 +201,7 @@ func TestPatchReplacesTags(t *testing.T) {
 			tags = append(tags, map[string]any{"id": o["id"], "name": o["name"], "slug": o["slug"]})
 			t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/organizers/tags/"+o["id"].(string), nil) })
 		}
-		_, slug := tg.call(t, http.MethodPost, "/api/recipes", map[string]any{"name": uniqueName("Contract Chili")})
+		_, slug := tg.call(t, http.MethodPost, "/api/recipes", map[string]any{"name": tg.uniqueName("Contract Chili")})
 		s := slug.(string)
 		t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/recipes/"+s, nil) })
 		if code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s, map[string]any{"tags": tags[:2]}); code != 200 {
@@ -205,7 +222,7 @@ func TestPatchReplacesTags(t *testing.T) {
 func TestMealplanIDsAreIntegers(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg target) {
 		code, body := tg.call(t, http.MethodPost, "/api/households/mealplans",
-			map[string]any{"date": "2030-01-02", "entryType": "dinner", "title": uniqueName("Contract leftovers")})
+			map[string]any{"date": "2030-01-02", "entryType": "dinner", "title": tg.uniqueName("Contract leftovers")})
 		if code != 201 {
 			t.Fatalf("create: %d %v", code, body)
 		}

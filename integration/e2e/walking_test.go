@@ -13,7 +13,7 @@ import (
 
 // shakshukaJSON is get_recipe's exact answer for the demo seed's shakshuka:
 // the curated view, compact, empty values dropped, sent once.
-const shakshukaJSON = `{"slug":"shakshuka","name":"Shakshuka","description":"Eggs poached in spiced tomato and pepper sauce.","yield":"4 servings","prep":"10 minutes","cook":"25 minutes","total":"35 minutes","ingredients":["2 tbsp olive oil","1 onion sliced","2 bell peppers sliced","2 cloves garlic","1 tsp paprika","1 tsp cumin","1 can canned tomatoes","6 eggs","1 bunch parsley"],"instructions":["Soften the onion, peppers and garlic in the oil.","Add spices and tomatoes and simmer 10 minutes.","Make wells, crack in the eggs, cover and cook until set.","Scatter with parsley."],"tags":["Vegetarian","Spicy","One Pot","Gluten Free"],"categories":["Breakfast","Dinner"],"tools":["Skillet"],"source":"https://recipes.example.org/shakshuka"}`
+const shakshukaJSON = `{"slug":"shakshuka","name":"Shakshuka","description":"Eggs poached in spiced tomato and pepper sauce.","yield":"4 servings","prep_time":"10 minutes","cook_time":"25 minutes","total_time":"35 minutes","ingredients":["2 tbsp olive oil","1 onion sliced","2 bell peppers sliced","2 cloves garlic","1 tsp paprika","1 tsp cumin","1 can canned tomatoes","6 eggs","1 bunch parsley"],"instructions":["Soften the onion, peppers and garlic in the oil.","Add spices and tomatoes and simmer 10 minutes.","Make wells, crack in the eggs, cover and cook until set.","Scatter with parsley."],"tags":["Vegetarian","Spicy","One Pot","Gluten Free"],"categories":["Breakfast","Dinner"],"tools":["Skillet"],"source_url":"https://recipes.example.org/shakshuka"}`
 
 // TestWalkingSkeleton drives the go-sdk MCP client -> sous mcp (stdio and
 // Streamable HTTP) -> Connect -> recipes -> the emulator, and checks the
@@ -84,7 +84,7 @@ func TestWalkingSkeleton(t *testing.T) {
 			if err != nil {
 				t.Fatalf("tools/call: %v", err)
 			}
-			if !res.IsError || text(t, res) != "recipe 'no-such-recipe' not found" {
+			if !res.IsError || text(t, res) != "no recipe 'no-such-recipe'; search_recipes lists what there is" {
 				t.Errorf("unknown slug: isError=%v text=%q", res.IsError, text(t, res))
 			}
 		})

@@ -139,7 +139,7 @@ func TestRemoteServiceDownAndBack(t *testing.T) {
 	mHC := serve.HTTPClient(mURL)
 	t.Cleanup(mHC.CloseIdleConnections)
 
-	cs := session(t, mcpfront.Backends{Recipes: rc, MealPlan: mealplanv1connect.NewMealPlanServiceClient(mHC, mURL, auth)})
+	cs := session(t, mcpfront.Backends{Recipes: rc, MealPlan: mealplanv1connect.NewMealPlanServiceClient(mHC, mURL, auth)}, nil)
 	if text, isErr := call(t, cs, "search_recipes", map[string]any{"limit": 1}); isErr {
 		t.Fatalf("search_recipes with everything up: %s", text)
 	}

@@ -46,6 +46,11 @@ const callTimeout = 30 * time.Second
 type backends struct {
 	mealie            *mealietest.Server
 	foodBase, foodTok string
+	// mealieURL, when set, is where the services reach Mealie instead of
+	// the emulator's own address: a proxy in front of it.
+	mealieURL string
+	// onProgress, when set, receives the session's progress notifications.
+	onProgress func(*mcp.ProgressNotificationClientRequest)
 }
 
 // stack is mcpfront over the real services over the backends.
@@ -72,6 +77,10 @@ func closeIdle(t *testing.T, hc *http.Client) {
 func newStack(t *testing.T, be backends) *stack {
 	t.Helper()
 	em := be.mealie
+	mealieURL := em.URL
+	if be.mealieURL != "" {
+		mealieURL = be.mealieURL
+	}
 	mealieHC := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	closeIdle(t, mealieHC)
 
@@ -87,20 +96,20 @@ func newStack(t *testing.T, be backends) *stack {
 		psrv := mount(t, p, h)
 		pc = pantryv1connect.NewPantryServiceClient(psrv.Client(), psrv.URL)
 	}
-	rs, err := recipes.New(recipes.Config{MealieURL: em.URL, MealieToken: em.Token, Pantry: pc, HTTPClient: mealieHC, Backoff: time.Millisecond})
+	rs, err := recipes.New(recipes.Config{MealieURL: mealieURL, MealieToken: em.Token, Pantry: pc, HTTPClient: mealieHC, Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, h := rs.Handler()
 	rsrv := mount(t, p, h)
 	rc := recipesv1connect.NewRecipesServiceClient(rsrv.Client(), rsrv.URL)
-	ms, err := mealplan.New(mealplan.Config{MealieURL: em.URL, MealieToken: em.Token, Recipes: rc, Pantry: pc, HTTPClient: mealieHC})
+	ms, err := mealplan.New(mealplan.Config{MealieURL: mealieURL, MealieToken: em.Token, Recipes: rc, Pantry: pc, HTTPClient: mealieHC})
 	if err != nil {
 		t.Fatal(err)
 	}
 	p, h = ms.Handler()
 	msrv := mount(t, p, h)
-	ls, err := library.New(library.Config{MealieURL: em.URL, MealieToken: em.Token, Recipes: rc, HTTPClient: mealieHC})
+	ls, err := library.New(library.Config{MealieURL: mealieURL, MealieToken: em.Token, Recipes: rc, HTTPClient: mealieHC})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,11 +120,12 @@ func newStack(t *testing.T, be backends) *stack {
 		MealPlan: mealplanv1connect.NewMealPlanServiceClient(msrv.Client(), msrv.URL),
 		Library:  libraryv1connect.NewLibraryServiceClient(lsrv.Client(), lsrv.URL),
 		Pantry:   pc,
-	})}
+	}, be.onProgress)}
 }
 
-// session connects an in-memory MCP client to mcpfront over b.
-func session(t *testing.T, b mcpfront.Backends) *mcp.ClientSession {
+// session connects an in-memory MCP client to mcpfront over b;
+// onProgress, when set, receives progress notifications.
+func session(t *testing.T, b mcpfront.Backends, onProgress func(*mcp.ProgressNotificationClientRequest)) *mcp.ClientSession {
 	t.Helper()
 	server, err := mcpfront.NewServer(b, mcpfront.Options{})
 	if err != nil {
@@ -128,7 +138,11 @@ func session(t *testing.T, b mcpfront.Backends) *mcp.ClientSession {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "faults", Version: "test"}, nil).Connect(ctx, ct, nil)
+	var copts *mcp.ClientOptions
+	if onProgress != nil {
+		copts = &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) { onProgress(r) }}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "faults", Version: "test"}, copts).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

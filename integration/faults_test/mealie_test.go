@@ -82,7 +82,7 @@ var writeCases = []struct {
 	method, path string
 }{
 	{"create_recipe", map[string]any{"name": "Fault soup"}, http.MethodPost, "/api/recipes"},
-	{"update_recipe", map[string]any{"slug": "pancakes", "rating": 4}, http.MethodPatch, "/api/recipes/pancakes"},
+	{"update_recipe", map[string]any{"slug": "pancakes", "description": "Fault pancakes"}, http.MethodPatch, "/api/recipes/pancakes"},
 	{"delete_recipe", map[string]any{"slug": "pancakes", "confirm_slug": "pancakes"}, http.MethodDelete, "/api/recipes/pancakes"},
 	{"mark_recipe_made", map[string]any{"slug": "pancakes"}, http.MethodPost, "/api/recipes/timeline/events"},
 	{"add_meal_plan_entry", map[string]any{"date": "2026-12-01", "title": "Leftovers"}, http.MethodPost, "/api/households/mealplans"},

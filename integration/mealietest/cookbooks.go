@@ -67,9 +67,8 @@ func (st *store) renderCookbook(c *cookbook, withRecipes bool) object {
 	o := object{{"name", c.Name}, {"description", c.Description}, {"slug", c.Slug}, {"position", c.Position},
 		{"public", c.Public}, {"queryFilterString", c.QueryFilterString}, {"groupId", st.user.GroupID},
 		{"householdId", st.user.HouseholdID}, {"id", c.ID}, {"queryFilter", renderParts(st.cookbookParts(c.QueryFilterString))}}
-	if st.profile.organizerGroupID {
-		// 3.x ReadCookBook adds the household (mealie-3.x openapi.json).
-		o = append(o, field{"household", nil})
+	if st.profile.cookbookHousehold {
+		o = append(o, field{"household", object{{"id", st.user.HouseholdID}, {"name", st.user.HouseholdName}}})
 	}
 	if withRecipes && st.profile.cookbookRecipes {
 		recipes := []any{}
@@ -85,7 +84,7 @@ func (s *Server) listCookbooks(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.cookbooks, listSpec[*cookbook]{route: "/households/cookbooks",
+	listRows(st, w, r, st.cookbooks, listSpec[*cookbook]{route: "/households/cookbooks",
 		attrs: map[string]attrDef[*cookbook]{
 			"id":       {kindUUID, func(c *cookbook) []any { return one(c.ID) }},
 			"name":     {kindString, func(c *cookbook) []any { return one(c.Name) }},
@@ -173,7 +172,7 @@ func (s *Server) updateCookbook(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	c := st.cookbookByKey(id)
 	if c == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	next := *c

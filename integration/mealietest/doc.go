@@ -11,10 +11,12 @@
 // The emulator reproduces what a real server answers, sharp edges included:
 // the snake_case pagination envelope with its relative next/previous links,
 // the four error body shapes, PATCH replacing list fields wholesale, tags that
-// need {id,name,slug}, the slug that does not move on a PATCH rename, and the
-// rest listed in the fixtures README of the captured Mealie 2.0 exchanges. Each
-// behaviour cites the capture it comes from. Version profiles (WithVersion)
-// switch the differences known between 2.0, 2.8 and 3.x; see profile.go.
+// need {id,name,slug}, the slug that does not move on a PATCH rename, and
+// more. The contract suite (integration/contract) records its exchanges with
+// real Mealie 2.0, 2.8.0 and 3.11.0 into testdata/recordings and replays each
+// recording against the matching version profile (WithVersion) on every test
+// run; profile.go names what differs between the versions, each difference
+// with the recording that shows it.
 //
 // Faults (WithFault, and SetFaults on a running server) make it misbehave the
 // way a homelab Mealie does: fixed and jittered latency, error statuses per

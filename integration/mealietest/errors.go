@@ -63,9 +63,20 @@ func writeNotFoundMixin(w http.ResponseWriter) {
 	writeErrorResponse(w, http.StatusNotFound, "Not found.", "")
 }
 
-// writeNoRow is the generic mixin's 400 when a delete or update finds no row
-// (foods_delete__unknown.json, mealplans__delete_again.json).
-func writeNoRow(w http.ResponseWriter) {
+// writeNoRow is the generic mixin's answer when a delete or update finds no
+// row: 400 on 2.0 (foods_delete__unknown.json, mealplans__delete_again.json),
+// 404 with the same body on profiles with missingRow404.
+func (st *store) writeNoRow(w http.ResponseWriter) {
+	status := http.StatusBadRequest
+	if st.profile.missingRow404 {
+		status = http.StatusNotFound
+	}
+	writeErrorResponse(w, status, "An unexpected error occurred", "No row was found when one was required")
+}
+
+// writeNoToken is DELETE /api/users/api-tokens/{id} for a token that is not
+// there, which is not a generic mixin route: 400 as in 2.0.
+func writeNoToken(w http.ResponseWriter) {
 	writeErrorResponse(w, http.StatusBadRequest, "An unexpected error occurred", "No row was found when one was required")
 }
 
@@ -112,11 +123,4 @@ func missing(input any, loc ...any) valErr {
 // (mealplans__get_uuid_instead_of_int_422.json, recipes_list__perpage_not_int_422.json).
 func intParsing(where, name, input string) valErr {
 	return valErr{typ: "int_parsing", loc: []any{where, name}, msg: "Input should be a valid integer, unable to parse string as an integer", input: input}
-}
-
-// writeInUse is the 409 Mealie 3.22 answers for a delete that a foreign key
-// still references, in the ErrorResponse shape its controllers use for
-// mapped exceptions (cases C09: "409: ForeignKeyViolation").
-func writeInUse(w http.ResponseWriter) {
-	writeErrorResponse(w, http.StatusConflict, "Unable to delete: the item is still in use", "ForeignKeyViolation")
 }

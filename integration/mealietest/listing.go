@@ -27,7 +27,7 @@ type listSpec[T any] struct {
 // envelope with Mealie's generic next/previous links (foods__list_paged.json).
 // rows are in creation order; without orderBy the newest come first, as
 // Mealie orders by created_at descending.
-func listRows[T any](w http.ResponseWriter, r *http.Request, rows []T, spec listSpec[T]) {
+func listRows[T any](st *store, w http.ResponseWriter, r *http.Request, rows []T, spec listSpec[T]) {
 	pq, ok := parsePageQuery(w, r)
 	if !ok {
 		return
@@ -71,7 +71,7 @@ func listRows[T any](w http.ResponseWriter, r *http.Request, rows []T, spec list
 	for _, x := range rows[lo:hi] {
 		items = append(items, spec.render(x))
 	}
-	writeJSON(w, http.StatusOK, envelope(spec.route, pg, pp, len(rows), totalPages, items, genericLinkParams(pq, pq.PerPage)))
+	writeJSON(w, http.StatusOK, envelope(spec.route, pg, pp, len(rows), totalPages, items, genericLinkParams(pq, pq.PerPage, st.profile.pageParamsLast)))
 }
 
 // orderRows sorts by the named attributes; names may carry ":asc"/":desc".
@@ -224,5 +224,5 @@ func (d rowDelete[T, K]) serve(s *Server, w http.ResponseWriter, r *http.Request
 			return
 		}
 	}
-	writeNoRow(w)
+	st.writeNoRow(w)
 }

@@ -155,28 +155,39 @@ func envelope(route string, pg, pp, total, totalPages int, items []any, params [
 // genericLinkParams are the link parameters of every list except recipes: the
 // whole PaginationQuery dumped in field order, with Python's None spelled out
 // (foods__list_paged.json).
-func genericLinkParams(pq pageQuery, pp int) []linkParam {
+func genericLinkParams(pq pageQuery, pp int, pageLast bool) []linkParam {
 	none := func(ok bool, v string) string {
 		if !ok {
 			return "None"
 		}
 		return v
 	}
-	return []linkParam{
+	return pageParamsAt([]linkParam{
 		{"page", ""}, {"perPage", strconv.Itoa(pp)},
 		{"orderBy", none(pq.hasOrderBy, pq.OrderBy)},
 		{"orderByNullPosition", none(pq.hasOrderByNull, pq.OrderByNull)},
 		{"orderDirection", pq.OrderDirection},
 		{"queryFilter", none(pq.hasQueryFilter, pq.QueryFilter)},
 		{"paginationSeed", none(pq.hasSeed, pq.PaginationSeed)},
+	}, pageLast)
+}
+
+// pageParamsAt moves page and perPage, which params starts with, behind the
+// other PaginationQuery fields when pageLast is set: from 2.8 on the model
+// declares them after the sort fields, and a link lists the fields in model
+// order (profile.go, pageParamsLast).
+func pageParamsAt(params []linkParam, pageLast bool) []linkParam {
+	if !pageLast {
+		return params
 	}
+	return append(append([]linkParam{}, params[2:]...), params[:2]...)
 }
 
 // recipeLinkParams are the recipe list's link parameters: the non-null
 // PaginationQuery fields merged with the request's own parameters, each key once
 // (mealie/routes/recipe/recipe_crud_routes.py get_all; recipes_list__perpage2_page1.json
 // gives "/recipes?page=2&perPage=2&orderDirection=desc").
-func recipeLinkParams(r *http.Request, pq pageQuery) []linkParam {
+func recipeLinkParams(r *http.Request, pq pageQuery, pageLast bool) []linkParam {
 	params := []linkParam{{"page", ""}, {"perPage", strconv.Itoa(pq.PerPage)}}
 	if pq.hasOrderBy {
 		params = append(params, linkParam{"orderBy", pq.OrderBy})
@@ -191,6 +202,7 @@ func recipeLinkParams(r *http.Request, pq pageQuery) []linkParam {
 	if pq.hasSeed {
 		params = append(params, linkParam{"paginationSeed", pq.PaginationSeed})
 	}
+	params = pageParamsAt(params, pageLast)
 	seen := map[string]bool{}
 	for _, p := range params {
 		seen[p.k] = true

@@ -416,24 +416,91 @@ func parseLooseTime(v string) (time.Time, bool) {
 }
 
 // matches evaluates the filter against a row.
-func (q *queryFilter[T]) matches(row T) bool { return q.eval(q.root, row) }
+func (q *queryFilter[T]) matches(row T) bool { return q.matchCount(row) > 0 }
 
-func (q *queryFilter[T]) eval(n *filterNode, row T) bool {
+// matchCount is how many rows of Mealie's join satisfy the filter for one
+// row: the filter is a SQL WHERE over the row joined once with each to-many
+// relation it names ("tags" for tags.name), so every condition on one
+// relation must hold for the same related row. Two conditions on the same
+// relation ANDed (tags.name IN ["A"] AND tags.name IN ["B"]) therefore match
+// nothing on every recorded version
+// (testdata/recordings/<version>/TestCookbookQueryFilterString.json in the
+// contract package). A row without related rows joins once, with nulls.
+// CONTAINS ALL is a subquery over all related rows.
+func (q *queryFilter[T]) matchCount(row T) int {
+	rels := q.relations()
+	sizes := make([]int, len(rels))
+	for i, rel := range rels {
+		sizes[i] = max(1, len(q.attrs[rel.attr].get(row)))
+	}
+	at := map[string]int{}
+	count := 0
+	var walk func(i int)
+	walk = func(i int) {
+		if i == len(rels) {
+			if q.eval(q.root, row, at) {
+				count++
+			}
+			return
+		}
+		for k := range sizes[i] {
+			at[rels[i].name] = k
+			walk(i + 1)
+		}
+	}
+	walk(0)
+	return count
+}
+
+// filterRelation is a to-many relation a filter joins, and one of its
+// attributes the filter names.
+type filterRelation struct{ name, attr string }
+
+// relationOf is the relation an attribute belongs to: what precedes its last
+// dot ("tags" for "tags.name"), or "" for the row's own columns.
+func relationOf(attr string) string {
+	if i := strings.LastIndex(attr, "."); i > 0 {
+		return attr[:i]
+	}
+	return ""
+}
+
+// relations lists the relations the filter names, in order of appearance.
+func (q *queryFilter[T]) relations() []filterRelation {
+	var out []filterRelation
+	seen := map[string]bool{}
+	var walk func(n *filterNode)
+	walk = func(n *filterNode) {
+		if n == nil {
+			return
+		}
+		if n.cmp != nil {
+			if rel := relationOf(n.cmp.attr); rel != "" && !seen[rel] {
+				seen[rel] = true
+				out = append(out, filterRelation{rel, n.cmp.attr})
+			}
+			return
+		}
+		walk(n.left)
+		walk(n.right)
+	}
+	walk(q.root)
+	return out
+}
+
+// eval evaluates the filter on one joined row: at says which related row of
+// each relation is joined.
+func (q *queryFilter[T]) eval(n *filterNode, row T, at map[string]int) bool {
 	switch n.op {
 	case "AND":
-		return q.eval(n.left, row) && q.eval(n.right, row)
+		return q.eval(n.left, row, at) && q.eval(n.right, row, at)
 	case "OR":
-		return q.eval(n.left, row) || q.eval(n.right, row)
+		return q.eval(n.left, row, at) || q.eval(n.right, row, at)
 	}
 	c := n.cmp
 	def := q.attrs[c.attr]
 	have := def.get(row)
-	switch c.op {
-	case "IS":
-		return len(have) == 0
-	case "IS NOT":
-		return len(have) > 0
-	case "CONTAINS ALL":
+	if c.op == "CONTAINS ALL" {
 		for _, v := range c.values {
 			if !anyMatch(have, func(h any) bool { return q.compare(def.kind, h, v) == 0 }) {
 				return false
@@ -441,8 +508,19 @@ func (q *queryFilter[T]) eval(n *filterNode, row T) bool {
 		}
 		return true
 	}
-	// A to-many attribute behaves as SQL's join: the row matches when any of
-	// its values does; a row with none matches nothing.
+	if rel := relationOf(c.attr); rel != "" {
+		if k := at[rel]; k < len(have) {
+			have = have[k : k+1]
+		} else {
+			have = nil
+		}
+	}
+	switch c.op {
+	case "IS":
+		return len(have) == 0
+	case "IS NOT":
+		return len(have) > 0
+	}
 	return anyMatch(have, func(h any) bool {
 		switch c.op {
 		case "=":
@@ -497,8 +575,9 @@ func (q *queryFilter[T]) compare(kind attrKind, have any, want string) int {
 }
 
 // compareValue compares a row value with a filter operand. Strings compare
-// case-sensitively, as SQLite's "=" does in Mealie 2.0 (cases C28: before Mealie
-// PR #5162 string filters were case-sensitive).
+// case-sensitively, as SQLite's "=" does in Mealie 2.0, unless foldCase
+// (testdata/recordings/<version>/TestVersionSwitches.json in the contract
+// package).
 func compareValue(kind attrKind, have any, want string) int {
 	switch kind {
 	case kindUUID:

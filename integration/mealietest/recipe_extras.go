@@ -56,7 +56,8 @@ func bulkRecipes(b jsonBody) ([]string, *valErr) {
 // adds, never removes (recipes_bulk_tag__adds_not_replaces.json), answers 200
 // null, and fails unhandled on an unknown recipe slug
 // (recipes_bulk_tag__unknown_recipe.json). Recipes are named by slug only
-// (cases C10).
+// (testdata/recordings/<version>/TestBulkTagCategorizeDelete.json in the
+// contract package).
 func (s *Server) handleBulkOrganize(key string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		b, ok := decodeBody(w, r)
@@ -75,6 +76,10 @@ func (s *Server) handleBulkOrganize(key string) http.HandlerFunc {
 		st := s.store
 		st.mu.Lock()
 		defer st.mu.Unlock()
+		if st.profile.bulkNeedsGroupID && !allHaveGroupID(b, key) {
+			writeJSON(w, http.StatusOK, nil)
+			return
+		}
 		list := st.tags
 		if key == "categories" {
 			list = st.categories
@@ -99,6 +104,20 @@ func (s *Server) handleBulkOrganize(key string) http.HandlerFunc {
 		}
 		writeJSON(w, http.StatusOK, nil)
 	}
+}
+
+// allHaveGroupID reports whether every organizer sent under key carries a
+// groupId: 3.11 answers a bulk action with one that does not 200 and
+// changes nothing (profile bulkNeedsGroupID).
+func allHaveGroupID(b jsonBody, key string) bool {
+	items, _ := b[key].([]any)
+	for _, it := range items {
+		ob, _ := asBody(it)
+		if _, ok := ob.str("groupId"); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func appendUnique(ids []string, id string) []string {
@@ -140,7 +159,7 @@ func badRecipeData(w http.ResponseWriter) {
 
 // handleCreateFromURL is POST /api/recipes/create/url {url, includeTags}. The
 // emulator reaches no network: a page registered with WithWebPage is scraped,
-// any other public URL fails as an unreachable page does. Loopback and
+// any other public URL fails as an unreachable page does (a bare 500). Loopback and
 // private addresses trip Mealie's unhandled SSRF guard, a 500 text/plain
 // (recipes_create_url__loopback_ip.json, recipes_create_url__localhost_name.json).
 func (s *Server) handleCreateFromURL(w http.ResponseWriter, r *http.Request) {
@@ -164,7 +183,10 @@ func (s *Server) handleCreateFromURL(w http.ResponseWriter, r *http.Request) {
 	}
 	page, ok := s.cfg.pages[raw]
 	if !ok {
-		badRecipeData(w)
+		// A page Mealie cannot fetch is a bare 500, not BAD_RECIPE_DATA:
+		// seen on 2.0, 2.8 and 3.11 for https://no-such-host.invalid/recipe
+		// and http://192.0.2.1/recipe.
+		writeInternal(w)
 		return
 	}
 	includeTags, _ := b.boolean("includeTags")
@@ -235,7 +257,7 @@ var (
 
 // importPage creates a recipe from JSON-LD, from HTML carrying JSON-LD, or from
 // an HTML page with only OpenGraph tags, which Mealie imports with placeholder
-// content (services/scraper/scraper_strategies.py in Mealie 2.0; cases C12).
+// content (services/scraper/scraper_strategies.py in Mealie 2.0).
 func (st *store) importPage(data string, includeTags bool, orgURL string) (string, bool) {
 	ld := findRecipeLD(data)
 	if ld == nil {
@@ -300,7 +322,7 @@ func (st *store) importPage(data string, includeTags bool, orgURL string) (strin
 			}
 			t := findOrganizer(st.tags, slugOf(kw))
 			if t == nil {
-				t = &organizer{ID: newID(), Name: kw, Slug: slugOf(kw)}
+				t = &organizer{ID: newID(), Name: kw, Slug: slugOf(kw), UpdatedAt: st.now().UTC()}
 				st.tags = append(st.tags, t)
 			}
 			rc.TagIDs = appendUnique(rc.TagIDs, t.ID)
@@ -407,11 +429,14 @@ func (s *Server) handleImageFromURL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rc.Image = strp(imageKey())
+	if data, ok := st.fetchable[b["url"].(string)]; ok {
+		st.images[rc.ID] = data
+	}
 	writeJSON(w, http.StatusOK, nil)
 }
 
 // handleImageUpload is PUT /api/recipes/{slug}/image, multipart with an
-// "image" file and an "extension" field (cases C11). Without the extension it
+// "image" file and an "extension" field. Without the extension it
 // is a 422; bytes that are not an image fail unhandled; otherwise the image key
 // becomes a random number from 0 to 255 (recipes_image_put__png_ok.json).
 func (s *Server) handleImageUpload(w http.ResponseWriter, r *http.Request) {

@@ -63,9 +63,9 @@ func (st *store) createRecipe(name string) (*recipe, string) {
 	rc := &recipe{
 		ID: newID(), Name: final, Slug: slugOf(final),
 		DateAdded: now.Truncate(24 * time.Hour), DateUpdated: now, CreatedAt: now, UpdatedAt: now,
-		Ingredients:  []ingredient{{Quantity: floatp(1), Note: "1 Cup Flour", DisableAmount: true, ReferenceID: strp(newID())}},
+		Ingredients:  []ingredient{{Quantity: floatp(st.profile.placeholderQuantity), Note: "1 Cup Flour", DisableAmount: true, ReferenceID: strp(newID())}},
 		Instructions: []step{{ID: newID(), Title: strp(""), Summary: strp(""), Text: placeholderStep, IngredientReferences: []string{}}},
-		Settings:     recipeSettings{DisableAmount: true},
+		Settings:     recipeSettings{DisableAmount: st.profile.ingredientFlags},
 		Nutrition:    map[string]*string{}, Extras: map[string]any{},
 	}
 	st.recipes = append(st.recipes, rc)
@@ -90,7 +90,6 @@ type recipePatch struct {
 	catIDs      []string
 	toolIDs     []string
 	renames     []organizerRename
-	newTags     []*organizer
 	// nullReference is set when an ingredient came without referenceId.
 	nullReference bool
 }
@@ -120,15 +119,14 @@ func (st *store) validateRecipeBody(b jsonBody) (*recipePatch, *recipeFailure) {
 	}
 	exception := ""
 	orgs := []struct {
-		key      string
-		list     []*organizer
-		needID   bool
-		dst      *[]string
-		isTagSet bool
+		key    string
+		list   []*organizer
+		needID bool
+		dst    *[]string
 	}{
-		{"tags", st.tags, false, &p.tagIDs, true},
-		{"recipeCategory", st.categories, false, &p.catIDs, false},
-		{"tools", st.tools, true, &p.toolIDs, false},
+		{"tags", st.tags, false, &p.tagIDs},
+		{"recipeCategory", st.categories, false, &p.catIDs},
+		{"tools", st.tools, true, &p.toolIDs},
 	}
 	for _, o := range orgs {
 		v, present := b[o.key]
@@ -190,16 +188,6 @@ func (st *store) validateRecipeBody(b jsonBody) (*recipePatch, *recipeFailure) {
 					p.renames = append(p.renames, organizerRename{found, name, slug})
 				}
 				ids = append(ids, found.ID)
-			case o.isTagSet && st.profile.newTagInPatch:
-				existing := findOrganizer(st.tags, slug)
-				if existing == nil {
-					existing = &organizer{ID: newID(), Name: name, Slug: slug}
-					if hasID {
-						existing.ID = id
-					}
-					p.newTags = append(p.newTags, existing)
-				}
-				ids = append(ids, existing.ID)
 			default:
 				// Without a known id Mealie builds a new row without a group
 				// id and fails (recipes_patch__tag_name_slug_existing.json).
@@ -464,7 +452,6 @@ func (st *store) apply(rc *recipe, p *recipePatch, replace bool) {
 	for _, rn := range p.renames {
 		rn.o.Name, rn.o.Slug = rn.name, rn.slug
 	}
-	st.tags = append(st.tags, p.newTags...)
 	now := st.now().UTC()
 	rc.UpdatedAt, rc.DateUpdated = now, now
 }
@@ -493,7 +480,11 @@ func (st *store) lookupForWrite(w http.ResponseWriter, key string) *recipe {
 		writeUnknownError(w, "ValidationError")
 		return nil
 	}
-	if rc.Slug != slugOf(rc.Name) {
+	if rc.stuck() {
+		if st.profile.stuckRenameLocked {
+			writeErrorResponse(w, http.StatusForbidden, "Permission Denied", "")
+			return nil
+		}
 		writeUnknownError(w, "NoResultFound")
 		return nil
 	}
@@ -506,8 +497,9 @@ func (st *store) lookupForWrite(w http.ResponseWriter, key string) *recipe {
 // stored slug behind while responses show slugify(name); a slug alongside a
 // name stores slugify(name); a slug alone is stored as sent
 // (recipes_patch__rename.json, recipes_patch__rename_with_slug_field.json,
-// recipes_patch__slug_only.json). On profiles with renameMovesSlug a name
-// alone moves the stored slug too.
+// recipes_patch__slug_only.json; every recorded version:
+// testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json and
+// TestRenameWithSlugOrPut.json in the contract package).
 func (s *Server) handlePatchRecipe(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -531,8 +523,6 @@ func (s *Server) handlePatchRecipe(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case hasName && hasSlug:
 		rc.Name, rc.Slug = name, slugOf(name)
-	case hasName && st.profile.renameMovesSlug:
-		rc.Name, rc.Slug = name, slugOf(name)
 	case hasName:
 		rc.Name = name
 	case hasSlug:
@@ -552,7 +542,7 @@ func (s *Server) handlePatchRecipe(w http.ResponseWriter, r *http.Request) {
 // the slug with the name (recipes_put__rename.json). A body without the
 // recipe's id tries to insert a second row and fails as "Recipe already
 // exists" (recipes_put__partial.json); one without a name fails in the name
-// normalisation (cases C02).
+// normalisation.
 func (s *Server) handlePutRecipe(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -610,10 +600,17 @@ func (s *Server) handleDeleteRecipe(w http.ResponseWriter, r *http.Request) {
 		writeUnknownError(w, "ValidationError")
 		return
 	}
+	if rc.stuck() && st.profile.stuckRenameLocked {
+		writeUnknownError(w, "IndexError")
+		return
+	}
 	out := st.renderRecipe(rc)
 	st.removeRecipe(rc)
 	writeJSON(w, http.StatusOK, out)
 }
+
+// stuck reports a recipe whose stored slug a PATCH {name} left behind.
+func (r *recipe) stuck() bool { return r.Slug != slugOf(r.Name) }
 
 // removeRecipe deletes a recipe with its timeline; meal-plan entries keep the
 // recipe id and show recipe null.

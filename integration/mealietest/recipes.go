@@ -56,6 +56,7 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	joined := -1 // rows of the filter's join, when a filter ran
 	if filter != "" {
 		expr, err := parseQueryFilter(filter, st.recipeFilterAttrs())
 		if err != nil {
@@ -64,9 +65,11 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 		}
 		expr.foldCase = st.profile.caseInsensitiveFilter
 		var kept []*recipe
+		joined = 0
 		for _, rc := range rows {
-			if expr.matches(rc) {
+			if n := expr.matchCount(rc); n > 0 {
 				kept = append(kept, rc)
+				joined += n
 			}
 		}
 		rows = kept
@@ -88,12 +91,17 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 			slices.Reverse(rows)
 		}
 	}
-	pg, pp, totalPages, lo, hi := window(len(rows), pq.Page, pq.PerPage)
+	total := len(rows)
+	if st.profile.filterCountsJoinRows && joined >= 0 && search == "" {
+		total = joined
+	}
+	pg, pp, totalPages, lo, hi := window(total, pq.Page, pq.PerPage)
+	lo, hi = min(lo, len(rows)), min(hi, len(rows))
 	items := make([]any, 0, hi-lo)
 	for _, rc := range rows[lo:hi] {
 		items = append(items, st.renderSummary(rc))
 	}
-	writeJSON(w, http.StatusOK, envelope("/recipes", pg, pp, len(rows), totalPages, items, recipeLinkParams(r, pq)))
+	writeJSON(w, http.StatusOK, envelope("/recipes", pg, pp, total, totalPages, items, recipeLinkParams(r, pq, st.profile.pageParamsLast)))
 }
 
 // filterByOrganizers applies the categories, tags, tools and foods filters.

@@ -72,19 +72,26 @@ func (s *store) renderUnit(u *unit) object {
 }
 
 // renderTagLike is a tag or category as embedded in recipes and listed under
-// /api/organizers (organizers_tags__get_one.json).
-func (s *store) renderTagLike(o *organizer, inRecipe bool) object {
-	if inRecipe && s.profile.organizerGroupID {
+// /api/organizers (organizers_tags__get_one.json); withGroup adds groupId on
+// profiles with organizerGroupID.
+func (s *store) renderTagLike(o *organizer, withGroup bool) object {
+	if withGroup && s.profile.organizerGroupID {
 		return object{{"id", o.ID}, {"groupId", s.user.GroupID}, {"name", o.Name}, {"slug", o.Slug}}
 	}
 	return object{{"id", o.ID}, {"name", o.Name}, {"slug", o.Slug}}
 }
 
-// renderTool is a tool (organizers_tools__get_by_slug.json).
+// renderTool is a tool (organizers_tools__get_by_slug.json); groupId only on
+// profiles with organizerGroupID
+// (testdata/recordings/2.8/TestTaxonomyCreateRenameDelete.json has none).
 func (s *store) renderTool(o *organizer) object {
 	if s.profile.householdOnHand {
-		return object{{"id", o.ID}, {"groupId", s.user.GroupID}, {"name", o.Name}, {"slug", o.Slug},
-			{"householdsWithTool", s.households(o.OnHand)}}
+		o2 := object{{"id", o.ID}}
+		if s.profile.organizerGroupID {
+			o2 = append(o2, field{"groupId", s.user.GroupID})
+		}
+		return append(o2, field{"name", o.Name}, field{"slug", o.Slug},
+			field{"householdsWithTool", s.households(o.OnHand)})
 	}
 	return object{{"id", o.ID}, {"name", o.Name}, {"slug", o.Slug}, {"onHand", o.OnHand}}
 }
@@ -189,8 +196,11 @@ func (s *store) renderRecipe(r *recipe) object {
 	}
 	st := r.Settings
 	settings := object{{"public", st.Public}, {"showNutrition", st.ShowNutrition}, {"showAssets", st.ShowAssets},
-		{"landscapeView", st.LandscapeView}, {"disableComments", st.DisableComments},
-		{"disableAmount", st.DisableAmount}, {"locked", st.Locked}}
+		{"landscapeView", st.LandscapeView}, {"disableComments", st.DisableComments}}
+	if s.profile.ingredientFlags {
+		settings = append(settings, field{"disableAmount", st.DisableAmount})
+	}
+	settings = append(settings, field{"locked", st.Locked})
 	notes := make([]any, 0, len(r.Notes))
 	for _, n := range r.Notes {
 		notes = append(notes, object{{"title", n.Title}, {"text", n.Text}})
@@ -228,24 +238,28 @@ func (s *store) renderIngredient(in *ingredient, recipeDisableAmount bool) objec
 		o = append(o, field{"referencedRecipe", nil})
 	}
 	o = append(o, field{"note", in.Note})
+	// On 2.x the recipe's setting overrides whatever flags the ingredient was
+	// written with (Recipe.calculate_missing_food_flags_and_format_display;
+	// testdata/recordings/2.0/TestIngredientDisplay.json in the contract
+	// package). 3.11 has no flags and always shows the food.
+	useFood := true
 	if s.profile.ingredientFlags {
-		o = append(o, field{"isFood", in.IsFood}, field{"disableAmount", in.DisableAmount})
-	}
-	useFood := in.IsFood && !in.DisableAmount
-	if !s.profile.ingredientFlags {
-		// Without the per-ingredient flags the recipe setting decides.
 		useFood = !recipeDisableAmount
+		o = append(o, field{"isFood", useFood}, field{"disableAmount", !useFood})
 	}
-	return append(o, field{"display", ingredientDisplay(in.Quantity, u, f, in.Note, useFood)},
+	return append(o, field{"display", s.ingredientDisplay(in.Quantity, u, f, in.Note, useFood)},
 		field{"title", optString(in.Title)}, field{"originalText", optString(in.OriginalText)},
 		field{"referenceId", optString(in.ReferenceID)})
 }
 
-// ingredientDisplay computes the display text as Mealie 2.0 does
+// ingredientDisplay computes the display text as Mealie does
 // (mealie/schema/recipe/recipe_ingredient.py RecipeIngredientBase._format_display):
-// with amounts disabled only the quantity (unless it is 1) and the note show
-// ("2 sifted"), otherwise quantity, unit, food and note.
-func ingredientDisplay(qty *float64, u *unit, f *food, noteText string, useFood bool) string {
+// with amounts disabled (2.x only) only the quantity (unless it is 1) and the
+// note show ("2 sifted"), otherwise quantity, unit, food and note. A food's
+// plural name shows on 2.x when the quantity is 0 or above 1; on 3.11 when
+// the quantity is above 1 and no unit shows (its default WITHOUT_UNIT plural
+// handling).
+func (s *store) ingredientDisplay(qty *float64, u *unit, f *food, noteText string, useFood bool) string {
 	q := 0.0
 	if qty != nil {
 		q = *qty
@@ -261,7 +275,14 @@ func ingredientDisplay(qty *float64, u *unit, f *food, noteText string, useFood 
 			parts = append(parts, unitDisplay(u, q))
 		}
 		if f != nil {
-			if (q == 0 || q > 1) && f.PluralName != nil && *f.PluralName != "" {
+			plural := q == 0 || q > 1
+			if !s.profile.ingredientFlags {
+				plural = q > 1 && u == nil
+				if q == 0 {
+					plural = true
+				}
+			}
+			if plural && f.PluralName != nil && *f.PluralName != "" {
 				parts = append(parts, *f.PluralName)
 			} else {
 				parts = append(parts, f.Name)

@@ -34,6 +34,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/parser/ingredients", s.handleParseIngredients)
 	mux.HandleFunc("POST /api/parser/ingredient", s.handleParseIngredient)
 
+	s.ratingRoutes(mux)
 	s.timelineRoutes(mux)
 	s.organizerRoutes(mux)
 	s.taxonomyRoutes(mux)

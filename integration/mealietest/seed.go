@@ -18,12 +18,11 @@ const maxBenchRecipes = 100000
 
 func newStore(p profile, now func() time.Time) *store {
 	return &store{
-		profile:        p,
-		now:            now,
-		sessions:       map[string]bool{},
-		images:         map[string][]byte{},
-		nextMealplanID: 1,
-		startedAt:      now().UTC(),
+		profile:   p,
+		now:       now,
+		sessions:  map[string]bool{},
+		images:    map[string][]byte{},
+		startedAt: now().UTC(),
 		user: user{
 			ID: seedID("user", "admin"), Username: adminUsername, FullName: "Change Me", Email: adminEmail,
 			GroupID: seedID("group", "home"), GroupName: "Home", GroupSlug: "home",
@@ -33,7 +32,11 @@ func newStore(p profile, now func() time.Time) *store {
 }
 
 // seed fills the store: "empty" leaves it as a fresh install, "demo" loads the
-// demo library, "bench:N" loads the demo taxonomy and N generated recipes.
+// demo library, "bench:N" loads the demo taxonomy and N generated recipes,
+// "bench:N:long" the same with descriptions of about 1,200 characters, as
+// scraped blog recipes carry, and a ":dup" suffix (after ":long" if both)
+// names every second recipe as a copy of the one before ("… (1)"), a
+// library imported twice.
 func (s *store) seed(name string) error {
 	switch {
 	case name == "empty":
@@ -46,12 +49,14 @@ func (s *store) seed(name string) error {
 		s.seedShoppingList()
 		return nil
 	case strings.HasPrefix(name, "bench:"):
-		n, err := strconv.Atoi(strings.TrimPrefix(name, "bench:"))
+		count, dup := strings.CutSuffix(strings.TrimPrefix(name, "bench:"), ":dup")
+		count, long := strings.CutSuffix(count, ":long")
+		n, err := strconv.Atoi(count)
 		if err != nil || n < 0 || n > maxBenchRecipes {
 			return fmt.Errorf("mealietest: bench seed wants a recipe count from 0 to %d, got %q", maxBenchRecipes, name)
 		}
 		s.seedTaxonomy()
-		s.seedBench(n)
+		s.seedBench(n, long, dup)
 		s.seedCookbooks()
 		return nil
 	}
@@ -298,8 +303,7 @@ func (s *store) parseSeedIngredient(line string) ingredient {
 // to Sunday, from the server's clock).
 func (s *store) seedMealplans() {
 	add := func(date time.Time, entryType, slug, title, text string) {
-		m := &mealplan{ID: s.nextMealplanID, Date: date.Format(layoutDate), EntryType: entryType, Title: title, Text: text}
-		s.nextMealplanID++
+		m := &mealplan{ID: s.newMealplanID(), Date: date.Format(layoutDate), EntryType: entryType, Title: title, Text: text}
 		if slug != "" {
 			if r := s.findRecipe(slug); r != nil {
 				m.RecipeID = strp(r.ID)
@@ -376,7 +380,9 @@ var (
 
 // seedBench adds n generated recipes, each with six ingredients, three steps,
 // two tags and a category, and n/2 extra foods so that taxonomy lists page.
-func (s *store) seedBench(n int) {
+// With long, each description is longDescription's length; with dup, every
+// odd recipe is named as a copy of the even one before it.
+func (s *store) seedBench(n int, long, dup bool) {
 	for i := 0; i < n/2; i++ {
 		name := fmt.Sprintf("bench food %05d", i)
 		at := seedBase.Add(time.Duration(i) * time.Second)
@@ -393,6 +399,13 @@ func (s *store) seedBench(n int) {
 			tools:      []string{seedTools[i%len(seedTools)].name},
 			orgURL:     fmt.Sprintf("https://recipes.example.org/bench/%d", i+1),
 		}
+		if long {
+			d.description = longDescription(d.description, i)
+		}
+		if dup && i%2 == 1 {
+			j := i - 1
+			d.name = fmt.Sprintf("%s %s %s %d (1)", benchStyles[j%10], benchMains[(j/10)%10], benchFormats[(j/100)%10], j+1)
+		}
 		for j := 0; j < 6; j++ {
 			f := seedFoods[(i*7+j*13)%len(seedFoods)]
 			u := seedUnits[(i+j)%len(seedUnits)]
@@ -404,4 +417,16 @@ func (s *store) seedBench(n int) {
 		}
 		s.addSeedRecipe(i, d)
 	}
+}
+
+// longDescription pads a bench description to about 1,200 characters of
+// varied prose, the length of a scraped food blog's recipe summary.
+func longDescription(short string, i int) string {
+	var b strings.Builder
+	b.WriteString(short)
+	for j := 0; b.Len() < 1200; j++ {
+		fmt.Fprintf(&b, " Note %d: this version was tested %d times; %s pairs well with %s, and leftovers keep for %d days in the fridge.",
+			j+1, 2+(i+j)%7, strings.ToLower(benchMains[(i+j)%len(benchMains)]), strings.ToLower(benchFormats[(i+2*j)%len(benchFormats)]), 1+(i+j)%4)
+	}
+	return b.String()
 }

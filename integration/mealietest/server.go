@@ -90,15 +90,18 @@ type config struct {
 	faultSeed uint64
 	now       func() time.Time
 	pages     map[string]string
+	// noNLPModel: see WithoutNLPModel.
+	noNLPModel bool
 }
 
 // WithSeed selects the initial data: "demo" (the default) for a realistic
-// household library, "bench:N" for N generated recipes, "empty" for a fresh
-// install.
+// household library, "bench:N" for N generated recipes ("bench:N:long" with
+// descriptions of about 1,200 characters, ":dup" with every second recipe a
+// copy), "empty" for a fresh install.
 func WithSeed(seed string) Option { return func(c *config) { c.seed = seed } }
 
 // WithVersion selects the Mealie version to emulate: "2.0", "2.8" (the
-// default) or "3".
+// default) or "3.11".
 func WithVersion(v string) Option { return func(c *config) { c.version = v } }
 
 // WithToken sets the API token the server accepts (default DefaultToken).
@@ -127,6 +130,12 @@ func WithWebPage(pageURL, html string) Option {
 	}
 }
 
+// WithoutNLPModel makes the 2.0 profile's nlp parser (the default parser)
+// fail with an unhandled 500, as a Mealie 2.0 run without the CRF++ model
+// its Docker build downloads does. Other profiles need no model and are not
+// affected.
+func WithoutNLPModel() Option { return func(c *config) { c.noNLPModel = true } }
+
 // NewServer starts a server for a test on 127.0.0.1 with the "demo" seed and
 // closes it when the test ends. It fails the test if the server cannot start.
 func NewServer(t testing.TB, opts ...Option) *Server {
@@ -153,6 +162,12 @@ func Start(opts ...Option) (*Server, error) {
 	if err := st.seed(cfg.seed); err != nil {
 		return nil, err
 	}
+	// The configured token is the install's first API token, named as the
+	// recorded instances name theirs; GET /api/users/self lists it
+	// (testdata/recordings/<version>/TestAboutAndAuth.json in the contract
+	// package).
+	st.nextTokenID++
+	st.apiTokens = append(st.apiTokens, &apiToken{ID: st.nextTokenID, Name: "sous", Token: cfg.token})
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
 		return nil, fmt.Errorf("mealietest: listen: %w", err)
@@ -202,7 +217,7 @@ func (s *Server) ResetRequests() {
 	s.logGen++
 }
 
-// Version is the Mealie version profile the server emulates ("2.0", "2.8", "3").
+// Version is the Mealie version profile the server emulates ("2.0", "2.8", "3.11").
 func (s *Server) Version() string { return s.store.profile.name }
 
 // Handler returns the emulator's HTTP handler, for mounting it without a
@@ -336,9 +351,6 @@ func (s *Server) authenticate(r *http.Request) (int, string) {
 	if tok == "" {
 		return http.StatusUnauthorized, "Could not validate credentials"
 	}
-	if tok == s.Token {
-		return 0, ""
-	}
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -382,4 +394,4 @@ func (p *probeWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (p *probeWriter) WriteHeader(code int)        { p.status = code }
 
 // errUnknownSeed is returned for a seed name the emulator does not know.
-var errUnknownSeed = errors.New("mealietest: unknown seed (want demo, empty or bench:N)")
+var errUnknownSeed = errors.New("mealietest: unknown seed (want demo, empty, bench:N, bench:N:long or bench:N:long:dup)")

@@ -10,7 +10,7 @@ import (
 )
 
 func TestAboutAndSelf(t *testing.T) {
-	for _, v := range []string{"2.0", "2.8", "3"} {
+	for _, v := range []string{"2.0", "2.8", "3.11"} {
 		t.Run(v, func(t *testing.T) {
 			s := NewServer(t, WithVersion(v))
 			code, body := callWith(t, s, "", http.MethodGet, "/api/app/about", nil)
@@ -112,8 +112,10 @@ func TestUnknownRouteAndMethod(t *testing.T) {
 	}
 }
 
+// TestRecipeListPaging pins the envelope of the 2.0 captures; the link order
+// of 2.8 and 3.11 is in TestLinkParamOrder.
 func TestRecipeListPaging(t *testing.T) {
-	s := NewServer(t)
+	s := NewServer(t, WithVersion("2.0"))
 	total := len(demoRecipes)
 	tests := []struct {
 		query                 string
@@ -332,8 +334,9 @@ func TestUnknownVersionAndSeed(t *testing.T) {
 func TestQuantityDisplay(t *testing.T) {
 	cup := &unit{Name: "cup", Fraction: true}
 	gram := &unit{Name: "gram", Fraction: false}
-	flour := &food{Name: "flour"}
+	flour := &food{Name: "flour", PluralName: strp("flours")}
 	tests := []struct {
+		version string
 		qty     float64
 		u       *unit
 		note    string
@@ -341,17 +344,38 @@ func TestQuantityDisplay(t *testing.T) {
 		want    string
 	}{
 		// recipes_patch__ingredients_instructions.json with disableAmount on.
-		{2, cup, "sifted", false, "2 sifted"},
-		{1.5, cup, "", false, "1 ¹/₂"},
-		{1, nil, "1 Cup Flour", false, "1 Cup Flour"},
-		{7.5, cup, "", false, "7 ¹/₂"},
-		{0.333333, cup, "", true, "¹/₃ cup flour"},
-		{2.5, gram, "", true, "2.5 gram flour"},
+		{"2.0", 2, cup, "sifted", false, "2 sifted"},
+		{"2.0", 1.5, cup, "", false, "1 ¹/₂"},
+		{"2.0", 1, nil, "1 Cup Flour", false, "1 Cup Flour"},
+		{"2.0", 7.5, cup, "", false, "7 ¹/₂"},
+		{"2.0", 0.333333, cup, "", true, "¹/₃ cup flour"},
+		{"2.0", 2.5, gram, "", true, "2.5 gram flours"},
+		// 3.11 shows the plural food only without a unit.
+		{"3.11", 2.5, gram, "", true, "2.5 gram flour"},
+		{"3.11", 3, nil, "", true, "3 flours"},
+		{"3.11", 1, nil, "", true, "1 flour"},
 	}
 	for _, tt := range tests {
-		var u *unit = tt.u
-		if got := ingredientDisplay(&tt.qty, u, flour, tt.note, tt.useFood); got != tt.want {
-			t.Errorf("display(%v) = %q, want %q", tt.qty, got, tt.want)
+		st := &store{profile: profiles[tt.version]}
+		if got := st.ingredientDisplay(&tt.qty, tt.u, flour, tt.note, tt.useFood); got != tt.want {
+			t.Errorf("%s display(%v) = %q, want %q", tt.version, tt.qty, got, tt.want)
+		}
+	}
+}
+
+// TestLinkParamOrder pins where page and perPage sit in a next link
+// (testdata/recordings/<version>/TestPaginationEnvelope.json in the contract
+// package).
+func TestLinkParamOrder(t *testing.T) {
+	for v, want := range map[string]string{
+		"2.0":  "/recipes?page=2&perPage=2&orderDirection=desc",
+		"2.8":  "/recipes?orderDirection=desc&page=2&perPage=2",
+		"3.11": "/recipes?orderDirection=desc&page=2&perPage=2",
+	} {
+		s := NewServer(t, WithVersion(v))
+		_, body := call(t, s, http.MethodGet, "/api/recipes?page=1&perPage=2", nil)
+		if got := obj(t, body)["next"]; got != want {
+			t.Errorf("%s next = %v, want %s", v, got, want)
 		}
 	}
 }

@@ -46,12 +46,23 @@ func (st *store) renderItem(l *shoppingList, it *shoppingItem) object {
 			{"recipeScale", rr.RecipeScale}, {"recipeNote", optString(rr.RecipeNote)}, {"id", rr.ID}, {"shoppingListItemId", it.ID}})
 	}
 	q := it.Quantity
-	return object{{"quantity", q}, {"unit", unitJSON}, {"food", foodJSON}, {"note", it.Note},
-		{"isFood", false}, {"disableAmount", true}, {"display", ingredientDisplay(&q, u, f, it.Note, false)},
+	o := object{{"quantity", q}, {"unit", unitJSON}, {"food", foodJSON}, {"note", it.Note}}
+	// 2.x items carry isFood and show their food only with it; 3.11 items
+	// have neither flag, a referencedRecipe, and always show unit and food
+	// (testdata/recordings/<version>/TestShoppingListAddRecipeIngredients.json
+	// and TestShoppingItemsFlow.json in the contract package).
+	useFood := true
+	if st.profile.ingredientFlags {
+		useFood = it.IsFood
+		o = append(o, field{"isFood", it.IsFood}, field{"disableAmount", !it.IsFood})
+	} else {
+		o = append(o, field{"referencedRecipe", nil})
+	}
+	return append(o, object{{"display", st.ingredientDisplay(&q, u, f, it.Note, useFood)},
 		{"shoppingListId", l.ID}, {"checked", it.Checked}, {"position", it.Position},
 		{"foodId", optString(it.FoodID)}, {"labelId", optString(it.LabelID)}, {"unitId", optString(it.UnitID)},
 		{"extras", map[string]any{}}, {"id", it.ID}, {"groupId", st.user.GroupID}, {"householdId", st.user.HouseholdID},
-		{"label", labelJSON}, {"recipeReferences", refs}, {"createdAt", stamp(it.CreatedAt)}, {"updatedAt", stamp(it.UpdatedAt)}}
+		{"label", labelJSON}, {"recipeReferences", refs}, {"createdAt", stamp(it.CreatedAt)}, {"updatedAt", stamp(it.UpdatedAt)}}...)
 }
 
 func (st *store) listHeader(l *shoppingList) object {
@@ -96,7 +107,7 @@ func (s *Server) listShoppingLists(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.shoppingLists, listSpec[*shoppingList]{route: "/households/shopping/lists",
+	listRows(st, w, r, st.shoppingLists, listSpec[*shoppingList]{route: "/households/shopping/lists",
 		attrs: map[string]attrDef[*shoppingList]{
 			"id":   {kindUUID, func(l *shoppingList) []any { return one(l.ID) }},
 			"name": {kindString, func(l *shoppingList) []any { return optOne(l.Name) }},
@@ -135,7 +146,7 @@ func (s *Server) updateShoppingList(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	l := st.shoppingListByID(id)
 	if l == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	l.Name = b.optStr("name")
@@ -164,14 +175,46 @@ func (st *store) addItem(l *shoppingList, it *shoppingItem) (*shoppingItem, bool
 		sameText := it.FoodID == nil && x.FoodID == nil && it.Note != "" && it.Note == x.Note
 		sameUnit := (it.UnitID == nil && x.UnitID == nil) || (it.UnitID != nil && x.UnitID != nil && *it.UnitID == *x.UnitID)
 		if (sameFood || sameText) && sameUnit {
-			x.Quantity += it.Quantity
-			x.RecipeRefs = append(x.RecipeRefs, it.RecipeRefs...)
+			mergeItem(it, x)
 			x.UpdatedAt = st.now().UTC()
 			return x, true
 		}
 	}
 	l.Items = append(l.Items, it)
 	return it, false
+}
+
+// mergeItem folds a new item into an equal one already on the list, as
+// Mealie's ShoppingListService.merge_items does: quantities add, differing
+// notes join with " | ", and the new item's reference to a recipe replaces
+// the old one with the two scales added
+// (testdata/recordings/<version>/TestShoppingListAddRecipeIngredients.json
+// in the contract package: adding a recipe twice leaves one reference of
+// scale 2).
+func mergeItem(from, to *shoppingItem) {
+	to.Quantity += from.Quantity
+	if from.Note != "" && to.Note != from.Note {
+		if to.Note == "" {
+			to.Note = from.Note
+		} else {
+			to.Note += " | " + from.Note
+		}
+	}
+	refs := append([]*itemRecipeRef(nil), from.RecipeRefs...)
+	for _, old := range to.RecipeRefs {
+		merged := false
+		for _, ref := range refs {
+			if ref.RecipeID == old.RecipeID {
+				ref.RecipeScale += old.RecipeScale
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			refs = append(refs, old)
+		}
+	}
+	to.RecipeRefs = refs
 }
 
 // parseItem reads a ShoppingListItemCreate; shoppingListId is required
@@ -187,6 +230,7 @@ func (st *store) parseItem(b jsonBody, loc ...any) (*shoppingItem, *shoppingList
 		it.Quantity = q
 	}
 	it.Note, _ = b.str("note")
+	it.IsFood, _ = b.boolean("isFood")
 	it.Checked, _ = b.boolean("checked")
 	if p, ok := b.num("position"); ok {
 		it.Position = int(p)
@@ -290,7 +334,7 @@ func (s *Server) listShoppingItems(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.allItems(), listSpec[listItem]{route: "/households/shopping/items",
+	listRows(st, w, r, st.allItems(), listSpec[listItem]{route: "/households/shopping/items",
 		attrs: map[string]attrDef[listItem]{
 			"id":               {kindUUID, func(x listItem) []any { return one(x.it.ID) }},
 			"shopping_list_id": {kindUUID, func(x listItem) []any { return one(x.l.ID) }},
@@ -350,7 +394,7 @@ func (s *Server) updateShoppingItem(w http.ResponseWriter, r *http.Request) {
 	}
 	l, it, _ := st.findItem(id)
 	if it == nil || nl == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	next.ID, next.CreatedAt, next.RecipeRefs = it.ID, it.CreatedAt, it.RecipeRefs
@@ -369,7 +413,7 @@ func (s *Server) deleteShoppingItem(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	l, it, i := st.findItem(id)
 	if it == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	l.Items = append(l.Items[:i], l.Items[i+1:]...)
@@ -444,9 +488,9 @@ func (s *Server) changeRecipeOnList(w http.ResponseWriter, r *http.Request, sign
 				Extras: map[string]any{}, CreatedAt: now, UpdatedAt: now,
 				RecipeRefs: []*itemRecipeRef{{ID: newID(), RecipeID: rid, RecipeQuantity: q * scale, RecipeScale: scale, RecipeNote: strp(in.Note)}}}
 			if in.FoodID != nil {
-				it.Note = ""
 				if f := st.foodByID(*in.FoodID); f != nil {
 					it.LabelID = f.LabelID
+					it.IsFood = true
 				}
 			}
 			st.addItem(l, it)

@@ -36,10 +36,16 @@ type store struct {
 	shoppingLists []*shoppingList
 	timeline      []*timelineEvent
 
-	nextMealplanID int
-	nextTokenID    int
+	nextTokenID int
 	// images holds uploaded recipe images by recipe id.
 	images map[string][]byte
+	// userRatings holds the token user's rating by recipe id (ratings.go).
+	userRatings map[string]float64
+	// fetchable holds the image URLs POST /api/recipes/{slug}/image can
+	// fetch (WithFetchableImage); any other URL fetches nothing.
+	fetchable map[string][]byte
+	// failParsers holds the parsers that answer a bare 500 (FailParser).
+	failParsers map[string]bool
 	// startedAt is the server start, which Mealie stores as the timestamp of a
 	// timeline event created without one (timeline_events__create.json).
 	startedAt time.Time
@@ -99,6 +105,10 @@ type unit struct {
 type organizer struct {
 	ID, Name, Slug string
 	OnHand         bool
+	// UpdatedAt is the row's update_at, which real Mealie (2.0, 2.8, 3.11)
+	// lets tag, category and tool lists be ordered by; it moves on create
+	// and rename. Seeded rows keep the zero time.
+	UpdatedAt time.Time
 }
 
 // recipe is one recipe row.
@@ -206,12 +216,15 @@ type listRecipeRef struct {
 
 // shoppingItem is one item of a shopping list.
 type shoppingItem struct {
-	ID         string
-	Quantity   float64
-	UnitID     *string
-	FoodID     *string
-	LabelID    *string
-	Note       string
+	ID       string
+	Quantity float64
+	UnitID   *string
+	FoodID   *string
+	LabelID  *string
+	Note     string
+	// IsFood is the 2.x flag that shows the food in display: set for an
+	// item added from a recipe line with a food, false unless sent otherwise.
+	IsFood     bool
 	Checked    bool
 	Position   int
 	Extras     map[string]any

@@ -45,37 +45,41 @@ func organizerAttrs() map[string]attrDef[*organizer] {
 		"name":    {kindString, func(o *organizer) []any { return one(o.Name) }},
 		"slug":    {kindString, func(o *organizer) []any { return one(o.Slug) }},
 		"on_hand": {kindBool, func(o *organizer) []any { return one(o.OnHand) }},
+		// Mealie's base-model column (accepted on 2.0, 2.8 and 3.11).
+		"update_at": {kindTime, func(o *organizer) []any { return one(o.UpdatedAt) }},
 	}
 }
 
 // renderOrganizer is a list item: {id,name,slug} for tags and categories
-// (organizers_tags__list_after.json), the tool shape for tools.
+// (organizers_tags__list_after.json), with groupId on profiles with
+// organizerGroupID; the tool shape for tools.
 func (st *store) renderOrganizer(k organizerKind, o *organizer) any {
 	if k.tool {
 		return st.renderTool(o)
 	}
-	return object{{"id", o.ID}, {"name", o.Name}, {"slug", o.Slug}}
+	return st.renderTagLike(o, true)
 }
 
-// renderOrganizerDetail is a single read. Mealie 2.0 answers an empty recipes
-// list even when recipes carry the organizer
-// (organizers_tags__get_after_recipe_patch_rename.json); tools put onHand
-// after the name (organizers_tools__get_by_slug.json).
+// renderOrganizerDetail is a single read. A tag carries a recipes list, empty
+// even when recipes carry it (organizers_tags__get_after_recipe_patch_rename.json);
+// a category and a tool read as they list, a category without groupId, on
+// every recorded version (testdata/recordings/<version>/TestTaxonomyCreateRenameDelete.json
+// in the contract package).
 func (st *store) renderOrganizerDetail(k organizerKind, o *organizer) any {
-	if k.tool {
-		if st.profile.householdOnHand {
-			return append(st.renderTool(o), field{"recipes", []any{}})
-		}
-		return object{{"name", o.Name}, {"onHand", o.OnHand}, {"id", o.ID}, {"slug", o.Slug}, {"recipes", []any{}}}
+	switch {
+	case k.tool:
+		return st.renderTool(o)
+	case k.path == "categories":
+		return st.renderTagLike(o, false)
 	}
-	return object{{"name", o.Name}, {"id", o.ID}, {"slug", o.Slug}, {"recipes", []any{}}}
+	return append(st.renderTagLike(o, true), field{"recipes", []any{}})
 }
 
 func (s *Server) listOrganizers(w http.ResponseWriter, r *http.Request, k organizerKind) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, *k.rows(st), listSpec[*organizer]{
+	listRows(st, w, r, *k.rows(st), listSpec[*organizer]{
 		route: "/organizers/" + k.path, attrs: organizerAttrs(),
 		text:   func(o *organizer) string { return o.Name },
 		render: func(o *organizer) any { return st.renderOrganizer(k, o) },
@@ -103,7 +107,7 @@ func (s *Server) createOrganizer(w http.ResponseWriter, r *http.Request, k organ
 			return
 		}
 	}
-	o := &organizer{ID: newID(), Name: name, Slug: slug}
+	o := &organizer{ID: newID(), Name: name, Slug: slug, UpdatedAt: st.now().UTC()}
 	if v, ok := b.boolean("onHand"); ok && k.tool {
 		o.OnHand = v
 	}
@@ -156,23 +160,20 @@ func (s *Server) updateOrganizer(w http.ResponseWriter, r *http.Request, k organ
 	defer st.mu.Unlock()
 	for _, o := range *k.rows(st) {
 		if o.ID == id {
-			o.Name, o.Slug = name, slugOf(name)
+			o.Name, o.Slug, o.UpdatedAt = name, slugOf(name), st.now().UTC()
 			if v, ok := b.boolean("onHand"); ok && k.tool {
 				o.OnHand = v
 			}
 			switch {
 			case k.tool:
 				writeJSON(w, http.StatusOK, st.renderTool(o))
-			case k.path == "categories":
-				// organizers_categories__put.json has no recipes key.
-				writeJSON(w, http.StatusOK, object{{"id", o.ID}, {"slug", o.Slug}, {"name", o.Name}})
 			default:
 				writeJSON(w, http.StatusOK, st.renderOrganizerDetail(k, o))
 			}
 			return
 		}
 	}
-	writeNoRow(w)
+	st.writeNoRow(w)
 }
 
 // deleteOrganizer answers 200 null, and 400 "Bad Request" once the row is gone
@@ -193,7 +194,13 @@ func (s *Server) deleteOrganizer(w http.ResponseWriter, r *http.Request, k organ
 			for _, rc := range st.recipes {
 				rc.TagIDs, rc.CategoryIDs, rc.ToolIDs = without(rc.TagIDs, id), without(rc.CategoryIDs, id), without(rc.ToolIDs, id)
 			}
-			writeJSON(w, http.StatusOK, nil)
+			// A deleted tool is answered back; tags and categories answer
+			// null (testdata/recordings/<version>/TestTaxonomyCreateRenameDelete.json).
+			var out any
+			if k.tool {
+				out = st.renderTool(o)
+			}
+			writeJSON(w, http.StatusOK, out)
 			return
 		}
 	}
@@ -222,6 +229,9 @@ func foodAttrs() map[string]attrDef[*food] {
 		"label_id":    {kindUUID, func(f *food) []any { return optOne(f.LabelID) }},
 		"created_at":  {kindTime, func(f *food) []any { return one(f.CreatedAt) }},
 		"updated_at":  {kindTime, func(f *food) []any { return one(f.UpdatedAt) }},
+		// Mealie's base-model column: orderBy=update_at is accepted on 2.0,
+		// 2.8 and 3.11, and a rename makes the row the newest.
+		"update_at": {kindTime, func(f *food) []any { return one(f.UpdatedAt) }},
 	}
 }
 
@@ -232,6 +242,7 @@ func unitAttrs() map[string]attrDef[*unit] {
 		"abbreviation": {kindString, func(u *unit) []any { return one(u.Abbreviation) }},
 		"created_at":   {kindTime, func(u *unit) []any { return one(u.CreatedAt) }},
 		"updated_at":   {kindTime, func(u *unit) []any { return one(u.UpdatedAt) }},
+		"update_at":    {kindTime, func(u *unit) []any { return one(u.UpdatedAt) }},
 	}
 }
 
@@ -259,7 +270,7 @@ func (s *Server) listFoods(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.foods, listSpec[*food]{route: "/foods", attrs: foodAttrs(),
+	listRows(st, w, r, st.foods, listSpec[*food]{route: "/foods", attrs: foodAttrs(),
 		text: func(f *food) string {
 			txt := f.Name + " " + f.Description
 			if f.PluralName != nil {
@@ -271,7 +282,7 @@ func (s *Server) listFoods(w http.ResponseWriter, r *http.Request) {
 }
 
 // applyFood sets a food's fields from a create or PUT body. PUT replaces: a
-// field left out takes its default (cases C30).
+// field left out takes its default.
 func (st *store) applyFood(f *food, b jsonBody) {
 	f.Name, _ = b.str("name")
 	f.PluralName = b.optStr("pluralName")
@@ -304,7 +315,7 @@ func (s *Server) listUnits(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.units, listSpec[*unit]{route: "/units", attrs: unitAttrs(),
+	listRows(st, w, r, st.units, listSpec[*unit]{route: "/units", attrs: unitAttrs(),
 		text:   func(u *unit) string { return u.Name + " " + u.Abbreviation },
 		render: func(u *unit) any { return st.renderUnit(u) }})
 }
@@ -451,7 +462,7 @@ func (k ingredientRow[T]) update(s *Server) http.HandlerFunc {
 		defer st.mu.Unlock()
 		v := k.find(st, id)
 		if v == nil {
-			writeNoRow(w)
+			st.writeNoRow(w)
 			return
 		}
 		k.apply(st, v, b)
@@ -461,8 +472,9 @@ func (k ingredientRow[T]) update(s *Server) http.HandlerFunc {
 
 // delete succeeds even when recipes use the row; their ingredients keep
 // quantity and note with food (or unit) null
-// (foods_delete__in_use_by_recipe.json). Profiles with inUseDeleteConflict
-// refuse with 409 instead.
+// (foods_delete__in_use_by_recipe.json; on every recorded version:
+// testdata/recordings/<version>/TestDeleteFoodInUseNullsIngredient.json in the
+// contract package).
 func (k ingredientRow[T]) delete(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		id, ok := itemUUID(w, r)
@@ -474,11 +486,7 @@ func (k ingredientRow[T]) delete(s *Server) http.HandlerFunc {
 		defer st.mu.Unlock()
 		v := k.find(st, id)
 		if v == nil {
-			writeNoRow(w)
-			return
-		}
-		if st.profile.inUseDeleteConflict && st.refInUse(k.ref, id) {
-			writeInUse(w)
+			st.writeNoRow(w)
 			return
 		}
 		out := k.render(st, v)
@@ -519,7 +527,7 @@ func (k ingredientRow[T]) merge(s *Server) http.HandlerFunc {
 		st.mu.Lock()
 		defer st.mu.Unlock()
 		if k.find(st, from) == nil || k.find(st, to) == nil {
-			// Mealie 2.0 foods.merge_one raises 500 "Failed to merge foods" (cases C09).
+			// Mealie 2.0 foods.merge_one raises 500 "Failed to merge foods".
 			writeErrorResponse(w, http.StatusInternalServerError, "Failed to merge "+k.noun, "")
 			return
 		}
@@ -553,17 +561,6 @@ func (st *store) refs(f refField) iter.Seq[**string] {
 	}
 }
 
-// refInUse reports whether a recipe ingredient or a shopping-list item
-// points at id.
-func (st *store) refInUse(f refField, id string) bool {
-	for p := range st.refs(f) {
-		if *p != nil && **p == id {
-			return true
-		}
-	}
-	return false
-}
-
 // repoint moves every pointer at id to replacement (nil: null).
 func (st *store) repoint(f refField, id string, replacement *string) {
 	for p := range st.refs(f) {
@@ -583,7 +580,7 @@ func (s *Server) listLabels(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.labels, listSpec[*label]{route: "/groups/labels",
+	listRows(st, w, r, st.labels, listSpec[*label]{route: "/groups/labels",
 		attrs: map[string]attrDef[*label]{
 			"id":   {kindUUID, func(l *label) []any { return one(l.ID) }},
 			"name": {kindString, func(l *label) []any { return one(l.Name) }},
@@ -615,8 +612,22 @@ func (s *Server) createLabel(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, st.renderLabel(l))
 }
 
+// getLabel answers an unknown id with an unhandled 500 on every recorded
+// version (testdata/recordings/<version>/TestTaxonomyCreateRenameDelete.json
+// in the contract package, the read after the delete).
 func (s *Server) getLabel(w http.ResponseWriter, r *http.Request) {
-	getByID(s, w, r, (*store).labelByID, (*store).renderLabel)
+	id, ok := itemUUID(w, r)
+	if !ok {
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if l := st.labelByID(id); l != nil {
+		writeJSON(w, http.StatusOK, st.renderLabel(l))
+		return
+	}
+	writeInternal(w)
 }
 
 // updateLabel needs the whole label, id and groupId included
@@ -631,7 +642,7 @@ func (s *Server) updateLabel(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	l := st.labelByID(id)
 	if l == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	l.Name, _ = b.str("name")

@@ -32,7 +32,7 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	listRows(w, r, st.timeline, listSpec[*timelineEvent]{route: "/recipes/timeline/events",
+	listRows(st, w, r, st.timeline, listSpec[*timelineEvent]{route: "/recipes/timeline/events",
 		attrs: map[string]attrDef[*timelineEvent]{
 			"id":         {kindUUID, func(e *timelineEvent) []any { return one(e.ID) }},
 			"recipe_id":  {kindUUID, func(e *timelineEvent) []any { return one(e.RecipeID) }},
@@ -101,7 +101,7 @@ func (s *Server) updateEvent(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	e, _ := st.eventByID(id)
 	if e == nil {
-		writeNoRow(w)
+		st.writeNoRow(w)
 		return
 	}
 	e.Subject, _ = b.str("subject")

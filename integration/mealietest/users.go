@@ -25,16 +25,14 @@ const sessionMaxAge = "172800.0"
 func (s *Server) handleAbout(w http.ResponseWriter, r *http.Request) {
 	p := s.store.profile
 	o := object{{"production", true}, {"version", p.version}, {"demoStatus", false}, {"allowSignup", false}}
-	if p.userAnnouncements {
-		// 3.x AppInfo (mealie-3.x openapi.json): allowPasswordLogin, tokenTime and
-		// allowedIframeHosts; the OpenAI flags moved elsewhere.
-		o = append(o, field{"allowPasswordLogin", true}, field{"defaultGroupSlug", nil},
-			field{"defaultHouseholdSlug", nil}, field{"enableOidc", false}, field{"oidcRedirect", false},
-			field{"oidcProviderName", "OAuth"}, field{"tokenTime", 48}, field{"allowedIframeHosts", []any{}})
-	} else {
-		o = append(o, field{"defaultGroupSlug", nil}, field{"defaultHouseholdSlug", nil},
-			field{"enableOidc", false}, field{"oidcRedirect", false}, field{"oidcProviderName", "OAuth"},
-			field{"enableOpenai", false}, field{"enableOpenaiImageServices", false})
+	if p.appInfoLogin {
+		o = append(o, field{"allowPasswordLogin", true})
+	}
+	o = append(o, field{"defaultGroupSlug", nil}, field{"defaultHouseholdSlug", nil},
+		field{"enableOidc", false}, field{"oidcRedirect", false}, field{"oidcProviderName", "OAuth"},
+		field{"enableOpenai", false}, field{"enableOpenaiImageServices", false})
+	if p.appInfoLogin {
+		o = append(o, field{"tokenTime", 48})
 	}
 	writeJSON(w, http.StatusOK, o)
 }
@@ -53,16 +51,17 @@ func (s *Server) handleSelf(w http.ResponseWriter, r *http.Request) {
 	tokens := []any{}
 	for _, t := range st.apiTokens {
 		if !t.Deleted {
-			tokens = append(tokens, object{{"token", t.Token}, {"name", t.Name}, {"id", t.ID}, {"createdAt", stamp(st.startedAt)}})
+			o := object{{"name", t.Name}, {"id", t.ID}, {"createdAt", stamp(st.startedAt)}}
+			if st.profile.tokenInSelf {
+				o = append(object{{"token", t.Token}}, o...)
+			}
+			tokens = append(tokens, o)
 		}
 	}
 	o := object{
 		{"id", u.ID}, {"username", u.Username}, {"fullName", u.FullName}, {"email", u.Email},
 		{"authMethod", "Mealie"}, {"admin", true}, {"group", u.GroupName}, {"household", u.HouseholdName},
 		{"advanced", true},
-	}
-	if st.profile.userAnnouncements {
-		o = append(o, field{"showAnnouncements", false}, field{"lastReadAnnouncement", nil})
 	}
 	o = append(o, field{"canInvite", true}, field{"canManage", true}, field{"canManageHousehold", true},
 		field{"canOrganize", true}, field{"groupId", u.GroupID}, field{"groupSlug", u.GroupSlug},
@@ -132,7 +131,7 @@ func (s *Server) handleDeleteToken(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	writeNoRow(w)
+	writeNoToken(w)
 }
 
 func randomHex(n int) string {

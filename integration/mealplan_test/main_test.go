@@ -77,12 +77,12 @@ type stack struct {
 
 // versions are the emulator's Mealie profiles (integration/mealietest
 // profile.go); every test runs once on each.
-var versions = []string{"2.0", "2.8", "3"}
+var versions = []string{"2.0", "2.8", "3.11"}
 
 // aboutVersion is what each profile's /api/app/about reports (profile.go's
 // version field): the 2.0 captures come from a source checkout, which
-// reports "develop"; release images report their tag.
-var aboutVersion = map[string]string{"2.0": "develop", "2.8": "v2.8.0", "3": "v3.0.0"}
+// reports "v2.0.0"; release images report their tag.
+var aboutVersion = map[string]string{"2.0": "v2.0.0", "2.8": "v2.8.0", "3.11": "v3.11.0"}
 
 // each runs fn as one subtest per Mealie profile, named by the profile.
 func each(t *testing.T, fn func(t *testing.T, version string)) {

@@ -191,7 +191,7 @@ func TestNewerEntryTypeReadBack(t *testing.T) {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		if v != "3" {
+		if v != "3.11" {
 			if resp.StatusCode != http.StatusUnprocessableEntity {
 				t.Fatalf("Mealie %s stored a snack: %d", v, resp.StatusCode)
 			}
@@ -236,7 +236,7 @@ func TestNewerEntryTypeThroughSous(t *testing.T) {
 			t.Fatal(rerr)
 		}
 		items := res.Msg.GetItems()
-		if v != "3" {
+		if v != "3.11" {
 			if connect.CodeOf(err) != connect.CodeInvalidArgument || !strings.Contains(err.Error(), "needs Mealie 3") || !strings.Contains(err.Error(), "Input should be") {
 				t.Fatalf("Mealie %s: dessert answered %v", v, err)
 			}

@@ -68,8 +68,8 @@ const maxState = 1024
 
 // serveAuthorize validates an authorization request and shows the consent
 // page. An unknown client or redirect URI is shown as an error page and
-// never redirected to (RFC 6749 §4.1.2.1); other faults go back to the
-// client as error redirects.
+// never redirected to (RFC 6749 §4.1.2.1); so is every other fault (see
+// fail).
 func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	c, ok, err := s.loadClient(r.Context(), q.Get("client_id"))
@@ -91,8 +91,15 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	state := q.Get("state")
+	// A faulty request is answered with an error page, not an error
+	// redirect: registration is open, so anyone can register a client with
+	// an https address of theirs and send a victim a deliberately broken
+	// request for the server to bounce them to it (RFC 9700 §4.11.2, an
+	// open redirector). The only redirect left is the owner's answer on
+	// the consent page.
 	fail := func(code, desc string) {
-		s.redirect(w, r, redirect, url.Values{"error": {code}, "error_description": {desc}}, state)
+		s.log.Warn("refused an authorization request", "client_id", c.ID, "error", code, "reason", desc)
+		s.errorPage(w, http.StatusBadRequest, "The app sent an authorization request this server cannot accept ("+code+": "+desc+"). Tell the app's developer, or remove the connection in the app and add it again.")
 	}
 	switch {
 	case len(state) > maxState:
@@ -164,6 +171,14 @@ func consentCookie(id string) string { return "sous_consent_" + id[:10] }
 // would re-POST to the client's callback: M16). The CSRF binding is spent
 // only on success; a wrong passphrase re-renders the same page.
 func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
+	// A second line behind the SameSite cookie and the CSRF token: a
+	// browser names the page a form was posted from, and only the consent
+	// page, served under the issuer, posts here.
+	if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, s.issuer) {
+		s.log.Warn("refused a consent form from another origin", "origin", o)
+		s.errorPage(w, http.StatusForbidden, "This form was not sent from the consent page. Start the connection again from the app.")
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
 	if err := r.ParseForm(); err != nil {
 		s.errorPage(w, http.StatusBadRequest, "The form could not be read.")
@@ -353,7 +368,7 @@ func (s *Server) renderConsent(w http.ResponseWriter, status int, p *pendingCons
 	nonce := base64.RawURLEncoding.EncodeToString([]byte(rand.Text()))
 	v := consentView{
 		Nonce:        nonce,
-		ClientName:   p.client.Name,
+		ClientName:   displayName(p.client.Name),
 		ClientID:     p.client.ID,
 		RedirectHost: redirectHost(p.redirectURI),
 		Request:      p.id,
@@ -400,4 +415,19 @@ type codeRow struct {
 	expires                                 int64
 	used                                    sql.NullInt64
 	family                                  sql.NullString
+}
+
+// sameOrigin reports whether an Origin header names the issuer's origin
+// (scheme and host, port included). "null", sent by sandboxed and opaque
+// origins, never matches.
+func sameOrigin(origin, issuer string) bool {
+	o, err := url.Parse(origin)
+	if err != nil || o.Host == "" {
+		return false
+	}
+	i, err := url.Parse(issuer)
+	if err != nil {
+		return false
+	}
+	return strings.EqualFold(o.Scheme, i.Scheme) && strings.EqualFold(o.Host, i.Host)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -16,6 +17,7 @@ import (
 	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"golang.org/x/net/idna"
 )
 
 // Token-endpoint authentication methods (RFC 7591 §2). claude.ai registers
@@ -268,6 +270,12 @@ func checkRedirectURI(raw string) error {
 // exactly, except that a loopback http URI may differ in port (RFC 8252
 // §7.3: native apps pick a free port per run).
 func redirectMatches(registered []string, presented string) bool {
+	// A fragment is refused here as at registration (RFC 6749 §3.1.2):
+	// the loopback rule below compares host, path and query only, so it
+	// would otherwise let one through.
+	if strings.Contains(presented, "#") {
+		return false
+	}
 	if slices.Contains(registered, presented) {
 		return true
 	}
@@ -287,23 +295,44 @@ func redirectMatches(registered []string, presented string) bool {
 	return false
 }
 
-// redirectHost is the host shown on the consent page for a redirect URI.
+// redirectHost is the host shown on the consent page for a redirect URI,
+// in its ASCII (punycode) form: in Unicode, "clаude.ai" with a Cyrillic
+// "а" reads as claude.ai, while "xn--clude-..." does not. A host that has
+// no ASCII form is shown escaped, never raw.
 func redirectHost(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return raw
+		return strconv.QuoteToASCII(raw)
 	}
-	return u.Host
+	host, port := u.Hostname(), u.Port()
+	ascii, err := idna.Punycode.ToASCII(host)
+	if err != nil {
+		ascii = strings.Trim(strconv.QuoteToASCII(host), `"`)
+	}
+	if port != "" {
+		return net.JoinHostPort(ascii, port)
+	}
+	return ascii
 }
 
-// cleanName trims a display string, drops control characters and caps it.
-func cleanName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
+// displayName is a client-supplied name as the consent page shows it:
+// without control or format characters (bidi overrides, zero-width
+// joiners, Unicode category Cf), which can make one name read as another.
+// cleanName already drops them at registration; this also covers names
+// stored before it did.
+func displayName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
 			return -1
 		}
 		return r
-	}, strings.TrimSpace(s))
+	}, s)
+}
+
+// cleanName trims a display string, drops control and format characters
+// (displayName) and caps it.
+func cleanName(s string) string {
+	s = strings.TrimSpace(displayName(s))
 	if r := []rune(s); len(r) > maxClientName {
 		s = string(r[:maxClientName]) + "…"
 	}

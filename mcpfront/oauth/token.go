@@ -283,9 +283,12 @@ func (s *Server) refresh(ctx context.Context, c *client, form url.Values) (*toke
 	return s.issue(ctx, c, fam, scope, now)
 }
 
-// verifierMatches is RFC 7636 §4.6 for S256, the only method accepted.
+// verifierMatches is RFC 7636 §4.6 for S256, the only method accepted,
+// for a verifier of the §4.1 form only: a hash of any other string could
+// still match a challenge made from it, and accepting it would let a
+// client skip the high-entropy verifier the RFC asks for.
 func verifierMatches(verifier, challenge string) bool {
-	if len(verifier) < 43 || len(verifier) > 128 {
+	if !validVerifier(verifier) {
 		return false
 	}
 	sum := sha256.Sum256([]byte(verifier))
@@ -333,4 +336,19 @@ func (s *Server) serveRevoke(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
+}
+
+// validVerifier is RFC 7636 §4.1: 43 to 128 characters of the unreserved
+// set [A-Z] / [a-z] / [0-9] / "-" / "." / "_" / "~".
+func validVerifier(v string) bool {
+	if len(v) < 43 || len(v) > 128 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~') {
+			return false
+		}
+	}
+	return true
 }

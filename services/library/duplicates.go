@@ -95,10 +95,12 @@ func (s *Service) FindDuplicateRecipes(ctx context.Context, req *connect.Request
 	if err != nil {
 		return err
 	}
+	groups, left := boundDuplicates(groupDuplicates(refs))
+	dedupeReasons(groups)
 	return stream.Send(&libraryv1.FindDuplicateRecipesResponse{Event: &libraryv1.FindDuplicateRecipesResponse_Result{Result: &libraryv1.FindDuplicateRecipesResult{
-		Items:        groupDuplicates(refs),
+		Items:        groups,
 		Scanned:      st.scanned,
 		LibraryTotal: st.libraryTotal,
-		Truncated:    st.truncatedNote(),
+		Truncated:    joinNotes(st.truncatedNote(), left),
 	}}})
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"connectrpc.com/connect"
 
@@ -235,9 +236,15 @@ func (f *fakeMealie) listRecipes(w http.ResponseWriter, q map[string][]string, p
 	lo, hi := min((page-1)*perPage, len(rows)), min(page*perPage, len(rows))
 	var out []any
 	for _, fr := range rows[lo:hi] {
-		out = append(out, map[string]any{"id": fr.r.GetId(), "slug": fr.r.GetSlug(), "name": fr.r.GetName(), "updatedAt": fr.version})
+		out = append(out, map[string]any{"id": fr.r.GetId(), "slug": fr.r.GetSlug(), "name": fr.r.GetName(), "updatedAt": fakeStamp(fr.version)})
 	}
 	writeJSON(w, 200, envelope(out, page, perPage, len(rows)))
+}
+
+// fakeStamp renders a recipe's version as Mealie writes updatedAt in its
+// list: a timestamp string, never a number.
+func fakeStamp(version int) string {
+	return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(version) * time.Second).Format("2006-01-02T15:04:05.000000+00:00")
 }
 
 func first(v []string) string {

@@ -471,5 +471,6 @@ func (s *Service) CheckRecipeLinks(ctx context.Context, req *connect.Request[lib
 	}
 	slices.SortFunc(res.Items, func(a, b *libraryv1.LinkResult) int { return strings.Compare(a.Slug, b.Slug) })
 	slices.SortFunc(res.NoImage, func(a, b *libraryv1.RecipeRef) int { return strings.Compare(a.Slug, b.Slug) })
+	res.Truncated = joinNotes(res.Truncated, boundLinks(res))
 	return stream.Send(&libraryv1.CheckRecipeLinksResponse{Event: &libraryv1.CheckRecipeLinksResponse_Result{Result: res}})
 }

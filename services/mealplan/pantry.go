@@ -11,8 +11,11 @@ import (
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 )
 
-// errPantryNotConfigured is the answer when no pantry service is wired in.
-var errPantryNotConfigured = errors.New("pantry service is not configured (SOUS_PANTRY_URL)")
+// pantryNotConfigured says no pantry service is wired in, naming the
+// setting that turns it on for the command the user runs.
+func (s *Service) pantryNotConfigured() string {
+	return "no pantry is configured (set " + s.pantrySetting + ")"
+}
 
 // stockItem is a pantry item in stock, as a skipped ingredient names it.
 type stockItem struct {
@@ -39,7 +42,7 @@ func pantryUnavailable(cause string) error {
 // inStock reads the pantry once (items that are out are not listed).
 func (s *Service) inStock(ctx context.Context) (*stock, error) {
 	if s.pantry == nil {
-		return nil, pantryUnavailable(errPantryNotConfigured.Error())
+		return nil, pantryUnavailable(s.pantryNotConfigured())
 	}
 	res, err := s.pantry.GetPantry(ctx, connect.NewRequest(&pantryv1.GetPantryRequest{}))
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/souskitchen/sous/internal/recovery"
 	"github.com/souskitchen/sous/internal/svcauth"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
@@ -45,9 +46,14 @@ type Config struct {
 	// Required.
 	Recipes recipesv1connect.RecipesServiceClient
 	// Pantry answers what is in stock (GetPantry); nil when no pantry
-	// service is configured, in which case AddToShoppingList needs
-	// skip_in_stock=false.
+	// service is configured, in which case AddToShoppingList adds without
+	// checking and says so.
 	Pantry pantryv1connect.PantryServiceClient
+	// PantrySetting names what the user sets to configure a pantry, for
+	// the sentences that say none is: "SOUS_PANTRY_URL" (the default) for
+	// a service reached by URL, "FOOD_API_BASE and FOOD_API_TOKEN" where
+	// sous runs the pantry itself.
+	PantrySetting string
 	// Location is the zone "today" is resolved in (TZ); nil means
 	// time.Local.
 	Location *time.Location
@@ -62,13 +68,15 @@ type Config struct {
 // Service implements mealplanv1connect.MealPlanServiceHandler.
 type Service struct {
 	mealplanv1connect.UnimplementedMealPlanServiceHandler
-	mealie   *mealie.Client
-	recipes  recipesv1connect.RecipesServiceClient
-	pantry   pantryv1connect.PantryServiceClient
-	loc      *time.Location
-	now      func() time.Time
-	readOnly bool
-	log      *slog.Logger
+	mealie  *mealie.Client
+	recipes recipesv1connect.RecipesServiceClient
+	pantry  pantryv1connect.PantryServiceClient
+	// pantrySetting is Config.PantrySetting, defaulted.
+	pantrySetting string
+	loc           *time.Location
+	now           func() time.Time
+	readOnly      bool
+	log           *slog.Logger
 	// refusal is this Mealie's last refusal of the newer entry types.
 	refusal newerTypesRefusal
 }
@@ -98,13 +106,20 @@ func New(cfg Config) (*Service, error) {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{mealie: mc, recipes: cfg.Recipes, pantry: cfg.Pantry, loc: loc, now: now,
+	setting := cfg.PantrySetting
+	if setting == "" {
+		setting = "SOUS_PANTRY_URL"
+	}
+	return &Service{mealie: mc, recipes: cfg.Recipes, pantry: cfg.Pantry, pantrySetting: setting, loc: loc, now: now,
 		readOnly: cfg.ReadOnly, log: logger}, nil
 }
 
 // Handler returns the Connect handler and its mount path. In read-only mode
 // it refuses every RPC with side effects (svcauth.ReadOnlyInterceptor).
 func (s *Service) Handler(opts ...connect.HandlerOption) (string, http.Handler) {
+	// Recovery comes first, so it is the outermost interceptor and also
+	// covers the caller's interceptors and read-only mode's.
+	opts = append([]connect.HandlerOption{recovery.Connect(s.log)}, opts...)
 	if s.readOnly {
 		opts = append(opts, connect.WithInterceptors(svcauth.ReadOnlyInterceptor()))
 	}
@@ -131,7 +146,7 @@ func (s *Service) GetStatus(ctx context.Context, _ *connect.Request[mealplanv1.G
 		MealieVersion: about.Version, User: user.Username, Household: user.Household, ReadOnly: s.readOnly,
 	}
 	if s.pantry == nil {
-		out.PantryMessage = errPantryNotConfigured.Error()
+		out.PantryMessage = s.pantryNotConfigured()
 	} else {
 		pctx, cancel := context.WithTimeout(ctx, PantryProbeTimeout)
 		defer cancel()

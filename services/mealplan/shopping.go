@@ -5,15 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"connectrpc.com/connect"
 
+	"github.com/souskitchen/sous/internal/amount"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
@@ -147,7 +146,11 @@ func shapeItem(it *mealie.ShoppingItem, slugs map[string]string) *mealplanv1.Sho
 		q := it.Quantity
 		out.Quantity = &q
 	}
-	out.Display = display(it.Quantity, out.Unit, out.Food, out.Note)
+	foodPlural := ""
+	if it.Food != nil {
+		foodPlural = deref(it.Food.PluralName)
+	}
+	out.Display = displayWith(it.Quantity, unitShown(it), out.Food, foodPlural, out.Note)
 	for _, r := range it.RecipeReferences {
 		if slug := slugs[r.RecipeID]; slug != "" && !slices.Contains(out.RecipeSlugs, slug) {
 			out.RecipeSlugs = append(out.RecipeSlugs, slug)
@@ -156,33 +159,45 @@ func shapeItem(it *mealie.ShoppingItem, slugs map[string]string) *mealplanv1.Sho
 	return out
 }
 
-// display writes a row as a person would: "2 cup flour, sifted". A note-only
-// row shows its quantity only when it is not Mealie's default of 1.
+// display writes a row as a person would: "2 cup flour, sifted", "¾ cup
+// milk", "4 avocados" (package amount). A note-only row shows its quantity
+// only when it is not Mealie's default of 1.
 func display(q float64, unit, food, note string) string {
-	var parts []string
-	if q > 0 && (food != "" || q != 1) {
-		parts = append(parts, formatQty(q))
-	}
-	if unit != "" {
-		parts = append(parts, unit)
-	}
-	if food != "" {
-		parts = append(parts, food)
-	}
-	s := strings.Join(parts, " ")
-	switch {
-	case food == "" && note != "":
-		s = strings.TrimSpace(s + " " + note)
-	case note != "":
-		s += ", " + note
-	}
-	return s
+	return displayWith(q, unit, food, "", note)
 }
 
-// formatQty prints a quantity to at most two decimals: 1.5, 2, 0.33.
-func formatQty(q float64) string {
-	return strconv.FormatFloat(math.Round(q*100)/100, 'f', -1, 64)
+// displayWith is display with the food's plural name, when Mealie has one.
+func displayWith(q float64, unit, food, foodPlural, note string) string {
+	if food == "" && q == 1 {
+		q = 0
+	}
+	return amount.Line(q, unit, food, foodPlural, note)
 }
+
+// unitShown names a row's unit as Mealie's own display of a recipe line
+// does, so get_recipe and the shopping list agree: the abbreviation when
+// the unit is set to use it, the plural name for more than one, else the
+// name.
+func unitShown(it *mealie.ShoppingItem) string {
+	u := it.Unit
+	if u == nil {
+		return ""
+	}
+	raw, _ := it.Raw["unit"].(map[string]any)
+	if use, _ := raw["useAbbreviation"].(bool); use && u.Abbreviation != "" {
+		if pa, _ := raw["pluralAbbreviation"].(string); it.Quantity > 1 && pa != "" {
+			return pa
+		}
+		return u.Abbreviation
+	}
+	if it.Quantity > 1 && deref(u.PluralName) != "" {
+		return deref(u.PluralName)
+	}
+	return u.Name
+}
+
+// formatQty writes a quantity as a cook does: 1½, ¾, 2, 0.3.
+func formatQty(q float64) string { return amount.Quantity(q) }
 
 func deref(p *string) string {
 	if p == nil {
@@ -236,7 +251,14 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	if err != nil {
 		return nil, err
 	}
-	skip := m.SkipInStock == nil || m.GetSkipInStock()
+	// Unset means "skip what is in stock" when there is a pantry to ask;
+	// a Mealie-only household gets its list, told the pantry was not
+	// consulted. Asked for explicitly without a pantry, it is refused.
+	skip := m.GetSkipInStock() || (m.SkipInStock == nil && s.pantry != nil)
+	var note string
+	if m.SkipInStock == nil && s.pantry == nil {
+		note = s.pantryNotConfigured() + ", so nothing was skipped as in stock"
+	}
 	var st *stock
 	if skip {
 		if st, err = s.inStock(ctx); err != nil {
@@ -251,7 +273,7 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
-	out := &mealplanv1.AddToShoppingListResponse{ListId: listID}
+	out := &mealplanv1.AddToShoppingListResponse{ListId: listID, Note: note}
 
 	var lines []line
 	if len(texts) > 0 {

@@ -88,7 +88,8 @@ func TestGetShoppingListOneList(t *testing.T) {
 		}
 	}
 	// Mealie's own display for this row is "7 ¹/₂": the food is dropped.
-	if milk.GetDisplay() != "7.5 cup whole milk" || milk.GetFood() != "whole milk" || milk.GetQuantity() != 7.5 ||
+	// A cook writes the half as ½.
+	if milk.GetDisplay() != "7½ cup whole milk" || milk.GetFood() != "whole milk" || milk.GetQuantity() != 7.5 ||
 		!slices.Equal(milk.GetRecipeSlugs(), []string{"fixture-pancakes-deluxe"}) {
 		t.Fatalf("milk %v", milk)
 	}
@@ -112,7 +113,8 @@ func TestShapeListGroupsByLabel(t *testing.T) {
 		}
 		got = append(got, s)
 	}
-	want := []string{"Dairy: 1 milk", "Produce: 2 egg", ": bin bags 3 butter"}
+	// Counted foods agree with their number: 1 milk, 2 eggs.
+	want := []string{"Dairy: 1 milk", "Produce: 2 eggs", ": bin bags 3 butter"}
 	if !slices.Equal(got, want) || out.GetCheckedCount() != 1 {
 		t.Fatalf("got %q checked %d", got, out.GetCheckedCount())
 	}
@@ -183,7 +185,7 @@ func TestAddRecipesMergesIntoExistingRows(t *testing.T) {
 	if !slices.Equal(m.GetNotFound(), []string{"no-such-recipe"}) {
 		t.Fatalf("not found %q", m.GetNotFound())
 	}
-	if len(m.GetSkippedInStock()) != 1 || m.GetSkippedInStock()[0].GetName() != "4 egg" {
+	if len(m.GetSkippedInStock()) != 1 || m.GetSkippedInStock()[0].GetName() != "4 eggs" {
 		t.Fatalf("skipped %v", m.GetSkippedInStock())
 	}
 	// The recipe is fetched once even though it is wanted twice.
@@ -228,34 +230,61 @@ func TestAddPantryUnreachable(t *testing.T) {
 	req := func(skip *bool) *mealplanv1.AddToShoppingListRequest {
 		return &mealplanv1.AddToShoppingListRequest{ListId: weeklyID, RecipeSlugs: []string{"fixture-pancakes-deluxe"}, SkipInStock: skip}
 	}
+	noPantry := func(c *Config) { c.Pantry = nil }
+	inProcess := func(c *Config) { c.Pantry, c.PantrySetting = nil, "FOOD_API_BASE and FOOD_API_TOKEN" }
+	readyMealie := func(h *harness) {
+		h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_one").
+			on("GET", "/api/recipes/fixture-pancakes-deluxe", "recipes_get__new_slug_after_put_rename").
+			on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_bulk")
+	}
+	// Refused: nothing is added and the sentence says why and what to do.
 	for _, tc := range []struct {
 		name string
 		cfg  func(*Config)
-	}{{"down", nil}, {"not configured", func(c *Config) { c.Pantry = nil }}} {
-		t.Run(tc.name+", skip_in_stock unset fails and adds nothing", func(t *testing.T) {
+		skip *bool
+		want []string
+	}{
+		{"down, skip_in_stock unset", nil, nil, []string{"cannot check the pantry", "nothing was added", "skip_in_stock=false"}},
+		{"down, skip_in_stock=true", nil, proto.Bool(true), []string{"cannot check the pantry", "nothing was added"}},
+		{"not configured, skip_in_stock=true", noPantry, proto.Bool(true), []string{"no pantry is configured (set SOUS_PANTRY_URL)", "nothing was added"}},
+		{"in-process, skip_in_stock=true names the food API settings", inProcess, proto.Bool(true), []string{"set FOOD_API_BASE and FOOD_API_TOKEN"}},
+	} {
+		t.Run(tc.name+" fails and adds nothing", func(t *testing.T) {
 			h := newHarness(t, func(c *Config) {
 				if tc.cfg != nil {
 					tc.cfg(c)
 				}
 			})
 			h.pantry.down = true
-			_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(req(nil)))
-			wantCode(t, err, connect.CodeUnavailable, "cannot check the pantry", "nothing was added", "skip_in_stock=false")
+			_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(req(tc.skip)))
+			wantCode(t, err, connect.CodeUnavailable, tc.want...)
 			if n := len(h.mealie.requests()); n != 0 {
 				t.Fatalf("%d Mealie requests", n)
 			}
 		})
-		t.Run(tc.name+", skip_in_stock=false still works", func(t *testing.T) {
+	}
+	// Answered: everything added, nothing skipped, and a Mealie-only
+	// household is told the pantry was not consulted.
+	for _, tc := range []struct {
+		name string
+		cfg  func(*Config)
+		skip *bool
+		note string
+	}{
+		{"down, skip_in_stock=false", nil, proto.Bool(false), ""},
+		{"not configured, skip_in_stock=false", noPantry, proto.Bool(false), ""},
+		{"not configured, skip_in_stock unset", noPantry, nil, "no pantry is configured (set SOUS_PANTRY_URL), so nothing was skipped as in stock"},
+		{"in-process, skip_in_stock unset", inProcess, nil, "no pantry is configured (set FOOD_API_BASE and FOOD_API_TOKEN), so nothing was skipped as in stock"},
+	} {
+		t.Run(tc.name+" adds everything", func(t *testing.T) {
 			h := newHarness(t, func(c *Config) {
 				if tc.cfg != nil {
 					tc.cfg(c)
 				}
 			})
 			h.pantry.down = true
-			h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_one").
-				on("GET", "/api/recipes/fixture-pancakes-deluxe", "recipes_get__new_slug_after_put_rename").
-				on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_bulk")
-			res, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(req(proto.Bool(false))))
+			readyMealie(h)
+			res, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(req(tc.skip)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -263,6 +292,9 @@ func TestAddPantryUnreachable(t *testing.T) {
 			// flour, egg, milk and the salt note: nothing skipped.
 			if len(rows) != 4 || len(res.Msg.GetSkippedInStock()) != 0 || h.pantry.calls != 0 {
 				t.Fatalf("rows %d skipped %v pantry calls %d", len(rows), res.Msg.GetSkippedInStock(), h.pantry.calls)
+			}
+			if res.Msg.GetNote() != tc.note {
+				t.Errorf("note %q, want %q", res.Msg.GetNote(), tc.note)
 			}
 		})
 	}

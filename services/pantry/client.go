@@ -63,8 +63,11 @@ func newFoodClient(base, token string, hc *http.Client, logger *slog.Logger) (*f
 	c := &foodClient{
 		base:  b,
 		token: strings.TrimSpace(token),
-		http:  backend.HTTPClient(backend.ClientOptions{Base: hc, Timeout: Timeout}),
-		log:   logger,
+		// The food API never redirects: following a 3xx would resend a
+		// write, token and all, wherever the answer says (once answers it
+		// with redirectError instead), as the Mealie client does.
+		http: backend.HTTPClient(backend.ClientOptions{Base: hc, Timeout: Timeout, NoRedirects: true}),
+		log:  logger,
 	}
 	c.retry = backend.Retry{
 		Reads:   ReadRetries,
@@ -121,9 +124,14 @@ func (c *foodClient) once(ctx context.Context, method, u string, payload []byte)
 		return nil, fmt.Errorf("building %s %s: %w", method, u, err)
 	}
 	start := time.Now()
-	resp, _, err := backend.Send(c.http, req)
+	// sent records that the whole request went out: a write that fails
+	// after that may have been applied (lostAnswer).
+	resp, sent, err := backend.Send(c.http, req)
 	if err != nil {
 		c.log.Debug("food API request failed", "method", method, "url", u, "err", err)
+		if sent && method != http.MethodGet {
+			return nil, c.lostAnswer(req.URL.Path, err)
+		}
 		return nil, c.unreachable(err)
 	}
 	defer resp.Body.Close()
@@ -131,6 +139,9 @@ func (c *foodClient) once(ctx context.Context, method, u string, payload []byte)
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		raw, over, err := backend.ReadAtMost(resp.Body, maxResponseBody)
 		if err != nil {
+			if method != http.MethodGet {
+				return nil, c.lostAnswer(req.URL.Path, err)
+			}
 			return nil, c.unreachable(err)
 		}
 		if over {
@@ -138,8 +149,50 @@ func (c *foodClient) once(ctx context.Context, method, u string, payload []byte)
 		}
 		return raw, nil
 	}
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return nil, c.redirectError(method, req.URL.Path, resp.StatusCode)
+	}
 	raw, _, _ := backend.ReadAtMost(resp.Body, maxErrorBody)
 	return nil, statusError(resp.StatusCode, raw)
+}
+
+// redirectError is the answer to a 3xx, which is never followed (see
+// newFoodClient): FOOD_API_BASE most likely points at something other than
+// the API. It is not retried: the same URL would redirect again.
+func (c *foodClient) redirectError(method, path string, status int) *apiError {
+	return &apiError{kind: kindProtocol, status: status, msg: fmt.Sprintf(
+		"the food API redirected %s %s (%d) and sous does not follow redirects: is FOOD_API_BASE (%s) the API's base URL?", method, path, status, c.base)}
+}
+
+// checkBefore names, per write path, the read that shows whether a write
+// whose answer was lost was applied.
+var checkBefore = map[string]string{
+	"set-state":          "get_pantry",
+	"bulk-pantry-add":    "get_pantry",
+	"log-cook":           "get_pantry and get_meta_recipes",
+	"create-meta-recipe": "get_meta_recipes",
+}
+
+// lostAnswer is the error of a write the food API received but whose
+// answer never came (the connection dropped, or Timeout passed): it may
+// have been applied, and with no idempotency key a retry could apply it
+// twice (a second cook log, stock taken twice). The sentence says so and
+// names what to check first, instead of "unreachable", which invites the
+// retry. It stays kindUnreachable (Unavailable); writes are never retried.
+func (c *foodClient) lostAnswer(path string, err error) *apiError {
+	check := "get_pantry and get_meta_recipes"
+	trimmed := strings.Trim(path, "/")
+	for suffix, tool := range checkBefore {
+		if strings.HasSuffix(trimmed, suffix) {
+			check = tool
+		}
+	}
+	cause := c.unreachable(err).msg
+	if i := strings.LastIndex(cause, "("); i >= 0 {
+		cause = strings.TrimSuffix(cause[i+1:], ")")
+	}
+	return &apiError{kind: kindUnreachable, msg: fmt.Sprintf(
+		"the food API may have saved this change: it got the request but its answer was lost (%s); check with %s before trying again, or it may be applied twice", cause, check)}
 }
 
 // unreachable is the error of a call that got no HTTP answer. The cause is

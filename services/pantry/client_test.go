@@ -59,32 +59,41 @@ func TestStatusErrors(t *testing.T) {
 		msg       string
 		matches   []string
 		ambiguous bool
+		given     string // the name asked for; "noodle" when empty
 	}{
 		{"unknown name", 404, `{"detail": "No ingredient is called 'noodle'.", "close_matches": ["egg noodles", "rice noodles"], "candidates": []}`,
-			connect.CodeNotFound, "No ingredient is called 'noodle'; did you mean: egg noodles, rice noodles?", []string{"egg noodles", "rice noodles"}, false},
+			connect.CodeNotFound, "No ingredient is called 'noodle'; did you mean: egg noodles, rice noodles?", []string{"egg noodles", "rice noodles"}, false, ""},
 		{"unknown name, nothing close", 404, `{"detail": "No ingredient is called 'xyzzy'.", "close_matches": [], "candidates": []}`,
-			connect.CodeNotFound, "No ingredient is called 'xyzzy'.", []string{}, false},
+			connect.CodeNotFound, "No ingredient is called 'xyzzy'.", []string{}, false, "xyzzy"},
+		{"unknown name, matches that are not near are dropped", 404, `{"detail": "No ingredient is called 'unicorn'.", "close_matches": ["onions"], "candidates": []}`,
+			connect.CodeNotFound, "No ingredient is called 'unicorn'.", []string{}, false, "unicorn"},
+		{"unknown name, the near match kept, the far one dropped", 404, `{"detail": "No ingredient is called 'nodles'.", "close_matches": ["noodles", "lentils"], "candidates": []}`,
+			connect.CodeNotFound, "No ingredient is called 'nodles'; did you mean: noodles?", []string{"noodles"}, false, "nodles"},
 		{"ambiguous name", 400, `{"detail": "'onion' could mean more than one ingredient (red onion, spring onion); use the full name.", "close_matches": ["red onion", "spring onion"]}`,
-			connect.CodeInvalidArgument, "'onion' could mean more than one ingredient (red onion, spring onion); use the full name.", []string{"red onion", "spring onion"}, true},
+			connect.CodeInvalidArgument, "'onion' could mean more than one ingredient (red onion, spring onion); use the full name.", []string{"red onion", "spring onion"}, true, ""},
 		{"two locations is not a name error", 400, `{"detail": "pork mince is in more than one location (freezer, fridge); say which location.", "close_matches": ["pork mince"]}`,
-			connect.CodeInvalidArgument, "pork mince is in more than one location (freezer, fridge); say which location.", nil, false},
+			connect.CodeInvalidArgument, "pork mince is in more than one location (freezer, fridge); say which location.", nil, false, ""},
 		{"no pantry item is not a name error", 404, `{"detail": "tahini has no pantry item; add it with bulk-pantry-add.", "close_matches": ["tahini"]}`,
-			connect.CodeNotFound, "tahini has no pantry item; add it with bulk-pantry-add.", nil, false},
+			connect.CodeNotFound, "tahini has no pantry item; add it with bulk-pantry-add.", nil, false, ""},
 		{"validation", 400, `{"detail": "state: \"gone\" is not a valid choice.", "errors": {"state": ["\"gone\" is not a valid choice."]}}`,
-			connect.CodeInvalidArgument, `state: "gone" is not a valid choice.`, nil, false},
+			connect.CodeInvalidArgument, `state: "gone" is not a valid choice.`, nil, false, ""},
 		{"token refused", 401, `{"detail": "Invalid token."}`,
-			connect.CodeUnauthenticated, "the food API refused the token — check FOOD_API_TOKEN", nil, false},
+			connect.CodeUnauthenticated, "the food API refused the token — check FOOD_API_TOKEN", nil, false, ""},
 		{"forbidden", 403, `<html>Forbidden</html>`,
-			connect.CodeUnauthenticated, "the food API refused the token — check FOOD_API_TOKEN", nil, false},
+			connect.CodeUnauthenticated, "the food API refused the token — check FOOD_API_TOKEN", nil, false, ""},
 		{"HTML 404", 404, "<html><body>Not Found</body></html>",
-			connect.CodeNotFound, "the food API has no such resource (is FOOD_API_BASE the /api root?)", nil, false},
+			connect.CodeNotFound, "the food API has no such resource (is FOOD_API_BASE the /api root?)", nil, false, ""},
 		{"traceback is never shown", 500, "Traceback (most recent call last):\n  File \"views.py\"",
-			connect.CodeUnavailable, "the food API failed with HTTP 500; it may be restarting, try again shortly", nil, false},
+			connect.CodeUnavailable, "the food API failed with HTTP 500; it may be restarting, try again shortly", nil, false, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, _ := stub(t, tt.status, tt.body)
-			err := connectError(c.send(context.Background(), http.MethodPost, "/pantry/set-state/", map[string]string{}, nil), "the name")
+			given := tt.given
+			if given == "" {
+				given = "noodle"
+			}
+			err := connectError(c.send(context.Background(), http.MethodPost, "/pantry/set-state/", map[string]string{}, nil), given)
 			var ce *connect.Error
 			if !errors.As(err, &ce) {
 				t.Fatalf("got %v, want a connect error", err)
@@ -100,7 +109,7 @@ func TestStatusErrors(t *testing.T) {
 			if (nm != nil) != (tt.matches != nil) {
 				t.Fatalf("NameMatches = %v, want matches %v", nm, tt.matches)
 			}
-			if nm != nil && (nm.Name != "the name" || strings.Join(nm.CloseMatches, ",") != strings.Join(tt.matches, ",") || nm.Ambiguous != tt.ambiguous) {
+			if nm != nil && (nm.Name != given || strings.Join(nm.CloseMatches, ",") != strings.Join(tt.matches, ",") || nm.Ambiguous != tt.ambiguous) {
 				t.Errorf("NameMatches = %v, want %v ambiguous=%v", nm, tt.matches, tt.ambiguous)
 			}
 		})

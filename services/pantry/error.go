@@ -134,6 +134,9 @@ func connectError(err error, name string) error {
 	if !errors.As(err, &e) {
 		return connect.NewError(connect.CodeInternal, err)
 	}
+	if isName, ambiguous := e.nameError(); isName && !ambiguous && name != "" {
+		e.matches = nearNames(name, e.matches)
+	}
 	out := connect.NewError(e.code(), errors.New(e.message()))
 	if isName, ambiguous := e.nameError(); isName && name != "" {
 		if d, derr := connect.NewErrorDetail(&pantryv1.NameMatches{
@@ -204,4 +207,63 @@ func clip(s string) string {
 		return string(r[:maxDetailChars]) + "…"
 	}
 	return s
+}
+
+// nearNames keeps the close matches that are near name as a person reads
+// it: one containing the other, a word stem in common, or a few letters
+// apart. The food API's matcher scores letters in common, so "unicorn"
+// came back with "onions", which helps nobody pick.
+func nearNames(name string, matches []string) []string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	var out []string
+	for _, m := range matches {
+		l := strings.ToLower(m)
+		switch {
+		case strings.Contains(l, n) || strings.Contains(n, l),
+			sharesStem(n, l),
+			editDistance(n, l) <= max(2, len([]rune(n))/3):
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// sharesStem reports whether a word of a and a word of b start with the
+// same four letters ("noodle" and "noodles", "egg noodle" and "noodles").
+func sharesStem(a, b string) bool {
+	const stem = 4
+	for _, wa := range strings.Fields(a) {
+		ra := []rune(wa)
+		if len(ra) < stem {
+			continue
+		}
+		for _, wb := range strings.Fields(b) {
+			if rb := []rune(wb); len(rb) >= stem && string(ra[:stem]) == string(rb[:stem]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// editDistance is the Levenshtein distance between a and b, by runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }

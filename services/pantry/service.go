@@ -22,6 +22,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/souskitchen/sous/internal/recovery"
 	"github.com/souskitchen/sous/internal/svcauth"
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
@@ -105,6 +106,9 @@ func New(cfg Config) (*Service, error) {
 // Handler returns the Connect handler and its mount path. In read-only mode
 // it refuses every RPC with side effects (svcauth.ReadOnlyInterceptor).
 func (s *Service) Handler(opts ...connect.HandlerOption) (string, http.Handler) {
+	// Recovery comes first, so it is the outermost interceptor and also
+	// covers the caller's interceptors and read-only mode's.
+	opts = append([]connect.HandlerOption{recovery.Connect(s.log)}, opts...)
 	if s.readOnly {
 		opts = append(opts, connect.WithInterceptors(svcauth.ReadOnlyInterceptor()))
 	}

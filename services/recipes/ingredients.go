@@ -204,13 +204,40 @@ func validateIngredients(in []*recipesv1.IngredientInput) error {
 	return nil
 }
 
+// parseLines reads text lines with Mealie's nlp parser, falling back to
+// brute when nlp fails on the server, and returns nil with no error when
+// both fail, so the caller keeps each line whole as a note (and names it).
+// Seen on 2.0: nlp answers 500 where its CRF++ model is missing (real
+// installs meet that too), while brute works; a recipe write must not fail
+// whole, or lose its lines, for that. Only a server failure falls back: an
+// unreachable Mealie or a refused token fails the write.
+func (s *Service) parseLines(ctx context.Context, texts []string) ([]mealie.ParsedIngredient, error) {
+	var err error
+	for _, parser := range []string{"nlp", "brute"} {
+		var parsed []mealie.ParsedIngredient
+		parsed, err = s.mealie.ParseIngredients(ctx, parser, texts)
+		if err == nil {
+			if len(parsed) != len(texts) {
+				return nil, &mealie.Error{Kind: mealie.KindProtocol, Message: "Mealie's parser answered a different number of lines than it was sent"}
+			}
+			return parsed, nil
+		}
+		if !mealie.ServerFailed(err) {
+			return nil, err
+		}
+		s.log.Warn("Mealie's ingredient parser failed", "parser", parser, "err", err)
+	}
+	return nil, nil
+}
+
 // buildIngredients turns inputs into the recipeIngredient payload: text
-// lines go through Mealie's parser in one call, structured lines pass
-// through, and every name is resolved against the cached snapshots.
-func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.IngredientInput) ([]ingredientWrite, []string, error) {
-	out := make([]ingredientWrite, 0, len(in))
+// lines go through Mealie's parser in one call (see parseLines), structured
+// lines pass through, and every name is resolved against the cached
+// snapshots. unparsed lists the text lines no parser read, kept as notes.
+func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.IngredientInput) (out []ingredientWrite, unresolvedNames, unparsed []string, err error) {
+	out = make([]ingredientWrite, 0, len(in))
 	if len(in) == 0 {
-		return out, nil, nil
+		return out, nil, nil, nil
 	}
 	var texts []string
 	for _, it := range in {
@@ -220,21 +247,20 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 	}
 	var parsed []mealie.ParsedIngredient
 	if len(texts) > 0 {
-		var err error
-		if parsed, err = s.mealie.ParseIngredients(ctx, "nlp", texts); err != nil {
-			return nil, nil, err
+		if parsed, err = s.parseLines(ctx, texts); err != nil {
+			return nil, nil, nil, err
 		}
-		if len(parsed) != len(texts) {
-			return nil, nil, &mealie.Error{Kind: mealie.KindProtocol, Message: "Mealie's parser answered a different number of lines than it was sent"}
+		if parsed == nil {
+			unparsed = texts
 		}
 	}
 	foods, err := s.mealie.Taxonomy(ctx, mealie.Foods)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	units, err := s.mealie.Taxonomy(ctx, mealie.Units)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var unresolved []string
 	ti := 0
@@ -242,7 +268,11 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 		var p lineParts
 		switch k := it.GetKind().(type) {
 		case *recipesv1.IngredientInput_Text:
-			p = parsedParts(texts[ti], &parsed[ti])
+			if parsed == nil {
+				p = lineParts{source: texts[ti], note: texts[ti]}
+			} else {
+				p = parsedParts(texts[ti], &parsed[ti])
+			}
 			ti++
 		case *recipesv1.IngredientInput_Structured:
 			p = structuredParts(k.Structured)
@@ -251,5 +281,5 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 		out = append(out, w)
 		unresolved = append(unresolved, u...)
 	}
-	return out, uniqueNames(unresolved), nil
+	return out, uniqueNames(unresolved), unparsed, nil
 }

@@ -18,6 +18,7 @@ import (
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/souskitchen/sous/internal/recovery"
 	"github.com/souskitchen/sous/internal/svcauth"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
@@ -56,6 +57,10 @@ type Config struct {
 	// Pantry is the pantry service, for SuggestRecipes(from_pantry); nil
 	// answers from_pantry with FailedPrecondition.
 	Pantry pantryv1connect.PantryServiceClient
+	// PantrySetting names what the user of this command sets to configure
+	// a pantry ("FOOD_API_BASE and FOOD_API_TOKEN" where sous runs it),
+	// for the refusal of from_pantry without one; "" names nothing.
+	PantrySetting string
 	// Backoff overrides the Mealie client's retry backoff (tests).
 	Backoff time.Duration
 }
@@ -63,10 +68,12 @@ type Config struct {
 // Service implements recipesv1connect.RecipesServiceHandler.
 type Service struct {
 	recipesv1connect.UnimplementedRecipesServiceHandler
-	mealie   *mealie.Client
-	pantry   pantryv1connect.PantryServiceClient
-	readOnly bool
-	log      *slog.Logger
+	mealie *mealie.Client
+	pantry pantryv1connect.PantryServiceClient
+	// pantrySetting is Config.PantrySetting.
+	pantrySetting string
+	readOnly      bool
+	log           *slog.Logger
 	// noSuggestions is set once Mealie answered 404 for
 	// /api/recipes/suggestions (Mealie 2.0), so later calls go straight to
 	// the local ranking.
@@ -86,12 +93,15 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{mealie: mc, pantry: cfg.Pantry, readOnly: cfg.ReadOnly, log: logger}, nil
+	return &Service{mealie: mc, pantry: cfg.Pantry, pantrySetting: cfg.PantrySetting, readOnly: cfg.ReadOnly, log: logger}, nil
 }
 
 // Handler returns the Connect handler and its mount path. In read-only mode
 // it refuses every RPC with side effects (svcauth.ReadOnlyInterceptor).
 func (s *Service) Handler(opts ...connect.HandlerOption) (string, http.Handler) {
+	// Recovery comes first, so it is the outermost interceptor and also
+	// covers the caller's interceptors and read-only mode's.
+	opts = append([]connect.HandlerOption{recovery.Connect(s.log)}, opts...)
 	if s.readOnly {
 		opts = append(opts, connect.WithInterceptors(svcauth.ReadOnlyInterceptor()))
 	}
@@ -159,8 +169,10 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		Search:     strings.TrimSpace(m.GetQuery()),
 		Cookbook:   strings.TrimSpace(m.GetCookbook()),
 		RequireAll: m.GetRequireAll(),
-		// A stable order, so paging does not skip or repeat recipes.
-		OrderBy: "name",
+		// A stable order, so paging does not skip or repeat recipes, and
+		// the one a person reads a list in: name A to Z (Mealie's
+		// default direction is descending).
+		OrderBy: "name", OrderDirection: "asc",
 	}
 	// Filters resolve names to slugs (foods to ids) and never create. Mealie
 	// drops an unknown tag filter and returns every recipe
@@ -205,6 +217,10 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 	for i := range res.Items {
 		item := summary(&res.Items[i])
 		project(item, fields, "slug")
+		if cut, ok := cutDescription(item.GetDescription()); ok {
+			item.Description = cut
+			out.DescriptionsCut++
+		}
 		out.Items = append(out.Items, item)
 	}
 	return connect.NewResponse(out), nil

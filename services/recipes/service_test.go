@@ -544,7 +544,7 @@ func TestDeleteOrganizerInUseIsRefused(t *testing.T) {
 }
 
 func TestSuggestComputesLocallyOn20(t *testing.T) {
-	s, _ := newService(t)
+	s, f := newService(t)
 	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{Foods: []string{"flour", "Eggs", "unobtainium"}, Tools: []string{"skillet"}}))
 	if err != nil {
 		t.Fatal(err)
@@ -556,6 +556,15 @@ func TestSuggestComputesLocallyOn20(t *testing.T) {
 	}
 	if _, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{FromPantry: true})); codeOf(err) != connect.CodeFailedPrecondition {
 		t.Errorf("from_pantry without a pantry: %v", err)
+	}
+	// Run by sous itself, the refusal names the settings its user sets.
+	inProcess, err := New(Config{MealieURL: f.srv.URL, MealieToken: "tok", Backoff: 1, PantrySetting: "FOOD_API_BASE and FOOD_API_TOKEN"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inProcess.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{FromPantry: true})); codeOf(err) != connect.CodeFailedPrecondition ||
+		!strings.Contains(err.Error(), "set FOOD_API_BASE and FOOD_API_TOKEN") {
+		t.Errorf("from_pantry without a pantry, in-process: %v", err)
 	}
 }
 
@@ -619,6 +628,8 @@ func TestSuggestFromPantry(t *testing.T) {
 		{Name: "eggs", State: pantryv1.ItemState_ITEM_STATE_LOW},
 		{Name: "whole milk", State: pantryv1.ItemState_ITEM_STATE_OUT},
 		{Name: "saffron", State: pantryv1.ItemState_ITEM_STATE_IN},
+		// Kept in two places: two pantry items, one name to report.
+		{Name: "Saffron", State: pantryv1.ItemState_ITEM_STATE_IN, Location: pantryv1.Location_LOCATION_FRIDGE},
 	}}})
 	if err != nil {
 		t.Fatal(err)

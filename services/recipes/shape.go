@@ -2,14 +2,14 @@ package recipes
 
 import (
 	"encoding/json"
-	"strconv"
+	"strings"
 
 	"github.com/google/uuid"
-	"strings"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/souskitchen/sous/internal/amount"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
@@ -37,13 +37,12 @@ func date(s *string) string {
 	return d
 }
 
-// cookTime is Mealie's cookTime, or performTime when that is empty: Mealie's
-// UI shows performTime as "Cook Time" and its scraper stores a page's cook
-// time there, so most recipes carry only performTime.
+// cookTime is Mealie's performTime: its app labels performTime "Cook
+// Time" and never shows cookTime (RecipeTimeCard.vue and
+// RecipePageTitleContent.vue in Mealie 2.0 through 3.11), and its scraper
+// fills performTime from a page's cook time. A cookTime alone is something
+// the cook never sees, so it is not answered as the cook time.
 func cookTime(r *mealie.RecipeSummary) string {
-	if t := str(r.CookTime); t != "" {
-		return t
-	}
 	return str(r.PerformTime)
 }
 
@@ -79,10 +78,21 @@ func summary(r *mealie.RecipeSummary) *recipesv1.RecipeSummary {
 	}
 }
 
-// ingredient shapes one ingredient line. Display is Mealie's own rendering;
-// when it is empty (lines written by older clients) the original text or the
-// note stands in, so a line never reaches a cook blank.
+// ingredient shapes one ingredient line the parser read. Display is
+// Mealie's own rendering; when it lacks the food (or the unit of a line
+// without food), as 2.0's parser display does, the line is rendered from
+// its parts; when it is empty the original text or the note stands in, so
+// a line never reaches a model blank.
 func ingredient(in *mealie.RecipeIngredient) *recipesv1.Ingredient {
+	out := ingredientParts(in)
+	if lacks(out.Display, out.Food) || (out.Food == "" && lacks(out.Display, out.Unit)) {
+		out.Display = amount.Line(out.GetQuantity(), out.Unit, out.Food, "", out.Note)
+	}
+	return fallbackDisplay(out)
+}
+
+// ingredientParts copies a line's parts and Mealie's display.
+func ingredientParts(in *mealie.RecipeIngredient) *recipesv1.Ingredient {
 	out := &recipesv1.Ingredient{
 		Display:      strings.TrimSpace(in.Display),
 		Note:         str(in.Note),
@@ -99,27 +109,13 @@ func ingredient(in *mealie.RecipeIngredient) *recipesv1.Ingredient {
 	if in.Food != nil {
 		out.Food, out.FoodId = in.Food.Name, in.Food.ID
 	}
-	// Mealie 2.0 computes display without the unit and food when the
-	// recipe's disableAmount setting is on, its default: 2 cups flour,
-	// sifted displays as "2 sifted" (README of the 2.0 captures,
-	// recipes_get__after_patches.json). Such a line, whose display lacks its
-	// food (or its unit when it has no food), is rendered from its parts;
-	// otherwise Mealie's display stays, with its plurals and abbreviations.
-	if lacks(out.Display, out.Food) || (out.Food == "" && lacks(out.Display, out.Unit)) {
-		var parts []string
-		if out.Quantity != nil {
-			parts = append(parts, strconv.FormatFloat(*out.Quantity, 'f', -1, 64))
-		}
-		for _, p := range []string{out.Unit, out.Food} {
-			if p != "" {
-				parts = append(parts, p)
-			}
-		}
-		out.Display = strings.Join(parts, " ")
-		if out.Note != "" {
-			out.Display += ", " + out.Note
-		}
-	}
+	return out
+}
+
+func fallbackDisplay(out *recipesv1.Ingredient) *recipesv1.Ingredient {
+	// Mealie writes fractions as "1 ¹/₂"; a cook writes 1½, as the
+	// shopping list does.
+	out.Display = amount.Fractions(out.Display)
 	if out.Display == "" {
 		out.Display = out.OriginalText
 	}
@@ -127,6 +123,21 @@ func ingredient(in *mealie.RecipeIngredient) *recipesv1.Ingredient {
 		out.Display = out.Note
 	}
 	return out
+}
+
+// recipeLine shapes one line of a stored recipe as Mealie's app shows it.
+// With the 2.x setting disableAmount on (amountsHidden) the app shows the
+// note alone (use-recipe-ingredients.ts in Mealie 2.0 and 2.8), so the line
+// is that note, with no quantity, unit or food: answering "2 cup flour"
+// would claim a line the cook never sees. Otherwise Mealie's display is
+// what the app renders (quantity, unit, food, note), kept with its
+// plurals and abbreviations.
+func recipeLine(in *mealie.RecipeIngredient, amountsHidden bool) *recipesv1.Ingredient {
+	out := ingredientParts(in)
+	if amountsHidden {
+		return &recipesv1.Ingredient{Display: out.Note, Note: out.Note, Title: out.Title, OriginalText: out.OriginalText}
+	}
+	return fallbackDisplay(out)
 }
 
 // detail shapes a full recipe into the curated view.
@@ -150,8 +161,9 @@ func detail(r *mealie.Recipe) *recipesv1.Recipe {
 		HasImage:    str(s.Image) != "",
 		DateAdded:   date(s.DateAdded),
 	}
+	hidden := r.AmountsHidden()
 	for i := range r.Ingredients {
-		out.Ingredients = append(out.Ingredients, ingredient(&r.Ingredients[i]))
+		out.Ingredients = append(out.Ingredients, recipeLine(&r.Ingredients[i], hidden))
 	}
 	for _, step := range r.Instructions {
 		if t := strings.TrimSpace(step.Text); t != "" {

@@ -69,14 +69,19 @@ func TestDetailFromCapture(t *testing.T) {
 	for _, in := range d.Ingredients {
 		display = append(display, in.Display)
 	}
-	// Mealie's own display drops the unit and food ("2 sifted"); the
-	// shaper rebuilds it from the parts.
-	want := []string{"2 cup flour, sifted", "2 egg", "1.5 cup whole milk", "a pinch of salt"}
+	// The capture's settings.disableAmount is on, so Mealie's app shows
+	// each line as its note alone: the answer says so and claims no
+	// quantity, unit or food the cook cannot see.
+	want := []string{"sifted", "", "", "a pinch of salt"}
 	if !slices.Equal(display, want) {
 		t.Errorf("display = %q, want %q", display, want)
 	}
-	if f := d.Ingredients[0]; f.Food != "flour" || f.FoodId == "" || f.Unit != "cup" || f.Note != "sifted" || f.GetQuantity() != 2 {
+	if f := d.Ingredients[0]; f.Food != "" || f.FoodId != "" || f.Unit != "" || f.Note != "sifted" || f.Quantity != nil || f.OriginalText != "2 cups flour, sifted" {
 		t.Errorf("first line = %v", f)
+	}
+	r.Settings["disableAmount"] = false
+	if f := detail(&r).Ingredients[0]; f.Food != "flour" || f.FoodId == "" || f.Unit != "cup" || f.GetQuantity() != 2 {
+		t.Errorf("first line with amounts shown = %v", f)
 	}
 	if s := d.Ingredients[3]; s.Quantity != nil || s.Food != "" {
 		t.Errorf("note-only line = %v", s)
@@ -210,6 +215,22 @@ func TestIngredientDisplay(t *testing.T) {
 	for _, tc := range tests {
 		if got := ingredient(&tc.in).Display; got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestDisplayFractions: Mealie's own display writes a fraction as
+// superscript over subscript ("1 ¹/₂"); get_recipe shows it as a cook
+// writes it, as the shopping list does.
+func TestDisplayFractions(t *testing.T) {
+	for _, c := range []struct{ mealie, food, want string }{
+		{"1 ¹/₂ cups whole milk", "whole milk", "1½ cups whole milk"},
+		{"³/₄ teaspoon salt", "salt", "¾ teaspoon salt"},
+		{"2 onions", "onion", "2 onions"},
+	} {
+		in := &mealie.RecipeIngredient{Display: c.mealie, Food: &mealie.Food{ID: "f", Name: c.food}}
+		if got := ingredient(in).GetDisplay(); got != c.want {
+			t.Errorf("display of %q = %q, want %q", c.mealie, got, c.want)
 		}
 	}
 }

@@ -3,7 +3,9 @@ package recipes
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 
@@ -67,7 +69,11 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 		return nil, invalid("give foods or tools on hand, or from_pantry=true")
 	}
 	if m.GetFromPantry() && s.pantry == nil {
-		return nil, connect.NewError(connect.CodeFailedPrecondition, errors.New("the pantry is not configured"))
+		msg := "no pantry is configured, so from_pantry cannot be used; name the foods instead"
+		if s.pantrySetting != "" {
+			msg = "no pantry is configured (set " + s.pantrySetting + "), so from_pantry cannot be used; name the foods instead"
+		}
+		return nil, connect.NewError(connect.CodeFailedPrecondition, errors.New(msg))
 	}
 	foods, err := s.mealie.Taxonomy(ctx, mealie.Foods)
 	if err != nil {
@@ -107,7 +113,11 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 				it = findItem(foods, a)
 			}
 			if it == nil {
-				out.UnmatchedPantryItems = append(out.UnmatchedPantryItems, pi.GetName())
+				// An ingredient kept in two places is two pantry
+				// items; the cook reads its name once.
+				if !slices.ContainsFunc(out.UnmatchedPantryItems, func(n string) bool { return strings.EqualFold(n, pi.GetName()) }) {
+					out.UnmatchedPantryItems = append(out.UnmatchedPantryItems, pi.GetName())
+				}
 				continue
 			}
 			addFood(it)
@@ -283,8 +293,19 @@ func (s *Service) ParseIngredients(ctx context.Context, req *connect.Request[rec
 		}
 		clean[i] = l
 	}
+	if parser == "openai" {
+		// Mealie answers a bare 500 when OpenAI is not configured (2.0,
+		// 2.8 and 3.11); its about route says so beforehand.
+		if about, err := s.mealie.About(ctx); err == nil && about.EnableOpenai != nil && !*about.EnableOpenai {
+			return nil, connect.NewError(connect.CodeFailedPrecondition, errors.New(
+				"parser openai is not enabled on this Mealie server (it has no OpenAI settings): use parser nlp or brute"))
+		}
+	}
 	got, err := s.mealie.ParseIngredients(ctx, parser, clean)
 	if err != nil {
+		if mealie.ServerFailed(err) {
+			return nil, s.parserAlternative(ctx, parser, clean, err)
+		}
 		return nil, mealie.ConnectError(err)
 	}
 	out := &recipesv1.ParseIngredientsResponse{}
@@ -292,6 +313,21 @@ func (s *Service) ParseIngredients(ctx context.Context, req *connect.Request[rec
 		out.Items = append(out.Items, parsed(&got[i]))
 	}
 	return connect.NewResponse(out), nil
+}
+
+// parserAlternative words a parser's server failure with which parser does
+// work here: it tries the others on the same lines (they only read) and
+// names the first that answers, so the caller can call again with it.
+func (s *Service) parserAlternative(ctx context.Context, failed string, lines []string, err error) error {
+	for _, p := range []string{"nlp", "brute"} {
+		if p == failed {
+			continue
+		}
+		if _, perr := s.mealie.ParseIngredients(ctx, p, lines); perr == nil {
+			return connect.NewError(connect.CodeFailedPrecondition, fmt.Errorf("%s; parser %s works on this server: call again with parser %s", errMessage(err), p, p))
+		}
+	}
+	return connect.NewError(mealie.ConnectCode(err), fmt.Errorf("%s; the other parsers failed too, so none works on this server now: write the lines as structured ingredients instead", errMessage(err)))
 }
 
 // parsed shapes one parser answer. Foods and units the parser named but

@@ -28,6 +28,9 @@ func (s *Service) details(ctx context.Context, list []mealie.RecipeSummary, fn f
 		r   *mealie.Recipe
 		err error
 	}
+	if err := s.mealie.CheckDetails(ctx); err != nil {
+		return err
+	}
 	results := make([]chan result, len(list))
 	for i := range results {
 		results[i] = make(chan result, 1)
@@ -51,7 +54,11 @@ func (s *Service) details(ctx context.Context, list []mealie.RecipeSummary, fn f
 			go func(i int) {
 				defer wg.Done()
 				defer func() { <-sem }()
-				r, err := s.mealie.RecipeDetail(ctx, list[i].Slug)
+				var updated string
+				if u := list[i].UpdatedAt; u != nil {
+					updated = *u
+				}
+				r, err := s.mealie.RecipeDetailAt(ctx, list[i].Slug, updated)
 				results[i] <- result{r, err}
 			}(i)
 		}

@@ -145,7 +145,7 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 	}
 	// Resolve everything that can fail before the first write, so a bad
 	// ingredient does not leave a stub behind.
-	ings, unresolved, err := s.buildIngredients(ctx, m.GetIngredients())
+	ings, unresolved, unparsed, err := s.buildIngredients(ctx, m.GetIngredients())
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
@@ -162,7 +162,8 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 	setText("description", m.GetDescription())
 	setText("recipeYield", m.GetRecipeYield())
 	setText("prepTime", m.GetPrepTime())
-	setText("cookTime", m.GetCookTime())
+	// Mealie's app shows performTime as "Cook Time" (see cookTime).
+	setText("performTime", m.GetCookTime())
 	setText("totalTime", m.GetTotalTime())
 	setText("orgURL", m.GetSourceUrl())
 	// A plain create always writes ingredients and steps: Mealie fills a new
@@ -187,6 +188,20 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 	} else if slug, err = s.mealie.CreateRecipe(ctx, name); err != nil {
 		return nil, mealie.ConnectError(err)
 	}
+	if structured(ings) {
+		// The new recipe's settings come from the household's preferences,
+		// which only a read of the recipe tells; see showAmounts.
+		stored := base
+		if stored == nil {
+			if stored, _, err = s.mealie.GetRecipe(ctx, slug); err != nil {
+				return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf(
+					"recipe '%s' was created but reading it before filling it in failed, so a stub '%s' is left on Mealie (update or delete it): %v", slug, slug, errMessage(err)))
+			}
+		}
+		if st := showAmounts(stored); st != nil {
+			patch["settings"] = st
+		}
+	}
 	if base != nil {
 		if len(set.tags) > 0 {
 			patch["tags"] = mergeOrganizers(base.Tags, set.tags)
@@ -208,7 +223,7 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 			patch["tools"] = set.tools
 		}
 	}
-	out := &recipesv1.CreateRecipeResponse{Slug: slug, Name: name, Created: set.created(), Unresolved: unresolved}
+	out := &recipesv1.CreateRecipeResponse{Slug: slug, Name: name, Created: set.created(), Unresolved: unresolved, Unparsed: unparsed}
 	if len(patch) > 0 {
 		r, err := s.mealie.PatchRecipe(ctx, slug, patch)
 		if err != nil {
@@ -216,14 +231,49 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 				"recipe '%s' was created but filling it in failed, so a stub '%s' is left on Mealie (update or delete it): %v", slug, slug, errMessage(err)))
 		}
 		out.Name = r.Name
-		s.mealie.RememberRecipe(slug, mealie.RecipeRef{ID: r.ID, Name: r.Name})
 	}
 	return connect.NewResponse(out), nil
+}
+
+// structured reports whether any line carries a quantity, unit or food,
+// which Mealie's app hides while the recipe's disableAmount is on.
+func structured(ings []ingredientWrite) bool {
+	for _, w := range ings {
+		if w.Quantity != nil || w.Unit != nil || w.Food != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// showAmounts returns the settings that make Mealie 2.x's app show
+// structured lines: the recipe's settings whole with disableAmount off, as
+// Mealie's own editor saves a recipe after parsing its ingredients. On 2.0
+// and 2.8 a new recipe has it on, and the app then shows each line as its
+// note alone (see mealie.Recipe.AmountsHidden). The whole object is sent
+// because a partial one resets the other settings (see mealie.Recipe.Settings).
+// nil when nothing needs to change (already off, or Mealie 3, which has no
+// such setting).
+func showAmounts(r *mealie.Recipe) map[string]any {
+	if r == nil || !r.AmountsHidden() {
+		return nil
+	}
+	out := make(map[string]any, len(r.Settings))
+	for k, v := range r.Settings {
+		out[k] = v
+	}
+	out["disableAmount"] = false
+	return out
 }
 
 // withCreated adds what was created before a failure to the error, so an
 // auto-created tag never goes unreported.
 func (s *Service) withCreated(err error, set *organizerSet) error {
+	if mealie.IsOrganizePermission(err) {
+		// Taxonomy is resolved before the recipe is written, so a refused
+		// create leaves the recipe as it was.
+		err = connect.NewError(connect.CodePermissionDenied, fmt.Errorf("%s; the recipe was not saved", errMessage(err)))
+	}
 	if set == nil {
 		return mealie.ConnectError(err)
 	}
@@ -311,19 +361,19 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	opt("description", m.Description)
 	opt("recipeYield", m.RecipeYield)
 	opt("prepTime", m.PrepTime)
-	opt("cookTime", m.CookTime)
+	opt("performTime", m.CookTime)
 	opt("totalTime", m.TotalTime)
 	opt("orgURL", m.SourceUrl)
-	if m.Rating != nil {
-		patch["rating"] = m.GetRating()
-	}
-	var unresolved []string
+	var unresolved, unparsed []string
 	if m.GetSetIngredients() {
-		ings, u, err := s.buildIngredients(ctx, m.GetIngredients())
+		ings, u, np, err := s.buildIngredients(ctx, m.GetIngredients())
 		if err != nil {
 			return nil, mealie.ConnectError(err)
 		}
-		patch["recipeIngredient"], unresolved = ings, u
+		patch["recipeIngredient"], unresolved, unparsed = ings, u, np
+		if st := showAmounts(cur); st != nil && structured(ings) {
+			patch["settings"] = st
+		}
 	}
 	if m.GetSetInstructions() {
 		patch["recipeInstructions"] = steps(m.GetInstructions())
@@ -346,16 +396,15 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	orgs("tags", cur.Tags, set.tags, m.GetReplaceTags(), len(set.tags))
 	orgs("recipeCategory", cur.Categories, set.cats, m.GetReplaceCategories(), len(set.cats))
 	orgs("tools", cur.Tools, set.tools, m.GetReplaceTools(), len(set.tools))
-	out := &recipesv1.UpdateRecipeResponse{Slug: slug, Created: set.created(), Unresolved: unresolved}
+	out := &recipesv1.UpdateRecipeResponse{Slug: slug, Created: set.created(), Unresolved: unresolved, Unparsed: unparsed}
 	rename := m.Name != nil && strings.TrimSpace(m.GetName()) != cur.Name
 	if !rename {
-		if len(patch) == 0 {
-			return connect.NewResponse(out), nil
+		if len(patch) > 0 {
+			if _, err := s.mealie.PatchRecipe(ctx, slug, patch); err != nil {
+				return nil, s.withCreated(err, set)
+			}
 		}
-		if _, err := s.mealie.PatchRecipe(ctx, slug, patch); err != nil {
-			return nil, s.withCreated(err, set)
-		}
-		return connect.NewResponse(out), nil
+		return s.rate(ctx, out, m.Rating, len(patch) > 0)
 	}
 	name := strings.TrimSpace(m.GetName())
 	full, err := putBody(raw, patch, name)
@@ -380,9 +429,43 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 			return nil, s.renameUnverified(ctx, slug, cur.ID, name, newSlug, err)
 		}
 		out.RenamedFrom = slug
-		s.mealie.RememberRecipe(newSlug, mealie.RecipeRef{ID: got.ID, Name: got.Name})
 	}
 	out.Slug = newSlug
+	return s.rate(ctx, out, m.Rating, true)
+}
+
+// rate writes the token user's rating of the updated recipe, when one was
+// given, and answers the recipe's rating as Mealie then reports it. Mealie
+// discards a rating written on the recipe and keeps the average of its
+// users' ratings (see mealie.Client.SetUserRating), so the rating goes
+// through the user's ratings route and the answer is read back: with other
+// users' ratings it is not the number sent. wrote says whether the update
+// already changed the recipe, for the message when the rating then fails.
+func (s *Service) rate(ctx context.Context, out *recipesv1.UpdateRecipeResponse, rating *float64, wrote bool) (*connect.Response[recipesv1.UpdateRecipeResponse], error) {
+	if rating == nil {
+		return connect.NewResponse(out), nil
+	}
+	fail := func(step string, err error) error {
+		if wrote {
+			return connect.NewError(mealie.ConnectCode(err), fmt.Errorf("recipe '%s' was updated but %s failed: %s", out.Slug, step, errMessage(err)))
+		}
+		return mealie.ConnectError(err)
+	}
+	self, err := s.mealie.Self(ctx)
+	if err != nil {
+		return nil, fail("reading the token's user to rate it", err)
+	}
+	if self.ID == "" {
+		return nil, fail("rating it", &mealie.Error{Kind: mealie.KindProtocol, Message: "Mealie's /api/users/self has no id, so the user's rating cannot be written"})
+	}
+	if err := s.mealie.SetUserRating(ctx, self.ID, out.Slug, *rating); err != nil {
+		return nil, fail("writing the rating", err)
+	}
+	r, _, err := s.mealie.GetRecipe(ctx, out.Slug)
+	if err != nil {
+		return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("the rating of recipe '%s' was written but reading it back failed: %s", out.Slug, errMessage(err)))
+	}
+	out.Rating = r.Rating
 	return connect.NewResponse(out), nil
 }
 
@@ -489,9 +572,12 @@ func trimObjects(list []any, keys ...string) []any {
 	return out
 }
 
-// SetRecipeImageFromURL asks Mealie to fetch an image. Mealie answers 200
-// even when the fetch failed (recipes_image_post__loopback_url.json), which
-// sous cannot detect; the answer only confirms the request was accepted.
+// SetRecipeImageFromURL asks Mealie to fetch an image and says it is set
+// only when Mealie then serves a new one. Mealie answers 200 and changes
+// the recipe's image key even when it fetched nothing
+// (recipes_image_post__loopback_url.json), so the image Mealie serves is
+// read before and after (mealie.Client.RecipeImageStamp): none, or the same
+// as before, means the page could not be fetched.
 func (s *Service) SetRecipeImageFromURL(ctx context.Context, req *connect.Request[recipesv1.SetRecipeImageFromURLRequest]) (*connect.Response[recipesv1.SetRecipeImageFromURLResponse], error) {
 	slug, err := checkSlug("slug", req.Msg.GetSlug())
 	if err != nil {
@@ -501,8 +587,28 @@ func (s *Service) SetRecipeImageFromURL(ctx context.Context, req *connect.Reques
 	if err != nil {
 		return nil, err
 	}
+	ref, err := s.mealie.ResolveRecipe(ctx, slug)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	before, err := s.mealie.RecipeImageStamp(ctx, ref.ID)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
 	if err := s.mealie.SetRecipeImageURL(ctx, slug, u); err != nil {
 		return nil, mealie.ConnectError(err)
+	}
+	after, err := s.mealie.RecipeImageStamp(ctx, ref.ID)
+	if err != nil {
+		return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("Mealie was asked to fetch the image of recipe '%s' but reading the image back failed, so whether it is set is unknown: %s", slug, errMessage(err)))
+	}
+	switch {
+	case after == "":
+		return nil, connect.NewError(connect.CodeFailedPrecondition, fmt.Errorf(
+			"Mealie could not fetch an image from %s, so recipe '%s' has no image: give a direct link to a JPEG, PNG or WebP file that Mealie's server can reach, or upload the image itself", u, slug))
+	case after == before:
+		return nil, connect.NewError(connect.CodeFailedPrecondition, fmt.Errorf(
+			"Mealie could not fetch a new image from %s (or it is the image recipe '%s' already has), so the recipe keeps its image: give a direct link to a JPEG, PNG or WebP file that Mealie's server can reach, or upload the image itself", u, slug))
 	}
 	return connect.NewResponse(&recipesv1.SetRecipeImageFromURLResponse{Slug: slug}), nil
 }
@@ -639,6 +745,15 @@ func (s *Service) ImportRecipeFromURL(ctx context.Context, req *connect.Request[
 	}
 	if req.Msg.IncludeCategories != nil {
 		incCats = req.Msg.GetIncludeCategories()
+	}
+	if !req.Msg.GetAllowDuplicate() {
+		dup, err := s.alreadyImported(ctx, u)
+		if err != nil {
+			return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("checking whether %s was already imported failed, so nothing was imported: %s", u, errMessage(err)))
+		}
+		if dup != nil {
+			return nil, duplicateImport(dup)
+		}
 	}
 	slug, err := s.mealie.ImportRecipeURL(ctx, u, incTags, incCats)
 	if err != nil {

@@ -199,6 +199,15 @@ func (c *Client) once(ctx context.Context, req Request, u, contentType string, p
 		}
 		return nil, unreachable(c.base, err)
 	}
+	if resp.StatusCode >= 500 {
+		// Mealie closes the connection after a bare 500 (an unhandled
+		// exception) without saying so, and the next request sent on it
+		// reads "connection reset by peer": seen on 2.0, a parser call
+		// right after nlp's 500. Dropping the idle connections, after this
+		// body is closed (defers run last-first), sends the next request
+		// on a fresh one.
+		defer c.http.CloseIdleConnections()
+	}
 	defer resp.Body.Close()
 	c.log.Debug("mealie", "method", req.Method, "path", req.Path, "status", resp.StatusCode, "ms", time.Since(start).Milliseconds())
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
@@ -213,7 +222,7 @@ func (c *Client) once(ctx context.Context, req Request, u, contentType string, p
 		return nil, redirectError(req, resp)
 	}
 	body, _, _ := backend.ReadAtMost(resp.Body, maxErrorBody)
-	return nil, statusError(resp.StatusCode, body, req.Resource)
+	return nil, refine(req, statusError(resp.StatusCode, body, req.Resource))
 }
 
 // maxLocationChars caps how much of a redirect's Location a message quotes:

@@ -3,7 +3,10 @@ package mealie
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -278,8 +281,10 @@ func TestResolveRecipeCollapsesConcurrentMisses(t *testing.T) {
 	if n.Load() != 1 {
 		t.Errorf("%d requests for 8 concurrent misses, want 1", n.Load())
 	}
-	if _, err := c.ResolveRecipe(context.Background(), "fixture-pancakes"); err != nil || n.Load() != 1 {
-		t.Errorf("a warm lookup sent a request (%d) or failed: %v", n.Load(), err)
+	// Not cached: the slug may name another recipe by now, after a delete
+	// and a create in Mealie's app.
+	if _, err := c.ResolveRecipe(context.Background(), "fixture-pancakes"); err != nil || n.Load() != 2 {
+		t.Errorf("a later lookup sent %d requests in all, want 2 (it reads again), or failed: %v", n.Load(), err)
 	}
 }
 
@@ -297,52 +302,101 @@ func TestDetailCacheClearedByWrites(t *testing.T) {
 		_, _ = w.Write([]byte(`null`))
 	}))
 	ctx := context.Background()
-	for range 2 {
-		if _, err := c.RecipeDetail(ctx, "fixture-pancakes"); err != nil {
-			t.Fatal(err)
-		}
+	r, err := c.RecipeDetail(ctx, "fixture-pancakes")
+	if err != nil || r.UpdatedAt == nil {
+		t.Fatalf("RecipeDetail = %v, %v (the capture has updatedAt)", r, err)
 	}
-	if gets.Load() != 1 {
-		t.Fatalf("warm detail read sent %d GETs", gets.Load())
+	at := *r.UpdatedAt
+	// The list writes the same instant with "+00:00" where the recipe has "Z".
+	ts, err := time.Parse(time.RFC3339Nano, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RecipeDetailAt(ctx, "fixture-pancakes", ts.Format("2006-01-02T15:04:05.999999-07:00")); err != nil || gets.Load() != 1 {
+		t.Fatalf("warm detail read at the same updatedAt sent %d GETs", gets.Load())
+	}
+	// Edited in Mealie's app: the list row the sweep reads has moved on.
+	if _, err := c.RecipeDetailAt(ctx, "fixture-pancakes", "2099-01-01T00:00:00Z"); err != nil || gets.Load() != 2 {
+		t.Fatalf("a newer updatedAt was served from the cache: %d GETs", gets.Load())
 	}
 	if _, err := c.ParseIngredients(ctx, "brute", []string{"1 egg"}); err == nil {
 		t.Log("parser answered")
 	}
-	if _, err := c.RecipeDetail(ctx, "fixture-pancakes"); err != nil || gets.Load() != 1 {
+	if _, err := c.RecipeDetailAt(ctx, "fixture-pancakes", at); err != nil || gets.Load() != 2 {
 		t.Fatalf("the parser (a read) cleared the cache: %d GETs", gets.Load())
 	}
 	if err := c.SetLastMade(ctx, "other", "2026-01-01T00:00:00Z"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.RecipeDetail(ctx, "fixture-pancakes"); err != nil || gets.Load() != 2 {
+	if _, err := c.RecipeDetailAt(ctx, "fixture-pancakes", at); err != nil || gets.Load() != 3 {
 		t.Fatalf("a write did not clear the detail cache: %d GETs", gets.Load())
 	}
 }
 
-func TestTaxonomySnapshotPages(t *testing.T) {
-	var pages []string
+// TestTaxonomySnapshotIsCheckedBeforeUse: a snapshot is paged whole, then
+// each use costs one fingerprint request (total and newest row) and pages
+// again only when the list moved, as it does when a food is added, renamed
+// or deleted in Mealie's app.
+func TestTaxonomySnapshotIsCheckedBeforeUse(t *testing.T) {
+	var mu sync.Mutex
+	var log []string
+	newest, total := `{"id":"b","name":"egg"}`, 2
 	c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
-		pages = append(pages, q.Get("page")+"/"+q.Get("perPage"))
+		mu.Lock()
+		defer mu.Unlock()
+		if q.Get("orderBy") == "update_at" {
+			log = append(log, "print")
+			fmt.Fprintf(w, `{"page":1,"per_page":1,"total":%d,"total_pages":%d,"items":[%s]}`, total, total, newest)
+			return
+		}
+		log = append(log, q.Get("page")+"/"+q.Get("perPage"))
 		if q.Get("page") == "1" {
 			_, _ = w.Write([]byte(`{"page":1,"per_page":500,"total":2,"total_pages":2,"items":[{"id":"a","name":"flour"}]}`))
 			return
 		}
 		_, _ = w.Write([]byte(`{"page":2,"per_page":500,"total":2,"total_pages":2,"items":[{"id":"b","name":"egg","aliases":[{"name":"eggs"}]}]}`))
 	}))
-	items, err := c.Taxonomy(context.Background(), Foods)
+	ctx := context.Background()
+	requests := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		out := strings.Join(log, ",")
+		log = nil
+		return out
+	}
+	items, err := c.Taxonomy(ctx, Foods)
 	if err != nil || len(items) != 2 || items[1].Aliases[0].Name != "eggs" || items[1].Raw["name"] != "egg" {
 		t.Fatalf("Taxonomy = %+v, %v", items, err)
 	}
-	if strings.Join(pages, ",") != "1/500,2/500" {
-		t.Errorf("pages %v", pages)
+	steps := []struct {
+		name   string
+		change func()
+		want   string
+	}{
+		{"cold", nil, ""},
+		{"unchanged", func() {}, "print"},
+		{"renamed in the app", func() { newest = `{"id":"a","name":"plain flour"}` }, "print,1/500,2/500"},
+		{"unchanged again", func() {}, "print"},
+		{"deleted in the app", func() { total = 1 }, "print,1/500,2/500"},
+		{"forgotten after a write", func() { c.ForgetTaxonomy(Foods) }, "print,1/500,2/500"},
 	}
-	if _, err := c.Taxonomy(context.Background(), Foods); err != nil || len(pages) != 2 {
-		t.Errorf("warm snapshot sent requests: %v", pages)
-	}
-	c.ForgetTaxonomy(Foods)
-	if _, err := c.Taxonomy(context.Background(), Foods); err != nil || len(pages) != 4 {
-		t.Errorf("forgotten snapshot not re-read: %v", pages)
+	for i, st := range steps {
+		if i == 0 {
+			if got := requests(); got != "print,1/500,2/500" {
+				t.Errorf("cold snapshot sent %s", got)
+			}
+			continue
+		}
+		mu.Lock()
+		st.change()
+		mu.Unlock()
+		if _, err := c.Taxonomy(ctx, Foods); err != nil {
+			t.Fatal(err)
+		}
+		if got := requests(); got != st.want {
+			t.Errorf("%s: sent %s, want %s", st.name, got, st.want)
+		}
 	}
 }
 
@@ -428,5 +482,143 @@ func TestLostAnswerOfAWrite(t *testing.T) {
 	_, err = down.CreateRecipe(context.Background(), "Lost soup")
 	if msg := err.Error(); !strings.HasPrefix(msg, "Mealie unreachable at ") {
 		t.Errorf("create that never left: %q", msg)
+	}
+}
+
+// TestFreshConnectionAfterServerError: after a 5xx the next request must not
+// reuse the connection, which real Mealie drops after an unhandled error
+// (a reused one reads "connection reset by peer", and a write sent on it is
+// lost). Counted on the server: a second connection must be opened.
+func TestFreshConnectionAfterServerError(t *testing.T) {
+	for _, tc := range []struct {
+		status    int
+		wantConns int32
+	}{
+		{http.StatusInternalServerError, 2},
+		{http.StatusNotFound, 1},
+	} {
+		var conns atomic.Int32
+		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == "/api/parser/ingredients" {
+				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte("Internal Server Error"))
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusCreated)
+			_, _ = w.Write([]byte(`"fresh"`))
+		}))
+		srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+			if s == http.StateNew {
+				conns.Add(1)
+			}
+		}
+		srv.Start()
+		c, err := New(Config{BaseURL: srv.URL, Token: "tok", Backoff: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.ParseIngredients(context.Background(), "nlp", []string{"2 cups flour"}); err == nil {
+			t.Fatalf("status %d: the parser call did not fail", tc.status)
+		}
+		if _, err := c.CreateRecipe(context.Background(), "Fresh"); err != nil {
+			t.Fatalf("status %d: create after it: %v", tc.status, err)
+		}
+		if got := conns.Load(); got != tc.wantConns {
+			t.Errorf("after a %d: %d connections opened, want %d", tc.status, got, tc.wantConns)
+		}
+		srv.Close()
+	}
+}
+
+// TestRequestAfterBare500UsesAFreshConnection: Mealie closes the
+// connection after a bare 500 without saying so, and on 2.0 the parser
+// call sent right after nlp's 500 read "connection reset by peer". The
+// server here answers 500 on a keep-alive connection and resets it when
+// the next request arrives on it; the client must not send one there.
+func TestRequestAfterBare500UsesAFreshConnection(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/parser/ingredients", func(w http.ResponseWriter, r *http.Request) {
+		var b struct{ Parser string }
+		_ = json.NewDecoder(r.Body).Decode(&b)
+		if b.Parser != "nlp" {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`[]`))
+			return
+		}
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		_, _ = buf.WriteString("HTTP/1.1 500 Internal Server Error\r\nContent-Type: text/plain\r\nContent-Length: 21\r\n\r\nInternal Server Error")
+		_ = buf.Flush()
+		go func() {
+			// Whatever comes next on this connection is answered with a reset.
+			_, _ = buf.ReadByte()
+			if tc, ok := conn.(*net.TCPConn); ok {
+				_ = tc.SetLinger(0)
+			}
+			_ = conn.Close()
+		}()
+	})
+	c, _ := newTestClient(t, mux)
+	ctx := context.Background()
+	if _, err := c.ParseIngredients(ctx, "nlp", []string{"1 egg"}); StatusOf(err) != http.StatusInternalServerError {
+		t.Fatalf("nlp = %v, want the 500", err)
+	}
+	if _, err := c.ParseIngredients(ctx, "brute", []string{"1 egg"}); err != nil {
+		t.Fatalf("the call after a 500: %v", err)
+	}
+}
+
+// TestVersionPolicy: below 2.0 refused, 2.0 to 3.11 served quietly, newer
+// served with one warning however many times it is probed.
+func TestVersionPolicy(t *testing.T) {
+	tests := []struct {
+		version  string
+		refused  bool
+		untested bool
+	}{
+		{"v1.12.0", true, false},
+		{"v2.0.0", false, false},
+		{"v2.8.0", false, false},
+		{"v3.11.0", false, false},
+		{"v3.9.2", false, false},
+		{"v3.12.0", false, true},
+		{"v4.0.0", false, true},
+		{"develop", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.version, func(t *testing.T) {
+			if got := Untested(tc.version); got != tc.untested {
+				t.Errorf("Untested(%q) = %v", tc.version, got)
+			}
+			mux := http.NewServeMux()
+			mux.HandleFunc("/api/app/about", func(w http.ResponseWriter, _ *http.Request) {
+				_, _ = w.Write([]byte(`{"version":"` + tc.version + `"}`))
+			})
+			mux.HandleFunc("/api/users/self", func(w http.ResponseWriter, _ *http.Request) {
+				_, _ = w.Write([]byte(`{"id":"u1","username":"cook"}`))
+			})
+			srv := httptest.NewServer(mux)
+			t.Cleanup(srv.Close)
+			var logs strings.Builder
+			c, err := New(Config{BaseURL: srv.URL, Token: "tok", Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			untestedOnce = sync.Once{}
+			for range 2 {
+				_, err = c.Probe(context.Background())
+			}
+			if refused := err != nil; refused != tc.refused {
+				t.Fatalf("Probe = %v, refused want %v", err, tc.refused)
+			}
+			if n := strings.Count(logs.String(), "has not been tested"); n != map[bool]int{true: 1}[tc.untested] {
+				t.Errorf("%d untested warnings, log %q", n, logs.String())
+			}
+		})
 	}
 }

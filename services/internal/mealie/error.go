@@ -37,6 +37,9 @@ const (
 	KindProtocol
 	// KindConflict is a 409: FailedPrecondition.
 	KindConflict
+	// KindPermission is a 403 for a permission the token's user lacks
+	// (see refine): PermissionDenied.
+	KindPermission
 )
 
 // Error is a failed Mealie call. Status is the HTTP status (0 when none came
@@ -64,6 +67,8 @@ func (e *Error) Code() connect.Code {
 		return connect.CodeInvalidArgument
 	case KindConflict:
 		return connect.CodeFailedPrecondition
+	case KindPermission:
+		return connect.CodePermissionDenied
 	case KindServer:
 		if e.Detail == "" {
 			return connect.CodeUnavailable
@@ -262,6 +267,27 @@ func clip(s string) string {
 		return string(r[:maxDetailChars]) + "…"
 	}
 	return s
+}
+
+// ServerFailed reports a 5xx from Mealie.
+func ServerFailed(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == KindServer
+}
+
+// explain5xx rewords a bare 5xx (no detail: Mealie's plain "Internal Server
+// Error") with what the caller knows the failure means. Mealie answers a
+// bare 500 for faults as different as a missing parser model, a disabled
+// OpenAI integration and a page it could not fetch; "the server is
+// unhealthy" would send a model to retry what can never work.
+func explain5xx(err error, msg string) error {
+	var e *Error
+	if !errors.As(err, &e) || e.Kind != KindServer || e.Detail != "" {
+		return err
+	}
+	out := *e
+	out.Message = fmt.Sprintf("%s (Mealie answered %d)", msg, e.Status)
+	return &out
 }
 
 // ConnectCode returns the Connect code ConnectError would give err.

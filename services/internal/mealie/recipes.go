@@ -53,6 +53,9 @@ type RecipeSummary struct {
 	OrgURL      *string     `json:"orgURL"`
 	DateAdded   *string     `json:"dateAdded"`
 	LastMade    *string     `json:"lastMade"`
+	// UpdatedAt changes on every write to the recipe, from sous or from
+	// Mealie's app; it validates cached details (RecipeDetailAt).
+	UpdatedAt *string `json:"updatedAt"`
 }
 
 // Food is an ingredient food as a recipe line carries it (trimmed to what
@@ -103,6 +106,21 @@ type Recipe struct {
 	Ingredients  []RecipeIngredient `json:"recipeIngredient"`
 	Instructions []RecipeStep       `json:"recipeInstructions"`
 	Notes        []RecipeNote       `json:"notes"`
+	// Settings is the recipe's settings object as Mealie sent it. A write
+	// that changes one setting sends it whole: PATCH {settings:
+	// {disableAmount: false}} on Mealie 2.0 and 2.8 reset public,
+	// showNutrition, showAssets and landscapeView to true (seen on both).
+	Settings map[string]any `json:"settings"`
+}
+
+// AmountsHidden reports the 2.x recipe setting disableAmount: while it is
+// on, Mealie's app shows each ingredient line as its note alone
+// (frontend/composables/recipes/use-recipe-ingredients.ts,
+// useParsedIngredientText, in 2.0 and 2.8) and Mealie recomputes every
+// line's display without unit and food. Mealie 3 has no such setting.
+func (r *Recipe) AmountsHidden() bool {
+	v, _ := r.Settings["disableAmount"].(bool)
+	return v
 }
 
 // RecipeQuery is the query of GET /api/recipes.
@@ -117,6 +135,9 @@ type RecipeQuery struct {
 	RequireAll bool
 	Cookbook   string
 	OrderBy    string
+	// OrderDirection is "asc" or "desc"; Mealie's default is desc, so an
+	// order by name without it lists Z to A.
+	OrderDirection string
 	// QueryFilter is Mealie's queryFilter DSL.
 	QueryFilter string
 }
@@ -158,6 +179,9 @@ func (q RecipeQuery) Values() url.Values {
 	if q.OrderBy != "" {
 		v.Set("orderBy", q.OrderBy)
 	}
+	if q.OrderDirection != "" {
+		v.Set("orderDirection", q.OrderDirection)
+	}
 	if q.QueryFilter != "" {
 		v.Set("queryFilter", q.QueryFilter)
 	}
@@ -190,10 +214,15 @@ func (c *Client) GetRecipe(ctx context.Context, slug string) (*Recipe, json.RawM
 // About is GET /api/app/about (app_about__ok.json).
 type About struct {
 	Version string `json:"version"`
+	// EnableOpenai says whether Mealie has OpenAI configured, which its
+	// openai ingredient parser needs (2.0 to 3.11).
+	EnableOpenai *bool `json:"enableOpenai"`
 }
 
 // User is GET /api/users/self, trimmed (users_self__ok.json).
 type User struct {
+	// ID addresses the user's own routes, such as its recipe ratings.
+	ID        string `json:"id"`
 	Username  string `json:"username"`
 	FullName  string `json:"fullName"`
 	Household string `json:"household"`

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Sweep limits, from the seed's "Sweeps" section.
@@ -65,11 +66,51 @@ func (c *Client) Probe(ctx context.Context) (*Status, error) {
 	if major, ok := MajorVersion(about.Version); ok && major < MinMajor {
 		return nil, &Error{Kind: KindConflict, Message: fmt.Sprintf("Mealie %s is not supported: sous needs Mealie 2.0 or newer (1.x has no households API)", about.Version)}
 	}
+	if Untested(about.Version) {
+		untestedOnce.Do(func() {
+			c.log.Warn(fmt.Sprintf("Mealie %s has not been tested with sous, which was tested with Mealie %s to %s; report what does not work", about.Version, OldestTested, NewestTested))
+		})
+	}
 	user, err := c.Self(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return &Status{Version: about.Version, User: user}, nil
+}
+
+// The Mealie releases sous is tested against: the contract and end-to-end
+// suites pass on 2.0, 2.8.0 and 3.11.0. Newer
+// releases are served, with one warning (Untested).
+const (
+	OldestTested = "2.0"
+	NewestTested = "3.11"
+)
+
+// untestedOnce keeps the warning to one line per process, however many
+// services (each with its own client) probe the same Mealie.
+var untestedOnce sync.Once
+
+// Untested reports a Mealie release newer than NewestTested. Unreleased
+// builds ("develop", "nightly") have no number and are not flagged.
+func Untested(v string) bool {
+	major, ok := MajorVersion(v)
+	if !ok {
+		return false
+	}
+	newest, _ := MajorVersion(NewestTested)
+	if major != newest {
+		return major > newest
+	}
+	return minorVersion(v) > minorVersion(NewestTested)
+}
+
+// minorVersion reads the minor number of "v3.11.0" (0 when absent).
+func minorVersion(v string) int {
+	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
+	_, rest, _ := strings.Cut(v, ".")
+	head, _, _ := strings.Cut(rest, ".")
+	n, _ := strconv.Atoi(head)
+	return n
 }
 
 // MajorVersion reads the major number of "v2.8.0" or "2.8.0". Unreleased

@@ -143,7 +143,11 @@ func (c *Client) ImportRecipeURL(ctx context.Context, pageURL string, includeTag
 	body, err := c.Raw(ctx, Request{Method: http.MethodPost, Path: "/api/recipes/create/url",
 		Body: map[string]any{"url": pageURL, "includeTags": includeTags, "includeCategories": includeCategories}, Resource: "recipe import"})
 	if err != nil {
-		return "", err
+		// Seen on 2.0, 2.8 and 3.11: a host that does not resolve, an
+		// address that does not answer and a local address Mealie's guard
+		// refuses are all a bare 500.
+		return "", explain5xx(err, fmt.Sprintf(
+			"Mealie could not import %s: it could not fetch the page (the address does not resolve or answer, or is a local one Mealie refuses) or found no recipe in it; check that the URL opens in a browser, or create the recipe from its text instead", pageURL))
 	}
 	return decodeSlug(body, "the URL import")
 }
@@ -192,9 +196,24 @@ type ParsedIngredient struct {
 func (c *Client) ParseIngredients(ctx context.Context, parser string, lines []string) ([]ParsedIngredient, error) {
 	var out []ParsedIngredient
 	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/parser/ingredients", Body: map[string]any{"parser": parser, "ingredients": lines}, Resource: "ingredient parser", Reads: true}, &out); err != nil {
-		return nil, err
+		return nil, explain5xx(err, parserFailure(parser))
 	}
 	return out, nil
+}
+
+// parserFailure says what a bare 500 from one of Mealie's parsers means.
+// Seen: nlp on 2.0 shells out to CRF++ with a model its Docker build
+// downloads, and answers 500 where the model is missing; openai answers 500
+// on 2.0, 2.8 and 3.11 when Mealie has no OpenAI settings.
+func parserFailure(parser string) string {
+	switch parser {
+	case "nlp":
+		return "Mealie's nlp ingredient parser failed on the server (on Mealie 2.0 its CRF++ model is often missing)"
+	case "openai":
+		return "Mealie's openai ingredient parser failed: it needs OpenAI to be configured on the Mealie server"
+	default:
+		return fmt.Sprintf("Mealie's %s ingredient parser failed on the server", parser)
+	}
 }
 
 // SuggestionQuery is the query of GET /api/recipes/suggestions (3.x only;

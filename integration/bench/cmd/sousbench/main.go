@@ -1,7 +1,7 @@
 // Command sousbench measures every figure of docs/benchmarks.md in one run
 // and rewrites that page's results block.
 //
-//	sousbench [-sous bin/sous] [-doc docs/benchmarks.md] [-only catalog,hop] [-timeout 9m]
+//	sousbench [-sous bin/sous] [-doc docs/benchmarks.md] [-only catalog,hop] [-timeout 9m] [-panic=false]
 //
 // Without -sous it builds the sous binary into a temporary directory. It
 // runs from anywhere inside the repository. With -only it prints the
@@ -43,6 +43,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	doc := fs.String("doc", "docs/benchmarks.md", "document whose results block to rewrite, relative to the repository root")
 	only := fs.String("only", "", "comma-separated figures to run ("+strings.Join(bench.FigureNames, ", ")+"); the document is then left alone")
 	timeout := fs.Duration("timeout", defaultTimeout, "bound on the whole run")
+	withPanic := fs.Bool("panic", true, "mix one deliberately panicking call into the load figure (builds sous with the sous_bench_panic tag)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -79,13 +80,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sousbench:", err)
 		return 1
 	}
+	// The load figure runs a build whose get_recipe panics on one slug, to
+	// show a panic costs its call only; no build a user runs has the tag.
+	panicBin := ""
+	if *withPanic {
+		panicBin = filepath.Join(work, "bin", "sous-bench-panic")
+		fmt.Fprintln(stderr, "sousbench: building sous with the sous_bench_panic tag")
+		build := exec.CommandContext(ctx, "go", "build", "-tags", "sous_bench_panic", "-o", panicBin, "./cmd/sous")
+		build.Dir, build.Stdout, build.Stderr = root, stderr, stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(stderr, "sousbench: building sous with the sous_bench_panic tag:", err)
+			return 1
+		}
+	}
 	childDir := filepath.Join(work, "cwd")
 	if err := os.Mkdir(childDir, 0o755); err != nil {
 		fmt.Fprintln(stderr, "sousbench:", err)
 		return 1
 	}
 	h := &bench.Harness{
-		Bin: bin, Root: root, Work: childDir, Log: stderr,
+		Bin: bin, PanicBin: panicBin, Root: root, Work: childDir, Log: stderr,
 		Tok: &bench.Tokenizer{Dir: filepath.Join(root, "integration", "bench", "tokenizer")},
 	}
 	if *only != "" {

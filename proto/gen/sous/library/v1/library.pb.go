@@ -1597,7 +1597,8 @@ type DuplicateGroup struct {
 	// "pad thai!" and "Pad  Thaï (1)").
 	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
 	// Why they are grouped, one line, such as "names equal ignoring case,
-	// punctuation, accents and spacing".
+	// punctuation, accents and spacing"; empty when it is the previous
+	// group's, so a reason every group shares is sent once.
 	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
 	// The recipes, two or more, ordered by slug.
 	Recipes       []*RecipeRef `protobuf:"bytes,3,rep,name=recipes,proto3" json:"recipes,omitempty"`
@@ -1659,7 +1660,8 @@ func (x *DuplicateGroup) GetRecipes() []*RecipeRef {
 // FindDuplicateRecipesResult is the report.
 type FindDuplicateRecipesResult struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Groups ordered by key.
+	// Groups ordered by key, as many as keep the report short (truncated
+	// says how many more there are).
 	Items []*DuplicateGroup `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
 	// Recipes scanned.
 	Scanned int32 `protobuf:"varint,2,opt,name=scanned,proto3" json:"scanned,omitempty"`
@@ -2069,9 +2071,11 @@ func (x *LinkCounts) GetNoImage() int32 {
 type CheckRecipeLinksResult struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Sources that are broken, unverified, refused or in error, ordered by
-	// slug; ok sources are only counted.
+	// slug, as many as keep the report short; ok sources are only counted.
 	Items []*LinkResult `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
-	// Recipes without an image (when check_images).
+	// Recipes without an image (when check_images), as many as keep the
+	// report short after items; counts.no_image has them all, and truncated
+	// says when some are left out.
 	NoImage []*RecipeRef `protobuf:"bytes,2,rep,name=no_image,json=noImage,proto3" json:"no_image,omitempty"`
 	// Totals.
 	Counts *LinkCounts `protobuf:"bytes,3,opt,name=counts,proto3" json:"counts,omitempty"`

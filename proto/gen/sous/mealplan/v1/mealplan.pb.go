@@ -1486,8 +1486,9 @@ type AddToShoppingListRequest struct {
 	// days); title-only entries add nothing.
 	MealPlanRange *DateRange `protobuf:"bytes,4,opt,name=meal_plan_range,json=mealPlanRange,proto3" json:"meal_plan_range,omitempty"`
 	// Skip ingredients the pantry reports in stock (state in; low counts as
-	// not in stock), matched by name and alias. Unset means true. Free-text
-	// items are checked too.
+	// not in stock), matched by name and alias. Unset means true when a
+	// pantry is configured and false (said in note) when none is; true with
+	// no pantry is refused. Free-text items are checked too.
 	SkipInStock   *bool `protobuf:"varint,5,opt,name=skip_in_stock,json=skipInStock,proto3,oneof" json:"skip_in_stock,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1692,7 +1693,10 @@ type AddToShoppingListResponse struct {
 	// added as plain notes.
 	Unparsed []string `protobuf:"bytes,5,rep,name=unparsed,proto3" json:"unparsed,omitempty"`
 	// Recipe slugs that do not exist (nothing was added for them).
-	NotFound      []string `protobuf:"bytes,6,rep,name=not_found,json=notFound,proto3" json:"not_found,omitempty"`
+	NotFound []string `protobuf:"bytes,6,rep,name=not_found,json=notFound,proto3" json:"not_found,omitempty"`
+	// What the caller should know about how the items were chosen, such as
+	// that no pantry is configured, so nothing was skipped as in stock.
+	Note          string `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1767,6 +1771,13 @@ func (x *AddToShoppingListResponse) GetNotFound() []string {
 		return x.NotFound
 	}
 	return nil
+}
+
+func (x *AddToShoppingListResponse) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
 }
 
 // UpdateShoppingItemsRequest names items of one list by their UUIDs. At
@@ -2083,14 +2094,15 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\n" +
 	"MergedItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x122\n" +
-	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\xa2\x02\n" +
+	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\xb6\x02\n" +
 	"\x19AddToShoppingListResponse\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x124\n" +
 	"\x05added\x18\x02 \x03(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n" +
 	"\x06merged\x18\x03 \x03(\v2\x1c.sous.mealplan.v1.MergedItemR\x06merged\x12G\n" +
 	"\x10skipped_in_stock\x18\x04 \x03(\v2\x1d.sous.mealplan.v1.SkippedItemR\x0eskippedInStock\x12\x1a\n" +
 	"\bunparsed\x18\x05 \x03(\tR\bunparsed\x12\x1b\n" +
-	"\tnot_found\x18\x06 \x03(\tR\bnotFound\"}\n" +
+	"\tnot_found\x18\x06 \x03(\tR\bnotFound\x12\x12\n" +
+	"\x04note\x18\a \x01(\tR\x04note\"}\n" +
 	"\x1aUpdateShoppingItemsRequest\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x12\x14\n" +
 	"\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n" +

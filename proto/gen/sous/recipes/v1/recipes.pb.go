@@ -1039,9 +1039,13 @@ type SearchRecipesResponse struct {
 	// Recipes matching in all.
 	Total int32 `protobuf:"varint,4,opt,name=total,proto3" json:"total,omitempty"`
 	// Pages in all.
-	TotalPages    int32 `protobuf:"varint,5,opt,name=total_pages,json=totalPages,proto3" json:"total_pages,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	TotalPages int32 `protobuf:"varint,5,opt,name=total_pages,json=totalPages,proto3" json:"total_pages,omitempty"`
+	// How many descriptions on this page were cut to about 300 characters
+	// (ending in "…") to keep a page of 100 short; GetRecipe returns them
+	// whole.
+	DescriptionsCut int32 `protobuf:"varint,6,opt,name=descriptions_cut,json=descriptionsCut,proto3" json:"descriptions_cut,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *SearchRecipesResponse) Reset() {
@@ -1105,6 +1109,13 @@ func (x *SearchRecipesResponse) GetTotal() int32 {
 func (x *SearchRecipesResponse) GetTotalPages() int32 {
 	if x != nil {
 		return x.TotalPages
+	}
+	return 0
+}
+
+func (x *SearchRecipesResponse) GetDescriptionsCut() int32 {
+	if x != nil {
+		return x.DescriptionsCut
 	}
 	return 0
 }
@@ -1857,7 +1868,10 @@ type CreateRecipeResponse struct {
 	Created *TaxonomyCreated `protobuf:"bytes,3,opt,name=created,proto3" json:"created,omitempty"`
 	// Ingredient names that matched no Mealie food or unit and were kept in
 	// the line's note.
-	Unresolved    []string `protobuf:"bytes,4,rep,name=unresolved,proto3" json:"unresolved,omitempty"`
+	Unresolved []string `protobuf:"bytes,4,rep,name=unresolved,proto3" json:"unresolved,omitempty"`
+	// Text lines Mealie's parsers could not read, kept whole as the line's
+	// note.
+	Unparsed      []string `protobuf:"bytes,5,rep,name=unparsed,proto3" json:"unparsed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1916,6 +1930,13 @@ func (x *CreateRecipeResponse) GetCreated() *TaxonomyCreated {
 func (x *CreateRecipeResponse) GetUnresolved() []string {
 	if x != nil {
 		return x.Unresolved
+	}
+	return nil
+}
+
+func (x *CreateRecipeResponse) GetUnparsed() []string {
+	if x != nil {
+		return x.Unparsed
 	}
 	return nil
 }
@@ -2156,7 +2177,13 @@ type UpdateRecipeResponse struct {
 	// Taxonomy created on the way.
 	Created *TaxonomyCreated `protobuf:"bytes,3,opt,name=created,proto3" json:"created,omitempty"`
 	// Ingredient names kept in notes.
-	Unresolved    []string `protobuf:"bytes,4,rep,name=unresolved,proto3" json:"unresolved,omitempty"`
+	Unresolved []string `protobuf:"bytes,4,rep,name=unresolved,proto3" json:"unresolved,omitempty"`
+	// The recipe's rating as Mealie reports it after a rating was written:
+	// the average of its users' ratings, so it may differ from the one sent.
+	Rating *float64 `protobuf:"fixed64,5,opt,name=rating,proto3,oneof" json:"rating,omitempty"`
+	// Text lines Mealie's parsers could not read, kept whole as the line's
+	// note.
+	Unparsed      []string `protobuf:"bytes,6,rep,name=unparsed,proto3" json:"unparsed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2215,6 +2242,20 @@ func (x *UpdateRecipeResponse) GetCreated() *TaxonomyCreated {
 func (x *UpdateRecipeResponse) GetUnresolved() []string {
 	if x != nil {
 		return x.Unresolved
+	}
+	return nil
+}
+
+func (x *UpdateRecipeResponse) GetRating() float64 {
+	if x != nil && x.Rating != nil {
+		return *x.Rating
+	}
+	return 0
+}
+
+func (x *UpdateRecipeResponse) GetUnparsed() []string {
+	if x != nil {
+		return x.Unparsed
 	}
 	return nil
 }
@@ -2680,8 +2721,14 @@ type ImportRecipeFromURLRequest struct {
 	IncludeTags *bool `protobuf:"varint,2,opt,name=include_tags,json=includeTags,proto3,oneof" json:"include_tags,omitempty"`
 	// Keep the page's categories. Unset means true.
 	IncludeCategories *bool `protobuf:"varint,3,opt,name=include_categories,json=includeCategories,proto3,oneof" json:"include_categories,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// Import even when a recipe with this source URL exists (compared with
+	// scheme and host case, http/https and a trailing slash set aside).
+	// False answers AlreadyExists naming that recipe, and imports nothing:
+	// a retried import, or one repeated after a client gave up, makes no
+	// second copy.
+	AllowDuplicate bool `protobuf:"varint,4,opt,name=allow_duplicate,json=allowDuplicate,proto3" json:"allow_duplicate,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *ImportRecipeFromURLRequest) Reset() {
@@ -2731,6 +2778,13 @@ func (x *ImportRecipeFromURLRequest) GetIncludeTags() bool {
 func (x *ImportRecipeFromURLRequest) GetIncludeCategories() bool {
 	if x != nil && x.IncludeCategories != nil {
 		return *x.IncludeCategories
+	}
+	return false
+}
+
+func (x *ImportRecipeFromURLRequest) GetAllowDuplicate() bool {
+	if x != nil {
+		return x.AllowDuplicate
 	}
 	return false
 }
@@ -4544,14 +4598,15 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\bcookbook\x18\n" +
 	" \x01(\tR\bcookbookB\a\n" +
 	"\x05_pageB\b\n" +
-	"\x06_limit\"\xae\x01\n" +
+	"\x06_limit\"\xd9\x01\n" +
 	"\x15SearchRecipesResponse\x124\n" +
 	"\x05items\x18\x01 \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n" +
 	"\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n" +
 	"\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x14\n" +
 	"\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n" +
 	"\vtotal_pages\x18\x05 \x01(\x05R\n" +
-	"totalPages\"R\n" +
+	"totalPages\x12)\n" +
+	"\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\"R\n" +
 	"\x10GetRecipeRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04full\x18\x02 \x01(\bR\x04full\x12\x16\n" +
@@ -4615,14 +4670,15 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\n" +
 	"categories\x18\x02 \x03(\tR\n" +
 	"categories\x12\x14\n" +
-	"\x05tools\x18\x03 \x03(\tR\x05tools\"\x9a\x01\n" +
+	"\x05tools\x18\x03 \x03(\tR\x05tools\"\xb6\x01\n" +
 	"\x14CreateRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12:\n" +
 	"\acreated\x18\x03 \x01(\v2 .sous.recipes.v1.TaxonomyCreatedR\acreated\x12\x1e\n" +
 	"\n" +
 	"unresolved\x18\x04 \x03(\tR\n" +
-	"unresolved\"\xf0\x06\n" +
+	"unresolved\x12\x1a\n" +
+	"\bunparsed\x18\x05 \x03(\tR\bunparsed\"\xf0\x06\n" +
 	"\x13UpdateRecipeRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x17\n" +
 	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n" +
@@ -4659,14 +4715,17 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"_cook_timeB\r\n" +
 	"\v_total_timeB\r\n" +
 	"\v_source_urlB\t\n" +
-	"\a_rating\"\xa9\x01\n" +
+	"\a_rating\"\xed\x01\n" +
 	"\x14UpdateRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n" +
 	"\frenamed_from\x18\x02 \x01(\tR\vrenamedFrom\x12:\n" +
 	"\acreated\x18\x03 \x01(\v2 .sous.recipes.v1.TaxonomyCreatedR\acreated\x12\x1e\n" +
 	"\n" +
 	"unresolved\x18\x04 \x03(\tR\n" +
-	"unresolved\"D\n" +
+	"unresolved\x12\x1b\n" +
+	"\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12\x1a\n" +
+	"\bunparsed\x18\x06 \x03(\tR\bunparsedB\t\n" +
+	"\a_rating\"D\n" +
 	"\x1cSetRecipeImageFromURLRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x10\n" +
 	"\x03url\x18\x02 \x01(\tR\x03url\"3\n" +
@@ -4693,11 +4752,12 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\fconfirm_slug\x18\x02 \x01(\tR\vconfirmSlug\"X\n" +
 	"\x14DeleteRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12,\n" +
-	"\x12used_bulk_fallback\x18\x02 \x01(\bR\x10usedBulkFallback\"\xb2\x01\n" +
+	"\x12used_bulk_fallback\x18\x02 \x01(\bR\x10usedBulkFallback\"\xdb\x01\n" +
 	"\x1aImportRecipeFromURLRequest\x12\x10\n" +
 	"\x03url\x18\x01 \x01(\tR\x03url\x12&\n" +
 	"\finclude_tags\x18\x02 \x01(\bH\x00R\vincludeTags\x88\x01\x01\x122\n" +
-	"\x12include_categories\x18\x03 \x01(\bH\x01R\x11includeCategories\x88\x01\x01B\x0f\n" +
+	"\x12include_categories\x18\x03 \x01(\bH\x01R\x11includeCategories\x88\x01\x01\x12'\n" +
+	"\x0fallow_duplicate\x18\x04 \x01(\bR\x0eallowDuplicateB\x0f\n" +
 	"\r_include_tagsB\x15\n" +
 	"\x13_include_categories\"\xc2\x01\n" +
 	"\x1bImportRecipeFromURLResponse\x12\x12\n" +
@@ -5042,6 +5102,7 @@ func file_sous_recipes_v1_recipes_proto_init() {
 	}
 	file_sous_recipes_v1_recipes_proto_msgTypes[14].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[18].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[19].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[28].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[33].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[38].OneofWrappers = []any{}

@@ -1081,7 +1081,8 @@ class DuplicateGroup(Message[_DuplicateGroupFields]):
             ```
         reason:
             Why they are grouped, one line, such as "names equal ignoring case,
-            punctuation, accents and spacing".
+            punctuation, accents and spacing"; empty when it is the previous
+            group's, so a reason every group shares is sent once.
 
             ```proto
             string reason = 2;
@@ -1123,7 +1124,8 @@ class FindDuplicateRecipesResult(Message[_FindDuplicateRecipesResultFields]):
 
     Attributes:
         items:
-            Groups ordered by key.
+            Groups ordered by key, as many as keep the report short (truncated
+            says how many more there are).
 
             ```proto
             repeated sous.library.v1.DuplicateGroup items = 1;
@@ -1407,13 +1409,15 @@ class CheckRecipeLinksResult(Message[_CheckRecipeLinksResultFields]):
     Attributes:
         items:
             Sources that are broken, unverified, refused or in error, ordered by
-            slug; ok sources are only counted.
+            slug, as many as keep the report short; ok sources are only counted.
 
             ```proto
             repeated sous.library.v1.LinkResult items = 1;
             ```
         no_image:
-            Recipes without an image (when check_images).
+            Recipes without an image (when check_images), as many as keep the
+            report short after items; counts.no_image has them all, and truncated
+            says when some are left out.
 
             ```proto
             repeated sous.library.v1.RecipeRef no_image = 2;

@@ -804,7 +804,8 @@ export declare type DuplicateGroup = Message<"sous.library.v1.DuplicateGroup"> &
 
   /**
    * Why they are grouped, one line, such as "names equal ignoring case,
-   * punctuation, accents and spacing".
+   * punctuation, accents and spacing"; empty when it is the previous
+   * group's, so a reason every group shares is sent once.
    *
    * @generated from field: string reason = 2;
    */
@@ -831,7 +832,8 @@ export declare const DuplicateGroupSchema: GenMessage<DuplicateGroup>;
  */
 export declare type FindDuplicateRecipesResult = Message<"sous.library.v1.FindDuplicateRecipesResult"> & {
   /**
-   * Groups ordered by key.
+   * Groups ordered by key, as many as keep the report short (truncated
+   * says how many more there are).
    *
    * @generated from field: repeated sous.library.v1.DuplicateGroup items = 1;
    */
@@ -1056,14 +1058,16 @@ export declare const LinkCountsSchema: GenMessage<LinkCounts>;
 export declare type CheckRecipeLinksResult = Message<"sous.library.v1.CheckRecipeLinksResult"> & {
   /**
    * Sources that are broken, unverified, refused or in error, ordered by
-   * slug; ok sources are only counted.
+   * slug, as many as keep the report short; ok sources are only counted.
    *
    * @generated from field: repeated sous.library.v1.LinkResult items = 1;
    */
   items: LinkResult[];
 
   /**
-   * Recipes without an image (when check_images).
+   * Recipes without an image (when check_images), as many as keep the
+   * report short after items; counts.no_image has them all, and truncated
+   * says when some are left out.
    *
    * @generated from field: repeated sous.library.v1.RecipeRef no_image = 2;
    */

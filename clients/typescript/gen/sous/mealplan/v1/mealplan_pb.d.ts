@@ -771,8 +771,9 @@ export declare type AddToShoppingListRequest = Message<"sous.mealplan.v1.AddToSh
 
   /**
    * Skip ingredients the pantry reports in stock (state in; low counts as
-   * not in stock), matched by name and alias. Unset means true. Free-text
-   * items are checked too.
+   * not in stock), matched by name and alias. Unset means true when a
+   * pantry is configured and false (said in note) when none is; true with
+   * no pantry is refused. Free-text items are checked too.
    *
    * @generated from field: optional bool skip_in_stock = 5;
    */
@@ -894,6 +895,14 @@ export declare type AddToShoppingListResponse = Message<"sous.mealplan.v1.AddToS
    * @generated from field: repeated string not_found = 6;
    */
   notFound: string[];
+
+  /**
+   * What the caller should know about how the items were chosen, such as
+   * that no pantry is configured, so nothing was skipped as in stock.
+   *
+   * @generated from field: string note = 7;
+   */
+  note: string;
 };
 
 /**

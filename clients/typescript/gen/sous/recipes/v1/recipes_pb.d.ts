@@ -587,6 +587,15 @@ export declare type SearchRecipesResponse = Message<"sous.recipes.v1.SearchRecip
    * @generated from field: int32 total_pages = 5;
    */
   totalPages: number;
+
+  /**
+   * How many descriptions on this page were cut to about 300 characters
+   * (ending in "…") to keep a page of 100 short; GetRecipe returns them
+   * whole.
+   *
+   * @generated from field: int32 descriptions_cut = 6;
+   */
+  descriptionsCut: number;
 };
 
 /**
@@ -1045,6 +1054,14 @@ export declare type CreateRecipeResponse = Message<"sous.recipes.v1.CreateRecipe
    * @generated from field: repeated string unresolved = 4;
    */
   unresolved: string[];
+
+  /**
+   * Text lines Mealie's parsers could not read, kept whole as the line's
+   * note.
+   *
+   * @generated from field: repeated string unparsed = 5;
+   */
+  unparsed: string[];
 };
 
 /**
@@ -1246,6 +1263,22 @@ export declare type UpdateRecipeResponse = Message<"sous.recipes.v1.UpdateRecipe
    * @generated from field: repeated string unresolved = 4;
    */
   unresolved: string[];
+
+  /**
+   * The recipe's rating as Mealie reports it after a rating was written:
+   * the average of its users' ratings, so it may differ from the one sent.
+   *
+   * @generated from field: optional double rating = 5;
+   */
+  rating?: number | undefined;
+
+  /**
+   * Text lines Mealie's parsers could not read, kept whole as the line's
+   * note.
+   *
+   * @generated from field: repeated string unparsed = 6;
+   */
+  unparsed: string[];
 };
 
 /**
@@ -1506,6 +1539,17 @@ export declare type ImportRecipeFromURLRequest = Message<"sous.recipes.v1.Import
    * @generated from field: optional bool include_categories = 3;
    */
   includeCategories?: boolean | undefined;
+
+  /**
+   * Import even when a recipe with this source URL exists (compared with
+   * scheme and host case, http/https and a trailing slash set aside).
+   * False answers AlreadyExists naming that recipe, and imports nothing:
+   * a retried import, or one repeated after a client gave up, makes no
+   * second copy.
+   *
+   * @generated from field: bool allow_duplicate = 4;
+   */
+  allowDuplicate: boolean;
 };
 
 /**

@@ -1,0 +1,541 @@
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/souskitchen/sous/integration/mealietest"
+)
+
+// liveMealie is a real Mealie the live acceptance run drives, named by
+// MEALIE_INTEGRATION=1, MEALIE_URL and MEALIE_API_TOKEN (as the contract
+// suite in integration/contract is).
+type liveMealie struct {
+	url     string
+	token   string
+	version string
+	client  *http.Client
+}
+
+// newLiveMealie reads the environment, or skips with what is missing.
+func newLiveMealie(t *testing.T) *liveMealie {
+	t.Helper()
+	if os.Getenv("MEALIE_INTEGRATION") != "1" {
+		t.Skip("live acceptance: MEALIE_INTEGRATION is not 1 (see docs/mealie-versions.md)")
+	}
+	u, tok := strings.TrimRight(os.Getenv("MEALIE_URL"), "/"), os.Getenv("MEALIE_API_TOKEN")
+	if u == "" || tok == "" {
+		t.Skip("live acceptance: MEALIE_URL and MEALIE_API_TOKEN must both be set")
+	}
+	return dialMealie(t, u, tok)
+}
+
+// dialMealie is the Mealie at base, asked for its version.
+func dialMealie(t *testing.T, base, token string) *liveMealie {
+	t.Helper()
+	// A fresh connection each time: Mealie drops the connection after an
+	// unhandled 500, and a reused one would read a reset.
+	m := &liveMealie{url: base, token: token, client: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}}
+	_, about := m.call(t, http.MethodGet, "/api/app/about", nil)
+	m.version, _ = about.(map[string]any)["version"].(string)
+	return m
+}
+
+// is2x reports whether the live Mealie is a 2.x release.
+func (m *liveMealie) is2x() bool { return strings.HasPrefix(strings.TrimPrefix(m.version, "v"), "2.") }
+
+// call sends one request to Mealie's own API and decodes the answer.
+func (m *liveMealie) call(t *testing.T, method, path string, body any) (int, any) {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, m.url+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+m.token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := m.client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		v = string(raw)
+	}
+	return resp.StatusCode, v
+}
+
+// obj reads an object from Mealie, failing the test on anything but 200.
+func (m *liveMealie) obj(t *testing.T, path string) map[string]any {
+	t.Helper()
+	code, v := m.call(t, http.MethodGet, path, nil)
+	o, ok := v.(map[string]any)
+	if code != 200 || !ok {
+		t.Fatalf("GET %s: %d %v", path, code, v)
+	}
+	return o
+}
+
+// status is the status of a GET.
+func (m *liveMealie) status(t *testing.T, path string) int {
+	t.Helper()
+	code, _ := m.call(t, http.MethodGet, path, nil)
+	return code
+}
+
+// search lists the items of a Mealie collection matching a search word.
+func (m *liveMealie) search(t *testing.T, base, word string) []map[string]any {
+	t.Helper()
+	o := m.obj(t, base+"?perPage=-1&search="+url.QueryEscape(word))
+	var out []map[string]any
+	for _, it := range o["items"].([]any) {
+		out = append(out, it.(map[string]any))
+	}
+	return out
+}
+
+// names lists the "name" of each object in a list.
+func names(v any) []string {
+	l, _ := v.([]any)
+	var out []string
+	for _, e := range l {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, fmt.Sprint(m["name"]))
+		}
+	}
+	return out
+}
+
+// pick returns the first of keys an answer carries, as a string.
+func pick(v map[string]any, keys ...string) string {
+	for _, k := range keys {
+		if s, ok := v[k]; ok && s != nil {
+			return fmt.Sprint(s)
+		}
+	}
+	return ""
+}
+
+// TestAcceptance drives every Mealie-backed tool through a real MCP client
+// and `sous mcp --stdio`, and checks each write by reading Mealie's own API,
+// including what Mealie's app would show. It runs against the emulator's
+// profiles on every `go test`, and against a real Mealie when
+// MEALIE_INTEGRATION=1 names one (docs/mealie-versions.md): the same
+// assertions on both are what keep the emulator honest as sous uses it. It
+// creates its own uniquely named data and removes it.
+func TestAcceptance(t *testing.T) {
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, importPageHTML)
+	}))
+	defer page.Close()
+	importURL := page.URL + "/flapjacks"
+	for _, v := range catalogVersions {
+		t.Run("emulator-"+v, func(t *testing.T) {
+			em := mealietest.NewServer(t, mealietest.WithVersion(v), mealietest.WithSeed("empty"), mealietest.WithWebPage(importURL, importPageHTML))
+			acceptance(t, dialMealie(t, em.URL, em.Token), importURL)
+		})
+	}
+	t.Run("live", func(t *testing.T) {
+		acceptance(t, newLiveMealie(t), importURL)
+	})
+}
+
+// acceptance is one run of TestAcceptance against the Mealie m.
+func acceptance(t *testing.T, m *liveMealie, importURL string) {
+	t.Logf("Mealie %s at %s", m.version, m.url)
+	imageDir := t.TempDir()
+	pngName := writePNG(t, imageDir)
+	cs := stdioSession(t, nil, "MEALIE_URL="+m.url, "MEALIE_API_TOKEN="+m.token, "SOUS_IMAGE_DIR="+imageDir)
+	word := strings.ReplaceAll(uuid.NewString()[:8], "-", "")
+	title := func(s string) string { return "Live " + s + " " + word }
+	slugOf := func(s string) string { return "live-" + strings.ToLower(strings.ReplaceAll(s, " ", "-")) + "-" + word }
+	called := map[string]bool{}
+	ok := func(t *testing.T, tool string, args map[string]any) map[string]any {
+		t.Helper()
+		called[tool] = true
+		return callOK(t, cs, tool, args)
+	}
+	fails := func(t *testing.T, tool string, args map[string]any, want string) string {
+		t.Helper()
+		called[tool] = true
+		text, isErr := callTool(t, cs, tool, args)
+		if !isErr || !strings.Contains(text, want) {
+			t.Errorf("%s: isError=%v %q, want an error containing %q", tool, isErr, text, want)
+		}
+		return text
+	}
+	// Whatever the run made, it removes, through Mealie's own API.
+	var cleanups []func()
+	defer func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
+		}
+	}()
+	deleteRecipe := func(slug string) func() {
+		return func() {
+			m.call(t, http.MethodPost, "/api/recipes/bulk-actions/delete", map[string]any{"recipes": []any{slug}})
+		}
+	}
+	days := time.Now().AddDate(3, 0, 0) // far enough ahead to touch no real plan
+	day := func(offset int) string { return days.AddDate(0, 0, offset).Format("2006-01-02") }
+
+	// Taxonomy: the food and unit the recipe's lines link to.
+	var foodName, unitName string
+	t.Run("manage_taxonomy", func(t *testing.T) {
+		for _, res := range []struct{ resource, base, name string }{
+			{"foods", "/api/foods", "live rice " + word},
+			{"units", "/api/units", "live cup " + word},
+			{"tags", "/api/organizers/tags", title("Tag")},
+			{"categories", "/api/organizers/categories", title("Category")},
+			{"tools", "/api/organizers/tools", title("Tool")},
+			{"labels", "/api/groups/labels", title("Label")},
+		} {
+			created := items(t, ok(t, "manage_taxonomy", map[string]any{"resource": res.resource, "action": "create", "name": res.name}))
+			id := pick(created[0], "item_id", "id")
+			got := m.obj(t, res.base+"/"+id)
+			if got["name"] != res.name {
+				t.Errorf("%s created as %v", res.resource, got)
+			}
+			base := res.base
+			cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, base+"/"+id, nil) })
+			switch res.resource {
+			case "foods":
+				foodName = res.name
+				continue
+			case "units":
+				unitName = res.name
+				continue
+			}
+			renamed := res.name + " renamed"
+			ok(t, "manage_taxonomy", map[string]any{"resource": res.resource, "action": "update", "item_id": id, "name": renamed})
+			if got := m.obj(t, res.base+"/"+id); got["name"] != renamed {
+				t.Errorf("%s after rename: %v", res.resource, got)
+			}
+			ok(t, "manage_taxonomy", map[string]any{"resource": res.resource, "action": "delete", "item_id": id})
+			if code := m.status(t, res.base+"/"+id); code == 200 {
+				t.Errorf("%s still there after delete", res.resource)
+			}
+		}
+		listed := items(t, ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "search": "live rice " + word}))
+		if len(listed) != 1 {
+			t.Errorf("foods listed = %v", listed)
+		}
+	})
+
+	recipe := slugOf("Risotto")
+	t.Run("create_recipe", func(t *testing.T) {
+		cleanups = append(cleanups, deleteRecipe(recipe))
+		r := ok(t, "create_recipe", map[string]any{
+			"name": title("Risotto"), "description": "Creamy rice.",
+			"ingredients": []any{
+				map[string]any{"quantity": 2, "unit": unitName, "food": foodName, "note": "rinsed"},
+				"1 litre stock",
+			},
+			"instructions": []string{"Toast the rice.", "Add the stock slowly."},
+			"recipe_yield": "4 servings", "prep_time": "10 minutes", "cook_time": "25 minutes",
+			"tags": []string{title("Dinner")}, "categories": []string{title("Mains")}, "source_url": "https://example.org/" + word,
+		})
+		if pick(r, "slug") != recipe {
+			t.Fatalf("create = %v", r)
+		}
+		for _, base := range []string{"/api/organizers/tags", "/api/organizers/categories"} {
+			for _, it := range m.search(t, base, word) {
+				id := fmt.Sprint(it["id"])
+				b := base
+				cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, b+"/"+id, nil) })
+			}
+		}
+		got := m.obj(t, "/api/recipes/"+recipe)
+		checks := map[string]any{"description": "Creamy rice.", "recipeYield": "4 servings", "prepTime": "10 minutes",
+			"performTime": "25 minutes", "orgURL": "https://example.org/" + word}
+		for k, want := range checks {
+			if got[k] != want {
+				t.Errorf("Mealie stored %s = %v, want %v", k, got[k], want)
+			}
+		}
+		if !strings.Contains(fmt.Sprint(names(got["tags"])), title("Dinner")) || !strings.Contains(fmt.Sprint(names(got["recipeCategory"])), title("Mains")) {
+			t.Errorf("Mealie stored tags %v categories %v", names(got["tags"]), names(got["recipeCategory"]))
+		}
+		steps, _ := got["recipeInstructions"].([]any)
+		if len(steps) != 2 {
+			t.Errorf("Mealie stored %d steps", len(steps))
+		}
+		// What Mealie's app shows: the linked unit and food, not only a note.
+		if s, _ := got["settings"].(map[string]any); s != nil && s["disableAmount"] == true {
+			t.Errorf("settings.disableAmount is on: Mealie's app shows only notes")
+		}
+		lines, _ := got["recipeIngredient"].([]any)
+		if len(lines) != 2 {
+			t.Fatalf("Mealie stored ingredients %v", lines)
+		}
+		first := lines[0].(map[string]any)
+		if f, _ := first["food"].(map[string]any); f == nil || f["name"] != foodName {
+			t.Errorf("first line's food = %v, want %s linked", first["food"], foodName)
+		}
+		if u, _ := first["unit"].(map[string]any); u == nil || u["name"] != unitName {
+			t.Errorf("first line's unit = %v, want %s linked", first["unit"], unitName)
+		}
+		// sous's own view agrees with what Mealie stored.
+		view := ok(t, "get_recipe", map[string]any{"slug": recipe})
+		if pick(view, "cook_time", "cook") != "25 minutes" || pick(view, "prep_time", "prep") != "10 minutes" {
+			t.Errorf("get_recipe times = %v", view)
+		}
+		if ings := fmt.Sprint(view["ingredients"]); !strings.Contains(ings, foodName) || !strings.Contains(ings, unitName) {
+			t.Errorf("get_recipe ingredients = %v", ings)
+		}
+	})
+
+	t.Run("search_recipes", func(t *testing.T) {
+		got := items(t, ok(t, "search_recipes", map[string]any{"query": word}))
+		if len(got) != 1 || got[0]["slug"] != recipe {
+			t.Errorf("search %s = %v", word, got)
+		}
+	})
+
+	t.Run("update_recipe", func(t *testing.T) {
+		ok(t, "update_recipe", map[string]any{"slug": recipe, "tags": []string{title("Comfort")}, "rating": 4, "cook_time": "30 minutes"})
+		for _, it := range m.search(t, "/api/organizers/tags", "comfort") {
+			id := fmt.Sprint(it["id"])
+			cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/organizers/tags/"+id, nil) })
+		}
+		got := m.obj(t, "/api/recipes/"+recipe)
+		tags := fmt.Sprint(names(got["tags"]))
+		if !strings.Contains(tags, title("Comfort")) || !strings.Contains(tags, title("Dinner")) {
+			t.Errorf("tags after a merging update = %v", tags)
+		}
+		if got["performTime"] != "30 minutes" {
+			t.Errorf("performTime = %v, want the new cook time", got["performTime"])
+		}
+		view := ok(t, "get_recipe", map[string]any{"slug": recipe, "fields": []string{"rating"}})
+		if fmt.Sprint(view["rating"]) != fmt.Sprint(got["rating"]) || got["rating"] != 4.0 {
+			t.Errorf("rating: sous says %v, Mealie shows %v, want 4", view["rating"], got["rating"])
+		}
+	})
+
+	t.Run("mark_recipe_made", func(t *testing.T) {
+		r := ok(t, "mark_recipe_made", map[string]any{"slug": recipe, "date": "2025-05-06"})
+		if r["last_made"] != "2025-05-06" {
+			t.Errorf("mark made = %v", r)
+		}
+		if lm, _ := m.obj(t, "/api/recipes/"+recipe)["lastMade"].(string); !strings.HasPrefix(lm, "2025-05-06") {
+			t.Errorf("Mealie's lastMade = %v", lm)
+		}
+	})
+
+	t.Run("images", func(t *testing.T) {
+		id := fmt.Sprint(m.obj(t, "/api/recipes/"+recipe)["id"])
+		fails(t, "set_recipe_image", map[string]any{"slug": recipe, "url": "http://127.0.0.1:9/none.jpg"}, "")
+		if code := m.status(t, "/api/media/recipes/"+id+"/images/original.webp"); code == 200 {
+			t.Errorf("an image is there after a failed fetch")
+		}
+		ok(t, "upload_recipe_image", map[string]any{"slug": recipe, "path": pngName})
+		if code := m.status(t, "/api/media/recipes/"+id+"/images/original.webp"); code != 200 {
+			t.Errorf("image after upload: %d", code)
+		}
+	})
+
+	other := slugOf("Porridge")
+	t.Run("bulk_tag_recipes", func(t *testing.T) {
+		cleanups = append(cleanups, deleteRecipe(other))
+		ok(t, "create_recipe", map[string]any{"name": title("Porridge"), "ingredients": []any{"50 g oats"}})
+		ok(t, "bulk_tag_recipes", map[string]any{"slugs": []string{recipe, other}, "tags": []string{title("Batch")}, "categories": []string{title("Mains")}})
+		for _, it := range m.search(t, "/api/organizers/tags", "batch") {
+			id := fmt.Sprint(it["id"])
+			cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/organizers/tags/"+id, nil) })
+		}
+		got := m.obj(t, "/api/recipes/"+other)
+		if !strings.Contains(fmt.Sprint(names(got["tags"])), title("Batch")) || !strings.Contains(fmt.Sprint(names(got["recipeCategory"])), title("Mains")) {
+			t.Errorf("after bulk tag: tags %v categories %v", names(got["tags"]), names(got["recipeCategory"]))
+		}
+	})
+
+	t.Run("parse_ingredients", func(t *testing.T) {
+		got := items(t, ok(t, "parse_ingredients", map[string]any{"lines": []string{"2 cups flour"}, "parser": "brute"}))
+		if len(got) != 1 {
+			t.Errorf("brute = %v", got)
+		}
+		text, isErr := callTool(t, cs, "parse_ingredients", map[string]any{"lines": []string{"2 cups flour"}, "parser": "nlp"})
+		if isErr && !strings.Contains(text, "brute") {
+			t.Errorf("nlp failed without naming a parser that works: %s", text)
+		}
+	})
+
+	t.Run("suggest_recipes", func(t *testing.T) {
+		ok(t, "suggest_recipes", map[string]any{"foods": []string{foodName}, "max_missing_foods": 5})
+	})
+
+	t.Run("meal_plan", func(t *testing.T) {
+		e := ok(t, "add_meal_plan_entry", map[string]any{"date": day(0), "recipe_slug": recipe, "entry_type": "lunch"})
+		entryID := pick(e, "entry_id", "id")
+		cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/households/mealplans/"+entryID, nil) })
+		stored := m.obj(t, "/api/households/mealplans/"+entryID)
+		if stored["date"] != day(0) || stored["entryType"] != "lunch" || stored["recipeId"] != m.obj(t, "/api/recipes/"+recipe)["id"] {
+			t.Errorf("Mealie stored the entry as %v", stored)
+		}
+		got := items(t, ok(t, "get_meal_plan", map[string]any{"start_date": day(0), "end_date": day(0)}))
+		if len(got) != 1 {
+			t.Errorf("plan on %s = %v", day(0), got)
+		}
+		ok(t, "get_todays_meals", nil)
+		ok(t, "delete_meal_plan_entry", map[string]any{"entry_id": entryID})
+		if code := m.status(t, "/api/households/mealplans/"+entryID); code != 404 {
+			t.Errorf("entry after delete: %d", code)
+		}
+		r := ok(t, "random_meal_plan", map[string]any{"start_date": day(10), "end_date": day(11)})
+		made := items(t, r)
+		for _, e := range made {
+			id := pick(e, "entry_id", "id")
+			cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/households/mealplans/"+id, nil) })
+		}
+		o := m.obj(t, "/api/households/mealplans?start_date="+day(10)+"&end_date="+day(11)+"&perPage=-1")
+		if n := len(o["items"].([]any)); n != 2 || len(made) != 2 {
+			t.Errorf("random plan: sous answered %d, Mealie holds %d", len(made), n)
+		}
+	})
+
+	t.Run("cookbooks", func(t *testing.T) {
+		c := ok(t, "create_cookbook", map[string]any{"name": title("Book"), "tags": []string{strings.ToLower(title("Dinner"))}})
+		id := pick(c, "cookbook_id", "id")
+		cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/households/cookbooks/"+id, nil) })
+		stored := m.obj(t, "/api/households/cookbooks/"+id)
+		if !strings.Contains(fmt.Sprint(stored["queryFilterString"]), title("Dinner")) {
+			t.Errorf("Mealie stored the filter %v, want the tag in Mealie's casing", stored["queryFilterString"])
+		}
+		got := items(t, ok(t, "get_cookbook_recipes", map[string]any{"cookbook": fmt.Sprint(stored["slug"])}))
+		if len(got) != 1 || got[0]["slug"] != recipe {
+			t.Errorf("cookbook recipes = %v", got)
+		}
+		ok(t, "update_cookbook", map[string]any{"cookbook_id": id, "description": "Evenings."})
+		if d := m.obj(t, "/api/households/cookbooks/"+id)["description"]; d != "Evenings." {
+			t.Errorf("Mealie stored description %v", d)
+		}
+		ok(t, "list_cookbooks", nil)
+		ok(t, "delete_cookbook", map[string]any{"cookbook_id": id})
+		if code := m.status(t, "/api/households/cookbooks/"+id); code == 200 {
+			t.Errorf("cookbook still there after delete")
+		}
+	})
+
+	t.Run("library", func(t *testing.T) {
+		ok(t, "library_stats", map[string]any{"resource": "tags"})
+		ok(t, "library_stats", map[string]any{"resource": "foods", "max_recipes": 50})
+		ok(t, "find_duplicate_recipes", nil)
+		ok(t, "check_recipe_links", map[string]any{"check_sources": false})
+	})
+
+	t.Run("shopping", func(t *testing.T) {
+		code, l := m.call(t, http.MethodPost, "/api/households/shopping/lists", map[string]any{"name": title("List")})
+		if code != 201 {
+			t.Fatalf("creating a list: %d %v", code, l)
+		}
+		listID := fmt.Sprint(l.(map[string]any)["id"])
+		cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/households/shopping/lists/"+listID, nil) })
+		ok(t, "get_shopping_list", nil)
+		r := ok(t, "add_to_shopping_list", map[string]any{"list_id": listID, "items": []string{"3 lemons"}, "recipe_slugs": []string{recipe}, "skip_in_stock": false})
+		stored := m.obj(t, "/api/households/shopping/lists/"+listID)
+		listItems, _ := stored["listItems"].([]any)
+		if len(listItems) < 3 {
+			t.Errorf("Mealie's list holds %d items after adding a line and a recipe: %v (sous said %v)", len(listItems), listItems, r)
+		}
+		first := listItems[0].(map[string]any)
+		itemID := fmt.Sprint(first["id"])
+		ok(t, "update_shopping_items", map[string]any{"list_id": listID, "check": []string{itemID}})
+		if got := m.obj(t, "/api/households/shopping/items/"+itemID); got["checked"] != true {
+			t.Errorf("item after check: %v", got)
+		}
+		ok(t, "get_shopping_list", map[string]any{"list_id": listID})
+	})
+
+	t.Run("import_recipe_from_url", func(t *testing.T) {
+		text, isErr := callTool(t, cs, "import_recipe_from_url", map[string]any{"url": importURL})
+		called["import_recipe_from_url"] = true
+		if isErr {
+			// 3.11 refuses to fetch loopback addresses: the error must say
+			// the page could not be fetched, not that Mealie is unhealthy.
+			if strings.Contains(text, "unhealthy") {
+				t.Errorf("import error = %q", text)
+			}
+			return
+		}
+		var r map[string]any
+		_ = json.Unmarshal([]byte(text), &r)
+		slug := pick(r, "slug")
+		cleanups = append(cleanups, deleteRecipe(slug))
+		if got := m.obj(t, "/api/recipes/"+slug); got["name"] != title("Flapjacks") {
+			t.Errorf("imported as %v", got["name"])
+		}
+	})
+
+	t.Run("rename_and_delete", func(t *testing.T) {
+		r := ok(t, "update_recipe", map[string]any{"slug": other, "name": title("Oat Porridge")})
+		renamed := slugOf("Oat Porridge")
+		cleanups = append(cleanups, deleteRecipe(renamed))
+		if pick(r, "slug") != renamed || pick(r, "renamed_from") != other {
+			t.Errorf("rename = %v", r)
+		}
+		if m.status(t, "/api/recipes/"+renamed) != 200 || m.status(t, "/api/recipes/"+other) != 404 {
+			t.Errorf("after rename: new %d old %d, want 200 and 404", m.status(t, "/api/recipes/"+renamed), m.status(t, "/api/recipes/"+other))
+		}
+		fails(t, "delete_recipe", map[string]any{"slug": renamed, "confirm_slug": other}, "")
+		ok(t, "delete_recipe", map[string]any{"slug": renamed, "confirm_slug": renamed})
+		if code := m.status(t, "/api/recipes/"+renamed); code != 404 {
+			t.Errorf("after delete: %d", code)
+		}
+	})
+
+	// A change made in Mealie's own app is seen by the next call.
+	t.Run("external_changes", func(t *testing.T) {
+		code, tag := m.call(t, http.MethodPost, "/api/organizers/tags", map[string]any{"name": title("Outside")})
+		if code != 201 {
+			t.Fatalf("creating a tag in Mealie: %d %v", code, tag)
+		}
+		tagID := fmt.Sprint(tag.(map[string]any)["id"])
+		cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/organizers/tags/"+tagID, nil) })
+		ok(t, "update_recipe", map[string]any{"slug": recipe, "tags": []string{strings.ToLower(title("Outside"))}})
+		n := 0
+		for _, it := range m.search(t, "/api/organizers/tags", word) {
+			if strings.EqualFold(fmt.Sprint(it["name"]), title("Outside")) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d tags named %q: sous created a second one instead of using Mealie's", n, title("Outside"))
+		}
+		ok(t, "delete_recipe", map[string]any{"slug": recipe, "confirm_slug": recipe})
+	})
+
+	var missing []string
+	for _, name := range toolNames(t, cs) {
+		if !called[name] && !pantryOnly[name] {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("Mealie-backed tools never called: %v", missing)
+	}
+}
+
+// pantryOnly are the tools that talk to the food API, not to Mealie.
+var pantryOnly = map[string]bool{
+	"get_pantry": true, "set_item_state": true, "add_to_pantry": true, "what_can_i_cook": true,
+	"get_meta_recipes": true, "log_cook": true, "create_meta_recipe": true,
+}
