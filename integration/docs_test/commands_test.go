@@ -1,0 +1,232 @@
+package docs_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/souskitchen/sous/integration/demotest"
+)
+
+// fence matches a fenced code block with its language: group 1 the
+// language, group 2 the body.
+var fence = regexp.MustCompile("(?ms)^[ \\t]*```([a-z]*)\\n(.*?)^[ \\t]*```")
+
+// blocks returns the bodies of a Markdown file's code blocks in lang.
+func blocks(text, lang string) []string {
+	var out []string
+	for _, m := range fence.FindAllStringSubmatch(text, -1) {
+		if m[1] == lang {
+			out = append(out, m[2])
+		}
+	}
+	return out
+}
+
+// notHere lists what a documented shell block may do that this test cannot
+// or must not do; a block containing the key is reported, not run. Any
+// other block runs.
+var notHere = []struct{ key, why string }{
+	{"make demo", "runs until stopped (the tests below start sous demo themselves)"},
+	{"make test", "is the suite this test is part of"},
+	{"@modelcontextprotocol/inspector", "fetches the Inspector with npx; integration/e2e runs the pinned Inspector CLI against sous"},
+	{"MEALIE_INTEGRATION=1", "needs your own Mealie"},
+	{"git clone", "reaches GitHub; this test runs inside a checkout already"},
+	{"docker ", "needs a Docker engine"},
+	{"go mod edit", "sets up your own Go module (TestConnectClientExampleBuilds compiles the client)"},
+	{"git tag", "publishes a release"},
+}
+
+// commandPages are the pages whose shell blocks this test runs.
+var commandPages = []string{"README.md", "docs/install.md", "docs/connect-api.md"}
+
+// blockTimeout bounds one documented block: make release cross-compiles
+// twice, from a cold build cache on a small machine.
+const blockTimeout = 15 * time.Minute
+
+// TestDocumentedCommandsRun runs every shell block of the install and
+// client pages (and the README) that can run here, against a fresh
+// `sous demo` with a service token where they call the Connect API, and
+// fails on a non-zero exit or a refusal in the output. The documented
+// address 127.0.0.1:8080 is replaced by the demo's, /path/to/sous by this
+// checkout, and `cd your-app` runs in an empty directory.
+func TestDocumentedCommandsRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the documented commands are not run")
+	}
+	root := repoRoot(t)
+	bin, err := demotest.Build(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := demotest.Start(t, bin, root)
+	addr := strings.TrimPrefix(d.ConnectURL, "http://")
+	for _, page := range commandPages {
+		t.Run(filepath.Base(page), func(t *testing.T) {
+			ran := 0
+			for i, block := range blocks(readFile(t, filepath.Join(root, page)), "sh") {
+				name := fmt.Sprintf("%s block %d", page, i+1)
+				if why := skipReason(block); why != "" {
+					t.Logf("%s not run: it %s", name, why)
+					continue
+				}
+				ran++
+				app := t.TempDir()
+				if err := os.Mkdir(filepath.Join(app, "your-app"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				dir := root
+				if strings.Contains(block, "cd your-app") {
+					dir = app
+				}
+				script := strings.NewReplacer("127.0.0.1:8080", addr, "/path/to/sous", root).Replace(block)
+				runBlock(t, name, dir, script, "SOUS_SERVICE_TOKEN="+d.Token, "AUTH=Authorization: Bearer "+d.Token)
+				if page == "docs/connect-api.md" && strings.Contains(block, "cd your-app") {
+					runInstalledClient(t, block, filepath.Join(app, "your-app"), d)
+				}
+			}
+			if ran == 0 {
+				t.Errorf("%s has no shell block this test can run", page)
+			}
+		})
+	}
+}
+
+// skipReason says why a block cannot run here, or "".
+func skipReason(block string) string {
+	for _, n := range notHere {
+		if strings.Contains(block, n.key) {
+			return n.why
+		}
+	}
+	// CI installs grpcurl (.ci/run), so there a missing one fails the block.
+	if strings.Contains(block, "grpcurl ") && os.Getenv("CI") == "" {
+		if _, err := exec.LookPath("grpcurl"); err != nil {
+			return "needs grpcurl, which is not installed here"
+		}
+	}
+	return ""
+}
+
+// refusal is output that means a documented command was turned away even
+// though it exited 0 (curl does on an HTTP error).
+var refusal = regexp.MustCompile(`(?i)"code":\s*"[a-z_]+"|unauthenticated|Failure:|command not found`)
+
+// runBlock runs a documented block with bash -e in dir and returns its
+// output.
+func runBlock(t *testing.T, name, dir, script string, env ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), blockTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-euo", "pipefail", "-c", script)
+	cmd.Dir = dir
+	cmd.Env = append(demotest.CleanEnv(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	t.Logf("%s:\n%s\n%s", name, script, out.String())
+	if ctx.Err() != nil {
+		t.Fatalf("%s did not finish in %s", name, blockTimeout)
+	}
+	if err != nil {
+		t.Fatalf("%s failed (%v):\n%s", name, err, out.String())
+	}
+	if m := refusal.FindString(out.String()); m != "" {
+		t.Errorf("%s exited 0 but its output says %q:\n%s", name, m, out.String())
+	}
+	return out.String()
+}
+
+// runInstalledClient runs the page's program for the client block just
+// installed into app, as that app would: the TypeScript one compiled with
+// tsc, the Python one with the app's virtualenv.
+func runInstalledClient(t *testing.T, block, app string, d demotest.Demo) {
+	t.Helper()
+	root := repoRoot(t)
+	text := readFile(t, filepath.Join(root, "docs", "connect-api.md"))
+	env := []string{"SOUS_URL=" + d.ConnectURL, "SOUS_SERVICE_TOKEN=" + d.Token}
+	var script string
+	switch {
+	case strings.Contains(block, "npm install"):
+		ts := blocks(text, "ts")
+		if len(ts) != 1 {
+			t.Fatalf("docs/connect-api.md has %d TypeScript blocks, want the one program", len(ts))
+		}
+		if err := os.WriteFile(filepath.Join(app, "search-and-shop.ts"), []byte(ts[0]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// The app's own tsconfig; @types/node from the client's dev tools.
+		tsconfig := fmt.Sprintf(`{"compilerOptions": {"target": "ES2022", "module": "nodenext", "moduleResolution": "nodenext", "strict": true,
+  "typeRoots": [%q], "types": ["node"]}, "files": ["search-and-shop.ts"]}`, filepath.Join(root, "clients", "typescript", "node_modules", "@types"))
+		if err := os.WriteFile(filepath.Join(app, "tsconfig.json"), []byte(tsconfig), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// package.json must say "module" for nodenext to emit ESM.
+		script = `node -e 'const f="package.json",p=JSON.parse(require("fs").readFileSync(f));p.type="module";require("fs").writeFileSync(f,JSON.stringify(p))' && ` +
+			filepath.Join(root, "clients", "typescript", "node_modules", ".bin", "tsc") + ` -p . && node search-and-shop.js chili`
+	case strings.Contains(block, "pip install"):
+		py := blocks(text, "python")
+		if len(py) != 1 {
+			t.Fatalf("docs/connect-api.md has %d Python blocks, want the one program", len(py))
+		}
+		if err := os.WriteFile(filepath.Join(app, "search_and_shop.py"), []byte(py[0]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		script = ".venv/bin/python search_and_shop.py chili"
+	default:
+		t.Fatalf("a your-app block that installs neither client:\n%s", block)
+	}
+	out := runBlock(t, "the documented program", app, script, env...)
+	if !strings.Contains(out, "found weeknight-chili: Weeknight Chili\n") || (!strings.Contains(out, "\nadded ") && !strings.Contains(out, "\nmerged ")) {
+		t.Errorf("the documented program, installed as the page says, did not search and add:\n%s", out)
+	}
+}
+
+// TestClientProgramsAreTheExamples checks the programs docs/connect-api.md
+// shows are the examples `make test` runs, byte for byte.
+func TestClientProgramsAreTheExamples(t *testing.T) {
+	root := repoRoot(t)
+	text := readFile(t, filepath.Join(root, "docs", "connect-api.md"))
+	tests := []struct {
+		lang, file string
+	}{
+		{"ts", "clients/typescript/example/search-and-shop.ts"},
+		{"python", "clients/python/examples/search_and_shop.py"},
+	}
+	for _, tt := range tests {
+		got := blocks(text, tt.lang)
+		if len(got) != 1 || got[0] != readFile(t, filepath.Join(root, tt.file)) {
+			t.Errorf("docs/connect-api.md's %s block is not %s: copy the file into the page", tt.lang, tt.file)
+		}
+	}
+}
+
+// benchCatalogRow finds the catalog rows of docs/benchmarks.md's results:
+// configuration, tools, bytes, tokens, bytes per tool.
+var benchCatalogRow = regexp.MustCompile(`(?m)^\| (all toolsets|read-only \(MEALIE_READ_ONLY\)) \| (\d+) \| (\d+) \| (\d+) \| (\d+) \|`)
+
+// TestREADMEQuotesTheBenchmarkCatalog checks the README gives the catalog
+// figure `make bench` last wrote, and no other.
+func TestREADMEQuotesTheBenchmarkCatalog(t *testing.T) {
+	root := repoRoot(t)
+	rows := benchCatalogRow.FindAllStringSubmatch(readFile(t, filepath.Join(root, "docs", "benchmarks.md")), -1)
+	if len(rows) != 2 {
+		t.Fatalf("docs/benchmarks.md has %d catalog rows, want all toolsets and read-only", len(rows))
+	}
+	all, ro := rows[0], rows[1]
+	want := fmt.Sprintf("%s tools, %s bytes, %s a tool (%s o200k tokens); read-only mode, %s tools, %s bytes.", all[2], all[3], all[5], all[4], ro[2], ro[3])
+	readme := strings.Join(strings.Fields(readFile(t, filepath.Join(root, "README.md"))), " ")
+	if !strings.Contains(readme, want) {
+		t.Errorf("README.md does not quote make bench's catalog figure; want %q", want)
+	}
+	if figures := regexp.MustCompile(`\d+ (?:bytes )?a tool`).FindAllString(readme, -1); len(figures) != 1 {
+		t.Errorf("README.md gives %d per-tool catalog figures %q; give only make bench's", len(figures), figures)
+	}
+}
