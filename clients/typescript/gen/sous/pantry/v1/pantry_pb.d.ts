@@ -10,7 +10,7 @@
 //   - Dates are ISO 8601 calendar dates, `YYYY-MM-DD`.
 //   - A name that matches nothing, or more than one ingredient, is NotFound
 //     or InvalidArgument whose message lists the close matches ("no
-//     ingredient 'noodle'; did you mean: egg noodles, rice noodles?") and
+//     ingredient 'noodle'; did you mean egg noodles, rice noodles?") and
 //     whose error details carry a NameMatches, so a caller can ask the user.
 //     Batch results carry close_matches per item instead.
 //   - A food API error becomes one plain sentence, never its body or a
