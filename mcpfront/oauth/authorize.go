@@ -359,7 +359,12 @@ func securityHeaders(w http.ResponseWriter, nonce string) {
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'nonce-"+nonce+"'; base-uri 'none'; frame-ancestors 'none'")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	// same-origin, not no-referrer: under no-referrer a browser sends
+	// "Origin: null" with the consent form, which serveConsent's Origin
+	// check must refuse (TestBrowserConsent, TestBrowserDeny in
+	// integration/oauth_test). The redirect to the app's callback is
+	// cross-origin, so it still carries no Referer.
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Type", "text/html; charset=utf-8")
 }

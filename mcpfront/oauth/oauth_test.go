@@ -213,12 +213,17 @@ func TestConsent(t *testing.T) {
 	}
 
 	cs = e.openConsent(c, c.RedirectURIs[0], ch, "", "s2")
-	st, h, _ = get(t, cs.client, cs.action)
+	st, h, page := get(t, cs.client, cs.action)
 	if st != http.StatusOK {
 		t.Fatalf("consent page: %d", st)
 	}
 	if csp := h.Get("Content-Security-Policy"); strings.Contains(csp, "form-action") || !strings.Contains(csp, "frame-ancestors 'none'") {
 		t.Errorf("CSP %q", csp)
+	}
+	// Under no-referrer, by header or meta tag, a browser posts the form
+	// with "Origin: null", which the consent handler's Origin check refuses.
+	if rp := h.Get("Referrer-Policy"); rp != "same-origin" || strings.Contains(page, "no-referrer") {
+		t.Errorf("consent page referrer policy %q (meta: %v), want same-origin: the form would post Origin: null", rp, strings.Contains(page, "no-referrer"))
 	}
 	for _, ck := range h.Values("Set-Cookie") {
 		if strings.Contains(strings.ToLower(ck), "samesite=strict") {
