@@ -15,7 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	"github.com/souskitchen/sous/mcpfront"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
@@ -63,7 +64,7 @@ func (c *counter) reset() {
 // stack is mcpfront over the four real services over the emulator and the
 // counting food API.
 type stack struct {
-	mealie *mealietest.Server
+	mealie *mealieemu.Server
 	food   *counter
 	cs     *mcp.ClientSession
 }

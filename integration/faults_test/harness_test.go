@@ -18,7 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 	"github.com/souskitchen/sous/mcpfront"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
@@ -44,7 +44,7 @@ const callTimeout = 30 * time.Second
 // backends is what newStack wires: the emulator, and optionally a food API
 // base URL and token for the pantry service.
 type backends struct {
-	mealie            *mealietest.Server
+	mealie            *mealieemu.Server
 	foodBase, foodTok string
 	// mealieURL, when set, is where the services reach Mealie instead of
 	// the emulator's own address: a proxy in front of it.
@@ -55,7 +55,7 @@ type backends struct {
 
 // stack is mcpfront over the real services over the backends.
 type stack struct {
-	mealie *mealietest.Server
+	mealie *mealieemu.Server
 	cs     *mcp.ClientSession
 }
 

@@ -19,7 +19,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	"github.com/souskitchen/sous/mcpfront"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
@@ -65,7 +66,7 @@ func (l *logSink) logger() *slog.Logger {
 // recipes and library services over the emulator, everything logging into
 // one sink.
 type stack struct {
-	mealie *mealietest.Server
+	mealie *mealieemu.Server
 	logs   *logSink
 	server *mcp.Server
 	url    string // the MCP endpoint's base, http://127.0.0.1:port
@@ -82,7 +83,7 @@ func mount(t *testing.T, path string, h http.Handler) *httptest.Server {
 
 // newStack builds the stack; opts configures the HTTP endpoint (its Logger
 // is replaced by the sink), and mo the MCP server.
-func newStack(t *testing.T, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOpts ...mealietest.Option) *stack {
+func newStack(t *testing.T, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOpts ...mealieemu.Option) *stack {
 	t.Helper()
 	return newStackLinks(t, false, opts, mo, emOpts...)
 }
@@ -90,11 +91,11 @@ func newStack(t *testing.T, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOp
 // newStackLinks is newStack with the link checker's private-address guard
 // off when allowPrivate (SOUS_LINKCHECK_ALLOW_PRIVATE), so a test can put
 // the "third-party" site on loopback.
-func newStackLinks(t *testing.T, allowPrivate bool, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOpts ...mealietest.Option) *stack {
+func newStackLinks(t *testing.T, allowPrivate bool, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOpts ...mealieemu.Option) *stack {
 	t.Helper()
 	logs := &logSink{}
 	log := logs.logger()
-	em := mealietest.NewServer(t, append([]mealietest.Option{mealietest.WithToken(mealieToken)}, emOpts...)...)
+	em := mealietest.NewServer(t, append([]mealieemu.Option{mealieemu.WithToken(mealieToken)}, emOpts...)...)
 	rs, err := recipes.New(recipes.Config{MealieURL: em.URL, MealieToken: em.Token, Logger: log.With("service", "recipes"), Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
