@@ -97,11 +97,11 @@ test-go:
 	go test $(GO_TEST_FLAGS) $(PKGS)
 
 test-foodapi:
-	$(MAKE) -C integration/foodapi test
+	$(MAKE) -C foodapi test
 
 ## demo: the whole stack against the seeded Mealie emulator
 demo: build
-	$(MAKE) -C integration/foodapi venv
+	$(MAKE) -C foodapi venv
 	$(BIN)/sous demo
 
 ## bench: every benchmark figure in one run; rewrites the results in docs/benchmarks.md
@@ -144,7 +144,7 @@ images:
 	for s in recipes mealplan library pantry; do \
 		docker build -f deploy/Dockerfile --target service --build-arg SERVICE=$$s --build-arg COMMIT=$(COMMIT) -t sous-$$s:$(IMAGE_TAG) . ; \
 	done
-	docker build -t sous-foodapi:$(IMAGE_TAG) integration/foodapi
+	docker build -t sous-foodapi:$(IMAGE_TAG) foodapi
 
 ## compose-check: validate deploy/compose.yaml (needs the docker CLI and its compose plugin; no engine, no images)
 compose-check:

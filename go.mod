@@ -5,7 +5,6 @@ go 1.26.0
 require (
 	connectrpc.com/grpchealth v1.5.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/souskitchen/sous/integration v0.0.0
 	github.com/souskitchen/sous/internal v0.0.0
 	github.com/souskitchen/sous/mcpfront v0.0.0
 	github.com/souskitchen/sous/proto v0.0.0
@@ -32,6 +31,7 @@ require (
 	github.com/souskitchen/sous/services/internal v0.0.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/crypto v0.59.0 // indirect
+	golang.org/x/net v0.62.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect

@@ -15,6 +15,9 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
-require github.com/souskitchen/sous/proto v0.0.0
+require (
+	github.com/google/uuid v1.6.0
+	github.com/souskitchen/sous/proto v0.0.0
+)
 
 replace github.com/souskitchen/sous/proto => ../proto

@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/souskitchen/sous/integration/foodapitest"
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/foodapiproc"
+	"github.com/souskitchen/sous/internal/mealieemu"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/mcpfront"
 )
@@ -31,7 +31,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
-	em, err := mealietest.Start(mealietest.WithSeed("demo"))
+	em, err := mealieemu.Start(mealieemu.WithSeed("demo"))
 	if err != nil {
 		return fmt.Errorf("starting the Mealie emulator: %w", err)
 	}
@@ -46,13 +46,13 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	foodNote := cfg.FoodAPIBase
 	if cfg.FoodAPIBase == "" || cfg.FoodAPIToken == "" {
 		root := repoRoot()
-		var fa *foodapitest.FoodAPI
+		var fa *foodapiproc.FoodAPI
 		err := errNoRepo
 		if root != "" {
-			fa, err = foodapitest.Start(ctx, foodapitest.Options{Root: root})
+			fa, err = foodapiproc.Start(ctx, foodapiproc.Options{Root: root})
 		}
 		switch {
-		case errors.Is(err, foodapitest.ErrNoVirtualenv) || errors.Is(err, errNoRepo):
+		case errors.Is(err, foodapiproc.ErrNoVirtualenv) || errors.Is(err, errNoRepo):
 			logger.Warn("the demo pantry is off: run `make demo` from a sous checkout (it builds the food API's virtualenv)", "reason", err)
 			foodNote = "off (no virtualenv)"
 		case err != nil:
@@ -160,15 +160,15 @@ var errNoRepo = errors.New("not inside a sous checkout")
 
 // repoRoot finds the checkout that holds the bundled food API: above the
 // working directory (make demo), else above the binary (bin/sous run from
-// elsewhere). "" lets foodapitest report the miss.
+// elsewhere). "" lets foodapiproc report the miss.
 func repoRoot() string {
 	if wd, err := os.Getwd(); err == nil {
-		if root, err := foodapitest.FindRoot(wd); err == nil {
+		if root, err := foodapiproc.FindRoot(wd); err == nil {
 			return root
 		}
 	}
 	if exe, err := os.Executable(); err == nil {
-		if root, err := foodapitest.FindRoot(filepath.Dir(exe)); err == nil {
+		if root, err := foodapiproc.FindRoot(filepath.Dir(exe)); err == nil {
 			return root
 		}
 	}

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 )
 
 // Seed figures for the curated recipe view (the MCP seed measured its
@@ -66,7 +66,7 @@ func (h *Harness) runAnswers(ctx context.Context) (*Answers, error) {
 	if err != nil {
 		return nil, err
 	}
-	em, err := mealietest.Start(mealietest.WithSeed("demo"))
+	em, err := mealieemu.Start(mealieemu.WithSeed("demo"))
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func splitBase(u string) (string, string) {
 
 // recipeWithLastMade picks a demo recipe that has been made, so the answer
 // shows last_made; the first recipe when none has.
-func recipeWithLastMade(ctx context.Context, hc *http.Client, em *mealietest.Server) (string, error) {
+func recipeWithLastMade(ctx context.Context, hc *http.Client, em *mealieemu.Server) (string, error) {
 	var page struct {
 		Items []struct {
 			Slug     string  `json:"slug"`
@@ -224,7 +224,7 @@ func recipeWithLastMade(ctx context.Context, hc *http.Client, em *mealietest.Ser
 }
 
 // getJSON GETs a Mealie path from the emulator directly.
-func getJSON(ctx context.Context, hc *http.Client, em *mealietest.Server, path string, out any) error {
+func getJSON(ctx context.Context, hc *http.Client, em *mealieemu.Server, path string, out any) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, em.URL+path, nil)
 	if err != nil {
 		return err

@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"slices"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 )
 
 // CatalogTargetPerTool is the catalog's budget: at most mcp-mealie's own
@@ -62,7 +62,7 @@ type Catalog struct {
 // (the food API configured, SOUS_IMAGE_DIR set so upload_recipe_image is
 // listed), then in read-only mode.
 func (h *Harness) runCatalog() (*Catalog, error) {
-	em, err := mealietest.Start(mealietest.WithSeed("demo"))
+	em, err := mealieemu.Start(mealieemu.WithSeed("demo"))
 	if err != nil {
 		return nil, err
 	}

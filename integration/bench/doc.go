@@ -5,8 +5,8 @@
 // from Run, and cmd/sousbench rewrites that page's results table.
 //
 // The harness drives the real `sous` binary as child processes bound to
-// 127.0.0.1, against the Mealie emulator (integration/mealietest) and the
-// Django food API (integration/foodapitest). Figures that share a machine
+// 127.0.0.1, against the Mealie emulator (internal/mealieemu) and the
+// Django food API (internal/foodapiproc). Figures that share a machine
 // with other work are noisy in absolute terms, so each one is a ratio
 // against a baseline measured in the same run: direct GETs beside MCP calls,
 // raw backend bytes beside sous's answer, idle memory beside loaded memory.

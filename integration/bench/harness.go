@@ -14,7 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/foodapitest"
+	"github.com/souskitchen/sous/internal/foodapiproc"
 )
 
 // Harness holds what every figure needs.
@@ -35,7 +35,7 @@ type Harness struct {
 	Tok *Tokenizer
 	// Food is the Django food API, nil when its virtualenv is missing
 	// (FoodErr says why); pantry figures are then left out.
-	Food    *foodapitest.FoodAPI
+	Food    *foodapiproc.FoodAPI
 	FoodErr error
 	// Log receives one progress line per step.
 	Log io.Writer
@@ -86,7 +86,7 @@ func (h *Harness) Run(ctx context.Context) (*Results, error) {
 	needFood := len(h.Only) == 0 || slices.Contains(h.Only, "catalog") || slices.Contains(h.Only, "answers")
 	if needFood && h.Food == nil && h.FoodErr == nil {
 		h.logf("starting the food API")
-		h.Food, h.FoodErr = foodapitest.Start(ctx, foodapitest.Options{Root: h.Root})
+		h.Food, h.FoodErr = foodapiproc.Start(ctx, foodapiproc.Options{Root: h.Root})
 		if h.Food != nil {
 			defer h.Food.Close()
 		}

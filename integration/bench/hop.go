@@ -10,7 +10,7 @@ import (
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 )
@@ -70,7 +70,7 @@ type Hop struct {
 // cache only serves sweeps), so "cache disabled" needs no switch; the
 // emulator's request count checks it.
 func (h *Harness) runHop(ctx context.Context) (*Hop, error) {
-	em, err := mealietest.Start(mealietest.WithSeed("demo"), mealietest.WithLatency(hopLatency))
+	em, err := mealieemu.Start(mealieemu.WithSeed("demo"), mealieemu.WithLatency(hopLatency))
 	if err != nil {
 		return nil, err
 	}

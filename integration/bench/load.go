@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 )
 
 // Load figure settings, from the issue.
@@ -107,7 +107,7 @@ func loadMix(slugs []string, week map[string]any) []func(i int) (string, map[str
 func (h *Harness) runLoad(ctx context.Context) (*Load, error) {
 	ctx, cancel := context.WithTimeout(ctx, loadTimeout)
 	defer cancel()
-	em, err := mealietest.Start(mealietest.WithSeed("demo"), mealietest.WithLatency(loadLatency))
+	em, err := mealieemu.Start(mealieemu.WithSeed("demo"), mealieemu.WithLatency(loadLatency))
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 
 	"connectrpc.com/connect"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 )
@@ -58,7 +58,7 @@ type Memory struct {
 // runMemory measures `sous serve` idle and with the detail cache full, and
 // the stdio start-up.
 func (h *Harness) runMemory(ctx context.Context) (*Memory, error) {
-	em, err := mealietest.Start(mealietest.WithSeed(memorySeed))
+	em, err := mealieemu.Start(mealieemu.WithSeed(memorySeed))
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +104,7 @@ func (h *Harness) runMemory(ctx context.Context) (*Memory, error) {
 
 	// Start-up, against a small library with no latency: "once Mealie
 	// answers" leaves Mealie's own speed out.
-	demo, err := mealietest.Start(mealietest.WithSeed("demo"))
+	demo, err := mealieemu.Start(mealieemu.WithSeed("demo"))
 	if err != nil {
 		return nil, err
 	}

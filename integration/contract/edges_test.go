@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 )
 
 // This file holds one test per sharp edge of Mealie's API that sous relies
@@ -288,7 +288,7 @@ const placeholderURLEnv = "MEALIE_CONTRACT_NO_RECIPE_URL"
 func TestURLImportWithoutRecipeIs201WithPlaceholders(t *testing.T) {
 	const page = `<html><head><meta property="og:title" content="Contract JS Stew"><meta property="og:description" content="rendered in the browser"></head><body><div id="app"></div></body></html>`
 	const pageURL = "https://recipes.example.org/contract-js-stew"
-	forEachTargetWith(t, []mealietest.Option{mealietest.WithWebPage(pageURL, page)}, func(t *testing.T, tg target) {
+	forEachTargetWith(t, []mealieemu.Option{mealieemu.WithWebPage(pageURL, page)}, func(t *testing.T, tg target) {
 		u := pageURL
 		if tg.emulator == nil {
 			if u = os.Getenv(placeholderURLEnv); u == "" {

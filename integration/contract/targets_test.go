@@ -12,7 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	"github.com/testcontainers/testcontainers-go"
 	"github.com/testcontainers/testcontainers-go/wait"
 )
@@ -37,7 +38,7 @@ type target struct {
 	// "2.0", "2.8" or "3.11" (see profileFor for a real Mealie).
 	profile string
 	// emulator is the server behind an emulator target, nil otherwise.
-	emulator *mealietest.Server
+	emulator *mealieemu.Server
 	// tape records a live target's exchanges or checks an emulator
 	// target's against the recording (tape_test.go).
 	tape *tape
@@ -56,13 +57,13 @@ func forEachTarget(t *testing.T, fn func(t *testing.T, tg target)) {
 
 // forEachTargetWith is forEachTarget with extra emulator options, such as the
 // web pages a URL import reads.
-func forEachTargetWith(t *testing.T, opts []mealietest.Option, fn func(t *testing.T, tg target)) {
+func forEachTargetWith(t *testing.T, opts []mealieemu.Option, fn func(t *testing.T, tg target)) {
 	t.Helper()
 	for _, p := range profiles {
 		t.Run("emulator-"+p, func(t *testing.T) {
 			// The recorded 2.0 runs without the CRF++ model its nlp parser
 			// needs (testdata/recordings/2.0/TestParserShapes.json).
-			o := append([]mealietest.Option{mealietest.WithSeed("empty"), mealietest.WithVersion(p), mealietest.WithoutNLPModel()}, opts...)
+			o := append([]mealieemu.Option{mealieemu.WithSeed("empty"), mealieemu.WithVersion(p), mealieemu.WithoutNLPModel()}, opts...)
 			srv := mealietest.NewServer(t, o...)
 			fn(t, target{name: "emulator", url: srv.URL, token: srv.Token, profile: p, emulator: srv, tape: replayTape(t, p)})
 		})

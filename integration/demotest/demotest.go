@@ -66,7 +66,7 @@ func Need(t *testing.T, path, install string) {
 // the bundled food API) with the pantry on, and stops it when the test ends.
 func Start(t *testing.T, bin, root string) Demo {
 	t.Helper()
-	Need(t, filepath.Join(root, "integration", "foodapi", ".venv", "bin", "python"), "make -C integration/foodapi venv (the demo pantry)")
+	Need(t, filepath.Join(root, "foodapi", ".venv", "bin", "python"), "make -C foodapi venv (the demo pantry)")
 	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
 		t.Fatal(err)

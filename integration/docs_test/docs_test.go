@@ -216,9 +216,9 @@ func readVars(t *testing.T, root string) map[string]string {
 		t.Fatal(err)
 	}
 	for rel, re := range map[string]*regexp.Regexp{
-		filepath.Join("integration", "foodapi", "foodapi", "settings.py"): pyEnvRead,
-		filepath.Join("integration", "foodapi", "docker-entrypoint.sh"):   shellEnvRead,
-		filepath.Join("deploy", "compose.yaml"):                           shellEnvRead,
+		filepath.Join("foodapi", "foodapi", "settings.py"): pyEnvRead,
+		filepath.Join("foodapi", "docker-entrypoint.sh"):   shellEnvRead,
+		filepath.Join("deploy", "compose.yaml"):            shellEnvRead,
 	} {
 		add(re, rel, readFile(t, filepath.Join(root, rel)))
 	}

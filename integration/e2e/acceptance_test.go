@@ -15,7 +15,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // liveMealie is a real Mealie the live acceptance run drives, named by
@@ -147,7 +148,7 @@ func TestAcceptance(t *testing.T) {
 	importURL := page.URL + "/flapjacks"
 	for _, v := range catalogVersions {
 		t.Run("emulator-"+v, func(t *testing.T) {
-			em := mealietest.NewServer(t, mealietest.WithVersion(v), mealietest.WithSeed("empty"), mealietest.WithWebPage(importURL, importPageHTML))
+			em := mealietest.NewServer(t, mealieemu.WithVersion(v), mealieemu.WithSeed("empty"), mealieemu.WithWebPage(importURL, importPageHTML))
 			acceptance(t, dialMealie(t, em.URL, em.Token), importURL)
 		})
 	}

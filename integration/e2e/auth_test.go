@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // The remote auth modes, as claude.ai and other clients meet them
@@ -42,7 +43,7 @@ func rawPost(t *testing.T, url string, headers map[string]string) *http.Response
 }
 
 func TestPathSecret(t *testing.T) {
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	addr, _ := startHTTPLogged(t, em, "FOOD_MCP_URL_SECRET="+testSecret)
 	base := "http://" + addr
 	for _, path := range []string{"/mcp/" + testSecret, "/mcp/" + testSecret + "/"} {
@@ -60,7 +61,7 @@ func TestPathSecret(t *testing.T) {
 }
 
 func TestBearer(t *testing.T) {
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	addr, _ := startHTTPLogged(t, em, "SOUS_MCP_BEARER_TOKEN="+testBearer)
 	url := "http://" + addr + "/mcp"
 	for _, tc := range []struct {
@@ -87,7 +88,7 @@ func TestBearer(t *testing.T) {
 }
 
 func TestOriginAndHost(t *testing.T) {
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	addr, _ := startHTTPLogged(t, em, "SOUS_PUBLIC_URL=https://kitchen.example.org")
 	url := "http://" + addr + "/mcp"
 	for _, tc := range []struct {
@@ -128,7 +129,7 @@ func TestOriginAndHost(t *testing.T) {
 // TestNoSecretInLogs runs a full session with both secrets set, including
 // refused requests and a failing tool, and checks the whole log for them.
 func TestNoSecretInLogs(t *testing.T) {
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	addr, logs := startHTTPLogged(t, em, "FOOD_MCP_URL_SECRET="+testSecret, "SOUS_MCP_BEARER_TOKEN="+testBearer, "MEALIE_LOG_LEVEL=debug")
 	base := "http://" + addr
 	cs, err := connectHTTP(t, base+"/mcp/"+testSecret, map[string]string{"Authorization": "Bearer " + testBearer})

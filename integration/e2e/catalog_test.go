@@ -14,7 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // importPageURL and importPageHTML are the one web page the emulator serves
@@ -60,7 +61,7 @@ func str(v any, path ...any) string {
 	return s
 }
 
-// catalogVersions are the emulator's Mealie profiles (integration/mealietest
+// catalogVersions are the emulator's Mealie profiles (internal/mealieemu
 // profile.go); the whole catalog runs on each, over stdio, and on
 // pantryVersion over Streamable HTTP too.
 var catalogVersions = []string{"2.0", "2.8", "3.11"}
@@ -96,7 +97,7 @@ func TestEveryTool(t *testing.T) {
 // everyTool is one catalog run: one emulator pretending to be version, one
 // sous over transport.
 func everyTool(t *testing.T, version, transport string) {
-	em := mealietest.NewServer(t, mealietest.WithVersion(version), mealietest.WithSeed("demo"), mealietest.WithWebPage(importPageURL, importPageHTML))
+	em := mealietest.NewServer(t, mealieemu.WithVersion(version), mealieemu.WithSeed("demo"), mealieemu.WithWebPage(importPageURL, importPageHTML))
 	imageDir := t.TempDir()
 	pngName := writePNG(t, imageDir)
 	// The emulator fetches nothing from the network; set_recipe_image
@@ -108,12 +109,12 @@ func everyTool(t *testing.T, version, transport string) {
 	em.ServeImageAt("https://images.example.org/toast.jpg", pngBytes)
 	env := []string{"SOUS_IMAGE_DIR=" + imageDir}
 	withPantry := false
-	_, venvErr := os.Stat(filepath.Join("..", "foodapi", ".venv", "bin", "python"))
+	_, venvErr := os.Stat(filepath.Join("..", "..", "foodapi", ".venv", "bin", "python"))
 	switch {
 	case version != pantryVersion:
 		t.Logf("pantry tools run on the %s profile only", pantryVersion)
 	case venvErr != nil:
-		t.Log("the food API virtualenv is missing (make -C integration/foodapi venv): pantry tools are not called")
+		t.Log("the food API virtualenv is missing (make -C foodapi venv): pantry tools are not called")
 	default:
 		food := startFoodAPI(t)
 		env = append(env, foodEnv(food)...)

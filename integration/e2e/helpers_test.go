@@ -15,8 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/foodapitest"
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/foodapiproc"
+	"github.com/souskitchen/sous/internal/mealieemu"
 )
 
 // callTimeout bounds one tool call.
@@ -99,13 +99,13 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 
 // startFoodAPI runs the Django food API with its demo kitchen, or skips the
 // test with one line when its virtualenv is missing.
-func startFoodAPI(t *testing.T) *foodapitest.FoodAPI {
+func startFoodAPI(t *testing.T) *foodapiproc.FoodAPI {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), foodapitest.StartTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), foodapiproc.StartTimeout)
 	defer cancel()
-	f, err := foodapitest.Start(ctx, foodapitest.Options{})
-	if errors.Is(err, foodapitest.ErrNoVirtualenv) {
-		t.Skip("skipping: the food API virtualenv is missing (make -C integration/foodapi venv)")
+	f, err := foodapiproc.Start(ctx, foodapiproc.Options{})
+	if errors.Is(err, foodapiproc.ErrNoVirtualenv) {
+		t.Skip("skipping: the food API virtualenv is missing (make -C foodapi venv)")
 	}
 	if err != nil {
 		t.Fatalf("starting the food API: %v", err)
@@ -115,7 +115,7 @@ func startFoodAPI(t *testing.T) *foodapitest.FoodAPI {
 }
 
 // foodEnv is the environment naming a running food API.
-func foodEnv(f *foodapitest.FoodAPI) []string {
+func foodEnv(f *foodapiproc.FoodAPI) []string {
 	return []string{"FOOD_API_BASE=" + f.BaseURL, "FOOD_API_TOKEN=" + f.Token}
 }
 
@@ -141,7 +141,7 @@ func (l *logBuffer) String() string {
 
 // runSous runs a sous command to its end (for commands that must fail at
 // startup) and returns its exit code, stdout and stderr.
-func runSous(t *testing.T, em *mealietest.Server, args []string, extra ...string) (int, string, string) {
+func runSous(t *testing.T, em *mealieemu.Server, args []string, extra ...string) (int, string, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 	defer cancel()
@@ -163,7 +163,7 @@ func runSous(t *testing.T, em *mealietest.Server, args []string, extra ...string
 
 // startHTTPLogged is startHTTP keeping the whole stderr of the process, for
 // tests that inspect the log.
-func startHTTPLogged(t *testing.T, em *mealietest.Server, extra ...string) (string, *logBuffer) {
+func startHTTPLogged(t *testing.T, em *mealieemu.Server, extra ...string) (string, *logBuffer) {
 	t.Helper()
 	cmd := exec.Command(sousBin, "mcp", "--http", "--addr", "127.0.0.1:0")
 	cmd.Env = sousEnv(em, extra...)

@@ -14,7 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // The MCP Inspector CLI and the MCP conformance suite are npm packages
@@ -175,7 +176,7 @@ var getRecipeCall = []string{"--method", "tools/call", "--tool-name", "get_recip
 // tools/list with --strict, then one tools/call.
 func TestInspectorStdio(t *testing.T) {
 	needInspector(t)
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	env := sousEnv(em)
 	// The Inspector starts sous itself; -e hands it the emulator.
 	server := []string{"-e", "MEALIE_URL=" + em.URL, "-e", "MEALIE_API_TOKEN=" + em.Token, "--", sousBin, "mcp", "--stdio"}
@@ -189,7 +190,7 @@ func TestInspectorStdio(t *testing.T) {
 // --http` at the claude.ai authless path /mcp/<secret>.
 func TestInspectorHTTPPathSecret(t *testing.T) {
 	needInspector(t)
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	const secret = "inspector-path-secret-7d1f3c"
 	addr := startHTTP(t, em, "FOOD_MCP_URL_SECRET="+secret)
 	url := "http://" + addr + "/mcp/" + secret

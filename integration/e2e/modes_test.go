@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // readOnlyTools is what MEALIE_READ_ONLY=true leaves: the seed's twelve read
@@ -21,12 +22,12 @@ var readOnlyTools = []string{
 var pantryReadTools = []string{"get_meta_recipes", "get_pantry", "what_can_i_cook"}
 
 func haveFoodAPI() bool {
-	_, err := os.Stat(filepath.Join("..", "foodapi", ".venv", "bin", "python"))
+	_, err := os.Stat(filepath.Join("..", "..", "foodapi", ".venv", "bin", "python"))
 	return err == nil
 }
 
 func TestReadOnlyMode(t *testing.T) {
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	env := []string{"MEALIE_READ_ONLY=true"}
 	want := slices.Clone(readOnlyTools)
 	if haveFoodAPI() {
@@ -68,7 +69,7 @@ func TestReadOnlyMode(t *testing.T) {
 // TestToolsetAlone runs each toolset by itself: only its tools are listed,
 // and one of them answers.
 func TestToolsetAlone(t *testing.T) {
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	var foodEnvs []string
 	if haveFoodAPI() {
 		foodEnvs = foodEnv(startFoodAPI(t))
@@ -88,7 +89,7 @@ func TestToolsetAlone(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.toolset, func(t *testing.T) {
 			if tt.toolset == "pantry" && foodEnvs == nil {
-				t.Skip("skipping: the food API virtualenv is missing (make -C integration/foodapi venv)")
+				t.Skip("skipping: the food API virtualenv is missing (make -C foodapi venv)")
 			}
 			cs := httpSession(t, em, "/mcp", append([]string{"SOUS_TOOLSETS=" + tt.toolset}, foodEnvs...)...)
 			got := toolNames(t, cs)
@@ -104,7 +105,7 @@ func TestToolsetAlone(t *testing.T) {
 // TestStartupProbe: a bad backend stops sous before any transport, with
 // exit status 2 and one stderr sentence; nothing reaches stdout.
 func TestStartupProbe(t *testing.T) {
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	tests := []struct {
 		name  string
 		extra []string

@@ -8,7 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // TestReportProgressOverHTTP: a library report called with a progress token
@@ -16,7 +17,7 @@ import (
 // X-Accel-Buffering: no so a proxy passes them on as they come (shared
 // cases M09).
 func TestReportProgressOverHTTP(t *testing.T) {
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	addr, _ := startHTTPLogged(t, em)
 	var mu sync.Mutex
 	var progress []*mcp.ProgressNotificationParams

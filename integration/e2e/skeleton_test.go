@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 )
 
 // sessionTimeout bounds every end-to-end session.
@@ -23,7 +23,7 @@ const sessionTimeout = 60 * time.Second
 // sous demo, which brings its own): the parent's
 // environment minus anything sous reads, so a developer's own .env or
 // variables cannot leak into the test.
-func sousEnv(em *mealietest.Server, extra ...string) []string {
+func sousEnv(em *mealieemu.Server, extra ...string) []string {
 	var out []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -39,7 +39,7 @@ func sousEnv(em *mealietest.Server, extra ...string) []string {
 }
 
 // stdioSession starts `sous mcp --stdio` and connects the go-sdk client.
-func stdioSession(t *testing.T, em *mealietest.Server, extra ...string) *mcp.ClientSession {
+func stdioSession(t *testing.T, em *mealieemu.Server, extra ...string) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
 	t.Cleanup(cancel)
@@ -61,7 +61,7 @@ var addrLine = regexp.MustCompile(`msg="MCP over Streamable HTTP" addr=(\S+)`)
 // httpSession starts `sous mcp --http` on a free loopback port and connects
 // the go-sdk client over Streamable HTTP at path (which "%s" in path gets
 // the address).
-func httpSession(t *testing.T, em *mealietest.Server, path string, extra ...string) *mcp.ClientSession {
+func httpSession(t *testing.T, em *mealieemu.Server, path string, extra ...string) *mcp.ClientSession {
 	t.Helper()
 	addr := startHTTP(t, em, extra...)
 	ctx, cancel := context.WithTimeout(context.Background(), sessionTimeout)
@@ -77,7 +77,7 @@ func httpSession(t *testing.T, em *mealietest.Server, path string, extra ...stri
 
 // startHTTP runs `sous mcp --http --addr 127.0.0.1:0` and returns the
 // address it listens on, read from its log.
-func startHTTP(t *testing.T, em *mealietest.Server, extra ...string) string {
+func startHTTP(t *testing.T, em *mealieemu.Server, extra ...string) string {
 	t.Helper()
 	cmd := exec.Command(sousBin, "mcp", "--http", "--addr", "127.0.0.1:0")
 	cmd.Env = sousEnv(em, extra...)

@@ -8,7 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // shakshukaJSON is get_recipe's exact answer for the demo seed's shakshuka:
@@ -21,14 +22,14 @@ const shakshukaJSON = `{"slug":"shakshuka","name":"Shakshuka","description":"Egg
 func TestWalkingSkeleton(t *testing.T) {
 	transports := []struct {
 		name    string
-		session func(t *testing.T, em *mealietest.Server) *mcp.ClientSession
+		session func(t *testing.T, em *mealieemu.Server) *mcp.ClientSession
 	}{
-		{"stdio", func(t *testing.T, em *mealietest.Server) *mcp.ClientSession { return stdioSession(t, em) }},
-		{"http", func(t *testing.T, em *mealietest.Server) *mcp.ClientSession { return httpSession(t, em, "/mcp") }},
+		{"stdio", func(t *testing.T, em *mealieemu.Server) *mcp.ClientSession { return stdioSession(t, em) }},
+		{"http", func(t *testing.T, em *mealieemu.Server) *mcp.ClientSession { return httpSession(t, em, "/mcp") }},
 	}
 	for _, tr := range transports {
 		t.Run(tr.name, func(t *testing.T) {
-			em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+			em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 			cs := tr.session(t, em)
 			ctx := context.Background()
 

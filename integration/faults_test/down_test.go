@@ -12,8 +12,8 @@ import (
 
 	"connectrpc.com/connect"
 
-	"github.com/souskitchen/sous/integration/foodapitest"
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/foodapiproc"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/internal/svcauth"
 	"github.com/souskitchen/sous/mcpfront"
@@ -27,11 +27,11 @@ import (
 // pantry tools say so in one sentence, and the Mealie toolsets keep
 // working.
 func TestPantryDown(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), foodapitest.StartTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), foodapiproc.StartTimeout)
 	defer cancel()
-	f, err := foodapitest.Start(ctx, foodapitest.Options{})
-	if errors.Is(err, foodapitest.ErrNoVirtualenv) {
-		t.Skip("skipping: the food API virtualenv is missing (make -C integration/foodapi venv)")
+	f, err := foodapiproc.Start(ctx, foodapiproc.Options{})
+	if errors.Is(err, foodapiproc.ErrNoVirtualenv) {
+		t.Skip("skipping: the food API virtualenv is missing (make -C foodapi venv)")
 	}
 	if err != nil {
 		t.Fatalf("starting the food API: %v", err)

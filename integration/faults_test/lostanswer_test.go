@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/souskitchen/sous/integration/foodapitest"
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/foodapiproc"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // answerDropper forwards every request to the food API and, for writes to a
@@ -40,11 +40,11 @@ func (d *answerDropper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // as maybe saved, naming what to check, and is sent once; the check shows
 // it was applied.
 func TestFoodAPILostAnswer(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), foodapitest.StartTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), foodapiproc.StartTimeout)
 	defer cancel()
-	f, err := foodapitest.Start(ctx, foodapitest.Options{})
-	if errors.Is(err, foodapitest.ErrNoVirtualenv) {
-		t.Skip("skipping: the food API virtualenv is missing (make -C integration/foodapi venv)")
+	f, err := foodapiproc.Start(ctx, foodapiproc.Options{})
+	if errors.Is(err, foodapiproc.ErrNoVirtualenv) {
+		t.Skip("skipping: the food API virtualenv is missing (make -C foodapi venv)")
 	}
 	if err != nil {
 		t.Fatalf("starting the food API: %v", err)

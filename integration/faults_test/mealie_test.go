@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // readAttempts is one GET plus the Mealie client's two retries
@@ -20,7 +21,7 @@ const readAttempts = 3
 func TestReadsRecoverWithinTheRetryBudget(t *testing.T) {
 	em := mealietest.NewServer(t)
 	s := newStack(t, backends{mealie: em})
-	for name, rule := range map[string]mealietest.FaultRule{
+	for name, rule := range map[string]mealieemu.FaultRule{
 		"503 twice":   {Method: http.MethodGet, PathPrefix: "/api/recipes", Status: http.StatusServiceUnavailable, FirstN: 2},
 		"502 once":    {Method: http.MethodGet, PathPrefix: "/api/recipes", Status: http.StatusBadGateway, FirstN: 1},
 		"reset twice": {Method: http.MethodGet, PathPrefix: "/api/recipes", Reset: true, FirstN: 2},
@@ -48,12 +49,12 @@ func TestReadsFailClearlyPastTheBudget(t *testing.T) {
 	em := mealietest.NewServer(t)
 	s := newStack(t, backends{mealie: em})
 	for name, c := range map[string]struct {
-		rule mealietest.FaultRule
+		rule mealieemu.FaultRule
 		want string
 	}{
-		"503":      {mealietest.FaultRule{Method: http.MethodGet, PathPrefix: "/api/recipes", Status: 503}, "Mealie returned 503"},
-		"html 502": {mealietest.FaultRule{Method: http.MethodGet, PathPrefix: "/api/recipes", Status: 502, Body: "<html><h1>502 Bad Gateway</h1> nginx</html>"}, "Mealie returned 502"},
-		"reset":    {mealietest.FaultRule{Method: http.MethodGet, PathPrefix: "/api/recipes", Reset: true}, "Mealie unreachable"},
+		"503":      {mealieemu.FaultRule{Method: http.MethodGet, PathPrefix: "/api/recipes", Status: 503}, "Mealie returned 503"},
+		"html 502": {mealieemu.FaultRule{Method: http.MethodGet, PathPrefix: "/api/recipes", Status: 502, Body: "<html><h1>502 Bad Gateway</h1> nginx</html>"}, "Mealie returned 502"},
+		"reset":    {mealieemu.FaultRule{Method: http.MethodGet, PathPrefix: "/api/recipes", Reset: true}, "Mealie unreachable"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			em.ResetRequests()
@@ -95,7 +96,7 @@ var writeCases = []struct {
 // write reaches Mealie once and the model is told it failed (DESIGN.md,
 // "Safety lines": no write is ever retried).
 func TestWritesAreSentExactlyOnce(t *testing.T) {
-	faults := map[string]mealietest.FaultRule{
+	faults := map[string]mealieemu.FaultRule{
 		"503":                  {Status: 503},
 		"500 with detail":      {Status: 500, Body: `{"detail":"database is locked"}`},
 		"reset before":         {Reset: true},
@@ -150,7 +151,7 @@ func TestWritesAreSentExactlyOnce(t *testing.T) {
 func TestFailedFillNamesTheOrphan(t *testing.T) {
 	em := mealietest.NewServer(t)
 	s := newStack(t, backends{mealie: em})
-	em.SetFaults(mealietest.FaultRule{Method: http.MethodPatch, PathPrefix: "/api/recipes/", Status: 500})
+	em.SetFaults(mealieemu.FaultRule{Method: http.MethodPatch, PathPrefix: "/api/recipes/", Status: 500})
 	text, isErr := call(t, s.cs, "create_recipe", map[string]any{"name": "Orphan soup", "ingredients": []any{"1 onion"}, "instructions": []any{"Simmer."}})
 	if !isErr {
 		t.Fatalf("a half-made recipe was reported as done: %s", text)
@@ -172,7 +173,7 @@ func TestFailedFillNamesTheOrphan(t *testing.T) {
 func TestLostAnswerSaysTheWriteMayHaveHappened(t *testing.T) {
 	em := mealietest.NewServer(t)
 	s := newStack(t, backends{mealie: em})
-	em.SetFaults(mealietest.FaultRule{Method: http.MethodPost, PathPrefix: "/api/recipes", Reset: true, LateAnswer: time.Millisecond})
+	em.SetFaults(mealieemu.FaultRule{Method: http.MethodPost, PathPrefix: "/api/recipes", Reset: true, LateAnswer: time.Millisecond})
 	text, _ := call(t, s.cs, "create_recipe", map[string]any{"name": "Lost soup"})
 	if !strings.Contains(text, "may have") || !strings.Contains(text, "Lost soup") || !strings.Contains(text, "check") {
 		t.Errorf("answer %q does not say the recipe may have been saved, name it and ask for a check", text)
@@ -196,14 +197,14 @@ type sweepReport struct {
 // that names every recipe it could not read, and only those: never a silent
 // partial count.
 func TestSweepSaysWhatItCouldNotScan(t *testing.T) {
-	for name, rule := range map[string]mealietest.FaultRule{
+	for name, rule := range map[string]mealieemu.FaultRule{
 		"down for good":    {Method: http.MethodGet, PathPrefix: "/api/recipes/", Status: 503},
 		"restarting":       {Method: http.MethodGet, PathPrefix: "/api/recipes/", Reset: true, FirstN: 30},
 		"flaky":            {Method: http.MethodGet, PathPrefix: "/api/recipes/", Status: 502, Rate: 0.5},
 		"connection drops": {Method: http.MethodGet, PathPrefix: "/api/recipes/", Reset: true, Rate: 0.7},
 	} {
 		t.Run(name, func(t *testing.T) {
-			em := mealietest.NewServer(t, mealietest.WithFaultSeed(7))
+			em := mealietest.NewServer(t, mealieemu.WithFaultSeed(7))
 			s := newStack(t, backends{mealie: em})
 			em.SetFaults(rule)
 			text, isErr := call(t, s.cs, "library_stats", map[string]any{"resource": "foods"})
@@ -252,7 +253,7 @@ func TestSweepSaysWhatItCouldNotScan(t *testing.T) {
 func TestUnreadableRecipesAreNotCountedAsScanned(t *testing.T) {
 	em := mealietest.NewServer(t)
 	s := newStack(t, backends{mealie: em})
-	em.SetFaults(mealietest.FaultRule{Method: http.MethodGet, PathPrefix: "/api/recipes/", Status: 503})
+	em.SetFaults(mealieemu.FaultRule{Method: http.MethodGet, PathPrefix: "/api/recipes/", Status: 503})
 	text, _ := call(t, s.cs, "library_stats", map[string]any{"resource": "foods"})
 	var rep sweepReport
 	if err := json.Unmarshal([]byte(text), &rep); err != nil {
@@ -267,7 +268,7 @@ func TestUnreadableRecipesAreNotCountedAsScanned(t *testing.T) {
 }
 
 // getStatus asks the emulator directly for path and returns the status.
-func getStatus(t *testing.T, em *mealietest.Server, path string) int {
+func getStatus(t *testing.T, em *mealieemu.Server, path string) int {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, em.URL+path, nil)
 	req.Header.Set("Authorization", "Bearer "+em.Token)

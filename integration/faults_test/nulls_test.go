@@ -10,7 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // nulling rewrites every JSON answer of next: each key in keys is set to
@@ -122,7 +123,7 @@ func TestNullsWhereMealieHasObjects(t *testing.T) {
 }
 
 // firstSlug is a recipe slug of the emulator's seed.
-func firstSlug(t *testing.T, em *mealietest.Server) string {
+func firstSlug(t *testing.T, em *mealieemu.Server) string {
 	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, em.URL+"/api/recipes?perPage=1", nil)
 	req.Header.Set("Authorization", "Bearer "+em.Token)

@@ -10,7 +10,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // TestSlowImport: Mealie takes 90 s over an import (its answer comes long
@@ -23,8 +24,8 @@ func TestSlowImport(t *testing.T) {
 		t.Skip("skipping: waits out the 15 s Mealie timeout")
 	}
 	const page = "https://recipes.example.net/slow-stew"
-	em := mealietest.NewServer(t, mealietest.WithWebPage(page, `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"Recipe","name":"Slow Stew","recipeIngredient":["1 kg beef"],"recipeInstructions":[{"@type":"HowToStep","text":"Simmer."}]}</script></head></html>`),
-		mealietest.WithFault(mealietest.FaultRule{Method: http.MethodPost, PathPrefix: "/api/recipes/create/url", FirstN: 1, LateAnswer: 90 * time.Second}))
+	em := mealietest.NewServer(t, mealieemu.WithWebPage(page, `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"Recipe","name":"Slow Stew","recipeIngredient":["1 kg beef"],"recipeInstructions":[{"@type":"HowToStep","text":"Simmer."}]}</script></head></html>`),
+		mealieemu.WithFault(mealieemu.FaultRule{Method: http.MethodPost, PathPrefix: "/api/recipes/create/url", FirstN: 1, LateAnswer: 90 * time.Second}))
 	var mu sync.Mutex
 	var progress []float64
 	s := newStack(t, backends{mealie: em, onProgress: func(r *mcp.ProgressNotificationClientRequest) {

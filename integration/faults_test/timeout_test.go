@@ -8,7 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
 // mealieTimeout is services/internal/mealie.Timeout, the bound on one
@@ -24,7 +25,7 @@ func TestWriteAnsweredAfterTheTimeout(t *testing.T) {
 	}
 	em := mealietest.NewServer(t)
 	s := newStack(t, backends{mealie: em})
-	em.SetFaults(mealietest.FaultRule{Method: http.MethodPost, PathPrefix: "/api/recipes", LateAnswer: mealieTimeout + 5*time.Second})
+	em.SetFaults(mealieemu.FaultRule{Method: http.MethodPost, PathPrefix: "/api/recipes", LateAnswer: mealieTimeout + 5*time.Second})
 	text, isErr := call(t, s.cs, "create_recipe", map[string]any{"name": "Slow soup"})
 	if !isErr {
 		t.Errorf("a create that timed out was reported as done: %s", text)
@@ -44,7 +45,7 @@ func TestWriteAnsweredAfterTheTimeout(t *testing.T) {
 func TestCancelledCallStopsMealieRequests(t *testing.T) {
 	em := mealietest.NewServer(t)
 	s := newStack(t, backends{mealie: em})
-	em.SetFaults(mealietest.FaultRule{Method: http.MethodGet, PathPrefix: "/api/recipes", Delay: 20 * time.Second})
+	em.SetFaults(mealieemu.FaultRule{Method: http.MethodGet, PathPrefix: "/api/recipes", Delay: 20 * time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

@@ -17,7 +17,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/internal/svcauth"
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
@@ -62,7 +63,7 @@ func (f *foodCounter) writes() []string {
 // services is the four services behind serve.Handler and the service
 // token, as `sous serve` mounts them.
 type services struct {
-	mealie *mealietest.Server
+	mealie *mealieemu.Server
 	food   *foodCounter
 	url    string
 }
@@ -76,7 +77,7 @@ func serveAll(t *testing.T, readOnly bool) *services {
 // `sous serve` does with SOUS_SERVICE_TOKEN unset).
 func serveWithToken(t *testing.T, readOnly bool, token string) *services {
 	t.Helper()
-	em := mealietest.NewServer(t, mealietest.WithToken(mealieToken))
+	em := mealietest.NewServer(t, mealieemu.WithToken(mealieToken))
 	food := &foodCounter{}
 	fsrv := httptest.NewServer(food)
 	t.Cleanup(fsrv.Close)

@@ -13,13 +13,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 	"github.com/souskitchen/sous/mcpfront"
 )
 
 // emulatorCall sends one request straight to the emulator, to arrange
 // recipes the way another Mealie user would.
-func emulatorCall(t *testing.T, em *mealietest.Server, method, path string, body any) []byte {
+func emulatorCall(t *testing.T, em *mealieemu.Server, method, path string, body any) []byte {
 	t.Helper()
 	raw, _ := json.Marshal(body)
 	req, _ := http.NewRequest(method, em.URL+path, bytes.NewReader(raw))
@@ -47,7 +47,7 @@ func TestLinkCheckRefusesInternalTargets(t *testing.T) {
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
 	t.Cleanup(site.Close)
 	_, port, _ := strings.Cut(strings.TrimPrefix(site.URL, "http://"), ":")
-	s := newStack(t, mcpfront.HTTPOptions{}, mcpfront.Options{}, mealietest.WithSeed("empty"))
+	s := newStack(t, mcpfront.HTTPOptions{}, mcpfront.Options{}, mealieemu.WithSeed("empty"))
 	targets := map[string]string{
 		"Loopback":   site.URL + "/r",
 		"Localhost":  "http://localhost:" + port + "/r",
@@ -182,7 +182,7 @@ func TestImportedTextStaysData(t *testing.T) {
 		"recipeIngredient": []string{"1 onion"}, "recipeInstructions": []any{map[string]any{"@type": "HowToStep", "text": injection}},
 	})
 	page := `<html><head><script type="application/ld+json">` + string(ld) + `</script></head></html>`
-	s := newStack(t, mcpfront.HTTPOptions{}, mcpfront.Options{}, mealietest.WithWebPage(pageURL, page))
+	s := newStack(t, mcpfront.HTTPOptions{}, mcpfront.Options{}, mealieemu.WithWebPage(pageURL, page))
 	cs, err := connectMCP(t, s.url+"/mcp", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -256,7 +256,7 @@ func TestLinkCheckSendsNoCredentials(t *testing.T) {
 		}
 	}))
 	t.Cleanup(site.Close)
-	s := newStackLinks(t, true, mcpfront.HTTPOptions{}, mcpfront.Options{}, mealietest.WithSeed("empty"))
+	s := newStackLinks(t, true, mcpfront.HTTPOptions{}, mcpfront.Options{}, mealieemu.WithSeed("empty"))
 	for name, path := range map[string]string{"Direct": "/ok", "Redirected": "/moved"} {
 		var slug string
 		_ = json.Unmarshal(emulatorCall(t, s.mealie, http.MethodPost, "/api/recipes", map[string]any{"name": name}), &slug)

@@ -19,12 +19,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/integration/harness"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	"github.com/souskitchen/sous/mcpfront"
-	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
-	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
-	"github.com/souskitchen/sous/services/library"
-	"github.com/souskitchen/sous/services/recipes"
 )
 
 // callTimeout bounds one call; the emulator answers in microseconds.
@@ -65,24 +63,15 @@ func (l *logSink) logger() *slog.Logger {
 // recipes and library services over the emulator, everything logging into
 // one sink.
 type stack struct {
-	mealie *mealietest.Server
+	mealie *mealieemu.Server
 	logs   *logSink
 	server *mcp.Server
 	url    string // the MCP endpoint's base, http://127.0.0.1:port
 }
 
-func mount(t *testing.T, path string, h http.Handler) *httptest.Server {
-	t.Helper()
-	mux := http.NewServeMux()
-	mux.Handle(path, h)
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-	return srv
-}
-
 // newStack builds the stack; opts configures the HTTP endpoint (its Logger
 // is replaced by the sink), and mo the MCP server.
-func newStack(t *testing.T, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOpts ...mealietest.Option) *stack {
+func newStack(t *testing.T, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOpts ...mealieemu.Option) *stack {
 	t.Helper()
 	return newStackLinks(t, false, opts, mo, emOpts...)
 }
@@ -90,29 +79,14 @@ func newStack(t *testing.T, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOp
 // newStackLinks is newStack with the link checker's private-address guard
 // off when allowPrivate (SOUS_LINKCHECK_ALLOW_PRIVATE), so a test can put
 // the "third-party" site on loopback.
-func newStackLinks(t *testing.T, allowPrivate bool, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOpts ...mealietest.Option) *stack {
+func newStackLinks(t *testing.T, allowPrivate bool, opts mcpfront.HTTPOptions, mo mcpfront.Options, emOpts ...mealieemu.Option) *stack {
 	t.Helper()
 	logs := &logSink{}
 	log := logs.logger()
-	em := mealietest.NewServer(t, append([]mealietest.Option{mealietest.WithToken(mealieToken)}, emOpts...)...)
-	rs, err := recipes.New(recipes.Config{MealieURL: em.URL, MealieToken: em.Token, Logger: log.With("service", "recipes"), Backoff: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, h := rs.Handler()
-	rsrv := mount(t, p, h)
-	rc := recipesv1connect.NewRecipesServiceClient(rsrv.Client(), rsrv.URL)
-	ls, err := library.New(library.Config{MealieURL: em.URL, MealieToken: em.Token, Recipes: rc, Logger: log.With("service", "library"), LinkTimeout: 2 * time.Second, AllowPrivateLinks: allowPrivate})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, h = ls.Handler()
-	lsrv := mount(t, p, h)
+	em := mealietest.NewServer(t, append([]mealieemu.Option{mealieemu.WithToken(mealieToken)}, emOpts...)...)
+	b := harness.Services(t, harness.Config{Mealie: em, WithoutMealPlan: true, Logger: log, LinkTimeout: 2 * time.Second, AllowPrivateLinks: allowPrivate})
 	mo.Logger = log.With("component", "mcp")
-	server, err := mcpfront.NewServer(mcpfront.Backends{
-		Recipes: rc,
-		Library: libraryv1connect.NewLibraryServiceClient(lsrv.Client(), lsrv.URL),
-	}, mo)
+	server, err := mcpfront.NewServer(mcpfront.Backends{Recipes: b.Recipes, Library: b.Library}, mo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,16 +126,7 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // callText calls a tool and returns its text and isError.
 func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (string, bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: %d content blocks", name, len(res.Content))
-	}
-	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+	return harness.Call(t, cs, callTimeout, name, args)
 }
 
 // initBody is a JSON-RPC initialize request, as a client's first POST.

@@ -8,6 +8,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/souskitchen/sous/integration/harness"
 	"github.com/souskitchen/sous/internal/recovery"
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
@@ -100,7 +101,7 @@ func TestServicesRecoverPanics(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			before := strings.Count(logs.String(), "level=ERROR")
 			path, h := tt.build(t)
-			srv := mount(t, path, h)
+			srv := harness.Mount(t, path, h)
 			for i := range 2 {
 				err := tt.call(srv.Client(), srv.URL)
 				if connect.CodeOf(err) != connect.CodeInternal || !recovery.Recovered(err) || !strings.Contains(err.Error(), "GetStatus") {

@@ -12,7 +12,7 @@ import (
 
 	"connectrpc.com/connect"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 )
 
@@ -30,7 +30,7 @@ const (
 
 // seedFoodCounts counts recipes per food id the seed's way: page the list,
 // then one detail GET per recipe, seedFanout at a time.
-func seedFoodCounts(ctx context.Context, m *mealietest.Server) (map[string]int32, error) {
+func seedFoodCounts(ctx context.Context, m *mealieemu.Server) (map[string]int32, error) {
 	get := func(path string, out any) error {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, m.URL+path, nil)
 		req.Header.Set("Authorization", "Bearer "+m.Token)
@@ -108,7 +108,7 @@ func seedFoodCounts(ctx context.Context, m *mealietest.Server) (map[string]int32
 // fails.
 func BenchmarkLibraryStatsFoods(b *testing.B) {
 	for b.Loop() {
-		s := setup(b, nil, mealietest.WithSeed(benchSeed), mealietest.WithLatency(benchLatency))
+		s := setup(b, nil, mealieemu.WithSeed(benchSeed), mealieemu.WithLatency(benchLatency))
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		measure := func(name string, run func() map[string]int32) map[string]int32 {
 			s.mealie.ResetRequests()

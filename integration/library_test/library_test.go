@@ -1,5 +1,5 @@
 // Package library_test drives every LibraryService RPC against the Mealie
-// emulator (integration/mealietest), with the real recipes service between
+// emulator (internal/mealieemu), with the real recipes service between
 // them for sweeps and cookbook contents, through Connect clients over HTTP
 // as a deployment does, once per Mealie version the emulator knows.
 package library_test
@@ -18,7 +18,8 @@ import (
 
 	"connectrpc.com/connect"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
@@ -26,7 +27,7 @@ import (
 	"github.com/souskitchen/sous/services/recipes"
 )
 
-// versions are the emulator's Mealie profiles (integration/mealietest
+// versions are the emulator's Mealie profiles (internal/mealieemu
 // profile.go); every test runs once on each.
 var versions = []string{"2.0", "2.8", "3.11"}
 
@@ -36,7 +37,7 @@ var versions = []string{"2.0", "2.8", "3.11"}
 var aboutVersion = map[string]string{"2.0": "v2.0.0", "2.8": "v2.8.0", "3.11": "v3.11.0"}
 
 // each runs fn as one subtest per Mealie profile, named by the profile;
-// fn passes mealietest.WithVersion(version) to setup.
+// fn passes mealieemu.WithVersion(version) to setup.
 func each(t *testing.T, fn func(t *testing.T, version string)) {
 	t.Helper()
 	for _, v := range versions {
@@ -57,7 +58,7 @@ func ctx(t testing.TB) context.Context {
 // stack is a library service over the real recipes service over the
 // emulator.
 type stack struct {
-	mealie  *mealietest.Server
+	mealie  *mealieemu.Server
 	client  libraryv1connect.LibraryServiceClient
 	recipes recipesv1connect.RecipesServiceClient
 }
@@ -70,7 +71,7 @@ func serve(t testing.TB, path string, h http.Handler) *httptest.Server {
 	return srv
 }
 
-func setup(t testing.TB, mutate func(*library.Config), opts ...mealietest.Option) *stack {
+func setup(t testing.TB, mutate func(*library.Config), opts ...mealieemu.Option) *stack {
 	t.Helper()
 	m := mealietest.NewServer(t, opts...)
 	rs, err := recipes.New(recipes.Config{MealieURL: m.URL, MealieToken: m.Token, Backoff: time.Millisecond})
@@ -155,7 +156,7 @@ func result[T any, R any](t *testing.T, s *connect.ServerStreamForClient[T], get
 
 func TestGetStatus(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
-		s := setup(t, nil, mealietest.WithVersion(v))
+		s := setup(t, nil, mealieemu.WithVersion(v))
 		res, err := s.client.GetStatus(ctx(t), connect.NewRequest(&libraryv1.GetStatusRequest{}))
 		if err != nil {
 			t.Fatal(err)
@@ -168,7 +169,7 @@ func TestGetStatus(t *testing.T) {
 
 func TestCookbooks(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
-		s := setup(t, nil, mealietest.WithVersion(v))
+		s := setup(t, nil, mealieemu.WithVersion(v))
 		c := ctx(t)
 		created, err := s.client.CreateCookbook(c, connect.NewRequest(&libraryv1.CreateCookbookRequest{
 			Name: "Sous Test Book", Tags: []string{strings.ToLower(firstTag(t, s))},
@@ -229,7 +230,7 @@ func TestCookbooks(t *testing.T) {
 // the emulator's filter parser (Mealie's grammar) as a cookbook filter.
 func TestQueryFilterExamples(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
-		s := setup(t, nil, mealietest.WithVersion(v))
+		s := setup(t, nil, mealieemu.WithVersion(v))
 		for i, e := range library.QueryFilterExamples {
 			res, err := s.client.CreateCookbook(ctx(t), connect.NewRequest(&libraryv1.CreateCookbookRequest{
 				Name: fmt.Sprintf("Example %d", i), QueryFilter: e.Filter,
@@ -246,14 +247,14 @@ func TestQueryFilterExamples(t *testing.T) {
 }
 
 // TestFilterCaseByProfile pins how each Mealie version compares strings in
-// a cookbook's filter (integration/mealietest profile.go,
+// a cookbook's filter (internal/mealieemu profile.go,
 // caseInsensitiveFilter): 2.0 compares "=" case-sensitively, Mealie PR
 // #5162 (in 2.8.0) made every string comparison ignore case. LIKE ignores
 // ASCII case on every profile (SQLite's LIKE before 2.8, the PR after), as
 // the LIKE worked example in library.QueryFilterExamples says.
 func TestFilterCaseByProfile(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
-		s := setup(t, nil, mealietest.WithVersion(v))
+		s := setup(t, nil, mealieemu.WithVersion(v))
 		c := ctx(t)
 		count := func(filter string) int32 {
 			t.Helper()
@@ -299,7 +300,7 @@ func stats(t *testing.T, s *stack, req *libraryv1.LibraryStatsRequest) *libraryv
 
 func TestLibraryStats(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
-		s := setup(t, nil, mealietest.WithVersion(v))
+		s := setup(t, nil, mealieemu.WithVersion(v))
 		var food struct{ ID, Name string }
 		s.mealieCall(t, http.MethodPost, "/api/foods", map[string]any{"name": "sous test unused food"}, &food)
 
@@ -340,7 +341,7 @@ func TestLibraryStats(t *testing.T) {
 
 func TestFindDuplicateRecipes(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
-		s := setup(t, nil, mealietest.WithVersion(v), mealietest.WithSeed("empty"))
+		s := setup(t, nil, mealieemu.WithVersion(v), mealieemu.WithSeed("empty"))
 		var slugs []string
 		for _, n := range []string{"Pad Thai", "pad thai!", "Pad  Thaï", "Green Curry"} {
 			slugs = append(slugs, s.createRecipe(t, n, ""))
@@ -380,7 +381,7 @@ func TestCheckRecipeLinks(t *testing.T) {
 		}))
 		t.Cleanup(site.Close)
 
-		relaxed := setup(t, func(c *library.Config) { c.AllowPrivateLinks = true }, mealietest.WithVersion(v), mealietest.WithSeed("empty"))
+		relaxed := setup(t, func(c *library.Config) { c.AllowPrivateLinks = true }, mealieemu.WithVersion(v), mealieemu.WithSeed("empty"))
 		for _, p := range []string{"/ok", "/moved", "/forbidden", "/dead"} {
 			relaxed.createRecipe(t, "Page "+p, site.URL+p)
 		}
@@ -393,7 +394,7 @@ func TestCheckRecipeLinks(t *testing.T) {
 			t.Errorf("counts = %v", c)
 		}
 
-		guarded := setup(t, nil, mealietest.WithVersion(v), mealietest.WithSeed("empty"))
+		guarded := setup(t, nil, mealieemu.WithVersion(v), mealieemu.WithSeed("empty"))
 		guarded.createRecipe(t, "Loopback", site.URL+"/ok")
 		guarded.createRecipe(t, "Metadata", "http://169.254.169.254/")
 		st, err = guarded.client.CheckRecipeLinks(ctx(t), connect.NewRequest(&libraryv1.CheckRecipeLinksRequest{}))
@@ -414,7 +415,7 @@ func TestCheckRecipeLinks(t *testing.T) {
 
 func TestReadOnly(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
-		s := setup(t, func(c *library.Config) { c.ReadOnly = true }, mealietest.WithVersion(v))
+		s := setup(t, func(c *library.Config) { c.ReadOnly = true }, mealieemu.WithVersion(v))
 		_, err := s.client.CreateCookbook(ctx(t), connect.NewRequest(&libraryv1.CreateCookbookRequest{Name: "x"}))
 		if connect.CodeOf(err) != connect.CodePermissionDenied {
 			t.Errorf("create: %v", err)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 	"github.com/souskitchen/sous/mcpfront"
 )
 
@@ -26,7 +26,7 @@ func TestAnswersStayUnderTheBound(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 2,000-recipe sweep")
 	}
-	s := setup(t, nil, mealietest.WithSeed("bench:2000:long:dup"))
+	s := setup(t, nil, mealieemu.WithSeed("bench:2000:long:dup"))
 	server, err := mcpfront.NewServer(mcpfront.Backends{Recipes: s.recipes, Library: s.client}, mcpfront.Options{})
 	if err != nil {
 		t.Fatal(err)

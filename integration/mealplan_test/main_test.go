@@ -1,8 +1,8 @@
 // Package mealplan_test drives every MealPlanService RPC against the Mealie
-// emulator (integration/mealietest) through a Connect client over HTTP, as a
+// emulator (internal/mealieemu) through a Connect client over HTTP, as a
 // deployment does, once per Mealie version the emulator knows. The shopping
 // flow that needs a pantry runs the real pantry service over the Django food
-// API (integration/foodapitest) and skips when its virtualenv is missing.
+// API (internal/foodapiproc) and skips when its virtualenv is missing.
 package mealplan_test
 
 import (
@@ -19,8 +19,9 @@ import (
 
 	"connectrpc.com/connect"
 
-	"github.com/souskitchen/sous/integration/foodapitest"
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/foodapiproc"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
@@ -43,7 +44,7 @@ func ctx(t *testing.T) context.Context {
 // asks the emulator for each slug, as the real service does on a cache miss.
 type slugResolver struct {
 	recipesv1connect.UnimplementedRecipesServiceHandler
-	mealie *mealietest.Server
+	mealie *mealieemu.Server
 }
 
 func (r *slugResolver) ResolveRecipeSlugs(ctx context.Context, req *connect.Request[recipesv1.ResolveRecipeSlugsRequest]) (*connect.Response[recipesv1.ResolveRecipeSlugsResponse], error) {
@@ -72,10 +73,10 @@ func (r *slugResolver) ResolveRecipeSlugs(ctx context.Context, req *connect.Requ
 // stack is one meal plan service over the emulator.
 type stack struct {
 	client mealplanv1connect.MealPlanServiceClient
-	mealie *mealietest.Server
+	mealie *mealieemu.Server
 }
 
-// versions are the emulator's Mealie profiles (integration/mealietest
+// versions are the emulator's Mealie profiles (internal/mealieemu
 // profile.go); every test runs once on each.
 var versions = []string{"2.0", "2.8", "3.11"}
 
@@ -97,7 +98,7 @@ func each(t *testing.T, fn func(t *testing.T, version string)) {
 // config (the pantry, read-only mode).
 func setup(t *testing.T, version string, mutate ...func(*mealplan.Config)) *stack {
 	t.Helper()
-	m := mealietest.NewServer(t, mealietest.WithSeed("demo"), mealietest.WithVersion(version))
+	m := mealietest.NewServer(t, mealieemu.WithSeed("demo"), mealieemu.WithVersion(version))
 	rpath, rh := recipesv1connect.NewRecipesServiceHandler(&slugResolver{mealie: m})
 	cfg := mealplan.Config{
 		MealieURL: m.URL, MealieToken: m.Token, Location: time.UTC,
@@ -130,13 +131,13 @@ func serveHandler(t *testing.T, path string, h http.Handler) (*http.Client, stri
 // over it, skipping when the virtualenv is missing.
 func startPantry(t *testing.T) pantryv1connect.PantryServiceClient {
 	t.Helper()
-	opts := foodapitest.Options{Empty: true}
+	opts := foodapiproc.Options{Empty: true}
 	if testing.Verbose() {
 		opts.Log = os.Stderr
 	}
-	fa, err := foodapitest.Start(t.Context(), opts)
-	if errors.Is(err, foodapitest.ErrNoVirtualenv) {
-		t.Skip("food API virtualenv missing: run `make -C integration/foodapi venv`")
+	fa, err := foodapiproc.Start(t.Context(), opts)
+	if errors.Is(err, foodapiproc.ErrNoVirtualenv) {
+		t.Skip("food API virtualenv missing: run `make -C foodapi venv`")
 	}
 	if err != nil {
 		t.Fatalf("starting the food API: %v", err)
@@ -160,7 +161,7 @@ func deadPantry(t *testing.T) pantryv1connect.PantryServiceClient {
 }
 
 // calls counts logged emulator requests matching method and a path prefix.
-func calls(m *mealietest.Server, method, pathPrefix string) int {
+func calls(m *mealieemu.Server, method, pathPrefix string) int {
 	n := 0
 	for _, r := range m.Requests() {
 		if r.Method == method && strings.HasPrefix(r.Path, pathPrefix) {
@@ -171,7 +172,7 @@ func calls(m *mealietest.Server, method, pathPrefix string) int {
 }
 
 // writes counts logged emulator requests that are not GETs.
-func writes(m *mealietest.Server) int {
+func writes(m *mealieemu.Server) int {
 	n := 0
 	for _, r := range m.Requests() {
 		if r.Method != http.MethodGet {

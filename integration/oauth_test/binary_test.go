@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 	"github.com/souskitchen/sous/mcpfront/oauth"
 )
 
@@ -155,7 +155,7 @@ func startSous(t *testing.T, args []string, addr string, extra ...string) *binSt
 }
 
 // startSousMCP runs `sous mcp --http` with OAuth against em.
-func startSousMCP(t *testing.T, em *mealietest.Server, extra ...string) *binStack {
+func startSousMCP(t *testing.T, em *mealieemu.Server, extra ...string) *binStack {
 	t.Helper()
 	return startSous(t, []string{"mcp", "--http"}, freeAddr(t),
 		append([]string{"MEALIE_URL=" + em.URL, "MEALIE_API_TOKEN=" + em.Token}, extra...)...)

@@ -19,7 +19,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	"github.com/souskitchen/sous/mcpfront/oauth"
 )
 
@@ -120,7 +121,7 @@ func TestBrowserConsent(t *testing.T) {
 	}{
 		{"in process", startStack, "oauth-consent-inprocess.png", []string{"create_recipe", "list_recipes"}},
 		{"sous binary", func(t *testing.T) *stack {
-			return startSousMCP(t, mealietest.NewServer(t, mealietest.WithSeed("demo"))).stack
+			return startSousMCP(t, mealietest.NewServer(t, mealieemu.WithSeed("demo"))).stack
 		}, "oauth-consent.png", []string{"create_recipe", "search_recipes"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,7 +12,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	"github.com/souskitchen/sous/mcpfront/oauth"
 )
 
@@ -36,7 +37,7 @@ func catalogJSON(t *testing.T, cs *mcp.ClientSession) string {
 
 // readOnlyCatalog is what `sous mcp --stdio` with MEALIE_READ_ONLY=true
 // shows against em: the catalog an mcp:read token must see.
-func readOnlyCatalog(t *testing.T, em *mealietest.Server) string {
+func readOnlyCatalog(t *testing.T, em *mealieemu.Server) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
@@ -76,7 +77,7 @@ func callText(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 // Mealie. `sous oauth clients` lists both clients; after `sous oauth
 // revoke`, the revoked client's token gets 401 with the metadata pointer.
 func TestRealBinaryOAuth(t *testing.T) {
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	st := startSousMCP(t, em)
 
 	full, _ := connect(t, st.stack, "client_secret_post", func(cb *callback) auth.AuthorizationCodeFetcher {
@@ -158,7 +159,7 @@ func TestRealBinaryOAuth(t *testing.T) {
 // server's metadata pointer. A token signed by a different key is refused
 // the same way.
 func TestRealBinaryForeignAudience(t *testing.T) {
-	em := mealietest.NewServer(t, mealietest.WithSeed("demo"))
+	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	a := startSousMCP(t, em)
 	_, h := connect(t, a.stack, "none", func(cb *callback) auth.AuthorizationCodeFetcher {
 		return formFetcher(cb, passphrase, []string{oauth.ScopeRead, oauth.ScopeWrite})

@@ -1,9 +1,9 @@
 // Package pantry_test drives every PantryService RPC against the real Django
-// food API (integration/foodapi): each test starts its own copy with a fresh
+// food API (foodapi): each test starts its own copy with a fresh
 // SQLite file, a token minted by sous_bootstrap and the demo kitchen
 // (kitchen/demo.py), and talks to the service through a Connect client over
 // HTTP, as a deployment does. The copy is the image built from
-// integration/foodapi/Dockerfile when a Docker engine answers, else a local
+// foodapi/Dockerfile when a Docker engine answers, else a local
 // runserver from the virtualenv on a loopback port (foodapidocker.Launch);
 // the run logs which.
 package pantry_test
@@ -20,8 +20,8 @@ import (
 
 	"connectrpc.com/connect"
 
-	"github.com/souskitchen/sous/integration/foodapitest"
-	"github.com/souskitchen/sous/integration/foodapitest/foodapidocker"
+	"github.com/souskitchen/sous/integration/foodapidocker"
+	"github.com/souskitchen/sous/internal/foodapiproc"
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
 	"github.com/souskitchen/sous/services/pantry"
@@ -42,15 +42,15 @@ func TestMain(m *testing.M) {
 // startFoodAPI runs the food API for one test through the backend TestMain
 // chose, skipping when what it needs is missing: the virtualenv (CI builds
 // it), or a Docker engine that went away after answering.
-func startFoodAPI(t *testing.T) *foodapitest.FoodAPI {
+func startFoodAPI(t *testing.T) *foodapiproc.FoodAPI {
 	t.Helper()
-	opts := foodapitest.Options{}
+	opts := foodapiproc.Options{}
 	if testing.Verbose() {
 		opts.Log = os.Stderr
 	}
 	fa, err := foodapidocker.Launch(t.Context(), opts)
-	if errors.Is(err, foodapitest.ErrNoVirtualenv) {
-		t.Skip("food API virtualenv missing: run `make -C integration/foodapi venv`")
+	if errors.Is(err, foodapiproc.ErrNoVirtualenv) {
+		t.Skip("food API virtualenv missing: run `make -C foodapi venv`")
 	}
 	if errors.Is(err, foodapidocker.ErrNoDocker) {
 		t.Skipf("food API container: %v", err)
@@ -79,7 +79,7 @@ func serve(t *testing.T, cfg pantry.Config) pantryv1connect.PantryServiceClient 
 }
 
 // setup starts the food API and a service over it.
-func setup(t *testing.T) (pantryv1connect.PantryServiceClient, *foodapitest.FoodAPI) {
+func setup(t *testing.T) (pantryv1connect.PantryServiceClient, *foodapiproc.FoodAPI) {
 	t.Helper()
 	fa := startFoodAPI(t)
 	return serve(t, pantry.Config{FoodAPIBase: fa.BaseURL, FoodAPIToken: fa.Token}), fa

@@ -22,7 +22,7 @@ const (
 	out      = pantryv1.ItemState_ITEM_STATE_OUT
 )
 
-// The demo kitchen (integration/foodapi kitchen/demo.py): 42 pantry items,
+// The demo kitchen (foodapi kitchen/demo.py): 42 pantry items,
 // 3 out (eggs, firm tofu, coconut milk) and 7 low (milk, spring onions, egg
 // noodles, sesame oil, curry paste, brown sugar, vanilla extract).
 const (

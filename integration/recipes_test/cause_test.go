@@ -9,14 +9,14 @@ import (
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 )
 
 // forbidden is Mealie 3's answer to a taxonomy create by a user without
 // the "organize group data" permission.
-func forbidden(path string) mealietest.FaultRule {
-	return mealietest.FaultRule{Method: http.MethodPost, PathPrefix: path, Status: http.StatusForbidden, Body: `{"detail":"Forbidden"}`}
+func forbidden(path string) mealieemu.FaultRule {
+	return mealieemu.FaultRule{Method: http.MethodPost, PathPrefix: path, Status: http.StatusForbidden, Body: `{"detail":"Forbidden"}`}
 }
 
 // TestOrganizePermission: a 403 on creating a food, tag or category names
@@ -26,7 +26,7 @@ func forbidden(path string) mealietest.FaultRule {
 func TestOrganizePermission(t *testing.T) {
 	tests := []struct {
 		name string
-		rule mealietest.FaultRule
+		rule mealieemu.FaultRule
 		call func(c context.Context, s *stack) (string, error)
 		// recipeWrite marks a recipe write, which must save nothing.
 		recipeWrite bool
@@ -70,7 +70,7 @@ func TestOrganizePermission(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newStack(t, "3.11", mealietest.WithFault(tt.rule))
+			s := newStack(t, "3.11", mealieemu.WithFault(tt.rule))
 			msg, err := tt.call(ctx(t), s)
 			if err != nil || !strings.Contains(msg, `"organize group data" permission`) || !strings.Contains(msg, "MEALIE_API_TOKEN lacks") {
 				t.Fatalf("got %q, %v; want the missing permission named", msg, err)

@@ -9,7 +9,7 @@ import (
 
 	"connectrpc.com/connect"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 )
 
@@ -35,7 +35,7 @@ func (s *stack) imports() int {
 // recipe and sends Mealie nothing; allow_duplicate imports a copy.
 func TestImportTwice(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
-		s := newStack(t, v, mealietest.WithWebPage(lemonURL, lemonBars), mealietest.WithWebPage(lemonURL+"/", lemonBars))
+		s := newStack(t, v, mealieemu.WithWebPage(lemonURL, lemonBars), mealieemu.WithWebPage(lemonURL+"/", lemonBars))
 		c := ctx(t)
 		first, err := s.client.ImportRecipeFromURL(c, connect.NewRequest(&recipesv1.ImportRecipeFromURLRequest{Url: lemonURL}))
 		if err != nil {
@@ -62,8 +62,8 @@ func TestImportTwice(t *testing.T) {
 // is already imported; Mealie receives one import.
 func TestImportAfterClientTimeout(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
-		s := newStack(t, v, mealietest.WithWebPage(lemonURL, lemonBars),
-			mealietest.WithFault(mealietest.FaultRule{Method: http.MethodPost, PathPrefix: "/api/recipes/create/url", FirstN: 1, LateAnswer: 2 * time.Second}))
+		s := newStack(t, v, mealieemu.WithWebPage(lemonURL, lemonBars),
+			mealieemu.WithFault(mealieemu.FaultRule{Method: http.MethodPost, PathPrefix: "/api/recipes/create/url", FirstN: 1, LateAnswer: 2 * time.Second}))
 		short, cancel := context.WithTimeout(ctx(t), 300*time.Millisecond)
 		_, err := s.client.ImportRecipeFromURL(short, connect.NewRequest(&recipesv1.ImportRecipeFromURLRequest{Url: lemonURL}))
 		cancel()

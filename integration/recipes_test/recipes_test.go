@@ -16,7 +16,8 @@ import (
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 	"github.com/souskitchen/sous/services/recipes"
@@ -29,13 +30,13 @@ var versions = []string{"2.0", "2.8", "3.11"}
 const testTimeout = 30 * time.Second
 
 type stack struct {
-	mealie *mealietest.Server
+	mealie *mealieemu.Server
 	client recipesv1connect.RecipesServiceClient
 }
 
-func newStack(t *testing.T, version string, opts ...mealietest.Option) *stack {
+func newStack(t *testing.T, version string, opts ...mealieemu.Option) *stack {
 	t.Helper()
-	m := mealietest.NewServer(t, append([]mealietest.Option{mealietest.WithVersion(version)}, opts...)...)
+	m := mealietest.NewServer(t, append([]mealieemu.Option{mealieemu.WithVersion(version)}, opts...)...)
 	svc, err := recipes.New(recipes.Config{MealieURL: m.URL, MealieToken: m.Token, Backoff: time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -223,7 +224,7 @@ func TestCreateFailedPatchNamesStub(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
 		s := newStack(t, v)
 		c := ctx(t)
-		s.mealie.SetFaults(mealietest.FaultRule{Method: http.MethodPatch, PathPrefix: "/api/recipes/stub-stew", Status: http.StatusInternalServerError})
+		s.mealie.SetFaults(mealieemu.FaultRule{Method: http.MethodPatch, PathPrefix: "/api/recipes/stub-stew", Status: http.StatusInternalServerError})
 		_, err := s.client.CreateRecipe(c, connect.NewRequest(&recipesv1.CreateRecipeRequest{Name: "Stub Stew", Tags: []string{"Spicy"}}))
 		if err == nil || !strings.Contains(err.Error(), "stub 'stub-stew'") {
 			t.Fatalf("err = %v, want it to name the stub", err)
@@ -426,7 +427,7 @@ func TestParseAndTaxonomy(t *testing.T) {
 func TestImagesBulkImportMarkMade(t *testing.T) {
 	page := `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@type":"Recipe","name":"Lemon Bars","recipeIngredient":["1 cup flour","2 lemons"],"recipeInstructions":[{"@type":"HowToStep","text":"Bake."}]}</script></head></html>`
 	each(t, func(t *testing.T, v string) {
-		s := newStack(t, v, mealietest.WithWebPage("https://recipes.example.net/lemon-bars", page))
+		s := newStack(t, v, mealieemu.WithWebPage("https://recipes.example.net/lemon-bars", page))
 		c := ctx(t)
 		png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
 		s.mealie.ServeImageAt("https://images.example.net/p.png", png)

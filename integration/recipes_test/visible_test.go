@@ -22,7 +22,8 @@ import (
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
+	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 	"github.com/souskitchen/sous/services/recipes"
@@ -32,7 +33,7 @@ import (
 // profile (emu set) or a live one.
 type mealieTarget struct {
 	name, url, token string
-	emu              *mealietest.Server
+	emu              *mealieemu.Server
 	client           recipesv1connect.RecipesServiceClient
 	t                *testing.T
 }
@@ -42,7 +43,7 @@ type mealieTarget struct {
 func eachMealie(t *testing.T, fn func(t *testing.T, m *mealieTarget)) {
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
-			em := mealietest.NewServer(t, mealietest.WithVersion(v))
+			em := mealietest.NewServer(t, mealieemu.WithVersion(v))
 			fn(t, newTarget(t, v, em.URL, em.Token, em))
 		})
 	}
@@ -56,7 +57,7 @@ func eachMealie(t *testing.T, fn func(t *testing.T, m *mealieTarget)) {
 	t.Run("live", func(t *testing.T) { fn(t, newTarget(t, "live", u, tok, nil)) })
 }
 
-func newTarget(t *testing.T, name, u, tok string, em *mealietest.Server) *mealieTarget {
+func newTarget(t *testing.T, name, u, tok string, em *mealieemu.Server) *mealieTarget {
 	t.Helper()
 	svc, err := recipes.New(recipes.Config{MealieURL: u, MealieToken: tok, Backoff: time.Millisecond})
 	if err != nil {

@@ -5,7 +5,7 @@
 // mealie/schema/recipe/recipe.py Recipe.validate_slug and
 // mealie/schema/recipe/recipe_category.py call `slugify(name)`). sous must compute
 // the same slug when it renames something, so that it can report the new slug
-// without a second round trip, and the emulator in integration/mealietest must
+// without a second round trip, and the emulator in internal/mealieemu must
 // answer under the same slug a real server would.
 //
 // It imports only the standard library, golang.org/x/text and a port of Python's

@@ -32,7 +32,7 @@ const (
 )
 
 // Caps on what of the food API's `detail` reaches a message: the API writes
-// one sentence (integration/foodapi kitchen/errors.py); anything longer is
+// one sentence (foodapi kitchen/errors.py); anything longer is
 // not meant for a person.
 const (
 	maxDetailChars = 300
@@ -191,7 +191,7 @@ const msgNoSuchResource = "the food API has no such resource (is FOOD_API_BASE t
 // probeError rewrites the error of the startup probe's first call. A 404
 // there cannot be about a pantry item: the probe's endpoint always exists
 // under the /api root, so Django's "Not found." (which it sends for any
-// unknown path, integration/foodapi) means FOOD_API_BASE points elsewhere.
+// unknown path, foodapi) means FOOD_API_BASE points elsewhere.
 func probeError(err error) error {
 	var e *apiError
 	if errors.As(err, &e) && e.kind == kindNotFound {

@@ -43,7 +43,7 @@ const (
 	MaxNotes = 2000
 	// MaxNameChars caps every name a request carries (ingredients, slots,
 	// meta-recipes, recipes), in characters after whitespace is collapsed.
-	// It is the food API's NAME_MAX_LENGTH (integration/foodapi
+	// It is the food API's NAME_MAX_LENGTH (foodapi
 	// kitchen/models.py): its name columns hold 120 characters, plenty for
 	// "tinned chopped tomatoes with garlic". Checking here answers before
 	// any request instead of after a read and a refused write.

@@ -12,7 +12,7 @@ import (
 )
 
 // The food API's payloads, as its views and shapes write them
-// (integration/foodapi kitchen/serializers.py, shapes.py, matcher.py), and
+// (foodapi kitchen/serializers.py, shapes.py, matcher.py), and
 // the pure functions that turn them into the compact messages of the API
 // (spec §10: "structured, compact results (names + states), not raw API JSON
 // dumps").

@@ -11,7 +11,7 @@ import (
 )
 
 // The testdata payloads are the food API's answers for the demo kitchen
-// (integration/foodapi kitchen/demo.py): GET /api/pantry/,
+// (foodapi kitchen/demo.py): GET /api/pantry/,
 // /api/what-can-i-cook/?servings=4 and /api/meta-recipes/.
 
 func load(t *testing.T, name string, v any) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 )
 
 // benchStartLimit bounds how long one start may take before the benchmark
@@ -22,7 +22,7 @@ func firstPage(tb testing.TB, addr string) (total, items int) {
 	deadline := time.Now().Add(benchStartLimit)
 	for {
 		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/api/recipes?page=1&perPage=100", nil)
-		req.Header.Set("Authorization", "Bearer "+mealietest.DefaultToken)
+		req.Header.Set("Authorization", "Bearer "+mealieemu.DefaultToken)
 		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			var page struct {

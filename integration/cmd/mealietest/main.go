@@ -5,8 +5,8 @@
 //	                 [--token TOKEN] [--latency 50ms] [--jitter 20ms]
 //	                 [--fault "POST /api/recipes status=503 first=3"]... [--fault-seed N]
 //
-// Without --token it accepts mealietest.DefaultToken and prints it on stderr.
-// --fault may be repeated; its syntax is mealietest.ParseFaultRule's (method,
+// Without --token it accepts mealieemu.DefaultToken and prints it on stderr.
+// --fault may be repeated; its syntax is mealieemu.ParseFaultRule's (method,
 // path prefix, then status=, first=, rate=, delay=, jitter=, slow=, late=,
 // reset). It stops on SIGINT or SIGTERM.
 package main
@@ -21,7 +21,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 )
 
 // usage is printed on a usage error.
@@ -44,14 +44,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:9925", "listen address")
 	seed := fs.String("seed", "demo", "initial data: demo, empty, bench:N, bench:N:long or bench:N:long:dup")
-	token := fs.String("token", "", "API token to accept (default: mealietest.DefaultToken, printed on start)")
+	token := fs.String("token", "", "API token to accept (default: mealieemu.DefaultToken, printed on start)")
 	version := fs.String("mealie-version", "2.8", "Mealie version to emulate: 2.0, 2.8 or 3")
 	latency := fs.Duration("latency", 0, "delay added to every response")
 	jitter := fs.Duration("jitter", 0, "random extra delay in [0, jitter) added to every response")
 	faultSeed := fs.Uint64("fault-seed", 0, "seed of the generator behind fault rates and jitter")
-	var faults []mealietest.FaultRule
+	var faults []mealieemu.FaultRule
 	fs.Func("fault", `fault rule, repeatable, e.g. "POST /api/recipes status=503 first=3" or "/api/foods rate=0.1 reset"`, func(spec string) error {
-		r, err := mealietest.ParseFaultRule(spec)
+		r, err := mealieemu.ParseFaultRule(spec)
 		if err != nil {
 			return err
 		}
@@ -66,18 +66,18 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	if *jitter > 0 {
-		faults = append(faults, mealietest.FaultRule{Jitter: *jitter})
+		faults = append(faults, mealieemu.FaultRule{Jitter: *jitter})
 	}
-	opts := []mealietest.Option{
-		mealietest.WithAddr(*addr), mealietest.WithSeed(*seed),
-		mealietest.WithVersion(*version), mealietest.WithLatency(*latency),
-		mealietest.WithFault(faults...), mealietest.WithFaultSeed(*faultSeed),
+	opts := []mealieemu.Option{
+		mealieemu.WithAddr(*addr), mealieemu.WithSeed(*seed),
+		mealieemu.WithVersion(*version), mealieemu.WithLatency(*latency),
+		mealieemu.WithFault(faults...), mealieemu.WithFaultSeed(*faultSeed),
 	}
 	if *token != "" {
-		opts = append(opts, mealietest.WithToken(*token))
+		opts = append(opts, mealieemu.WithToken(*token))
 	}
 	start := time.Now()
-	srv, err := mealietest.Start(opts...)
+	srv, err := mealieemu.Start(opts...)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 2

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/souskitchen/sous/integration/mealietest"
+	"github.com/souskitchen/sous/internal/mealieemu"
 )
 
 // lockedBuffer is a stderr the test can read while run writes to it.
@@ -67,7 +67,7 @@ func TestServePrintsTokenAndServes(t *testing.T) {
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/api/recipes?perPage=1", nil)
-		req.Header.Set("Authorization", "Bearer "+mealietest.DefaultToken)
+		req.Header.Set("Authorization", "Bearer "+mealieemu.DefaultToken)
 		var err error
 		resp, err = http.DefaultClient.Do(req)
 		if err == nil {
@@ -90,7 +90,7 @@ func TestServePrintsTokenAndServes(t *testing.T) {
 	}
 	var tokenLines int
 	for _, line := range strings.Split(stderr.String(), "\n") {
-		if strings.Contains(line, mealietest.DefaultToken) {
+		if strings.Contains(line, mealieemu.DefaultToken) {
 			tokenLines++
 		}
 	}
@@ -151,7 +151,7 @@ func TestServeWithFaults(t *testing.T) {
 	var got []int
 	for range 3 {
 		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/api/users/self", nil)
-		req.Header.Set("Authorization", "Bearer "+mealietest.DefaultToken)
+		req.Header.Set("Authorization", "Bearer "+mealieemu.DefaultToken)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

@@ -22,7 +22,7 @@ import (
 	"time"
 
 	"github.com/souskitchen/sous/integration/bench"
-	"github.com/souskitchen/sous/integration/foodapitest"
+	"github.com/souskitchen/sous/internal/foodapiproc"
 )
 
 // defaultTimeout keeps `make bench` under ten minutes on two cores: the
@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sousbench:", err)
 		return 1
 	}
-	root, err := foodapitest.FindRoot(wd)
+	root, err := foodapiproc.FindRoot(wd)
 	if err != nil {
 		fmt.Fprintln(stderr, "sousbench:", err)
 		return 1
