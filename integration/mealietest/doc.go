@@ -3,10 +3,14 @@
 //
 // It is used like net/http/httptest:
 //
-//	srv := mealietest.NewServer(t)                  // demo library, Mealie 2.8
-//	client := mealie.New(srv.URL, srv.Token)
+//	srv := mealietest.NewServer(t)                 // demo library, Mealie 2.8
+//	req, _ := http.NewRequest("GET", srv.URL+"/api/users/self", nil)
+//	req.Header.Set("Authorization", "Bearer "+srv.Token)
+//	resp, err := http.DefaultClient.Do(req)         // or any Mealie client
 //	...
-//	for _, r := range srv.Requests() { ... }        // what the client sent
+//	for _, r := range srv.Requests() { ... }       // what the client sent
+//
+// ExampleStart (server_test.go) runs the same steps outside a test.
 //
 // The emulator reproduces what a real server answers, sharp edges included:
 // the snake_case pagination envelope with its relative next/previous links,

@@ -2,6 +2,7 @@ package mealietest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -378,4 +379,36 @@ func TestLinkParamOrder(t *testing.T) {
 			t.Errorf("%s next = %v, want %s", v, got, want)
 		}
 	}
+}
+
+// ExampleStart is the package documentation's example, compiled and run so
+// it cannot drift from the API: a server, a client's request with the token,
+// and the request log that shows what the client sent. Tests use NewServer(t)
+// the same way, without the Close.
+func ExampleStart() {
+	srv, err := Start(WithSeed("empty"), WithVersion("2.8"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer srv.Close()
+	req, err := http.NewRequest(http.MethodGet, srv.URL+"/api/users/self", nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	req.Header.Set("Authorization", "Bearer "+srv.Token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_ = resp.Body.Close()
+	fmt.Println(resp.StatusCode)
+	for _, r := range srv.Requests() {
+		fmt.Println(r.Method, r.Path)
+	}
+	// Output:
+	// 200
+	// GET /api/users/self
 }
