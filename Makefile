@@ -95,7 +95,7 @@ tidy:
 tidy-check:
 	scripts/tidy.sh --check
 
-## breaking: buf breaking against the previous commit of main
+## breaking: buf breaking against main (on main itself, against its previous commit)
 breaking:
 	scripts/breaking.sh
 
