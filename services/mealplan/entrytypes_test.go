@@ -76,8 +76,8 @@ func TestEntryTypesBothWays(t *testing.T) {
 }
 
 // A Mealie 3 day reads back with every type named, ordered breakfast to
-// dessert; a type newer than the enum is unspecified and last (cases C20:
-// the day is still read whole).
+// dessert; a type newer than the enum is unspecified and last, so the day
+// is still read whole.
 func TestGetMealPlanNewerTypes(t *testing.T) {
 	h := newHarness(t)
 	entry := func(id int, typ string) map[string]any {

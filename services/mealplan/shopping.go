@@ -44,7 +44,7 @@ func (s *Service) GetShoppingList(ctx context.Context, req *connect.Request[meal
 		if err != nil {
 			return nil, mealie.ConnectError(err)
 		}
-		// The overview has no items (shopping_lists__list_after.json), so
+		// The overview has no items (testdata/shopping_lists__list_after.json), so
 		// counts come from one read of every item rather than one GET per list.
 		items, err := s.mealie.ListShoppingItems(ctx)
 		if err != nil {
@@ -226,7 +226,7 @@ type line struct {
 
 // key identifies rows that merge: the same food in the same unit, or the
 // same note text. Mealie's own merge uses food and unit too
-// (shopping_items__create_same_food_merges.json).
+// (testdata/shopping_items__create_same_food_merges.json).
 func (l *line) key() string {
 	if l.foodID != "" {
 		return "food:" + l.foodID + "|" + l.unitID

@@ -28,7 +28,7 @@ type ShoppingLabel struct {
 
 // ShoppingFood is a food as shopping items and the parser carry it. The
 // parser returns foods it could not match with a null id
-// (parser_ingredients__brute.json, "sugar").
+// (services/mealplan/testdata/parser_ingredients__brute.json, "sugar").
 type ShoppingFood struct {
 	ID         *string        `json:"id"`
 	Name       string         `json:"name"`
@@ -53,9 +53,9 @@ type ShoppingRecipeRef struct {
 	RecipeScale    *float64 `json:"recipeScale,omitempty"`
 }
 
-// ShoppingItem is one row of a shopping list (shopping_items__list.json).
+// ShoppingItem is one row of a shopping list (services/mealplan/testdata/shopping_items__list.json).
 // Raw keeps every field Mealie sent, because PUT needs the whole object:
-// a partial body is a 422 (shopping_items__put_partial.json).
+// a partial body is a 422 (services/mealplan/testdata/shopping_items__put_partial.json).
 type ShoppingItem struct {
 	ID               string              `json:"id"`
 	ShoppingListID   string              `json:"shoppingListId"`
@@ -97,9 +97,9 @@ type ShoppingListRecipeRef struct {
 }
 
 // ShoppingList is a household shopping list. Name is null for a list
-// created without one (shopping_lists__create_no_name.json). ListItems is
+// created without one (services/mealplan/testdata/shopping_lists__create_no_name.json). ListItems is
 // only present on GET /lists/{id}, not in the paged overview
-// (shopping_lists__list_after.json).
+// (services/mealplan/testdata/shopping_lists__list_after.json).
 type ShoppingList struct {
 	ID               string                  `json:"id"`
 	Name             *string                 `json:"name"`
@@ -163,7 +163,7 @@ func (c *Client) CreateShoppingItems(ctx context.Context, items []ShoppingItemCr
 }
 
 // UpdateShoppingItem PUTs item's full object (Raw) with changes applied on
-// top, such as {"checked": true} (shopping_items__put_check.json).
+// top, such as {"checked": true} (services/mealplan/testdata/shopping_items__put_check.json).
 func (c *Client) UpdateShoppingItem(ctx context.Context, item *ShoppingItem, changes map[string]any) (*ShoppingItemsChange, error) {
 	body := maps.Clone(item.Raw)
 	if body == nil {
@@ -184,7 +184,7 @@ func (c *Client) DeleteShoppingItem(ctx context.Context, id string) error {
 }
 
 // ParsedShoppingLine is one answer of the ingredient parser
-// (parser_ingredients__brute.json), trimmed to what a shopping row needs.
+// (services/mealplan/testdata/parser_ingredients__brute.json), trimmed to what a shopping row needs.
 type ParsedShoppingLine struct {
 	Input      string `json:"input"`
 	Ingredient struct {
