@@ -9,7 +9,7 @@ import (
 
 // defaultPerPage is PaginationQuery.per_page's default in Mealie 2.0
 // (mealie/schema/response/pagination.py), visible as per_page 50 in
-// units__list.json.
+// services/recipes/testdata/units__list.json.
 const defaultPerPage = 50
 
 // pageQuery is Mealie's PaginationQuery, parsed from the query string.

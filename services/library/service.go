@@ -164,7 +164,7 @@ func (s *Service) GetStatus(ctx context.Context, _ *connect.Request[libraryv1.Ge
 }
 
 // majorVersion reads the major number of "v2.8.0" or "2.8.0". Unreleased
-// builds report "develop" (fixtures/mealie-2.0/services/internal/mealie/testdata/app_about__ok.json): ok is
+// builds report "develop" (services/internal/mealie/testdata/app_about__ok.json): ok is
 // false and the caller lets it pass.
 func majorVersion(v string) (int, bool) {
 	v = strings.TrimPrefix(strings.TrimSpace(v), "v")

@@ -354,7 +354,7 @@ func (f *fakeMealie) bulkAdd(bodyKey, recipeKey string) http.HandlerFunc {
 	}
 }
 
-// parse answers known lines from parser_ingredients__brute.json and any
+// parse answers known lines from testdata/parser_ingredients__brute.json and any
 // other line as an unmatched food named after it.
 func (f *fakeMealie) parse(w http.ResponseWriter, r *http.Request) {
 	var known []map[string]any

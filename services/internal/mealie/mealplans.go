@@ -101,7 +101,7 @@ func (c *Client) DeleteMealPlan(ctx context.Context, id int) (*MealPlanEntry, er
 
 // RandomMealPlan asks Mealie to plan a random recipe on one day
 // (POST /api/households/mealplans/random {date, entryType}, answered 200
-// with the new entry: mealplans__random.json).
+// with the new entry: services/mealplan/testdata/mealplans__random.json).
 func (c *Client) RandomMealPlan(ctx context.Context, date, entryType string) (*MealPlanEntry, error) {
 	var e MealPlanEntry
 	body := map[string]string{"date": date, "entryType": entryType}

@@ -9,8 +9,8 @@ import (
 	"strconv"
 )
 
-// Page is Mealie's pagination envelope (captured in
-// fixtures/mealie-2.0/recipes_list__default.json). Next and Previous are
+// Page is Mealie's pagination envelope
+// (services/recipes/testdata/recipes_list__default.json). Next and Previous are
 // relative URLs or null.
 type Page[T any] struct {
 	Page       int     `json:"page"`

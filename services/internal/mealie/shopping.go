@@ -122,7 +122,8 @@ type ShoppingItemCreate struct {
 
 // ShoppingItemsChange is Mealie's answer to item writes: the rows it
 // created, the rows it updated (an item with the same food and unit as an
-// existing row is merged into it: shopping_items__create_same_food_merges.json)
+// existing row is merged into it:
+// services/mealplan/testdata/shopping_items__create_same_food_merges.json)
 // and the rows it deleted. Writes never return the bare item.
 type ShoppingItemsChange struct {
 	CreatedItems []ShoppingItem `json:"createdItems"`
@@ -153,7 +154,8 @@ func (c *Client) GetShoppingList(ctx context.Context, id string) (*ShoppingList,
 
 // CreateShoppingItems creates rows in one call
 // (POST /api/households/shopping/items/create-bulk, answered 201 with a
-// ShoppingItemsChange: shopping_items__create_bulk.json).
+// ShoppingItemsChange:
+// services/mealplan/testdata/shopping_items__create_bulk.json).
 func (c *Client) CreateShoppingItems(ctx context.Context, items []ShoppingItemCreate) (*ShoppingItemsChange, error) {
 	var ch ShoppingItemsChange
 	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/shopping/items/create-bulk", Body: items, Resource: "shopping items", Subject: "the shopping items"}, &ch); err != nil {
@@ -178,7 +180,7 @@ func (c *Client) UpdateShoppingItem(ctx context.Context, item *ShoppingItem, cha
 }
 
 // DeleteShoppingItem deletes one row (answered {"message":"","error":false}:
-// shopping_items__delete.json).
+// services/mealplan/testdata/shopping_items__delete.json).
 func (c *Client) DeleteShoppingItem(ctx context.Context, id string) error {
 	return c.Do(ctx, Request{Method: http.MethodDelete, Path: "/api/households/shopping/items/" + url.PathEscape(id), Resource: fmt.Sprintf("shopping item '%s'", id)}, nil)
 }

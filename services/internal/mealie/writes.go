@@ -216,7 +216,8 @@ func parserFailure(parser string) string {
 }
 
 // SuggestionQuery is the query of GET /api/recipes/suggestions (3.x only;
-// 2.0 answers 404, recipes_suggestions__not_in_2_0.json).
+// 2.0 answers 404,
+// services/recipes/testdata/recipes_suggestions__not_in_2_0.json).
 type SuggestionQuery struct {
 	FoodIDs, ToolIDs []string
 	Limit            int
