@@ -11,7 +11,10 @@ TOOL := GOWORK=off go tool -modfile=tools/go.mod
 # Every package of every module in go.work.
 PKGS := github.com/souskitchen/sous/...
 BIN := bin
-GO_TEST_FLAGS ?= -count=1 -timeout 20m
+# -race in every run, CI's included: the services, the MCP front and the
+# emulator are concurrent by design. All Go tests take about 11 minutes with
+# it on 2 loaded cores.
+GO_TEST_FLAGS ?= -race -count=1 -timeout 20m
 
 .PHONY: all build generate check-generated lint vet staticcheck buf-lint buf-format tidy-check fmt-check \
         test test-go test-foodapi breaking demo clients-tools release bench clean tidy images compose-check docs fuzz
