@@ -409,7 +409,7 @@ func ldSteps(v any) []string {
 
 // handleImageFromURL is POST /api/recipes/{slug}/image {url}. Mealie answers
 // 200 null and changes the recipe's image key even when nothing could be
-// fetched (TestRecipeImageFromUnreachableURL in integration/contract, TestRecipeImageFromUnreachableURL in integration/contract).
+// fetched (TestRecipeImageFromUnreachableURL in integration/contract).
 func (s *Server) handleImageFromURL(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {

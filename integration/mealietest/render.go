@@ -119,7 +119,7 @@ func (s *store) recipeOrganizers(r *recipe) (cats, tags, tools []any) {
 // shownSlug is the slug a full read reports: Mealie's Recipe.validate_slug
 // returns slugify(name) whenever a name is present, so after a PATCH rename a
 // read shows the new slug although the stored one did not change
-// (TestPatchNameKeepsStoredSlug in integration/contract, TestPatchNameKeepsStoredSlug in integration/contract).
+// (TestPatchNameKeepsStoredSlug in integration/contract).
 func (r *recipe) shownSlug() string { return mealieslug.Make(r.Name) }
 
 // summaryFields renders RecipeSummary's keys. list selects the list endpoint's

@@ -289,7 +289,7 @@ func (s *Service) MergeTaxonomy(ctx context.Context, req *connect.Request[recipe
 // DeleteTaxonomy deletes items. A food or unit still used by recipes is
 // refused with the count and a pointer to merge unless force is set: Mealie
 // 2.0 deletes it anyway and silently nulls the ingredient's food or unit
-// (TestDeleteFoodInUseNullsIngredient in integration/contract, TestDeleteFoodInUseNullsIngredient in integration/contract).
+// (TestDeleteFoodInUseNullsIngredient in integration/contract).
 // A tag, category or tool that recipes use is refused the same way, because
 // Mealie deletes it and drops it from every recipe without a word; its count
 // is one filtered recipe-list request (see organizerUsage). A 409 or
