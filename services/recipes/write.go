@@ -615,8 +615,8 @@ func (s *Service) SetRecipeImageFromURL(ctx context.Context, req *connect.Reques
 }
 
 // imageTypes maps accepted extensions to the content type the bytes must
-// sniff as (.jpg .jpeg .png .webp .gif, docs/tools.md "upload_recipe_image").
-// Non-image bytes
+// sniff as: the formats Mealie stores and serves (.jpg .jpeg .png .webp
+// .gif). Non-image bytes
 // are a 500 from Mealie, so they
 // are refused here.
 var imageTypes = map[string]string{"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "gif": "image/gif"}
