@@ -11,9 +11,12 @@ TOOL := GOWORK=off go tool -modfile=tools/go.mod
 # Every package of every module in go.work.
 PKGS := github.com/souskitchen/sous/...
 BIN := bin
-GO_TEST_FLAGS ?= -count=1 -timeout 20m
+# -race in every run, CI's included: the services, the MCP front and the
+# emulator are concurrent by design. All Go tests take about 11 minutes with
+# it on 2 loaded cores.
+GO_TEST_FLAGS ?= -race -count=1 -timeout 20m
 
-.PHONY: all build generate check-generated lint vet staticcheck buf-lint fmt-check \
+.PHONY: all build generate check-generated lint vet staticcheck buf-lint buf-format tidy-check fmt-check \
         test test-go test-foodapi breaking demo clients-tools release bench clean tidy images compose-check docs fuzz
 
 all: build
@@ -67,8 +70,8 @@ $(PY_VENV)/.installed.stamp: clients/python/requirements-dev.txt
 	$(PY_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $<
 	touch $@
 
-## lint: gofmt, go vet, staticcheck, buf lint
-lint: fmt-check vet staticcheck buf-lint
+## lint: gofmt, go vet, staticcheck, buf lint, buf format, every module tidy
+lint: fmt-check vet staticcheck buf-lint buf-format tidy-check
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*')); \
@@ -86,7 +89,20 @@ $(BIN)/staticcheck: tools/go.mod tools/go.sum
 buf-lint:
 	$(TOOL) buf lint
 
-## breaking: buf breaking against the previous commit of main
+# Prints the diff and fails when a .proto file is not as buf format writes it.
+buf-format:
+	$(TOOL) buf format -d --exit-code
+
+## tidy: go work sync, then go mod tidy in every module (scripts/tidy.sh)
+tidy:
+	scripts/tidy.sh
+
+# Fails when a module is not tidy or two modules require different versions
+# of a dependency they share.
+tidy-check:
+	scripts/tidy.sh --check
+
+## breaking: buf breaking against main (on main itself, against its previous commit)
 breaking:
 	scripts/breaking.sh
 

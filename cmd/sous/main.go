@@ -30,8 +30,8 @@ import (
 	"github.com/souskitchen/sous/mcpfront"
 )
 
-// exitStartup is the exit status of a failed configuration or startup probe
-// (seed, "Startup").
+// exitStartup is the exit status of a failed configuration or startup probe,
+// as serve.ExitStartup is for the service binaries.
 const exitStartup = 2
 
 const usage = `usage:

@@ -23,8 +23,9 @@ import (
 )
 
 // The services sous runs, in the order they are built: a service's
-// dependencies come before it (DESIGN.md, "Shape": mealplan and library call
-// recipes; recipes and mealplan call pantry).
+// dependencies come before it (docs/design.md, "One direction of
+// dependency": mealplan and library call recipes; recipes and mealplan call
+// pantry).
 const (
 	svcPantry   = "pantry"
 	svcRecipes  = "recipes"

@@ -15,10 +15,10 @@ import (
 	"github.com/souskitchen/sous/internal/mealieemu"
 )
 
-// Seed figures for the curated recipe view (the MCP seed measured its
+// mcp-mealie's figures for the curated recipe view (it measured its
 // get_recipe on recipe_detail.json of its fixtures, copied to testdata/).
 const (
-	// SeedCuratedBytes is the seed's curated view of that recipe.
+	// SeedCuratedBytes is mcp-mealie's curated view of that recipe.
 	SeedCuratedBytes = 491
 	// fixtureSlug is the slug in testdata/recipe_detail.json.
 	fixtureSlug = "fixture-roast-chicken"
@@ -44,18 +44,18 @@ type AnswerRow struct {
 	// Once is true when no field is carried twice: no structuredContent
 	// copy of the text, and no key repeated within an object.
 	Once bool
-	// Note adds what the row shows (last_made present, the seed's size).
+	// Note adds what the row shows (last_made present, mcp-mealie's size).
 	Note string
 }
 
 // Answers is figure 2.
 type Answers struct {
 	Rows []AnswerRow
-	// Fixture is sous's get_recipe of the seed's recipe_detail.json, whose
+	// Fixture is sous's get_recipe of mcp-mealie's recipe_detail.json, whose
 	// target is SeedCuratedBytes; nil when it could not run.
 	Fixture *AnswerRow
 	// FixtureMade is the same recipe with lastMade set, so the answer
-	// carries last_made, which the seed's view lacked.
+	// carries last_made, which mcp-mealie's view lacked.
 	FixtureMade *AnswerRow
 }
 
@@ -164,12 +164,12 @@ func (h *Harness) runAnswers(ctx context.Context) (*Answers, error) {
 		}
 		out.Rows = append(out.Rows, row)
 	}
-	if row, err := measure(mealieTap, "get_recipe", "seed fixture", map[string]any{"slug": fixtureSlug}); err != nil {
+	if row, err := measure(mealieTap, "get_recipe", "mcp-mealie fixture", map[string]any{"slug": fixtureSlug}); err != nil {
 		errs = append(errs, err)
 	} else {
 		out.Fixture = &row
 	}
-	if row, err := measure(mealieTap, "get_recipe", "seed fixture, made once", map[string]any{"slug": madeSlug}); err != nil {
+	if row, err := measure(mealieTap, "get_recipe", "mcp-mealie fixture, made once", map[string]any{"slug": madeSlug}); err != nil {
 		errs = append(errs, err)
 	} else {
 		out.FixtureMade = &row

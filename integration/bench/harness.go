@@ -58,7 +58,7 @@ type Results struct {
 	LoadBefore, LoadAfter string
 	// Duration is the whole run's wall time.
 	Duration time.Duration
-	// The figures, in the order; nil when not measured.
+	// The figures, in docs/benchmarks.md's order; nil when not measured.
 	Catalog *Catalog
 	Answers *Answers
 	Hop     *Hop

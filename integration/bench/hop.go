@@ -15,7 +15,7 @@ import (
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 )
 
-// Hop figure settings, from the issue: 1,000 calls against a Mealie that
+// Hop figure settings (targets in docs/benchmarks.md): 1,000 calls against a Mealie that
 // takes 5 ms to answer, a LAN-fast server whose latency still dwarfs a
 // loopback hop.
 const (
@@ -24,7 +24,7 @@ const (
 	// hopWarmup calls per path are left out of the figure: connection
 	// set-up and first-use allocations are start-up, not overhead.
 	hopWarmup = 20
-	// HopTargetP50 is the issue's bound on the p50 overhead of a call
+	// HopTargetP50 is the bound docs/benchmarks.md states on the p50 overhead of a call
 	// through sous over a direct GET.
 	HopTargetP50 = time.Millisecond
 	// HopTargetP99 is its bound on the p99 overhead.

@@ -12,7 +12,7 @@ import (
 	"github.com/souskitchen/sous/internal/mealieemu"
 )
 
-// Load figure settings, from the issue.
+// Load figure settings (docs/benchmarks.md).
 const (
 	loadSessions = 100
 	loadCalls    = 20

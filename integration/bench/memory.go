@@ -16,7 +16,7 @@ import (
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 )
 
-// Memory and start-up settings and targets, from the issue.
+// Memory and start-up settings and targets (docs/benchmarks.md).
 const (
 	// memorySeed fills the detail cache to its bound
 	// (mealie.MaxCachedDetails is 2,000).
@@ -31,7 +31,7 @@ const (
 	// added latency.
 	sweepCallTimeout = 2 * time.Minute
 
-	// MemoryTargetIdle is the issue's bound on `sous serve` idle RSS.
+	// MemoryTargetIdle is the bound docs/benchmarks.md states on `sous serve` idle RSS.
 	MemoryTargetIdle = 40 << 20
 	// MemoryTargetCached is its bound with 2,000 recipe details cached.
 	MemoryTargetCached = 120 << 20

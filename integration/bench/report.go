@@ -151,11 +151,11 @@ func (r *Results) Markdown() string {
 				ratio(float64(row.Bytes), float64(row.RawBytes)), once)
 		}
 		if f := a.Fixture; f != nil {
-			p("\n`get_recipe` on the seed's fixture recipe: %d B against the seed's curated %d B (%.1f%% of the compact raw %d B against the seed's 19.8%%): %s.\n",
+			p("\n`get_recipe` on mcp-mealie's fixture recipe: %d B against mcp-mealie's curated %d B (%.1f%% of the compact raw %d B against mcp-mealie's 19.8%%): %s.\n",
 				f.Bytes, SeedCuratedBytes, 100*float64(f.Bytes)/float64(max(f.RawBytes, 1)), f.RawBytes,
 				verdict(f.Bytes <= SeedCuratedBytes, fmt.Sprintf("%d B over", f.Bytes-SeedCuratedBytes)))
 			if m := a.FixtureMade; m != nil {
-				p("Once the recipe has been made, its answer adds `last_made` and comes to %d B, %+d B against the seed's view, which never carried it.\n", m.Bytes, m.Bytes-SeedCuratedBytes)
+				p("Once the recipe has been made, its answer adds `last_made` and comes to %d B, %+d B against mcp-mealie's view, which never carried it.\n", m.Bytes, m.Bytes-SeedCuratedBytes)
 			}
 		}
 	}
@@ -199,7 +199,7 @@ func (r *Results) Markdown() string {
 		for _, ph := range sweepPhases {
 			p("| %s | %.0f | %.0f | %s |\n", ph, s.Metrics[ph+"-ms"], s.Metrics[ph+"-requests"], ratio(s.Metrics[ph+"-ms"], seed))
 		}
-		p("\n\"seed\" is the seed's approach (page the list, one detail GET per recipe, 8 at a time); the rest is sous's library service, cold, warm, and after one recipe write.\n")
+		p("\n\"seed\" is mcp-mealie's approach (page the list, one detail GET per recipe, 8 at a time); the rest is sous's library service, cold, warm, and after one recipe write.\n")
 	}
 	if m := r.Memory; m != nil {
 		p("\n### 5. Memory and start-up\n\n| Measure | Value | Target |\n|---|--:|---|\n")

@@ -22,11 +22,11 @@ func TestMarkdown(t *testing.T) {
 			want: []string{"on 2 cores", TokensUnavailable, "**missed** (100 B over)"},
 		},
 		{
-			name: "fixture under the seed's view",
+			name: "fixture under mcp-mealie's view",
 			res: &Results{Cores: 2, Answers: &Answers{Fixture: &AnswerRow{
-				Tool: "get_recipe", Args: "seed fixture", Bytes: 480, Tokens: counted, RawBytes: 2478, RawRequests: 1, RawTokens: counted, Once: true,
+				Tool: "get_recipe", Args: "mcp-mealie fixture", Bytes: 480, Tokens: counted, RawBytes: 2478, RawRequests: 1, RawTokens: counted, Once: true,
 			}}},
-			want: []string{"| `get_recipe` (seed fixture) | 480 | 120 | 2478 (1) |", "against the seed's curated 491 B", ": met."},
+			want: []string{"| `get_recipe` (mcp-mealie fixture) | 480 | 120 | 2478 (1) |", "against mcp-mealie's curated 491 B", ": met."},
 		},
 		{
 			name: "hop overhead over target, with a part path",

@@ -14,7 +14,7 @@ import (
 // sweeps of 2,000 recipes behind 10 ms (about a minute on two cores).
 const sweepTimeout = 5 * time.Minute
 
-// sweepPackage holds the library issue's benchmark, reused as is.
+// sweepPackage holds the library's benchmark, reused as is.
 const sweepPackage = "github.com/souskitchen/sous/integration/library_test"
 
 // Sweep is figure 4: BenchmarkLibraryStatsFoods's metrics, by phase

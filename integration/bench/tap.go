@@ -75,7 +75,7 @@ func StartTap(target string, override map[string][]byte) (*Tap, error) {
 }
 
 // count records one answer at its compact JSON size: indentation is a
-// transport detail, and the seed measured compact payloads too. A body that
+// transport detail, and mcp-mealie's figures are of compact payloads too. A body that
 // is not JSON counts as sent.
 func (t *Tap) count(body []byte) {
 	var buf bytes.Buffer

@@ -180,7 +180,6 @@ func TestRecipeLifecycle(t *testing.T) {
 		if code != 200 || asObj(t, del)["id"] != r["id"] {
 			t.Errorf("delete: %d, want 200 with the deleted recipe", code)
 		}
-		// recipes_delete__again_404.json
 		code, again := tg.call(t, http.MethodDelete, "/api/recipes/"+s, nil)
 		detail, _ := asObj(t, again)["detail"].(map[string]any)
 		if code != 404 || detail["message"] != "No Entry Found" {
@@ -207,7 +206,7 @@ func TestPatchReplacesTags(t *testing.T) {
 		if code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s, map[string]any{"tags": tags[:2]}); code != 200 {
 			t.Fatalf("patch two tags: %d %v", code, body)
 		}
-		// cases C01: PATCH replaces the list.
+		// PATCH replaces the list.
 		code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s, map[string]any{"tags": tags[2:]})
 		if code != 200 {
 			t.Fatalf("patch one tag: %d %v", code, body)
@@ -234,7 +233,7 @@ func TestMealplanIDsAreIntegers(t *testing.T) {
 		if code, _ := tg.call(t, http.MethodDelete, path, nil); code != 200 {
 			t.Errorf("delete: %d", code)
 		}
-		// mealplans__get_uuid_instead_of_int_422.json
+		// services/mealplan/testdata/mealplans__get_uuid_instead_of_int_422.json
 		if code, _ := tg.call(t, http.MethodGet, "/api/households/mealplans/5f0c1d0e-8a51-4c7a-9d57-3c0f5e6b1a2b", nil); code != 422 {
 			t.Errorf("uuid as meal-plan id: %d, want 422", code)
 		}

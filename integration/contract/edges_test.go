@@ -52,7 +52,7 @@ func newTag(t *testing.T, tg target, name string) map[string]any {
 
 func TestBadTokenIs401(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg target) {
-		// users_self__bad_token_401.json, users_self__no_auth_401.json
+		// services/internal/mealie/testdata/users_self__bad_token_401.json
 		for _, tok := range []string{"not-a-token", ""} {
 			code, body := tg.callAs(t, tok, http.MethodGet, "/api/users/self", nil)
 			if want := map[string]any{"detail": "Could not validate credentials"}; code != 401 || !reflect.DeepEqual(body, want) {
@@ -67,7 +67,7 @@ func TestPerPageMinusOneReturnsAll(t *testing.T) {
 		for range 3 {
 			newRecipe(t, tg, tg.uniqueName("Contract All"))
 		}
-		// recipes_list__perpage_minus1.json: every row, per_page = the count.
+		// Every row, per_page = the count.
 		code, all := tg.call(t, http.MethodGet, "/api/recipes?perPage=-1", nil)
 		a := asObj(t, all)
 		items, _ := a["items"].([]any)
@@ -84,7 +84,7 @@ func TestOrganizerObjectsNeedIDNameSlug(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg target) {
 		tag := newTag(t, tg, tg.uniqueName("Contract Brunch"))
 		s := newRecipe(t, tg, tg.uniqueName("Contract Waffles"))
-		// recipes_patch__tag_name_only_422.json: name alone fails validation on the slug.
+		// services/internal/mealie/testdata/recipes_patch__tag_name_only_422.json: name alone fails validation on the slug.
 		code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s, map[string]any{"tags": []any{map[string]any{"name": tag["name"]}}})
 		if code != 422 || !strings.Contains(locs(body), "body.tags.0.slug") {
 			t.Errorf("tag with name only: %d %v, want 422 at body.tags.0.slug", code, body)
@@ -101,7 +101,7 @@ func TestOrganizerObjectsNeedIDNameSlug(t *testing.T) {
 		if items, _ := asObj(t, body)["items"].([]any); code != 200 || len(items) != 0 {
 			t.Errorf("tag sent without id on %s: %d %v, want no such tag (not created)", tg.profile, code, body)
 		}
-		// recipes_patch__tag_id_with_other_name.json: an existing id sent with
+		// An existing id sent with
 		// another name renames the tag everywhere.
 		renamed := tg.uniqueName("Contract Late Breakfast")
 		code, body = tg.call(t, http.MethodPatch, "/api/recipes/"+s,
@@ -163,7 +163,7 @@ func TestSlugCollisionSuffix(t *testing.T) {
 		first := newRecipe(t, tg, name)
 		second := newRecipe(t, tg, name)
 		third := newRecipe(t, tg, name)
-		// recipes_create__same_name.json: "-1", then "-2".
+		// "-1", then "-2".
 		if second != first+"-1" || third != first+"-2" {
 			t.Errorf("slugs %q %q %q, want %[1]q %[1]q-1 %[1]q-2", first, second, third)
 		}
@@ -253,8 +253,7 @@ func TestRenameWithSlugOrPut(t *testing.T) {
 
 func TestErrorBodyShapes(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg target) {
-		// FastAPI validation: detail is a list of {loc,msg,type}
-		// (organizers_tags__422_missing_name.json).
+		// FastAPI validation: detail is a list of {loc,msg,type}.
 		code, body := tg.call(t, http.MethodPost, "/api/organizers/tags", map[string]any{})
 		list, _ := asObj(t, body)["detail"].([]any)
 		if code != 422 || len(list) == 0 {
@@ -266,14 +265,14 @@ func TestErrorBodyShapes(t *testing.T) {
 			}
 		}
 		// Mealie's ErrorResponse: detail is {message,error,exception}
-		// (recipes_get__unknown_404.json).
+		// (services/internal/mealie/testdata/recipes_get__unknown_404.json).
 		code, body = tg.call(t, http.MethodGet, "/api/recipes/contract-no-such-recipe-"+tg.uniqueWord(), nil)
 		d, _ := asObj(t, body)["detail"].(map[string]any)
 		if code != 404 || d["message"] != "No Entry Found" || d["error"] != true {
 			t.Errorf("unknown recipe: %d %v", code, body)
 		}
 		// A plain string: a queryFilter naming an unknown attribute
-		// (recipes_list__queryfilter_unknown_attr.json).
+		// (services/library/testdata/recipes_list__queryfilter_unknown_attr.json).
 		code, body = tg.call(t, http.MethodGet, "/api/recipes?queryFilter="+url.QueryEscape(`nonexistent = "x"`), nil)
 		if s, _ := asObj(t, body)["detail"].(string); code != 400 || !strings.Contains(s, "nonexistent") {
 			t.Errorf("unknown filter attribute: %d %v", code, body)
@@ -295,7 +294,7 @@ func TestURLImportWithoutRecipeIs201WithPlaceholders(t *testing.T) {
 				t.Skipf("%s is not set to a page without a recipe that this Mealie can reach", placeholderURLEnv)
 			}
 		}
-		// cases C12: the OpenGraph fallback still creates a recipe.
+		// The OpenGraph fallback still creates a recipe.
 		code, slug := tg.call(t, http.MethodPost, "/api/recipes/create/url", map[string]any{"url": u})
 		s, ok := slug.(string)
 		if code != 201 || !ok {
@@ -409,7 +408,7 @@ func TestCookbookQueryFilterString(t *testing.T) {
 				t.Errorf("cookbook %q holds %v, want %v", tt.filter, got, tt.want)
 			}
 		}
-		// cookbooks__create_unknown_attr_filter_422.json
+		// services/library/testdata/cookbooks__create_unknown_attr_filter_422.json
 		code, body := tg.call(t, http.MethodPost, "/api/households/cookbooks", map[string]any{"name": tg.uniqueName("Contract Bad Book"), "queryFilterString": `nosuchfield = "x"`})
 		if code != 422 || !strings.Contains(locs(body), "queryFilterString") {
 			t.Errorf("unknown attribute in a cookbook filter: %d %v, want 422 on queryFilterString", code, body)
@@ -428,7 +427,7 @@ func TestShoppingListAddRecipeIngredients(t *testing.T) {
 		}
 		listID := asObj(t, l)["id"].(string)
 		t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/households/shopping/lists/"+listID, nil) })
-		// shopping_lists__add_recipe.json: answers the whole list.
+		// services/mealplan/testdata/shopping_lists__add_recipe.json: answers the whole list.
 		code, body := tg.call(t, http.MethodPost, "/api/households/shopping/lists/"+listID+"/recipe/"+recipeID, nil)
 		if code != 200 {
 			t.Fatalf("add recipe: %d %v", code, body)
@@ -446,7 +445,7 @@ func TestShoppingListAddRecipeIngredients(t *testing.T) {
 		if len(refs) != 1 || asObj(t, refs[0])["recipeId"] != recipeID {
 			t.Errorf("recipeReferences = %v", refs)
 		}
-		// shopping_lists__add_recipe_again_scale.json: adding again merges into
+		// services/mealplan/testdata/shopping_lists__add_recipe_again_scale.json: adding again merges into
 		// the same item.
 		_, body = tg.call(t, http.MethodPost, "/api/households/shopping/lists/"+listID+"/recipe/"+recipeID, nil)
 		items, _ = asObj(t, body)["listItems"].([]any)

@@ -2,8 +2,7 @@
 // about the code: the version they pin, the environment variables they list,
 // and the compose file's validity.
 //
-// The seed's lesson (mcp-mealie-current-state.md, "Testing"): a stale pinned
-// install command looks current and installs the previous release, and a
+// Why: a stale pinned install command looks current and installs the previous release, and a
 // variable documented but never read sends a user chasing a setting that
 // does nothing.
 package docs_test
@@ -445,7 +444,7 @@ func TestConnectClientExampleBuilds(t *testing.T) {
 	}
 }
 
-// maxClientLines is the size the issue asks of the example client ("a
-// ten-line Go client": ten lines of main's body, forty with package,
-// imports and error handling).
+// maxClientLines bounds docs/connect-api.md's Go client example, so it
+// stays one a reader takes in at a glance: about ten lines of main's body,
+// forty with package, imports and error handling.
 const maxClientLines = 40

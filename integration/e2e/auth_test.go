@@ -10,7 +10,8 @@ import (
 )
 
 // The remote auth modes, as claude.ai and other clients meet them
-// (shared cases M01: both URL forms answer, never a redirect).
+// (both URL forms answer, never a redirect: TestPathSecret in
+// integration/hostile_test).
 const (
 	testSecret = "k3tchen-path-s3cret-0123456789abcdef"
 	testBearer = "bearer-t0ken-fedcba9876543210"

@@ -12,8 +12,8 @@ import (
 	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
 
-// readOnlyTools is what MEALIE_READ_ONLY=true leaves: the seed's twelve read
-// tools plus the read tools of shopping and (with a food API) the pantry.
+// readOnlyTools is what MEALIE_READ_ONLY=true leaves: the twelve read
+// tools of recipes, meal plans and the library, plus the read tools of shopping and (with a food API) the pantry.
 var readOnlyTools = []string{
 	"check_recipe_links", "find_duplicate_recipes", "get_cookbook_recipes", "get_meal_plan", "get_recipe", "get_shopping_list",
 	"get_todays_meals", "library_stats", "list_cookbooks", "manage_taxonomy", "parse_ingredients", "search_recipes", "suggest_recipes",

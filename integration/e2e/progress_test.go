@@ -14,8 +14,8 @@ import (
 
 // TestReportProgressOverHTTP: a library report called with a progress token
 // streams progress notifications on the POST's event stream, which carries
-// X-Accel-Buffering: no so a proxy passes them on as they come (shared
-// cases M09).
+// X-Accel-Buffering: no so a proxy passes them on as they come (nginx
+// buffers otherwise: deploy/nginx/sous-mcp-proxy.conf).
 func TestReportProgressOverHTTP(t *testing.T) {
 	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	addr, _ := startHTTPLogged(t, em)

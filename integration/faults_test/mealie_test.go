@@ -43,8 +43,8 @@ func TestReadsRecoverWithinTheRetryBudget(t *testing.T) {
 }
 
 // TestReadsFailClearlyPastTheBudget: a Mealie that keeps failing is asked
-// exactly readAttempts times and the model reads the seed's sentence, never
-// a backend body.
+// exactly readAttempts times and the model reads one plain sentence
+// (docs/security.md, "Faults in the backends"), never a backend body.
 func TestReadsFailClearlyPastTheBudget(t *testing.T) {
 	em := mealietest.NewServer(t)
 	s := newStack(t, backends{mealie: em})
@@ -93,7 +93,7 @@ var writeCases = []struct {
 
 // TestWritesAreSentExactlyOnce: whatever Mealie does to a write — 5xx,
 // a dropped connection, or a write that lands and whose answer is lost — the
-// write reaches Mealie once and the model is told it failed (DESIGN.md,
+// write reaches Mealie once and the model is told it failed (docs/design.md,
 // "Safety lines": no write is ever retried).
 func TestWritesAreSentExactlyOnce(t *testing.T) {
 	faults := map[string]mealieemu.FaultRule{

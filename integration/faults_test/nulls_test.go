@@ -138,7 +138,7 @@ func firstSlug(t *testing.T, em *mealieemu.Server) string {
 		} `json:"items"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil || len(page.Items) == 0 {
-		t.Fatalf("no recipe in the seed: %v", err)
+		t.Fatalf("no recipe in the demo library: %v", err)
 	}
 	return page.Items[0].Slug
 }

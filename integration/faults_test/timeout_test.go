@@ -40,7 +40,7 @@ func TestWriteAnsweredAfterTheTimeout(t *testing.T) {
 }
 
 // TestCancelledCallStopsMealieRequests: a client that cancels a tool call
-// (claude.ai gives up at about 60 s; shared/cases/mcp-cases.md M10) stops
+// (claude.ai gives up at about 60 s) stops
 // the Mealie request in flight, and no retry follows it.
 func TestCancelledCallStopsMealieRequests(t *testing.T) {
 	em := mealietest.NewServer(t)

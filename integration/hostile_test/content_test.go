@@ -238,7 +238,7 @@ func TestImportedTextStaysData(t *testing.T) {
 
 // TestLinkCheckSendsNoCredentials: link checks go to third-party hosts
 // unauthenticated; the Mealie token (or any other secret) never leaves with
-// them (DESIGN.md, "Safety lines"). The site stands on loopback, with the
+// them (docs/design.md, "Safety lines"). The site stands on loopback, with the
 // private-address guard off as SOUS_LINKCHECK_ALLOW_PRIVATE does.
 func TestLinkCheckSendsNoCredentials(t *testing.T) {
 	type seen struct {

@@ -12,7 +12,8 @@ import (
 // TestPathSecret: only /mcp/<secret> and /mcp/<secret>/ answer; a wrong,
 // shortened, lengthened or missing secret, with or without the slash and
 // with any method, gets exactly the answer of an unknown path, and nothing
-// answers with a redirect (shared/cases/mcp-cases.md, M01).
+// answers with a redirect: clients that follow one would leak the secret
+// or lose the POST body.
 func TestPathSecret(t *testing.T) {
 	s := newStack(t, mcpfront.HTTPOptions{PathSecret: pathSecret}, mcpfront.Options{})
 	refStatus, refHeader, refBody := rawDo(t, http.MethodPost, s.url+"/definitely/unknown", initBody, nil)
@@ -99,7 +100,7 @@ func TestBearer(t *testing.T) {
 // 403 before authentication (so a CSRF probe is not mistaken for a bad
 // token), as is a DNS-rebinding Host; no Origin (claude.ai's backend),
 // loopback origins and the configured public origin pass
-// (shared/cases/mcp-cases.md, M08).
+// (docs/security.md, "Hostile callers").
 func TestOriginAndHost(t *testing.T) {
 	s := newStack(t, mcpfront.HTTPOptions{BearerToken: bearerToken, PublicURL: "https://kitchen.example.org"}, mcpfront.Options{})
 	auth := "Bearer " + bearerToken

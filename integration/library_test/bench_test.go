@@ -16,19 +16,19 @@ import (
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 )
 
-// Benchmark setting, from the library issue's "Performance": a 2,000-recipe
+// Benchmark setting: a 2,000-recipe
 // library behind 10 ms of latency per request, roughly a homelab Mealie on
 // the other side of a VPN.
 const (
 	benchSeed    = "bench:2000"
 	benchLatency = 10 * time.Millisecond
-	// seedFanout is the seed's FANOUT: detail GETs 8 at a time.
+	// seedFanout is mcp-mealie's FANOUT: detail GETs 8 at a time.
 	seedFanout = 8
-	// seedPageSize is the seed's list page size.
+	// seedPageSize is mcp-mealie's list page size.
 	seedPageSize = 100
 )
 
-// seedFoodCounts counts recipes per food id the seed's way: page the list,
+// seedFoodCounts counts recipes per food id mcp-mealie's way: page the list,
 // then one detail GET per recipe, seedFanout at a time.
 func seedFoodCounts(ctx context.Context, m *mealieemu.Server) (map[string]int32, error) {
 	get := func(path string, out any) error {
@@ -99,12 +99,12 @@ func seedFoodCounts(ctx context.Context, m *mealieemu.Server) (map[string]int32,
 }
 
 // BenchmarkLibraryStatsFoods measures LibraryStats(foods) cold, warm and
-// after one recipe write, beside the seed's approach, in Mealie requests
+// after one recipe write, beside mcp-mealie's approach, in Mealie requests
 // and wall time, on one emulator. Run it once per measurement:
 //
 //	go test ./library_test -run '^$' -bench LibraryStatsFoods -benchtime 1x
 //
-// Each phase's counts must equal the seed approach's, or the benchmark
+// Each phase's counts must equal mcp-mealie's approach's, or the benchmark
 // fails.
 func BenchmarkLibraryStatsFoods(b *testing.B) {
 	for b.Loop() {
@@ -151,7 +151,7 @@ func BenchmarkLibraryStatsFoods(b *testing.B) {
 		}
 		same := func(phase string, got map[string]int32) {
 			if fmt.Sprint(got) != fmt.Sprint(want) {
-				b.Fatalf("%s: counts differ from the seed approach's (%d foods vs %d)", phase, len(got), len(want))
+				b.Fatalf("%s: counts differ from mcp-mealie's approach's (%d foods vs %d)", phase, len(got), len(want))
 			}
 		}
 		same("cold", measure("cold", report))

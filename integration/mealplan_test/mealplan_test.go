@@ -177,7 +177,7 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 // TestNewerEntryTypeReadBack plans a snack straight in Mealie, as its own
 // web app would. Mealie 3.x accepts snack, drink and dessert (profile.go,
 // extraEntryTypes; Mealie PR #6149); 2.x refuses them with 422
-// (mealplans__create_422_bad_entry_type.json). Where Mealie stores one, sous
+// (services/mealplan/testdata/mealplans__create_422_bad_entry_type.json). Where Mealie stores one, sous
 // must still read the day's plan, with the entry in it.
 func TestNewerEntryTypeReadBack(t *testing.T) {
 	each(t, func(t *testing.T, v string) {

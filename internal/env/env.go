@@ -1,6 +1,6 @@
 // Package env reads sous's configuration from the process environment, with a
-// .env file found upward from the working directory as a fallback (the seed's
-// "process environment first, .env second" rule).
+// .env file found upward from the working directory as a fallback: the
+// process environment always wins (docs/configuration.md).
 package env
 
 import (
@@ -45,7 +45,7 @@ func String(name, def string) string {
 // Bool parses a boolean variable. It accepts 1/true/yes/on and
 // 0/false/no/off in any case; unset or blank gives def. Anything else is an
 // error naming the variable: failing open on a safety flag such as
-// MEALIE_READ_ONLY is the wrong default (seed, "Configuration").
+// MEALIE_READ_ONLY is the wrong default.
 func Bool(name string, def bool) (bool, error) {
 	v := strings.TrimSpace(os.Getenv(name))
 	if v == "" {

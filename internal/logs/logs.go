@@ -1,6 +1,5 @@
 // Package logs builds sous's logger: log/slog text to stderr, never stdout,
-// because under stdio stdout is the MCP protocol (DESIGN.md, "Protocols and
-// conventions").
+// because under stdio stdout is the MCP protocol.
 package logs
 
 import (

@@ -71,7 +71,7 @@ func decodeList(r *http.Request, dst any) error {
 
 // missingStrings is a "Field required" entry for each key the body lacks as a
 // string, in the order given: Mealie lists them in its model's field order
-// (shopping_lists__put.json: groupId, userId, id).
+// (services/mealplan/testdata/shopping_lists__put.json: groupId, userId, id).
 func (b jsonBody) missingStrings(keys ...string) []valErr {
 	var errs []valErr
 	for _, k := range keys {

@@ -15,8 +15,7 @@ func (s *Server) cookbookRoutes(mux *http.ServeMux) {
 }
 
 // cookbookParts parses a cookbook's filter for its queryFilter.parts. Free text
-// that is not a filter is accepted with no parts
-// (cookbooks__create_freeform_text_filter.json).
+// that is not a filter is accepted with no parts.
 func (st *store) cookbookParts(filter string) []filterPart {
 	if filter == "" {
 		return nil
@@ -29,7 +28,7 @@ func (st *store) cookbookParts(filter string) []filterPart {
 }
 
 // checkCookbookFilter rejects a filter naming an unknown attribute with a 422
-// (cookbooks__create_unknown_attr_filter_422.json); other parse failures pass.
+// (services/library/testdata/cookbooks__create_unknown_attr_filter_422.json); other parse failures pass.
 func (st *store) checkCookbookFilter(filter string) *valErr {
 	if filter == "" {
 		return nil
@@ -61,8 +60,8 @@ func (st *store) cookbookRecipes(c *cookbook) []*recipe {
 	return out
 }
 
-// renderCookbook is ReadCookBook; withRecipes adds RecipeCookBook's recipes
-// (cookbooks__get_by_id.json), which profiles without cookbookRecipes omit.
+// renderCookbook is ReadCookBook; withRecipes adds RecipeCookBook's recipes,
+// which profiles without cookbookRecipes omit.
 func (st *store) renderCookbook(c *cookbook, withRecipes bool) object {
 	o := object{{"name", c.Name}, {"description", c.Description}, {"slug", c.Slug}, {"position", c.Position},
 		{"public", c.Public}, {"queryFilterString", c.QueryFilterString}, {"groupId", st.user.GroupID},
@@ -94,8 +93,7 @@ func (s *Server) listCookbooks(w http.ResponseWriter, r *http.Request) {
 		render: func(c *cookbook) any { return st.renderCookbook(c, false) }})
 }
 
-// uniqueCookbookSlug suffixes -1, -2... for a repeated name
-// (cookbooks__create_same_name.json).
+// uniqueCookbookSlug suffixes -1, -2... for a repeated name.
 func (st *store) uniqueCookbookSlug(name string, except *cookbook) string {
 	base := slugOf(name)
 	slug := base
@@ -114,7 +112,7 @@ func (st *store) uniqueCookbookSlug(name string, except *cookbook) string {
 }
 
 // applyCookbook sets the fields of a create or PUT body; what is left out is
-// reset, so PUT {name} clears description and filter (cookbooks__put_partial.json).
+// reset, so PUT {name} clears description and filter.
 func (st *store) applyCookbook(c *cookbook, b jsonBody) *valErr {
 	c.Name, _ = b.str("name")
 	c.Description, _ = b.str("description")
@@ -149,7 +147,7 @@ func (s *Server) createCookbook(w http.ResponseWriter, r *http.Request) {
 }
 
 // getCookbook accepts an id or a slug; an unknown one is the router-style 404
-// (cookbooks__get_unknown.json).
+// (services/library/testdata/cookbooks__get_unknown.json).
 func (s *Server) getCookbook(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
@@ -186,7 +184,7 @@ func (s *Server) updateCookbook(w http.ResponseWriter, r *http.Request) {
 }
 
 // updateCookbooks is PUT /api/households/cookbooks with a list, used to
-// reorder (cookbooks__put_bulk.json).
+// reorder.
 func (s *Server) updateCookbooks(w http.ResponseWriter, r *http.Request) {
 	var items []map[string]any
 	if err := decodeList(r, &items); err != nil {
@@ -217,8 +215,7 @@ func (s *Server) updateCookbooks(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// deleteCookbook returns the deleted cookbook, then 400 "No row was found"
-// (cookbooks__delete.json, cookbooks__delete_again.json).
+// deleteCookbook returns the deleted cookbook, then 400 "No row was found".
 func (s *Server) deleteCookbook(w http.ResponseWriter, r *http.Request) {
 	rowDelete[cookbook, string]{parse: itemUUID,
 		rows:   func(st *store) *[]*cookbook { return &st.cookbooks },

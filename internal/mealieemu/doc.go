@@ -7,9 +7,13 @@
 //	srv, err := mealieemu.Start(mealieemu.WithSeed("demo")) // Mealie 2.8
 //	if err != nil { ... }
 //	defer srv.Close()
-//	client := mealie.New(srv.URL, srv.Token)
+//	req, _ := http.NewRequest("GET", srv.URL+"/api/users/self", nil)
+//	req.Header.Set("Authorization", "Bearer "+srv.Token)
+//	resp, err := http.DefaultClient.Do(req)         // or any Mealie client
 //	...
-//	for _, r := range srv.Requests() { ... }        // what the client sent
+//	for _, r := range srv.Requests() { ... }       // what the client sent
+//
+// ExampleStart (server_test.go) runs the same steps outside a test.
 //
 // Tests use the mealietest package instead, whose NewServer closes the
 // server when the test ends; this package imports no test machinery, so the

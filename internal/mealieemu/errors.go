@@ -5,7 +5,7 @@ import (
 )
 
 // Mealie answers errors in several body shapes depending on where the error is
-// raised (fixtures README, "Error body shapes vary by route"). Each writer here
+// raised (TestErrorBodyShapes in integration/contract). Each writer here
 // produces one of them.
 
 // writeJSON writes v as the JSON body with the given status.
@@ -24,16 +24,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeDetail writes the plain-string shape {"detail":"..."} used for 401,
 // 400 from a bad queryFilter or orderBy, 404 "cookbook not found" and the
-// router's 404/405 (users_self__no_auth_401.json, recipes_list__orderby_invalid.json,
-// cookbooks__get_unknown.json, cookbooks__patch_405.json).
+// router's 404/405 (services/library/testdata/cookbooks__get_unknown.json;
+// TestBadTokenIs401 and TestErrorBodyShapes in integration/contract).
 func writeDetail(w http.ResponseWriter, status int, detail string) {
 	writeJSON(w, status, object{{"detail", detail}})
 }
 
 // writeErrorResponse writes Mealie's ErrorResponse shape
 // {"detail":{"message","error":true,"exception"}} used by the recipe
-// controller and the generic CRUD mixins (recipes_get__unknown_404.json,
-// foods_delete__unknown.json). An empty exception renders as null.
+// controller and the generic CRUD mixins
+// (services/internal/mealie/testdata/recipes_get__unknown_404.json). An empty
+// exception renders as null.
 func writeErrorResponse(w http.ResponseWriter, status int, message, exception string) {
 	var exc any
 	if exception != "" {
@@ -46,25 +47,25 @@ func writeErrorResponse(w http.ResponseWriter, status int, message, exception st
 	}}})
 }
 
-// writeNoEntry is the recipe controller's 404 (recipes_get__unknown_404.json).
+// writeNoEntry is the recipe controller's 404 (services/internal/mealie/testdata/recipes_get__unknown_404.json).
 func writeNoEntry(w http.ResponseWriter) {
 	writeErrorResponse(w, http.StatusNotFound, "No Entry Found", "")
 }
 
 // writeUnknownError is the recipe controller's 500 for an exception it does not
-// map, naming the Python exception class (recipes_patch__tags_null_500.json).
+// map, naming the Python exception class (services/internal/mealie/testdata/recipes_patch__tags_null_500.json).
 func writeUnknownError(w http.ResponseWriter, exception string) {
 	writeErrorResponse(w, http.StatusInternalServerError, "Unknown Error", exception)
 }
 
-// writeNotFoundMixin is the generic CRUD mixin's 404 (foods_get__merged_away_404.json,
-// mealplans__get_unknown_int.json).
+// writeNotFoundMixin is the generic CRUD mixin's 404
+// (services/mealplan/testdata/mealplans__get_unknown_int.json).
 func writeNotFoundMixin(w http.ResponseWriter) {
 	writeErrorResponse(w, http.StatusNotFound, "Not found.", "")
 }
 
 // writeNoRow is the generic mixin's answer when a delete or update finds no
-// row: 400 on 2.0 (foods_delete__unknown.json, mealplans__delete_again.json),
+// row: 400 on 2.0 (services/mealplan/testdata/mealplans__delete_again.json),
 // 404 with the same body on profiles with missingRow404.
 func (st *store) writeNoRow(w http.ResponseWriter) {
 	status := http.StatusBadRequest
@@ -81,7 +82,7 @@ func writeNoToken(w http.ResponseWriter) {
 }
 
 // writeInternal is an unhandled exception: Starlette's text/plain 500
-// (organizers_tags__create_duplicate.json, recipes_create_url__loopback_ip.json).
+// (services/internal/mealie/testdata/organizers_tags__create_duplicate.json).
 func writeInternal(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusInternalServerError)
@@ -105,7 +106,7 @@ func (e valErr) render() object {
 	return o
 }
 
-// writeValidation writes FastAPI's 422 {"detail":[...]} (foods__422_missing_name.json).
+// writeValidation writes FastAPI's 422 {"detail":[...]}.
 func writeValidation(w http.ResponseWriter, errs ...valErr) {
 	list := make([]any, 0, len(errs))
 	for _, e := range errs {
@@ -120,7 +121,7 @@ func missing(input any, loc ...any) valErr {
 }
 
 // intParsing is the entry for a path or query value that is not an integer
-// (mealplans__get_uuid_instead_of_int_422.json, recipes_list__perpage_not_int_422.json).
+// (services/mealplan/testdata/mealplans__get_uuid_instead_of_int_422.json).
 func intParsing(where, name, input string) valErr {
 	return valErr{typ: "int_parsing", loc: []any{where, name}, msg: "Input should be a valid integer, unable to parse string as an integer", input: input}
 }

@@ -91,10 +91,10 @@ func marshal(v any) ([]byte, error) {
 }
 
 // The layouts Mealie 2.0 uses for timestamps. A single object read through a
-// response model comes back with a "Z" suffix (recipes_get__fresh.json:
+// response model comes back with a "Z" suffix (services/internal/mealie/testdata/recipes_get__fresh.json:
 // "2026-11-30T10:59:30.470180Z"), while the recipe list, which Mealie serialises
 // with orjson straight from the summary model, uses "+00:00"
-// (recipes_list__default.json: "2026-11-30T10:59:33.088070+00:00").
+// (services/recipes/testdata/recipes_list__default.json: "2026-11-30T10:59:33.088070+00:00").
 const (
 	layoutZ      = "2006-01-02T15:04:05.000000Z"
 	layoutOffset = "2006-01-02T15:04:05.000000+00:00"

@@ -24,7 +24,7 @@ type listSpec[T any] struct {
 }
 
 // listRows answers a list request: queryFilter, search, orderBy and the
-// envelope with Mealie's generic next/previous links (foods__list_paged.json).
+// envelope with Mealie's generic next/previous links (services/internal/mealie/testdata/foods__list_paged.json).
 // rows are in creation order; without orderBy the newest come first, as
 // Mealie orders by created_at descending.
 func listRows[T any](st *store, w http.ResponseWriter, r *http.Request, rows []T, spec listSpec[T]) {
@@ -138,8 +138,8 @@ func lowerString(v any) any {
 var uuidChars = regexp.MustCompile(`[^0-9a-fA-F-]`)
 
 // pathUUID validates a path id as pydantic's UUID4 does: not a UUID is
-// uuid_parsing (organizers_tags__get_bad_uuid_422.json); a UUID of another
-// version is uuid_version (foods__get_nil_uuid.json).
+// uuid_parsing; a UUID of another
+// version is uuid_version.
 func pathUUID(w http.ResponseWriter, name, v string) (string, bool) {
 	if e := uuid4Error(v); e != nil {
 		e.loc = []any{"path", name}
@@ -193,7 +193,7 @@ func itemUUID(w http.ResponseWriter, r *http.Request) (string, bool) {
 
 // rowDelete is the CRUD mixin's DELETE .../{id}: 200 with the row as it was
 // before it went, or 400 "No row was found" when there is none, a second
-// delete included (cookbooks__delete.json, cookbooks__delete_again.json).
+// delete included.
 type rowDelete[T any, K comparable] struct {
 	// parse reads the {id} and answers 422 when it cannot.
 	parse  func(http.ResponseWriter, *http.Request) (K, bool)

@@ -8,7 +8,7 @@ import (
 )
 
 // entryTypes are the meal-plan types Mealie 2.0 accepts
-// (mealplans__create_422_bad_entry_type.json); profiles with extraEntryTypes
+// (services/mealplan/testdata/mealplans__create_422_bad_entry_type.json); profiles with extraEntryTypes
 // add the 3.x ones.
 var entryTypes = []string{"breakfast", "lunch", "dinner", "side"}
 
@@ -22,7 +22,7 @@ func (st *store) entryTypes() []string {
 }
 
 // renderMealplan is ReadPlanEntry with the recipe summary or null
-// (mealplans__get_one.json, mealplans__create_unknown_recipe.json).
+// (services/mealplan/testdata/mealplans__get_one.json, services/mealplan/testdata/mealplans__create_unknown_recipe.json).
 func (st *store) renderMealplan(m *mealplan) object {
 	var rec any
 	if m.RecipeID != nil {
@@ -46,7 +46,7 @@ func (s *Server) mealplanRoutes(mux *http.ServeMux) {
 }
 
 // listMealplans filters on start_date/end_date, snake_case only: camelCase
-// names are ignored (mealplans__list_camel_dates.json).
+// names are ignored (services/mealplan/testdata/mealplans__list_camel_dates.json).
 func (s *Server) listMealplans(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var verrs []valErr
@@ -86,7 +86,7 @@ func (s *Server) listMealplans(w http.ResponseWriter, r *http.Request) {
 
 // parsePlanBody validates a create body: date, entryType among the profile's
 // types (default breakfast), and a recipeId or a title
-// (mealplans__create_422_no_recipe_no_title.json reports loc body.recipe_id).
+// (services/mealplan/testdata/mealplans__create_422_no_recipe_no_title.json reports loc body.recipe_id).
 func (st *store) parsePlanBody(b jsonBody, m *mealplan) []valErr {
 	var verrs []valErr
 	if d, ok := b.str("date"); !ok {
@@ -151,7 +151,7 @@ func quotedList(vals []string) string {
 }
 
 // createMealplan answers 201; an unknown but well-formed recipeId is kept and
-// shows recipe null (mealplans__create_unknown_recipe.json).
+// shows recipe null (services/mealplan/testdata/mealplans__create_unknown_recipe.json).
 func (s *Server) createMealplan(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -187,7 +187,7 @@ func (s *Server) todayMealplans(w http.ResponseWriter, r *http.Request) {
 }
 
 // randomMealplan is POST /api/households/mealplans/random {date, entryType}:
-// an entry with a random recipe, answered 200 (mealplans__random.json).
+// an entry with a random recipe, answered 200 (services/mealplan/testdata/mealplans__random.json).
 func (s *Server) randomMealplan(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -202,7 +202,7 @@ func (s *Server) randomMealplan(w http.ResponseWriter, r *http.Request) {
 	m := &mealplan{}
 	verrs := st.parsePlanBody(b, m)
 	if len(verrs) > 0 {
-		// Only the date and type are the caller's (mealplans__random_422.json).
+		// Only the date and type are the caller's (services/mealplan/testdata/mealplans__random_422.json).
 		var kept []valErr
 		for _, e := range verrs {
 			if e.typ != "value_error" {
@@ -226,7 +226,7 @@ func (s *Server) randomMealplan(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, st.renderMealplan(m))
 }
 
-// planID parses an integer entry id (mealplans__get_uuid_instead_of_int_422.json).
+// planID parses an integer entry id (services/mealplan/testdata/mealplans__get_uuid_instead_of_int_422.json).
 func planID(w http.ResponseWriter, r *http.Request) (int, bool) {
 	id, err := strconv.Atoi(r.PathValue("id"))
 	if err != nil {
@@ -252,7 +252,7 @@ func (s *Server) getMealplan(w http.ResponseWriter, r *http.Request) {
 }
 
 // updateMealplan needs the full entry: date, id, groupId and userId
-// (mealplans__put_partial_422.json).
+// (services/mealplan/testdata/mealplans__put_partial_422.json).
 func (s *Server) updateMealplan(w http.ResponseWriter, r *http.Request) {
 	id, ok := planID(w, r)
 	if !ok {
@@ -292,7 +292,7 @@ func (s *Server) updateMealplan(w http.ResponseWriter, r *http.Request) {
 }
 
 // deleteMealplan returns the deleted entry, then 400 "No row was found"
-// (mealplans__delete.json, mealplans__delete_again.json).
+// (services/mealplan/testdata/mealplans__delete.json, services/mealplan/testdata/mealplans__delete_again.json).
 func (s *Server) deleteMealplan(w http.ResponseWriter, r *http.Request) {
 	rowDelete[mealplan, int]{parse: planID,
 		rows:   func(st *store) *[]*mealplan { return &st.mealplans },

@@ -9,7 +9,7 @@ import (
 
 // defaultPerPage is PaginationQuery.per_page's default in Mealie 2.0
 // (mealie/schema/response/pagination.py), visible as per_page 50 in
-// units__list.json.
+// services/recipes/testdata/units__list.json.
 const defaultPerPage = 50
 
 // pageQuery is Mealie's PaginationQuery, parsed from the query string.
@@ -29,8 +29,8 @@ type pageQuery struct {
 
 // parsePageQuery reads page, perPage, orderBy, orderByNullPosition,
 // orderDirection, queryFilter and paginationSeed. A non-integer page or perPage
-// is a 422 (recipes_list__perpage_not_int_422.json); orderBy=random without a
-// seed is the odd stringified 422 (recipes_list__orderby_random_no_seed_422.json).
+// is a 422; orderBy=random without a
+// seed is the odd stringified 422.
 func parsePageQuery(w http.ResponseWriter, r *http.Request) (pageQuery, bool) {
 	q := r.URL.Query()
 	pq := pageQuery{Page: 1, PerPage: defaultPerPage, OrderDirection: "desc"}
@@ -89,7 +89,7 @@ func parsePageQuery(w http.ResponseWriter, r *http.Request) (pageQuery, bool) {
 // window applies Mealie's paging rules to n rows
 // (mealie/repos/repository_generic.py add_pagination_to_query): perPage -1 means
 // all rows, page -1 means the last page, page < 1 means page 1, perPage 0 gives
-// no rows and total_pages 0 (recipes_list__perpage0.json). It returns the
+// no rows and total_pages 0. It returns the
 // effective page and perPage, total_pages and the slice bounds.
 func window(n int, page, perPage int) (pg, pp, totalPages, lo, hi int) {
 	pp = perPage
@@ -123,8 +123,8 @@ func window(n int, page, perPage int) (pg, pp, totalPages, lo, hi int) {
 // linkParam is one query parameter of a next/previous link, in order.
 type linkParam struct{ k, v string }
 
-// envelope renders the pagination envelope with snake_case keys
-// (recipes_list__perpage2_page1.json). route is the path without /api, and
+// envelope renders the pagination envelope with snake_case keys.
+// route is the path without /api, and
 // params are the link's parameters in order, with "page" among them.
 func envelope(route string, pg, pp, total, totalPages int, items []any, params []linkParam) object {
 	link := func(page int) any {
@@ -154,7 +154,7 @@ func envelope(route string, pg, pp, total, totalPages int, items []any, params [
 
 // genericLinkParams are the link parameters of every list except recipes: the
 // whole PaginationQuery dumped in field order, with Python's None spelled out
-// (foods__list_paged.json).
+// (services/internal/mealie/testdata/foods__list_paged.json).
 func genericLinkParams(pq pageQuery, pp int, pageLast bool) []linkParam {
 	none := func(ok bool, v string) string {
 		if !ok {
@@ -185,8 +185,8 @@ func pageParamsAt(params []linkParam, pageLast bool) []linkParam {
 
 // recipeLinkParams are the recipe list's link parameters: the non-null
 // PaginationQuery fields merged with the request's own parameters, each key once
-// (mealie/routes/recipe/recipe_crud_routes.py get_all; recipes_list__perpage2_page1.json
-// gives "/recipes?page=2&perPage=2&orderDirection=desc").
+// (Mealie's mealie/routes/recipe/recipe_crud_routes.py get_all: page 1 of
+// perPage=2 links next as "/recipes?page=2&perPage=2&orderDirection=desc").
 func recipeLinkParams(r *http.Request, pq pageQuery, pageLast bool) []linkParam {
 	params := []linkParam{{"page", ""}, {"perPage", strconv.Itoa(pq.PerPage)}}
 	if pq.hasOrderBy {

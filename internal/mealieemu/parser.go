@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// parsers are the parser names Mealie accepts (parser_ingredients__bad_parser_422.json).
+// parsers are the parser names Mealie accepts (services/mealplan/testdata/parser_ingredients__bad_parser_422.json).
 var parsers = []string{"nlp", "brute", "openai"}
 
 // leadingQuantity matches "2", "1.5", "1/2" or "1 1/2" at the start of a line.
@@ -41,7 +41,7 @@ var pintUnits = map[string]string{
 }
 
 // parseLine follows Mealie's brute parser as captured
-// (parser_ingredients__brute.json): the leading amount; then, when an amount
+// (services/mealplan/testdata/parser_ingredients__brute.json): the leading amount; then, when an amount
 // was found and more than one word follows, the first word as the unit (known
 // or not, "3 large eggs" gives unit "large"); the rest up to a comma is the
 // food, matched by name or plural name ("eggs" links "egg"); after the comma,
@@ -222,7 +222,7 @@ func (st *store) parseConfidence(p parsedLine, parser string, u *unit, f *food) 
 }
 
 // checkParser validates the parser name; "openai" fails as it does on a
-// server without OpenAI configured (parser_ingredients__openai.json).
+// server without OpenAI configured (services/mealplan/testdata/parser_ingredients__openai.json).
 func checkParser(st *store, w http.ResponseWriter, b jsonBody) bool {
 	p, ok := b.str("parser")
 	if !ok {

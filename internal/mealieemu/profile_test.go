@@ -59,7 +59,7 @@ func TestSharpEdges(t *testing.T) {
 	s := newServer(t, WithVersion("2.0"))
 	// PATCH {name} keeps the stored slug: the old slug answers with the new
 	// slug shown, the new slug is a 404, and later writes fail
-	// (recipes_patch__rename.json and the captures after it).
+	// (TestPatchNameKeepsStoredSlug in integration/contract and the captures after it).
 	code, body := call(t, s, http.MethodPatch, "/api/recipes/tomato-soup", map[string]any{"name": "Roasted Tomato Soup"})
 	if code != 200 || obj(t, body)["slug"] != "roasted-tomato-soup" {
 		t.Fatalf("rename: %d %v", code, obj(t, body)["slug"])

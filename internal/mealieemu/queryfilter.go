@@ -38,7 +38,7 @@ type attrDef[T any] struct {
 }
 
 // filterError is a query filter that Mealie refuses. status 500 stands for a
-// filter Mealie fails to parse without handling it (recipes_list__queryfilter_broken_syntax.json).
+// filter Mealie fails to parse without handling it (services/library/testdata/recipes_list__queryfilter_broken_syntax.json).
 type filterError struct {
 	status int
 	msg    string
@@ -59,7 +59,7 @@ func badFilter(format string, a ...any) *filterError {
 }
 
 // filterPart is one entry of the parsed filter as a cookbook reports it in
-// queryFilter.parts (cookbooks__create_ok.json).
+// queryFilter.parts (services/library/testdata/cookbooks__create_ok.json).
 type filterPart struct {
 	LeftParen, RightParen string
 	Logical               string
@@ -181,8 +181,8 @@ func tokenize(s string) ([]token, *filterError) {
 
 // parseQueryFilter parses s against the attributes of a row type. Unknown
 // attributes and malformed operands are 400s with Mealie's wording
-// (recipes_list__queryfilter_unknown_attr.json); a comparison with no value is
-// the unhandled 500 Mealie gives (recipes_list__queryfilter_broken_syntax.json).
+// (services/library/testdata/recipes_list__queryfilter_unknown_attr.json); a comparison with no value is
+// the unhandled 500 Mealie gives (services/library/testdata/recipes_list__queryfilter_broken_syntax.json).
 func parseQueryFilter[T any](s string, attrs map[string]attrDef[T]) (*queryFilter[T], *filterError) {
 	if strings.Count(s, "(") != strings.Count(s, ")") {
 		return nil, badFilter("invalid query string: parenthesis are unbalanced")
@@ -629,7 +629,7 @@ func likeMatch(s, pattern string) bool {
 }
 
 // renderParts renders the parsed filter as Mealie's QueryFilterJSON
-// (cookbooks__create_ok.json "queryFilter").
+// (services/library/testdata/cookbooks__create_ok.json "queryFilter").
 func renderParts(parts []filterPart) object {
 	out := make([]any, 0, len(parts))
 	opt := func(s string) any {

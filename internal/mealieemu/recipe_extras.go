@@ -14,7 +14,7 @@ import (
 )
 
 // bulkTarget is recipes_bulk_tag's organizer list: full {id,name,slug} objects,
-// with id and slug both reported missing otherwise (recipes_bulk_tag__name_only_422.json).
+// with id and slug both reported missing otherwise.
 func bulkOrganizers(b jsonBody, key string) ([]string, []valErr) {
 	v, ok := b[key]
 	if !ok {
@@ -53,9 +53,9 @@ func bulkRecipes(b jsonBody) ([]string, *valErr) {
 }
 
 // handleBulkOrganize is POST /api/recipes/bulk-actions/{tag,categorize}: it
-// adds, never removes (recipes_bulk_tag__adds_not_replaces.json), answers 200
-// null, and fails unhandled on an unknown recipe slug
-// (recipes_bulk_tag__unknown_recipe.json). Recipes are named by slug only
+// adds, never removes, answers 200
+// null, and fails unhandled on an unknown recipe slug.
+// Recipes are named by slug only
 // (testdata/recordings/<version>/TestBulkTagCategorizeDelete.json in the
 // contract package).
 func (s *Server) handleBulkOrganize(key string) http.HandlerFunc {
@@ -130,7 +130,7 @@ func appendUnique(ids []string, id string) []string {
 }
 
 // handleBulkDelete answers 200 null, unknown slugs included
-// (recipes_bulk_delete__unknown.json).
+// (TestBulkTagCategorizeDelete in integration/contract).
 func (s *Server) handleBulkDelete(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -152,7 +152,7 @@ func (s *Server) handleBulkDelete(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, nil)
 }
 
-// badRecipeData is the scraper's 400 (recipes_create_url__not_a_url.json).
+// badRecipeData is the scraper's 400 (services/internal/mealie/testdata/recipes_create_url__not_a_url.json).
 func badRecipeData(w http.ResponseWriter) {
 	writeJSON(w, http.StatusBadRequest, object{{"detail", object{{"details", "BAD_RECIPE_DATA"}}}})
 }
@@ -160,8 +160,7 @@ func badRecipeData(w http.ResponseWriter) {
 // handleCreateFromURL is POST /api/recipes/create/url {url, includeTags}. The
 // emulator reaches no network: a page registered with WithWebPage is scraped,
 // any other public URL fails as an unreachable page does (a bare 500). Loopback and
-// private addresses trip Mealie's unhandled SSRF guard, a 500 text/plain
-// (recipes_create_url__loopback_ip.json, recipes_create_url__localhost_name.json).
+// private addresses trip Mealie's unhandled SSRF guard, a 500 text/plain.
 func (s *Server) handleCreateFromURL(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -211,7 +210,7 @@ func privateHost(h string) bool {
 }
 
 // handleCreateBulkURL is POST /api/recipes/create/url/bulk: 202 with a report
-// id, whatever the URLs (recipes_create_url_bulk__loopback.json).
+// id, whatever the URLs.
 func (s *Server) handleCreateBulkURL(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -226,7 +225,7 @@ func (s *Server) handleCreateBulkURL(w http.ResponseWriter, r *http.Request) {
 
 // handleCreateFromHTML is POST /api/recipes/create/html-or-json {data,
 // includeTags}: a JSON-LD recipe or an HTML page carrying one; anything else is
-// BAD_RECIPE_DATA (recipes_create_html_or_json__garbage.json).
+// BAD_RECIPE_DATA.
 func (s *Server) handleCreateFromHTML(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -287,8 +286,7 @@ func (st *store) importPage(data string, includeTags bool, orgURL string) (strin
 	rc.Description, _ = ld.str("description")
 	rc.Yield = ldString(ld["recipeYield"])
 	rc.TotalTime, rc.PrepTime, rc.PerformTime = ldString(ld["totalTime"]), ldString(ld["prepTime"]), ldString(ld["cookTime"])
-	// Imports always get an image key and an orgURL, "" for pasted data
-	// (recipes_get__from_ldjson.json).
+	// Imports always get an image key and an orgURL, "" for pasted data.
 	rc.OrgURL = strp(orgURL)
 	rc.Image = strp(imageKey())
 	rc.Ingredients = nil
@@ -303,7 +301,7 @@ func (st *store) importPage(data string, includeTags bool, orgURL string) (strin
 		rc.Instructions = append(rc.Instructions, step{ID: newID(), Title: strp(""), Summary: strp(""), Text: text, IngredientReferences: []string{}})
 	}
 	if includeTags {
-		// Keywords become tags (recipes_create_html_or_json__ldjson.json).
+		// Keywords become tags.
 		var kws []string
 		switch k := ld["keywords"].(type) {
 		case string:
@@ -411,7 +409,7 @@ func ldSteps(v any) []string {
 
 // handleImageFromURL is POST /api/recipes/{slug}/image {url}. Mealie answers
 // 200 null and changes the recipe's image key even when nothing could be
-// fetched (recipes_image_post__loopback_url.json, recipes_get__after_image_post.json).
+// fetched (TestRecipeImageFromUnreachableURL in integration/contract).
 func (s *Server) handleImageFromURL(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -438,7 +436,7 @@ func (s *Server) handleImageFromURL(w http.ResponseWriter, r *http.Request) {
 // handleImageUpload is PUT /api/recipes/{slug}/image, multipart with an
 // "image" file and an "extension" field. Without the extension it
 // is a 422; bytes that are not an image fail unhandled; otherwise the image key
-// becomes a random number from 0 to 255 (recipes_image_put__png_ok.json).
+// becomes a random number from 0 to 255.
 func (s *Server) handleImageUpload(w http.ResponseWriter, r *http.Request) {
 	if err := r.ParseMultipartForm(maxBodyBytes); err != nil {
 		writeValidation(w, missing(nil, "image"), missing(nil, "extension"))
@@ -477,8 +475,8 @@ func (s *Server) handleImageUpload(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleMedia is GET /api/media/recipes/{id}/images/{file}: the last uploaded
-// image, whatever the file name asks for. Real Mealie serves WebP renditions
-// (media_recipe_image__original_webp.json); the emulator serves the bytes it
+// image, whatever the file name asks for. Real Mealie serves WebP renditions;
+// the emulator serves the bytes it
 // was given. No token is needed.
 func (s *Server) handleMedia(w http.ResponseWriter, r *http.Request) {
 	st := s.store

@@ -10,7 +10,7 @@ import (
 )
 
 // placeholderStep is the markdown step Mealie puts in every new recipe
-// (recipes_get__fresh.json).
+// (services/internal/mealie/testdata/recipes_get__fresh.json).
 const placeholderStep = "Recipe steps as well as other fields in the recipe page support markdown syntax.\n\n**Add a link**\n\n[My Link](https://demo.mealie.io)\n"
 
 // maxNameRetries is how many "Name (n)" variants Mealie tries before giving up
@@ -18,10 +18,10 @@ const placeholderStep = "Recipe steps as well as other fields in the recipe page
 const maxNameRetries = 10
 
 // handleCreateRecipe is POST /api/recipes {name}: 201 with the bare slug
-// string (recipes_create__ok.json). Other fields are ignored
-// (recipes_create__extra_fields.json); an empty name is a 500 AssertionError
-// (recipes_create__empty_name.json); a repeated name becomes "Name (1)"
-// (recipes_create__same_name.json).
+// string (services/internal/mealie/testdata/recipes_create__ok.json). Other fields are ignored;
+// an empty name is a 500 AssertionError;
+// a repeated name becomes "Name (1)"
+// (TestSlugCollisionSuffix in integration/contract).
 func (s *Server) handleCreateRecipe(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -134,13 +134,12 @@ func (st *store) validateRecipeBody(b jsonBody) (*recipePatch, *recipeFailure) {
 			continue
 		}
 		if v == nil {
-			// recipes_patch__tags_null_500.json
+			// services/internal/mealie/testdata/recipes_patch__tags_null_500.json
 			exception = firstNonEmpty(exception, "TypeError")
 			continue
 		}
 		items, isList := v.([]any)
 		if !isList {
-			// recipes_patch__bad_type_422.json
 			verrs = append(verrs, valErr{typ: "list_type", loc: []any{"body", o.key}, msg: "Input should be a valid list", input: v})
 			continue
 		}
@@ -153,7 +152,6 @@ func (st *store) validateRecipeBody(b jsonBody) (*recipePatch, *recipeFailure) {
 			}
 			req := []string{"name", "slug"}
 			if o.needID {
-				// recipes_patch__tool_without_id_422.json
 				req = []string{"id", "name", "slug"}
 			}
 			var missingHere bool
@@ -184,13 +182,13 @@ func (st *store) validateRecipeBody(b jsonBody) (*recipePatch, *recipeFailure) {
 			case found != nil:
 				if found.Name != name || found.Slug != slug {
 					// An id with another name renames the global organizer
-					// (recipes_patch__tag_id_with_other_name.json).
+					// (TestOrganizerObjectsNeedIDNameSlug in integration/contract).
 					p.renames = append(p.renames, organizerRename{found, name, slug})
 				}
 				ids = append(ids, found.ID)
 			default:
 				// Without a known id Mealie builds a new row without a group
-				// id and fails (recipes_patch__tag_name_slug_existing.json).
+				// id and fails.
 				exception = firstNonEmpty(exception, "TypeError")
 			}
 		}
@@ -233,7 +231,6 @@ func (st *store) validateRecipeBody(b jsonBody) (*recipePatch, *recipeFailure) {
 			stp.Text, _ = ob.str("text")
 			refs, hasRefs := ob.list("ingredientReferences")
 			if !hasRefs {
-				// recipes_patch__instructions_without_refs_500.json
 				exception = firstNonEmpty(exception, "TypeError")
 			}
 			for _, ref := range refs {
@@ -265,8 +262,7 @@ func firstNonEmpty(a, b string) string {
 // parseIngredient validates one recipeIngredient entry.
 func (st *store) parseIngredient(it any, i int) (ingredient, []valErr, string) {
 	// An ingredient sent without quantity stores null: PATCH dumps only the
-	// fields that were set (recipes_patch__ingredients_instructions.json, "a
-	// pinch of salt").
+	// fields that were set ("a pinch of salt" keeps quantity null).
 	in := ingredient{}
 	ob, ok := asBody(it)
 	if !ok {
@@ -280,7 +276,6 @@ func (st *store) parseIngredient(it any, i int) (ingredient, []valErr, string) {
 		} else if q, ok := toFloat(v); ok {
 			in.Quantity = floatp(q)
 		} else {
-			// recipes_patch__ingredient_bad_quantity_422.json
 			verrs = append(verrs, valErr{typ: "float_parsing", loc: []any{"body", "recipeIngredient", i, "quantity"},
 				msg: "Input should be a valid number, unable to parse string as a number", input: v})
 		}
@@ -296,14 +291,13 @@ func (st *store) parseIngredient(it any, i int) (ingredient, []valErr, string) {
 		}
 		id, hasID := sub.str("id")
 		if !hasID {
-			// recipes_patch__ingredient_unit_name_only_500.json: "Expected 'id'
+			// "Expected 'id'
 			// to be provided for unit|food".
 			exception = firstNonEmpty(exception, "ValueError")
 			continue
 		}
 		if e := uuid4Error(id); e != nil {
-			// recipes_patch__ingredient_food_id_not_uuid4_422.json reports the
-			// error once per union member.
+			// Mealie reports the error once per union member.
 			for _, m := range []string{kind.model, kind.create} {
 				ee := *e
 				ee.loc = []any{"body", "recipeIngredient", i, kind.key, "function-after[set_tz_info(), " + m + "]", "id"}
@@ -311,8 +305,7 @@ func (st *store) parseIngredient(it any, i int) (ingredient, []valErr, string) {
 			}
 			continue
 		}
-		// A well-formed id that matches nothing is accepted and dropped
-		// (recipes_patch__ingredient_food_unknown_uuid4.json).
+		// A well-formed id that matches nothing is accepted and dropped.
 		if kind.key == "unit" && st.unitByID(id) != nil {
 			in.UnitID = strp(id)
 		}
@@ -354,7 +347,7 @@ func (st *store) parseIngredient(it any, i int) (ingredient, []valErr, string) {
 
 // apply writes a validated body into the recipe. replace resets what the body
 // leaves out (PUT); otherwise only sent keys change (PATCH, which replaces list
-// fields wholesale: recipes_patch__tags_replace_one.json).
+// fields wholesale: TestPatchReplacesTags in integration/contract).
 func (st *store) apply(rc *recipe, p *recipePatch, replace bool) {
 	b := p.body
 	setStr := func(k string, dst *string) {
@@ -467,9 +460,8 @@ func writeRecipeFailure(w http.ResponseWriter, f *recipeFailure) {
 
 // lookupForWrite finds the recipe a PATCH or PUT names and refuses rows Mealie
 // can no longer update: a row whose stored slug no longer matches its name
-// fails with NoResultFound (recipes_patch__after_patch_rename_old_slug.json),
-// a row that no longer serialises fails with ValidationError
-// (recipes_patch__repair_with_reference_id.json).
+// fails with NoResultFound (TestPatchNameKeepsStoredSlug in integration/contract),
+// a row that no longer serialises fails with ValidationError.
 func (st *store) lookupForWrite(w http.ResponseWriter, key string) *recipe {
 	rc := st.findRecipe(key)
 	if rc == nil {
@@ -492,13 +484,11 @@ func (st *store) lookupForWrite(w http.ResponseWriter, key string) *recipe {
 }
 
 // handlePatchRecipe is PATCH /api/recipes/{slug}. Omitted fields stay; list
-// fields are replaced (recipes_patch__description_only.json,
-// recipes_patch__tags_replace_one.json). A name without a slug leaves the
+// fields are replaced (TestPatchReplacesTags in integration/contract). A name
+// without a slug leaves the
 // stored slug behind while responses show slugify(name); a slug alongside a
 // name stores slugify(name); a slug alone is stored as sent
-// (recipes_patch__rename.json, recipes_patch__rename_with_slug_field.json,
-// recipes_patch__slug_only.json; every recorded version:
-// testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json and
+// (every recorded version: testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json and
 // TestRenameWithSlugOrPut.json in the contract package).
 func (s *Server) handlePatchRecipe(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
@@ -529,8 +519,7 @@ func (s *Server) handlePatchRecipe(w http.ResponseWriter, r *http.Request) {
 		rc.Slug = slug
 	}
 	if p.nullReference {
-		// The PATCH is committed and the row then fails to serialise
-		// (recipes_patch__ingredients_without_reference_id.json).
+		// The PATCH is committed and the row then fails to serialise.
 		rc.broken = true
 		writeUnknownError(w, "ValidationError")
 		return
@@ -539,9 +528,9 @@ func (s *Server) handlePatchRecipe(w http.ResponseWriter, r *http.Request) {
 }
 
 // handlePutRecipe is PUT /api/recipes/{slug}: a full replacement that moves
-// the slug with the name (recipes_put__rename.json). A body without the
+// the slug with the name (TestRenameWithSlugOrPut in integration/contract). A body without the
 // recipe's id tries to insert a second row and fails as "Recipe already
-// exists" (recipes_put__partial.json); one without a name fails in the name
+// exists"; one without a name fails in the name
 // normalisation.
 func (s *Server) handlePutRecipe(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
@@ -585,7 +574,7 @@ func (s *Server) handlePutRecipe(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleDeleteRecipe answers 200 with the full deleted recipe, 404 after
-// (recipes_delete__ok.json, recipes_delete__again_404.json).
+// (TestRecipeLifecycle in integration/contract).
 func (s *Server) handleDeleteRecipe(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
@@ -596,7 +585,7 @@ func (s *Server) handleDeleteRecipe(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if rc.broken {
-		// recipes_delete__throwaway.json
+		// services/recipes/testdata/recipes_delete__throwaway.json
 		writeUnknownError(w, "ValidationError")
 		return
 	}
@@ -631,7 +620,7 @@ func (st *store) removeRecipe(rc *recipe) {
 }
 
 // handleLastMade is PATCH /api/recipes/{slug}/last-made {timestamp}
-// (recipes_last_made__patch.json).
+// (TestTimelineAndLastMade in integration/contract).
 func (s *Server) handleLastMade(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -663,7 +652,7 @@ func (s *Server) handleLastMade(w http.ResponseWriter, r *http.Request) {
 }
 
 // imageKey is the 4-letter cache key Mealie stores as a recipe's image after
-// a URL image fetch (recipes_get__after_image_post.json shows "dkym").
+// a URL image fetch (TestRecipeImageFromUnreachableURL in integration/contract shows "dkym").
 func imageKey() string {
 	const letters = "abcdefghijklmnopqrstuvwxyz"
 	b := make([]byte, 4)

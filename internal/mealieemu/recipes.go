@@ -50,8 +50,7 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 		var failed bool
 		rows, failed = st.filterByOrganizers(rows, q)
 		if failed {
-			// foods accepts ids only; a name makes the query fail unhandled
-			// (recipes_list__foods_by_name.json).
+			// foods accepts ids only; a name makes the query fail unhandled.
 			writeInternal(w)
 			return
 		}
@@ -107,7 +106,7 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 // filterByOrganizers applies the categories, tags, tools and foods filters.
 // Each accepts slugs or ids, repeated values are ORed unless requireAllX=true,
 // and a value that resolves to nothing is dropped, so an unknown slug alone
-// leaves the list unfiltered (recipes_list__tags_unknown_slug.json). Foods take
+// leaves the list unfiltered. Foods take
 // ids only; failed reports a food given by name.
 func (st *store) filterByOrganizers(rows []*recipe, q map[string][]string) (out []*recipe, failed bool) {
 	type dim struct {
@@ -229,7 +228,7 @@ func searchTokens(search string) []string {
 // searchRecipes keeps recipes where any token is a substring of the name, the
 // description, or an ingredient's note or original text, and puts recipes whose
 // name contains the whole search first (Mealie 2.0 RecipeSummary.filter_search_query,
-// tokenized branch; recipes_list__search_ingredient_text.json).
+// tokenized branch).
 func (st *store) searchRecipes(rows []*recipe, search string) []*recipe {
 	tokens := searchTokens(search)
 	if len(tokens) == 0 {
@@ -266,7 +265,7 @@ func (st *store) searchRecipes(rows []*recipe, search string) []*recipe {
 }
 
 // recipeOrderKeys maps an orderBy attribute, in either case style, to a sort
-// key. Anything else is Mealie's 400 (recipes_list__orderby_invalid.json).
+// key. Anything else is Mealie's 400.
 func (st *store) recipeOrderKey(attr string) (func(*recipe) (any, bool), bool) {
 	str := func(f func(*recipe) string) func(*recipe) (any, bool) {
 		return func(r *recipe) (any, bool) { return strings.ToLower(f(r)), true }
@@ -390,7 +389,7 @@ func compareAny(a, b any) int {
 }
 
 // handleGetRecipe is GET /api/recipes/{slug}, by slug or id
-// (recipes_get__fresh.json, recipes_get__by_id.json).
+// (services/internal/mealie/testdata/recipes_get__fresh.json).
 func (s *Server) handleGetRecipe(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()

@@ -17,7 +17,7 @@ func (s *store) renderLabel(l *label) object {
 	return object{{"name", l.Name}, {"color", l.Color}, {"groupId", s.user.GroupID}, {"id", l.ID}}
 }
 
-// renderFood is IngredientFood (foods__get_one.json).
+// renderFood is IngredientFood.
 func (s *store) renderFood(f *food) object {
 	o := object{
 		{"id", f.ID}, {"name", f.Name}, {"pluralName", optString(f.PluralName)},
@@ -55,7 +55,7 @@ func aliases(a []string) []any {
 	return out
 }
 
-// renderUnit is IngredientUnit (units__get_one.json).
+// renderUnit is IngredientUnit.
 func (s *store) renderUnit(u *unit) object {
 	o := object{
 		{"id", u.ID}, {"name", u.Name}, {"pluralName", optString(u.PluralName)},
@@ -72,7 +72,7 @@ func (s *store) renderUnit(u *unit) object {
 }
 
 // renderTagLike is a tag or category as embedded in recipes and listed under
-// /api/organizers (organizers_tags__get_one.json); withGroup adds groupId on
+// /api/organizers; withGroup adds groupId on
 // profiles with organizerGroupID.
 func (s *store) renderTagLike(o *organizer, withGroup bool) object {
 	if withGroup && s.profile.organizerGroupID {
@@ -81,7 +81,7 @@ func (s *store) renderTagLike(o *organizer, withGroup bool) object {
 	return object{{"id", o.ID}, {"name", o.Name}, {"slug", o.Slug}}
 }
 
-// renderTool is a tool (organizers_tools__get_by_slug.json); groupId only on
+// renderTool is a tool; groupId only on
 // profiles with organizerGroupID
 // (testdata/recordings/2.8/TestTaxonomyCreateRenameDelete.json has none).
 func (s *store) renderTool(o *organizer) object {
@@ -119,7 +119,7 @@ func (s *store) recipeOrganizers(r *recipe) (cats, tags, tools []any) {
 // shownSlug is the slug a full read reports: Mealie's Recipe.validate_slug
 // returns slugify(name) whenever a name is present, so after a PATCH rename a
 // read shows the new slug although the stored one did not change
-// (recipes_patch__rename.json, recipes_get__after_slug_only_patch.json).
+// (TestPatchNameKeepsStoredSlug in integration/contract).
 func (r *recipe) shownSlug() string { return mealieslug.Make(r.Name) }
 
 // summaryFields renders RecipeSummary's keys. list selects the list endpoint's
@@ -134,7 +134,7 @@ func (s *store) summaryFields(r *recipe, list bool) object {
 	slug := r.shownSlug()
 	if list {
 		// The list summary keeps the stored slug after a PATCH rename
-		// (recipes__list_after_patch_rename.json).
+		// (TestPatchNameKeepsStoredSlug in integration/contract).
 		slug = r.Slug
 	}
 	cats, tags, tools := s.recipeOrganizers(r)
@@ -164,17 +164,17 @@ func (s *store) summaryFields(r *recipe, list bool) object {
 func (s *store) renderSummary(r *recipe) object { return s.summaryFields(r, true) }
 
 // renderEmbeddedSummary is a RecipeSummary inside another object (a meal-plan
-// entry, a cookbook), which uses the "Z" layout (mealplans__get_one.json).
+// entry, a cookbook), which uses the "Z" layout (services/mealplan/testdata/mealplans__get_one.json).
 func (s *store) renderEmbeddedSummary(r *recipe) object { return s.summaryFields(r, false) }
 
-// nutritionKeys are the Nutrition model's keys in order (recipes_get__fresh.json).
+// nutritionKeys are the Nutrition model's keys in order (services/internal/mealie/testdata/recipes_get__fresh.json).
 var nutritionKeys = []string{
 	"calories", "carbohydrateContent", "cholesterolContent", "fatContent", "fiberContent",
 	"proteinContent", "saturatedFatContent", "sodiumContent", "sugarContent",
 	"transFatContent", "unsaturatedFatContent",
 }
 
-// renderRecipe is the full Recipe (recipes_get__fresh.json).
+// renderRecipe is the full Recipe (services/internal/mealie/testdata/recipes_get__fresh.json).
 func (s *store) renderRecipe(r *recipe) object {
 	o := s.summaryFields(r, false)
 	ings := make([]any, 0, len(r.Ingredients))
@@ -218,7 +218,7 @@ func (s *store) renderRecipe(r *recipe) object {
 		field{"notes", notes}, field{"extras", extras}, field{"comments", []any{}})
 }
 
-// renderIngredient is RecipeIngredient (recipes_patch__ingredients_instructions.json).
+// renderIngredient is RecipeIngredient.
 func (s *store) renderIngredient(in *ingredient, recipeDisableAmount bool) object {
 	var u *unit
 	var f *food
@@ -320,7 +320,7 @@ func unitDisplay(u *unit, q float64) string {
 const maxDenominator = 32
 
 // formatQuantity renders a quantity: decimals for units without fractions,
-// otherwise a unicode fraction such as "1 ¹/₂" (recipes_patch__ingredients_instructions.json).
+// otherwise a unicode fraction such as "1 ¹/₂".
 func formatQuantity(q float64, u *unit) string {
 	if u != nil && !u.Fraction {
 		r := math.Round(q*1000) / 1000

@@ -289,7 +289,7 @@ func profileOf(r *http.Request) profile {
 }
 
 // dispatch routes a request, turning the router's own 404 and 405 into
-// Mealie's JSON bodies (cookbooks__get_unknown.json, cookbooks__patch_405.json)
+// Mealie's JSON bodies (services/library/testdata/cookbooks__get_unknown.json)
 // and enforcing authentication on every route that needs it.
 func (s *Server) dispatch(mux *http.ServeMux, w http.ResponseWriter, r *http.Request) {
 	h, pattern := mux.Handler(r)
@@ -315,7 +315,9 @@ func (s *Server) dispatch(mux *http.ServeMux, w http.ResponseWriter, r *http.Req
 }
 
 // isPublic reports whether a path answers without a token: the about routes,
-// login, and media files (fixtures README, "that route needs no auth").
+// login, and media files (TestAboutAndAuth and
+// TestRecipeImageFromUnreachableURL in integration/contract call them
+// without a token).
 func isPublic(path string) bool {
 	return strings.HasPrefix(path, "/api/app/about") || path == "/api/auth/token" ||
 		strings.HasPrefix(path, "/api/media/")
@@ -323,8 +325,8 @@ func isPublic(path string) bool {
 
 // authenticate checks the bearer token or the login cookie. A token that was
 // minted and then deleted gets "Unauthorized"; anything else unknown gets
-// "Could not validate credentials" (users_self__with_deleted_api_token_401.json,
-// users_self__bad_token_401.json).
+// "Could not validate credentials"
+// (services/internal/mealie/testdata/users_self__bad_token_401.json).
 func (s *Server) authenticate(r *http.Request) (int, string) {
 	tok := ""
 	if h := r.Header.Get("Authorization"); h != "" {

@@ -2,6 +2,7 @@ package mealieemu
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -46,7 +47,7 @@ func TestAuthFailures(t *testing.T) {
 			if code != 401 {
 				t.Fatalf("status %d, want 401", code)
 			}
-			// users_self__no_auth_401.json
+			// TestBadTokenIs401 in integration/contract
 			if want := map[string]any{"detail": "Could not validate credentials"}; !reflect.DeepEqual(body, want) {
 				t.Errorf("body = %v, want %v", body, want)
 			}
@@ -68,7 +69,6 @@ func TestMintedTokenLifecycle(t *testing.T) {
 	if code, body := call(t, s, http.MethodDelete, "/api/users/api-tokens/"+itoa(id), nil); code != 200 || obj(t, body)["tokenDelete"] != "sous" {
 		t.Fatalf("delete token: %d %v", code, body)
 	}
-	// users_self__with_deleted_api_token_401.json
 	code, body = callWith(t, s, tok, http.MethodGet, "/api/users/self", nil)
 	if code != 401 || obj(t, body)["detail"] != "Unauthorized" {
 		t.Errorf("deleted token: %d %v, want 401 Unauthorized", code, body)
@@ -89,7 +89,6 @@ func TestLoginFormOnly(t *testing.T) {
 		_ = json.NewDecoder(resp.Body).Decode(&m)
 		return resp.StatusCode, m
 	}
-	// auth_token__json_body.json
 	if code, m := post("application/json", `{"username":"changeme@example.com","password":"MyPassword"}`); code != 401 || m["detail"] != "Unauthorized" {
 		t.Errorf("json login: %d %v", code, m)
 	}
@@ -125,13 +124,11 @@ func TestRecipeListPaging(t *testing.T) {
 	}{
 		{"perPage=2&page=1", 1, 2, 2, (total + 1) / 2, "/recipes?page=2&perPage=2&orderDirection=desc", nil},
 		{"perPage=2&page=2", 2, 2, 2, (total + 1) / 2, "/recipes?page=3&perPage=2&orderDirection=desc", "/recipes?page=1&perPage=2&orderDirection=desc"},
-		// recipes_list__perpage_minus1.json: every row, per_page = row count.
+		// TestPerPageMinusOneReturnsAll in integration/contract: every row, per_page = row count.
 		{"perPage=-1", 1, total, total, 1, nil, nil},
-		// recipes_list__perpage0.json
 		{"perPage=0", 1, 0, 0, 0, nil, nil},
-		// recipes_list__page0.json
 		{"page=0&perPage=5", 1, 5, 5, (total + 4) / 5, "/recipes?page=2&perPage=5&orderDirection=desc", nil},
-		// recipes_list__page_beyond_end.json: empty items, previous points at page-1.
+		// Empty items, previous points at page-1.
 		{"page=99&perPage=5", 99, 5, 0, (total + 4) / 5, nil, "/recipes?page=98&perPage=5&orderDirection=desc"},
 		{"page=-1&perPage=5", (total + 4) / 5, 5, total - 5*((total+4)/5-1), (total + 4) / 5, nil, "/recipes?page=4&perPage=5&orderDirection=desc"},
 	}
@@ -177,7 +174,7 @@ func TestRecipeListSearchAndOrder(t *testing.T) {
 		want  []string
 	}{
 		{"search=chili", []string{"weeknight-chili"}},
-		// Ingredient notes are searched (recipes_list__search_ingredient_text.json).
+		// Ingredient notes are searched.
 		{"search=julienned", []string{"vegetable-stir-fry"}},
 		{"search=creme", []string{"creme-brulee"}},
 		{"orderBy=name&orderDirection=asc&perPage=3", []string{"apple-crumble", "banana-bread", "beef-stew"}},
@@ -256,7 +253,7 @@ func TestGetRecipeBySlugAndID(t *testing.T) {
 	if len(list(t, r["tags"])) != 4 || r["orgURL"] == nil || r["lastMade"] == nil || len(list(t, r["notes"])) != 1 {
 		t.Errorf("recipe = %v", r)
 	}
-	// recipes_get__unknown_404.json
+	// services/internal/mealie/testdata/recipes_get__unknown_404.json
 	code, body = call(t, s, http.MethodGet, "/api/recipes/no-such-recipe", nil)
 	want := map[string]any{"detail": map[string]any{"message": "No Entry Found", "error": true, "exception": nil}}
 	if code != 404 || !reflect.DeepEqual(body, want) {
@@ -343,7 +340,7 @@ func TestQuantityDisplay(t *testing.T) {
 		useFood bool
 		want    string
 	}{
-		// recipes_patch__ingredients_instructions.json with disableAmount on.
+		// Mealie 2.0 with disableAmount on.
 		{"2.0", 2, cup, "sifted", false, "2 sifted"},
 		{"2.0", 1.5, cup, "", false, "1 ¹/₂"},
 		{"2.0", 1, nil, "1 Cup Flour", false, "1 Cup Flour"},
@@ -378,4 +375,36 @@ func TestLinkParamOrder(t *testing.T) {
 			t.Errorf("%s next = %v, want %s", v, got, want)
 		}
 	}
+}
+
+// ExampleStart is the package documentation's example, compiled and run so
+// it cannot drift from the API: a server, a client's request with the token,
+// and the request log that shows what the client sent. Tests use
+// mealietest.NewServer(t) the same way, without the Close.
+func ExampleStart() {
+	srv, err := Start(WithSeed("empty"), WithVersion("2.8"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer srv.Close()
+	req, err := http.NewRequest(http.MethodGet, srv.URL+"/api/users/self", nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	req.Header.Set("Authorization", "Bearer "+srv.Token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_ = resp.Body.Close()
+	fmt.Println(resp.StatusCode)
+	for _, r := range srv.Requests() {
+		fmt.Println(r.Method, r.Path)
+	}
+	// Output:
+	// 200
+	// GET /api/users/self
 }

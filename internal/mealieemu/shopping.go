@@ -20,7 +20,7 @@ func (s *Server) shoppingRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/households/shopping/items/{id}", s.deleteShoppingItem)
 }
 
-// renderItem is ShoppingListItemOut (shopping_items__create_note.json).
+// renderItem is ShoppingListItemOut (services/mealplan/testdata/shopping_items__create_note.json).
 func (st *store) renderItem(l *shoppingList, it *shoppingItem) object {
 	var u *unit
 	var f *food
@@ -86,7 +86,7 @@ func (st *store) listHeader(l *shoppingList) object {
 }
 
 // renderList is ShoppingListOut: the summary plus listItems, placed where
-// Mealie puts them (shopping_lists__create_ok.json).
+// Mealie puts them (services/mealplan/testdata/shopping_lists__create_ok.json).
 func (st *store) renderList(l *shoppingList) object {
 	h := st.listHeader(l)
 	items := []any{}
@@ -116,7 +116,7 @@ func (s *Server) listShoppingLists(w http.ResponseWriter, r *http.Request) {
 }
 
 // createShoppingList answers 201; a list without a name has name null
-// (shopping_lists__create_no_name.json).
+// (services/mealplan/testdata/shopping_lists__create_no_name.json).
 func (s *Server) createShoppingList(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -135,7 +135,7 @@ func (s *Server) getShoppingList(w http.ResponseWriter, r *http.Request) {
 	getByID(s, w, r, (*store).shoppingListByID, (*store).renderList)
 }
 
-// updateShoppingList needs groupId, userId and id (shopping_lists__put.json).
+// updateShoppingList needs groupId, userId and id (services/mealplan/testdata/shopping_lists__put.json).
 func (s *Server) updateShoppingList(w http.ResponseWriter, r *http.Request) {
 	id, b, ok := readPut(w, r, "groupId", "userId", "id")
 	if !ok {
@@ -164,7 +164,7 @@ func (s *Server) deleteShoppingList(w http.ResponseWriter, r *http.Request) {
 
 // addItem merges into an unchecked item with the same food and unit (or, for
 // free text, the same note), summing quantities, as Mealie does
-// (shopping_items__create_same_food_merges.json). It reports whether the item
+// (services/mealplan/testdata/shopping_items__create_same_food_merges.json). It reports whether the item
 // was merged and which item holds the quantity.
 func (st *store) addItem(l *shoppingList, it *shoppingItem) (*shoppingItem, bool) {
 	for _, x := range l.Items {
@@ -218,7 +218,7 @@ func mergeItem(from, to *shoppingItem) {
 }
 
 // parseItem reads a ShoppingListItemCreate; shoppingListId is required
-// (shopping_items__create_422.json).
+// (services/mealplan/testdata/shopping_items__create_422.json).
 func (st *store) parseItem(b jsonBody, loc ...any) (*shoppingItem, *shoppingList, []valErr) {
 	lid, ok := b.str("shoppingListId")
 	if !ok {
@@ -249,7 +249,7 @@ func (st *store) parseItem(b jsonBody, loc ...any) (*shoppingItem, *shoppingList
 }
 
 // itemsResult is the create/update answer: {"createdItems","updatedItems",
-// "deletedItems"}, not the item (shopping_items__create_note.json).
+// "deletedItems"}, not the item (services/mealplan/testdata/shopping_items__create_note.json).
 func itemsResult(created, updated, deleted []any) object {
 	nz := func(v []any) []any {
 		if v == nil {
@@ -374,7 +374,7 @@ func (s *Server) getShoppingItem(w http.ResponseWriter, r *http.Request) {
 }
 
 // updateShoppingItem needs the full item, shoppingListId included
-// (shopping_items__put_partial.json).
+// (services/mealplan/testdata/shopping_items__put_partial.json).
 func (s *Server) updateShoppingItem(w http.ResponseWriter, r *http.Request) {
 	id, ok := itemUUID(w, r)
 	if !ok {
@@ -402,7 +402,7 @@ func (s *Server) updateShoppingItem(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, itemsResult(nil, []any{st.renderItem(l, it)}, nil))
 }
 
-// deleteShoppingItem answers {"message":"","error":false} (shopping_items__delete.json).
+// deleteShoppingItem answers {"message":"","error":false} (services/mealplan/testdata/shopping_items__delete.json).
 func (s *Server) deleteShoppingItem(w http.ResponseWriter, r *http.Request) {
 	id, ok := itemUUID(w, r)
 	if !ok {
@@ -422,14 +422,14 @@ func (s *Server) deleteShoppingItem(w http.ResponseWriter, r *http.Request) {
 
 // addRecipeToList adds a recipe's ingredients, scaled by
 // recipeIncrementQuantity, merging into existing items, and answers the whole
-// list (shopping_lists__add_recipe.json). An unknown recipe fails unhandled
-// (shopping_lists__add_unknown_recipe.json).
+// list (services/mealplan/testdata/shopping_lists__add_recipe.json). An unknown recipe fails unhandled
+// (services/mealplan/testdata/shopping_lists__add_unknown_recipe.json).
 func (s *Server) addRecipeToList(w http.ResponseWriter, r *http.Request) {
 	s.changeRecipeOnList(w, r, 1)
 }
 
 // removeRecipeFromList subtracts one scaled portion of the recipe's
-// ingredients (shopping_lists__remove_recipe.json).
+// ingredients (services/mealplan/testdata/shopping_lists__remove_recipe.json).
 func (s *Server) removeRecipeFromList(w http.ResponseWriter, r *http.Request) {
 	s.changeRecipeOnList(w, r, -1)
 }

@@ -47,7 +47,7 @@ type store struct {
 	// failParsers holds the parsers that answer a bare 500 (FailParser).
 	failParsers map[string]bool
 	// startedAt is the server start, which Mealie stores as the timestamp of a
-	// timeline event created without one (timeline_events__create.json).
+	// timeline event created without one (TestTimelineAndLastMade in integration/contract).
 	startedAt time.Time
 }
 
@@ -67,12 +67,12 @@ type apiToken struct {
 	Deleted bool
 }
 
-// label is a group label (groups_labels__get_one.json).
+// label is a group label.
 type label struct {
 	ID, Name, Color string
 }
 
-// food is an ingredient food (foods__get_one.json).
+// food is an ingredient food.
 type food struct {
 	ID          string
 	Name        string
@@ -85,7 +85,7 @@ type food struct {
 	UpdatedAt   time.Time
 }
 
-// unit is an ingredient unit (units__get_one.json).
+// unit is an ingredient unit.
 type unit struct {
 	ID                 string
 	Name               string
@@ -119,8 +119,7 @@ type recipe struct {
 	Name string
 	// broken is set when a PATCH stored an ingredient without a referenceId:
 	// the row no longer serialises, so GET, PATCH, PUT and DELETE answer 500
-	// ValidationError while the list still shows it
-	// (recipes_get__after_ingredients_without_reference_id.json).
+	// ValidationError while the list still shows it.
 	broken bool
 
 	Image                                             *string
@@ -144,7 +143,7 @@ type recipe struct {
 
 // ingredient is one recipeIngredient entry. Food and unit are held by id and
 // resolved on every read, so a rename or delete of the food shows through, as it
-// does in Mealie (recipes_get__after_food_delete.json).
+// does in Mealie (TestDeleteFoodInUseNullsIngredient in integration/contract).
 type ingredient struct {
 	Quantity      *float64
 	UnitID        *string
@@ -170,12 +169,12 @@ type note struct {
 	Title, Text string
 }
 
-// recipeSettings is the recipe's settings object (recipes_get__fresh.json).
+// recipeSettings is the recipe's settings object (services/internal/mealie/testdata/recipes_get__fresh.json).
 type recipeSettings struct {
 	Public, ShowNutrition, ShowAssets, LandscapeView, DisableComments, DisableAmount, Locked bool
 }
 
-// mealplan is one meal-plan entry; ids are integers (mealplans__get_one.json).
+// mealplan is one meal-plan entry; ids are integers (services/mealplan/testdata/mealplans__get_one.json).
 type mealplan struct {
 	ID        int
 	Date      string
@@ -185,7 +184,7 @@ type mealplan struct {
 	RecipeID  *string
 }
 
-// cookbook is a household cookbook (cookbooks__create_ok.json).
+// cookbook is a household cookbook (services/library/testdata/cookbooks__create_ok.json).
 type cookbook struct {
 	ID                string
 	Name              string
@@ -196,7 +195,7 @@ type cookbook struct {
 	QueryFilterString string
 }
 
-// shoppingList is a household shopping list (shopping_lists__get_after_add_recipe.json).
+// shoppingList is a household shopping list (services/mealplan/testdata/shopping_lists__get_after_add_recipe.json).
 type shoppingList struct {
 	ID        string
 	Name      *string
@@ -239,11 +238,11 @@ type itemRecipeRef struct {
 	RecipeID       string
 	RecipeQuantity float64
 	RecipeScale    float64
-	// RecipeNote is the ingredient's note (shopping_lists__add_recipe.json).
+	// RecipeNote is the ingredient's note (services/mealplan/testdata/shopping_lists__add_recipe.json).
 	RecipeNote *string
 }
 
-// timelineEvent is a recipe timeline event (timeline_events__create.json).
+// timelineEvent is a recipe timeline event (TestTimelineAndLastMade in integration/contract).
 type timelineEvent struct {
 	ID           string
 	RecipeID     string
@@ -261,7 +260,7 @@ var idNamespace = uuid.MustParse("5f2b6a64-3c1e-4e61-9d57-6b0c3a1e2f40")
 
 // seedID returns a deterministic id for a seeded row. It is a name-based UUID
 // (version 5, SHA-1) with its version nibble set to 4, because Mealie rejects
-// any path id that is not a version-4 UUID (foods__get_nil_uuid.json).
+// any path id that is not a version-4 UUID.
 func seedID(kind, name string) string {
 	u := uuid.NewHash(sha1.New(), idNamespace, []byte(kind+"\x00"+name), 5)
 	u[6] = (u[6] & 0x0f) | 0x40
@@ -272,7 +271,7 @@ func seedID(kind, name string) string {
 func newID() string { return uuid.NewString() }
 
 // findRecipe resolves a recipe by stored slug or by id, as
-// GET /api/recipes/{slug} does (recipes_get__by_id.json).
+// GET /api/recipes/{slug} does.
 func (s *store) findRecipe(key string) *recipe {
 	for _, r := range s.recipes {
 		if r.Slug == key || r.ID == key {
@@ -364,7 +363,7 @@ func (s *store) shoppingListByID(id string) *shoppingList {
 }
 
 // uniqueRecipeSlug returns slug, or slug-1, slug-2... if a recipe already has it,
-// as Mealie does for a repeated name (recipes_create__same_name.json).
+// as Mealie does for a repeated name (TestSlugCollisionSuffix in integration/contract).
 func (s *store) uniqueRecipeSlug(slug string, except *recipe) string {
 	taken := func(c string) bool {
 		for _, r := range s.recipes {

@@ -13,12 +13,11 @@ type organizerKind struct {
 	// tool: tools carry onHand and render differently.
 	tool bool
 	// uniqueName: a duplicate name is an unhandled IntegrityError, 500
-	// text/plain (organizers_tags__create_duplicate.json). Tool names lost their
+	// text/plain (services/internal/mealie/testdata/organizers_tags__create_duplicate.json). Tool names lost their
 	// unique constraint in Mealie migration
 	// 2023-08-15-16.25.07_bcfdad6b7355_remove_tool_name_and_slug_unique_.
 	uniqueName bool
-	// deleteAgain is the body of a second delete: tags answer 400 "Bad Request"
-	// (organizers_tags__delete_again.json).
+	// deleteAgain is the body of a second delete: tags answer 400 "Bad Request".
 }
 
 var organizerKinds = []organizerKind{
@@ -51,7 +50,7 @@ func organizerAttrs() map[string]attrDef[*organizer] {
 }
 
 // renderOrganizer is a list item: {id,name,slug} for tags and categories
-// (organizers_tags__list_after.json), with groupId on profiles with
+// (services/library/testdata/organizers_tags__list_after.json), with groupId on profiles with
 // organizerGroupID; the tool shape for tools.
 func (st *store) renderOrganizer(k organizerKind, o *organizer) any {
 	if k.tool {
@@ -61,7 +60,7 @@ func (st *store) renderOrganizer(k organizerKind, o *organizer) any {
 }
 
 // renderOrganizerDetail is a single read. A tag carries a recipes list, empty
-// even when recipes carry it (organizers_tags__get_after_recipe_patch_rename.json);
+// even when recipes carry it;
 // a category and a tool read as they list, a category without groupId, on
 // every recorded version (testdata/recordings/<version>/TestTaxonomyCreateRenameDelete.json
 // in the contract package).
@@ -116,7 +115,6 @@ func (s *Server) createOrganizer(w http.ResponseWriter, r *http.Request, k organ
 		writeJSON(w, http.StatusCreated, st.renderTool(o))
 		return
 	}
-	// organizers_tags__create_ok.json, organizers_categories__create_ok.json
 	writeJSON(w, http.StatusCreated, object{{"name", o.Name}, {"groupId", st.user.GroupID}, {"id", o.ID}, {"slug", o.Slug}})
 }
 
@@ -140,7 +138,7 @@ func (s *Server) getOrganizer(w http.ResponseWriter, r *http.Request, k organize
 	writeNotFoundMixin(w)
 }
 
-// updateOrganizer is PUT: the name re-slugs the row (organizers_tags__put_rename.json).
+// updateOrganizer is PUT: the name re-slugs the row.
 func (s *Server) updateOrganizer(w http.ResponseWriter, r *http.Request, k organizerKind) {
 	id, ok := itemUUID(w, r)
 	if !ok {
@@ -176,8 +174,8 @@ func (s *Server) updateOrganizer(w http.ResponseWriter, r *http.Request, k organ
 	st.writeNoRow(w)
 }
 
-// deleteOrganizer answers 200 null, and 400 "Bad Request" once the row is gone
-// (organizers_tags__delete_ok.json, organizers_tags__delete_again.json). Recipes
+// deleteOrganizer answers 200 null, and 400 "Bad Request" once the row is gone.
+// Recipes
 // lose the organizer.
 func (s *Server) deleteOrganizer(w http.ResponseWriter, r *http.Request, k organizerKind) {
 	id, ok := itemUUID(w, r)
@@ -345,7 +343,7 @@ type ingredientRow[T any] struct {
 	// "Successfully merged units".
 	noun string
 	// fromKey and toKey name the merge body's fields: fromFood/toFood,
-	// fromUnit/toUnit (units_merge__ok.json).
+	// fromUnit/toUnit (TestFoodAndUnitMerge in integration/contract).
 	fromKey, toKey string
 	rows           func(*store) *[]*T
 	id             func(*T) string
@@ -402,7 +400,7 @@ var unitRows = ingredientRow[unit]{
 func refuseFoodName(w http.ResponseWriter, st *store, name string) bool {
 	for _, f := range st.foods {
 		if f.Name == name {
-			// foods__create_same_name.json: the IntegrityError text leaks.
+			// services/internal/mealie/testdata/foods__create_same_name.json: the IntegrityError text leaks.
 			writeErrorResponse(w, http.StatusBadRequest, "An unexpected error occurred",
 				"(sqlite3.IntegrityError) UNIQUE constraint failed: ingredient_foods.name, ingredient_foods.group_id\n"+
 					"[SQL: INSERT INTO ingredient_foods (id, group_id, name, plural_name, description, on_hand, label_id, name_normalized, plural_name_normalized, created_at, update_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)]\n"+
@@ -472,7 +470,7 @@ func (k ingredientRow[T]) update(s *Server) http.HandlerFunc {
 
 // delete succeeds even when recipes use the row; their ingredients keep
 // quantity and note with food (or unit) null
-// (foods_delete__in_use_by_recipe.json; on every recorded version:
+// (on every recorded version:
 // testdata/recordings/<version>/TestDeleteFoodInUseNullsIngredient.json in the
 // contract package).
 func (k ingredientRow[T]) delete(s *Server) http.HandlerFunc {
@@ -509,15 +507,15 @@ func (k ingredientRow[T]) remove(st *store, id string, replacement *string) {
 
 // merge is PUT .../merge {fromFood,toFood} or {fromUnit,toUnit}: every use of
 // the first row moves to the second and the first is deleted
-// (units_merge__ok.json). Merging a row into itself deletes it and its uses
-// turn null (foods_merge__into_itself.json).
+// (TestFoodAndUnitMerge in integration/contract). Merging a row into itself deletes it and its uses
+// turn null.
 func (k ingredientRow[T]) merge(s *Server) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		b, ok := decodeBody(w, r)
 		if !ok {
 			return
 		}
-		// Both ids are required (units_merge__422.json).
+		// Both ids are required.
 		if !requireStrings(w, b, k.fromKey, k.toKey) {
 			return
 		}
@@ -572,8 +570,7 @@ func (st *store) repoint(f refField, id string, replacement *string) {
 
 // labels ----------------------------------------------------------------
 
-// defaultLabelColor is what Mealie gives a label created without a colour
-// (groups_labels__create_name_only.json).
+// defaultLabelColor is what Mealie gives a label created without a colour.
 const defaultLabelColor = "#959595"
 
 func (s *Server) listLabels(w http.ResponseWriter, r *http.Request) {
@@ -589,7 +586,7 @@ func (s *Server) listLabels(w http.ResponseWriter, r *http.Request) {
 		render: func(l *label) any { return st.renderLabel(l) }})
 }
 
-// createLabel answers 200, not 201 (groups_labels__create_ok.json).
+// createLabel answers 200, not 201.
 func (s *Server) createLabel(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -631,7 +628,7 @@ func (s *Server) getLabel(w http.ResponseWriter, r *http.Request) {
 }
 
 // updateLabel needs the whole label, id and groupId included
-// (groups_labels__put.json lists groupId and id as missing).
+// (without them Mealie's 422 lists groupId and id as missing).
 func (s *Server) updateLabel(w http.ResponseWriter, r *http.Request) {
 	id, b, ok := readPut(w, r, "name", "groupId", "id")
 	if !ok {
@@ -654,7 +651,7 @@ func (s *Server) updateLabel(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, st.renderLabel(l))
 }
 
-// deleteLabel returns the deleted label (groups_labels__delete_ok.json) and
+// deleteLabel returns the deleted label and
 // unlinks it from foods (shopping items keep their own label field, which no
 // capture shows being cleared).
 func (s *Server) deleteLabel(w http.ResponseWriter, r *http.Request) {

@@ -17,7 +17,7 @@ func TestIngredientRowRoutes(t *testing.T) {
 		// ingKey is that ingredient's field holding the row.
 		ingKey string
 		// dupStatus answers a second create with the same name: foods have a
-		// unique name (foods__create_same_name.json), units do not.
+		// unique name (services/internal/mealie/testdata/foods__create_same_name.json), units do not.
 		dupStatus int
 	}{
 		{"foods", "foods", "fromFood", "toFood", seedID("food", "garlic"), "food", http.StatusBadRequest},
@@ -94,7 +94,7 @@ func TestIngredientRowRoutes(t *testing.T) {
 			}
 
 			// 2.0 deletes a row in use; the ingredient keeps its place with null
-			// (foods_delete__in_use_by_recipe.json).
+			// (TestDeleteFoodInUseNullsIngredient in integration/contract).
 			code, body = call(t, s, http.MethodDelete, base+"/"+id, nil)
 			if code != http.StatusOK || obj(t, body)["id"] != id {
 				t.Fatalf("delete: %d %v", code, body)

@@ -4,7 +4,7 @@ import (
 	"net/http"
 )
 
-// noImage is the image value of an event without one (timeline_events__create.json).
+// noImage is the image value of an event without one (TestTimelineAndLastMade in integration/contract).
 const noImage = "does not have image"
 
 func (st *store) renderEvent(e *timelineEvent) object {
@@ -26,8 +26,7 @@ func (s *Server) timelineRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/recipes/timeline/events/{id}", s.deleteEvent)
 }
 
-// listEvents filters with queryFilter, e.g. recipe_id="<uuid>"
-// (timeline_events__list_for_recipe.json).
+// listEvents filters with queryFilter, e.g. recipe_id="<uuid>".
 func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
@@ -46,7 +45,7 @@ func (s *Server) listEvents(w http.ResponseWriter, r *http.Request) {
 
 // createEvent answers 201. Without a timestamp Mealie stores the server's
 // start time, its default being evaluated once at import
-// (timeline_events__create.json: timestamp earlier than createdAt).
+// (TestTimelineAndLastMade in integration/contract: timestamp earlier than createdAt).
 func (s *Server) createEvent(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -90,7 +89,7 @@ func (s *Server) getEvent(w http.ResponseWriter, r *http.Request) {
 	getByID(s, w, r, func(st *store, id string) *timelineEvent { e, _ := st.eventByID(id); return e }, (*store).renderEvent)
 }
 
-// updateEvent changes subject, message and image (timeline_events__put.json).
+// updateEvent changes subject, message and image.
 func (s *Server) updateEvent(w http.ResponseWriter, r *http.Request) {
 	id, b, ok := readPut(w, r, "subject")
 	if !ok {

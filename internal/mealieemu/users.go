@@ -10,7 +10,7 @@ import (
 )
 
 // The default admin of a fresh Mealie install; POST /api/auth/token accepts
-// these (auth_token__ok_form.json).
+// these.
 const (
 	adminEmail    = "changeme@example.com"
 	adminUsername = "admin"
@@ -18,10 +18,10 @@ const (
 )
 
 // sessionMaxAge is the login cookie's lifetime in seconds, as Mealie sets it
-// (auth_token__ok_form.json: Max-Age=172800).
+// (Max-Age=172800).
 const sessionMaxAge = "172800.0"
 
-// handleAbout is GET /api/app/about (app_about__ok.json).
+// handleAbout is GET /api/app/about (services/internal/mealie/testdata/app_about__ok.json).
 func (s *Server) handleAbout(w http.ResponseWriter, r *http.Request) {
 	p := s.store.profile
 	o := object{{"production", true}, {"version", p.version}, {"demoStatus", false}, {"allowSignup", false}}
@@ -37,12 +37,12 @@ func (s *Server) handleAbout(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, o)
 }
 
-// handleStartupInfo is GET /api/app/about/startup-info (app_about_startup_info__ok.json).
+// handleStartupInfo is GET /api/app/about/startup-info.
 func (s *Server) handleStartupInfo(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, object{{"isFirstLogin", true}, {"isDemo", false}})
 }
 
-// handleSelf is GET /api/users/self (users_self__ok.json).
+// handleSelf is GET /api/users/self (services/internal/mealie/testdata/users_self__ok.json).
 func (s *Server) handleSelf(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
@@ -71,7 +71,7 @@ func (s *Server) handleSelf(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleLogin is POST /api/auth/token. It reads form fields only; a JSON body
-// leaves them empty and fails like a wrong password (auth_token__json_body.json).
+// leaves them empty and fails like a wrong password.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	var user, pass string
 	if ct := r.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/x-www-form-urlencoded") || strings.HasPrefix(ct, "multipart/form-data") {
@@ -94,7 +94,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, object{{"access_token", tok}, {"token_type", "bearer"}})
 }
 
-// handleCreateToken is POST /api/users/api-tokens (users_api_tokens__create_ok.json).
+// handleCreateToken is POST /api/users/api-tokens.
 func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request) {
 	body, ok := decodeBody(w, r)
 	if !ok {
@@ -114,7 +114,7 @@ func (s *Server) handleCreateToken(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, object{{"token", t.Token}, {"name", t.Name}, {"id", t.ID}, {"createdAt", nil}})
 }
 
-// handleDeleteToken is DELETE /api/users/api-tokens/{id} (users_api_tokens__delete.json).
+// handleDeleteToken is DELETE /api/users/api-tokens/{id}.
 func (s *Server) handleDeleteToken(w http.ResponseWriter, r *http.Request) {
 	id, err := strconv.Atoi(r.PathValue("id"))
 	if err != nil {

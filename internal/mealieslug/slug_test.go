@@ -7,8 +7,8 @@ func TestMake(t *testing.T) {
 		name string
 		want string
 	}{
-		// Pairs seen in the Mealie 2.0 captures (organizers_tags__create_second.json,
-		// recipes_list__default.json, cookbooks__create_ok.json and others).
+		// Pairs Mealie 2.0 answered (services/recipes/testdata/recipes_list__default.json,
+		// services/library/testdata/cookbooks__create_ok.json and others).
 		{"Breakfast", "breakfast"},
 		{"Quick & Easy", "quick-easy"},
 		{"Fixture Chocolate Cake", "fixture-chocolate-cake"},

@@ -17,7 +17,8 @@ import (
 
 // Exit statuses of a service command. Docker reads a health check's 0 as
 // healthy and 1 as unhealthy (and reserves 2), so --healthcheck never exits
-// 2; serving exits 2 on a configuration or startup failure (seed, "Startup").
+// 2; serving exits 2 on a configuration or startup failure, so a supervisor
+// tells a misconfiguration from a crash.
 const (
 	ExitOK        = 0
 	ExitUnhealthy = 1

@@ -7,16 +7,16 @@ import (
 	"connectrpc.com/connect"
 )
 
-// ErrReadOnly is the refusal of a write in read-only mode, worded as the seed
-// words it ("Safety", item 1).
+// ErrReadOnly is the refusal of a write in read-only mode, in the words
+// docs/tools.md gives it.
 var ErrReadOnly = errors.New("server is in read-only mode")
 
 // ReadOnlyInterceptor refuses, with PermissionDenied and ErrReadOnly, every
 // RPC whose proto declares side effects: only methods marked
 // `idempotency_level = NO_SIDE_EFFECTS` pass. Deriving the rule from the
 // schema means a new write RPC is refused by default, and a direct Connect
-// client is refused exactly as an MCP client is (DESIGN.md: read-only mode is
-// enforced in the services too).
+// client is refused exactly as an MCP client is (docs/design.md, "Safety
+// lines": read-only mode is enforced in the services too).
 func ReadOnlyInterceptor() connect.Interceptor { return readOnly{} }
 
 type readOnly struct{}

@@ -1,8 +1,8 @@
 // Package svcauth guards sous's Connect services with a shared bearer token
 // and lets their clients present it.
 //
-// Every RPC but gRPC health requires the token (DESIGN.md, "Protocols and
-// conventions"); health is mounted outside the guard by package serve. Tokens
+// Every RPC but gRPC health requires the token (docs/connect-api.md);
+// health is mounted outside the guard by package serve. Tokens
 // are compared in constant time, and a missing or wrong token gets the same
 // Unauthenticated answer so a caller learns nothing from the difference.
 package svcauth

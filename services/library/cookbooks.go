@@ -22,7 +22,7 @@ const (
 	// but a name is a heading, and 200 characters is already a sentence.
 	MaxCookbookName = 200
 	// DefaultCookbookLimit is the page size of GetCookbookRecipes, the
-	// search's default (seed, "Recipes").
+	// search's default (the recipes service's DefaultSearchLimit).
 	DefaultCookbookLimit = 20
 	// MaxCookbookLimit caps a page, as the search does.
 	MaxCookbookLimit = 100
@@ -47,8 +47,7 @@ type FilterExample struct {
 }
 
 // QueryFilterExamples are the worked examples every description of
-// query_filter carries (seed, "Cookbooks": without them models invent
-// syntax). Each is accepted by Mealie 2.x's parser; tests pin that.
+// query_filter carries: without them models invent syntax. Each is accepted by Mealie 2.x's parser; tests pin that.
 var QueryFilterExamples = []FilterExample{
 	{`last_made IS NULL`, "recipes never cooked"},
 	// LIKE ignores case from Mealie 2.8 (PR #5162, "case insensitive query
@@ -85,7 +84,7 @@ func (s *Service) ListCookbooks(ctx context.Context, _ *connect.Request[libraryv
 	for i := range books {
 		out.Items = append(out.Items, cookbook(&books[i]))
 	}
-	// Mealie gives every new cookbook position 1 (cookbooks__list.json), so
+	// Mealie gives every new cookbook position 1 (testdata/cookbooks__list.json), so
 	// the name breaks ties for a stable order.
 	slices.SortStableFunc(out.Items, func(a, b *libraryv1.Cookbook) int {
 		if a.Position != b.Position {
@@ -122,7 +121,7 @@ func (s *Service) GetCookbookRecipes(ctx context.Context, req *connect.Request[l
 	}))
 	if err != nil {
 		// Mealie answers an unknown cookbook with 404 "cookbook not found"
-		// (recipes_list__cookbook_unknown_404.json); say which.
+		// (testdata/recipes_list__cookbook_unknown_404.json); say which.
 		if connect.CodeOf(err) == connect.CodeNotFound {
 			return nil, connect.NewError(connect.CodeNotFound, fmt.Errorf("cookbook '%s' not found", book))
 		}
@@ -221,7 +220,7 @@ func (s *Service) UpdateCookbook(ctx context.Context, req *connect.Request[libra
 }
 
 // DeleteCookbook reads the cookbook (so an unknown id is NotFound rather
-// than Mealie's 400 "No row was found", cookbooks__delete_again.json), then
+// than Mealie's 400 "No row was found" for a second delete), then
 // deletes it.
 func (s *Service) DeleteCookbook(ctx context.Context, req *connect.Request[libraryv1.DeleteCookbookRequest]) (*connect.Response[libraryv1.DeleteCookbookResponse], error) {
 	id, err := checkCookbookID(req.Msg.GetCookbookId())
@@ -257,7 +256,7 @@ func checkName(name string) error {
 
 // filterError turns Mealie's refusal of a filter into InvalidArgument
 // quoting Mealie: 422 "Value error, Invalid query filter string"
-// (cookbooks__create_unknown_attr_filter_422.json).
+// (testdata/cookbooks__create_unknown_attr_filter_422.json).
 func filterError(err error) error {
 	var me *mealie.Error
 	if errors.As(err, &me) && me.Kind == mealie.KindInvalid {
@@ -326,10 +325,10 @@ func (s *Service) buildFilter(ctx context.Context, spec filterSpec) (string, err
 
 // checkFilter has Mealie parse a filter on its recipe list (one row). A
 // cookbook's own endpoint accepts free text such as "this is not a filter"
-// and then matches every recipe (cookbooks__create_freeform_text_filter.json);
+// and then matches every recipe;
 // the list refuses it, so the user hears about it now, in Mealie's words
-// (recipes_list__queryfilter_unknown_attr.json). Broken syntax is a
-// text/plain 500 there (recipes_list__queryfilter_broken_syntax.json).
+// (testdata/recipes_list__queryfilter_unknown_attr.json). Broken syntax is a
+// text/plain 500 there (testdata/recipes_list__queryfilter_broken_syntax.json).
 func (s *Service) checkFilter(ctx context.Context, filter string) error {
 	_, err := s.mealie.ListRecipes(ctx, mealie.RecipeQuery{Page: 1, PerPage: 1, QueryFilter: filter})
 	if err == nil {

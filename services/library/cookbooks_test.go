@@ -99,7 +99,7 @@ func TestCreateUpdateDeleteCookbook(t *testing.T) {
 	}
 
 	// Mealie refusing the filter is InvalidArgument in Mealie's words
-	// (cookbooks__create_unknown_attr_filter_422.json); it reaches the
+	// (testdata/cookbooks__create_unknown_attr_filter_422.json); it reaches the
 	// cookbook endpoint only when the list accepted it, which the fake's
 	// "nope" attribute does.
 	_, err = h.client.CreateCookbook(ctx, connect.NewRequest(&libraryv1.CreateCookbookRequest{Name: "Broken", QueryFilter: `nope = "x"`}))

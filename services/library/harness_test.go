@@ -277,8 +277,7 @@ func (f *fakeMealie) serveWrite(w http.ResponseWriter, r *http.Request, body map
 			writeJSON(w, 404, map[string]any{"detail": "Not Found"})
 			return
 		}
-		// Mealie's PUT replaces the row: what is not sent is reset
-		// (cookbooks__put_partial.json).
+		// Mealie's PUT replaces the row: what is not sent is reset.
 		c := map[string]any{"description": "", "queryFilterString": "", "public": false, "position": 1}
 		for k, v := range body {
 			c[k] = v

@@ -21,7 +21,8 @@ import (
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 )
 
-// Link checker limits (seed, "Library reports"; issue "Reports").
+// Link checker limits (docs/tools.md, "check_recipe_links"; the address
+// guard is in docs/security.md, "Hostile callers").
 const (
 	// DefaultLinkTimeout bounds one probe, redirects included: a page that
 	// has not answered in 10 s is not one a cook will wait for either.
@@ -257,7 +258,8 @@ type verdict struct {
 }
 
 // unverifiedStatus are answers from a host that exists but turned a robot
-// away, so the page may be fine (seed, "Library reports").
+// away, so the page may be fine: many recipe sites refuse a client that is
+// not a browser.
 func unverifiedStatus(code int) bool {
 	switch code {
 	case http.StatusUnauthorized, http.StatusForbidden, http.StatusMethodNotAllowed,

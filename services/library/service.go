@@ -4,7 +4,8 @@
 //
 // Cookbooks go to Mealie through the shared client. Reports read the library
 // through the recipes service's SweepRecipes stream, so the recipe-detail
-// cache lives in one place (seed, "Caches"); the only Mealie reads a report
+// cache lives in one place (docs/design.md, "Why each service owns its
+// backend's cache"); the only Mealie reads a report
 // makes itself are taxonomy lists and, for foods, the per-food count queries
 // described in stats.go.
 //
@@ -32,8 +33,7 @@ import (
 )
 
 // MinMealieMajor is the oldest Mealie sous supports: 1.x has no
-// /api/households layer, where cookbooks live (seed, "Target Mealie
-// version").
+// /api/households layer, where cookbooks live (docs/mealie-versions.md).
 const MinMealieMajor = 2
 
 // Config configures the service.
@@ -164,7 +164,7 @@ func (s *Service) GetStatus(ctx context.Context, _ *connect.Request[libraryv1.Ge
 }
 
 // majorVersion reads the major number of "v2.8.0" or "2.8.0". Unreleased
-// builds report "develop" (fixtures/mealie-2.0/app_about__ok.json): ok is
+// builds report "develop" (services/internal/mealie/testdata/app_about__ok.json): ok is
 // false and the caller lets it pass.
 func majorVersion(v string) (int, bool) {
 	v = strings.TrimPrefix(strings.TrimSpace(v), "v")

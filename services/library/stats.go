@@ -23,23 +23,23 @@ import (
 
 // LibraryStats limits.
 const (
-	// DefaultTop is how many items LibraryStats returns unless asked: the
-	// seed's default, a screenful.
+	// DefaultTop is how many items LibraryStats returns unless asked: a
+	// screenful.
 	DefaultTop = 50
 	// MaxTop caps top: past 500 rows the report stops being a summary.
 	MaxTop = 500
 	// MaxUnusedListed caps the unused names listed: a generated taxonomy of
 	// thousands of foods would otherwise be a reply of thousands of lines.
 	MaxUnusedListed = 500
-	// sweepPageSize is the recipes service's list page size (seed,
-	// "Sweeps": 100 a request), used to price a detail sweep.
+	// sweepPageSize is the recipes service's list page size
+	// (mealie.RecipePageSize: 100 a request), used to price a detail sweep.
 	sweepPageSize = 100
 	// foodChunk is how many food ids one count query carries at first:
 	// 64 UUIDs make a URL of about 3 KB, well under the 8 KB request-line
 	// limits of common proxies in front of Mealie.
 	foodChunk = 64
-	// foodQueryFanout is how many count queries run at once, as the seed's
-	// FANOUT for detail reads.
+	// foodQueryFanout is how many count queries run at once, as many as
+	// the detail sweep runs (mealie.Fanout).
 	foodQueryFanout = 8
 )
 

@@ -10,10 +10,10 @@ import (
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 )
 
-// Report bounds, from the seed's "Library reports" section.
+// Report bounds (docs/tools.md, "library_stats" and the other reports).
 const (
-	// MaxScanRecipes caps every report's max_recipes, as the seed's
-	// MAX_LIBRARY_RECIPES does: the recipes service's detail cache holds
+	// MaxScanRecipes caps every report's max_recipes: the recipes
+	// service's detail cache holds
 	// 2000 recipes, and a larger sweep would evict what it just read.
 	MaxScanRecipes = 2000
 	// progressEvery is how often a report forwards progress, in recipes:
@@ -41,7 +41,8 @@ type sweepStats struct {
 	failures []*libraryv1.UnreadableRecipe
 }
 
-// truncatedNote is the seed's line for a capped scan, or "".
+// truncatedNote is the line a capped scan ends with, saying how to see
+// the rest, or "".
 func (st *sweepStats) truncatedNote() string {
 	if st.libraryTotal > st.processed {
 		return fmt.Sprintf("scanned %d of %d — raise max_recipes", st.processed, st.libraryTotal)

@@ -9,9 +9,9 @@ import (
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
-// taxonomyPageSize is the page size for taxonomy lists, as the seed's
-// taxonomy_items sweep uses ("Sweeps"): a 1,000-food library is two
-// requests.
+// taxonomyPageSize is the page size for taxonomy lists, as the Mealie
+// client's snapshots use (mealie.TaxonomyPageSize): a 1,000-food library
+// is two requests.
 const taxonomyPageSize = 500
 
 // maxTaxonomyPages bounds a taxonomy listing (50 pages of 500 is 25,000
@@ -39,7 +39,7 @@ var (
 )
 
 // taxonomyItem is the part of a tag, category, tool, food or unit the
-// library reads (organizers_tags__list.json, foods__list_after.json).
+// library reads.
 type taxonomyItem struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`

@@ -16,7 +16,7 @@ import (
 
 // mealie3 makes the harness's Mealie accept every 3.x PlanEntryType: a
 // create echoes the body back as the stored entry (shaped as
-// mealplans__create_note.json), and a list answers the given entries.
+// testdata/mealplans__create_note.json), and a list answers the given entries.
 func mealie3(h *harness, list []map[string]any) {
 	h.mealie.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -76,8 +76,8 @@ func TestEntryTypesBothWays(t *testing.T) {
 }
 
 // A Mealie 3 day reads back with every type named, ordered breakfast to
-// dessert; a type newer than the enum is unspecified and last (cases C20:
-// the day is still read whole).
+// dessert; a type newer than the enum is unspecified and last, so the day
+// is still read whole.
 func TestGetMealPlanNewerTypes(t *testing.T) {
 	h := newHarness(t)
 	entry := func(id int, typ string) map[string]any {
@@ -100,7 +100,7 @@ func TestGetMealPlanNewerTypes(t *testing.T) {
 }
 
 // A Mealie that refuses the newer types (2.x's 422,
-// mealplans__create_422_bad_entry_type.json) gets one request; after that
+// testdata/mealplans__create_422_bad_entry_type.json) gets one request; after that
 // they are refused before any request until NewerTypesRefusalMemory has
 // passed, while the older types still go through.
 func TestNewerTypeRefusedByOlderMealie(t *testing.T) {

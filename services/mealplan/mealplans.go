@@ -22,7 +22,8 @@ import (
 // Range limits.
 const (
 	// MaxRandomDays caps RandomMealPlan: one Mealie write per day, so a
-	// hallucinated range cannot fire hundreds of writes (seed, "Meal plan").
+	// hallucinated range cannot fire hundreds of writes (docs/design.md,
+	// "Safety lines").
 	MaxRandomDays = 14
 	// MaxReadDays caps GetMealPlan: a year of plans is already thousands of
 	// tokens; a longer range is a mistake, not a question.
@@ -74,7 +75,7 @@ func parseRange(startField, start, endField, end string, maxDays int, what strin
 }
 
 // entryTypes maps the proto enum to Mealie's entryType strings. Mealie 2.x
-// accepts the first four (mealplans__create_422_bad_entry_type.json); Mealie 3
+// accepts the first four (testdata/mealplans__create_422_bad_entry_type.json); Mealie 3
 // adds snack, drink and dessert (Mealie PR #6149; PlanEntryType in the 3.x
 // OpenAPI).
 var entryTypes = map[mealplanv1.EntryType]string{
@@ -150,7 +151,8 @@ func (s *Service) refusedNewerType(t mealplanv1.EntryType, err error) error {
 }
 
 // newerTypeRefused is the answer for a newer type this Mealie refuses,
-// quoting Mealie's 422 (cases C20: a clear error that quotes it).
+// quoting Mealie's 422, so the model learns both what to send instead and
+// what Mealie said (TestNewerTypeRefusedByOlderMealie).
 func newerTypeRefused(name, detail string) error {
 	return invalid("entry_type %s needs Mealie 3 or newer; this Mealie accepts breakfast, lunch, dinner or side (Mealie said: %s)", name, detail)
 }
@@ -186,7 +188,7 @@ func (s *Service) GetTodaysMeals(ctx context.Context, _ *connect.Request[mealpla
 
 // AddMealPlanEntry plans a recipe (by slug) or a title on a date. The slug is
 // resolved before the write: Mealie accepts a recipeId that matches nothing
-// and stores an entry with no recipe (mealplans__create_unknown_recipe.json).
+// and stores an entry with no recipe (testdata/mealplans__create_unknown_recipe.json).
 func (s *Service) AddMealPlanEntry(ctx context.Context, req *connect.Request[mealplanv1.AddMealPlanEntryRequest]) (*connect.Response[mealplanv1.AddMealPlanEntryResponse], error) {
 	m := req.Msg
 	date, err := parseDate("date", m.GetDate())
@@ -253,7 +255,7 @@ func (s *Service) resolveSlugs(ctx context.Context, slugs []string) (map[string]
 
 // DeleteMealPlanEntry deletes one entry. It reads the entry first: Mealie
 // answers a delete of an unknown id with a 400 "No row was found", not a 404
-// (mealplans__delete_again.json).
+// (testdata/mealplans__delete_again.json).
 func (s *Service) DeleteMealPlanEntry(ctx context.Context, req *connect.Request[mealplanv1.DeleteMealPlanEntryRequest]) (*connect.Response[mealplanv1.DeleteMealPlanEntryResponse], error) {
 	raw := strings.TrimSpace(req.Msg.GetEntryId())
 	id, err := strconv.Atoi(raw)
@@ -326,7 +328,7 @@ func entryTypeOrder(t mealplanv1.EntryType) int {
 }
 
 // shapeEntries converts and orders entries by date, entry type, then id:
-// Mealie's own order is by id, newest first (mealplans__list_date_range.json).
+// Mealie's own order is by id, newest first (testdata/mealplans__list_date_range.json).
 func shapeEntries(in []mealie.MealPlanEntry) []*mealplanv1.MealPlanEntry {
 	sorted := slices.Clone(in)
 	slices.SortStableFunc(sorted, func(a, b mealie.MealPlanEntry) int {

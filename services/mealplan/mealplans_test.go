@@ -88,7 +88,7 @@ func TestGetMealPlanOrdersAndShapes(t *testing.T) {
 	}
 	q, _ := url.ParseQuery(h.mealie.requests()[0].Query)
 	// snake_case filters: camelCase ones are ignored by Mealie
-	// (mealplans__list_camel_dates.json).
+	// (testdata/mealplans__list_camel_dates.json).
 	if q.Get("start_date") != "2026-11-30" || q.Get("end_date") != "2026-11-30" {
 		t.Fatalf("query %v", q)
 	}

@@ -130,20 +130,16 @@ func invalid(format string, args ...any) error {
 	return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf(format, args...))
 }
 
-// GetStatus probes Mealie (/api/app/about, then /api/users/self) and the
-// pantry service's GetStatus. A pantry that does not answer is reported, not
+// GetStatus probes Mealie (/api/app/about, then /api/users/self; Mealie
+// below 2.0 answers FailedPrecondition) and the pantry service's GetStatus. A pantry that does not answer is reported, not
 // an error: everything but skip_in_stock works without it.
 func (s *Service) GetStatus(ctx context.Context, _ *connect.Request[mealplanv1.GetStatusRequest]) (*connect.Response[mealplanv1.GetStatusResponse], error) {
-	about, err := s.mealie.About(ctx)
-	if err != nil {
-		return nil, mealie.ConnectError(err)
-	}
-	user, err := s.mealie.Self(ctx)
+	st, err := s.mealie.Probe(ctx)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
 	out := &mealplanv1.GetStatusResponse{
-		MealieVersion: about.Version, User: user.Username, Household: user.Household, ReadOnly: s.readOnly,
+		MealieVersion: st.Version, User: st.User.Username, Household: st.User.Household, ReadOnly: s.readOnly,
 	}
 	if s.pantry == nil {
 		out.PantryMessage = s.pantryNotConfigured()

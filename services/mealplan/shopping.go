@@ -44,7 +44,7 @@ func (s *Service) GetShoppingList(ctx context.Context, req *connect.Request[meal
 		if err != nil {
 			return nil, mealie.ConnectError(err)
 		}
-		// The overview has no items (shopping_lists__list_after.json), so
+		// The overview has no items (testdata/shopping_lists__list_after.json), so
 		// counts come from one read of every item rather than one GET per list.
 		items, err := s.mealie.ListShoppingItems(ctx)
 		if err != nil {
@@ -133,7 +133,7 @@ func recipeSlugs(l *mealie.ShoppingList) map[string]string {
 
 // shapeItem converts one row. The display is composed here: Mealie's own
 // display drops the food of a row whose isFood is false ("2" for two cups of
-// milk: shopping_items__create_food_unit.json).
+// milk: testdata/shopping_items__create_food_unit.json).
 func shapeItem(it *mealie.ShoppingItem, slugs map[string]string) *mealplanv1.ShoppingItem {
 	out := &mealplanv1.ShoppingItem{Id: it.ID, Note: strings.TrimSpace(deref(it.Note)), Checked: it.Checked}
 	if it.Unit != nil {
@@ -226,7 +226,7 @@ type line struct {
 
 // key identifies rows that merge: the same food in the same unit, or the
 // same note text. Mealie's own merge uses food and unit too
-// (shopping_items__create_same_food_merges.json).
+// (testdata/shopping_items__create_same_food_merges.json).
 func (l *line) key() string {
 	if l.foodID != "" {
 		return "food:" + l.foodID + "|" + l.unitID
@@ -475,7 +475,7 @@ func recipeLines(r *mealie.Recipe, times float64) []line {
 		}
 		// A line with no food: its amount and text become the note. Mealie's
 		// display is not used, as it drops text for such lines ("2 sifted":
-		// recipes_get__new_slug_after_put_rename.json).
+		// testdata/recipes_get__new_slug_after_put_rename.json).
 		if note == "" {
 			continue
 		}
@@ -494,7 +494,7 @@ func recipeLines(r *mealie.Recipe, times float64) []line {
 
 // parseLines runs free-text lines through Mealie's parser. "nlp" is Mealie's
 // default; when it fails (it needs the CRF++ model, absent from some
-// installs: parser_ingredients__nlp.json) "brute" is tried. A line whose food
+// installs: testdata/parser_ingredients__nlp.json) "brute" is tried. A line whose food
 // the parser cannot match to a known food is added as a note and reported
 // as unparsed, as is every line when no parser answers.
 func (s *Service) parseLines(ctx context.Context, texts []string) ([]line, error) {

@@ -64,7 +64,7 @@ func TestGetShoppingListOverviewCounts(t *testing.T) {
 			weekly = it
 		}
 	}
-	// shopping_items__list.json: four rows, none checked yet.
+	// testdata/shopping_items__list.json: four rows, none checked yet.
 	if weekly == nil || weekly.GetName() != "Weekly" || weekly.GetUncheckedCount() != 4 || weekly.GetCheckedCount() != 0 {
 		t.Fatalf("weekly %v", weekly)
 	}
@@ -346,7 +346,7 @@ func TestUpdateShoppingItems(t *testing.T) {
 		puts := bodies(h.mealie, "PUT", "/api/households/shopping/items/"+milkRow)
 		row := puts[0].(map[string]any)
 		// The whole row goes back: Mealie 422s a partial PUT
-		// (shopping_items__put_partial.json).
+		// (testdata/shopping_items__put_partial.json).
 		if row["checked"] != true || row["shoppingListId"] != weeklyID || row["quantity"] != 7.5 {
 			t.Fatalf("PUT %v", row)
 		}

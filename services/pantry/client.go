@@ -22,7 +22,7 @@ const (
 	Timeout = 15 * time.Second
 	// ReadRetries is how many times a GET is retried after a transport
 	// error or a 5xx, for a food API that is restarting. Writes are never
-	// retried (DESIGN.md, "Safety lines"): a retried bulk add or cook log
+	// retried (docs/design.md, "Safety lines"): a retried bulk add or cook log
 	// could apply twice.
 	ReadRetries = 2
 	// DefaultBackoff is the base of the linear backoff between GET attempts

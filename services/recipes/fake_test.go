@@ -199,8 +199,8 @@ func (f *fakeMealie) list(w http.ResponseWriter, r *http.Request) {
 }
 
 // carries reports whether rec's organizer list key holds any of want, by id
-// or slug, as Mealie's tags/categories/tools filters do
-// (recipes_list__tags_by_id.json); no want is no filter.
+// or slug, as Mealie's tags/categories/tools filters do;
+// no want is no filter.
 func carries(rec map[string]any, key string, want []string) bool {
 	if len(want) == 0 {
 		return true
@@ -248,7 +248,7 @@ func (f *fakeMealie) create(w http.ResponseWriter, r *http.Request) {
 }
 
 // patch applies the body. Like Mealie 2.0 it answers a name change with
-// slugify(name) but keeps the stored slug (recipes_patch__rename.json).
+// slugify(name) but keeps the stored slug (TestPatchNameKeepsStoredSlug in integration/contract).
 func (f *fakeMealie) patch(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -275,7 +275,7 @@ func (f *fakeMealie) patch(w http.ResponseWriter, r *http.Request) {
 }
 
 // put replaces the recipe and stores slugify(name), like Mealie 2.0
-// (recipes_put__rename.json).
+// (TestRenameWithSlugOrPut in integration/contract).
 func (f *fakeMealie) put(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -354,7 +354,7 @@ func (f *fakeMealie) bulkAdd(bodyKey, recipeKey string) http.HandlerFunc {
 	}
 }
 
-// parse answers known lines from parser_ingredients__brute.json and any
+// parse answers known lines from testdata/parser_ingredients__brute.json and any
 // other line as an unmatched food named after it.
 func (f *fakeMealie) parse(w http.ResponseWriter, r *http.Request) {
 	var known []map[string]any
@@ -459,7 +459,7 @@ func (f *fakeMealie) taxPut(kind string) http.HandlerFunc {
 }
 
 // taxDelete deletes whatever recipes use, like Mealie 2.0
-// (foods_delete__in_use_by_recipe.json); a deleted tag, category or tool
+// (TestDeleteFoodInUseNullsIngredient in integration/contract); a deleted tag, category or tool
 // leaves every recipe's list, as Mealie drops the association rows.
 func (f *fakeMealie) taxDelete(kind string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {

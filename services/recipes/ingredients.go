@@ -23,8 +23,8 @@ const (
 )
 
 // ref is a taxonomy object as an ingredient write carries it: id, name and
-// nothing else Mealie does not read. Name-only objects are a 500
-// (recipes_patch__ingredient_food_name_only_500.json), so an id is always
+// nothing else Mealie does not read. Name-only objects are a 500,
+// so an id is always
 // set.
 type ref struct {
 	ID   string `json:"id"`
@@ -33,7 +33,7 @@ type ref struct {
 
 // ingredientWrite is one recipeIngredient entry of a write. ReferenceID is
 // always set: without it Mealie 2.0 commits a null and the recipe becomes
-// unreadable (recipes_patch__ingredients_without_reference_id.json).
+// unreadable.
 type ingredientWrite struct {
 	ReferenceID  string   `json:"referenceId"`
 	Quantity     *float64 `json:"quantity"`
@@ -46,8 +46,7 @@ type ingredientWrite struct {
 }
 
 // stepWrite is one recipeInstructions entry. IngredientReferences is always
-// sent, [] when empty: without it Mealie 2.0 answers 500
-// (recipes_patch__instructions_without_refs_500.json).
+// sent, [] when empty: without it Mealie 2.0 answers 500.
 type stepWrite struct {
 	ID                   string   `json:"id"`
 	Title                string   `json:"title"`
@@ -95,8 +94,7 @@ type lineParts struct {
 
 // resolveLine turns parts into a write, resolving names against the food
 // and unit snapshots. Names Mealie does not know fold into the note and are
-// returned; nothing is created (seed, "Ingredients accept text or
-// structure"). When nothing resolved although a unit or food was named,
+// returned; nothing is created, so a typo never becomes a new food. When nothing resolved although a unit or food was named,
 // the whole source line becomes the note and the quantity is dropped, or
 // Mealie would render "500 500 g flour".
 func resolveLine(p lineParts, foods, units []mealie.TaxonomyItem) (ingredientWrite, []string) {

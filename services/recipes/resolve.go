@@ -8,8 +8,9 @@ import (
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
-// fold is the case-insensitive key names are matched on (seed, "Tags and
-// categories are objects, not strings").
+// fold is the case-insensitive key names are matched on: a model writes
+// "quick dinner" for the tag Mealie stores as "Quick  Dinner", and the write
+// needs the stored object, not the string.
 func fold(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // itemNames are the names an item answers to: its name, and for foods and
@@ -66,8 +67,8 @@ func uniqueNames(names []string) []string {
 }
 
 // filterKeys resolves filter names to what Mealie's list filter takes: slugs
-// for tags, categories and tools, ids for foods (foods=<name> is a 500,
-// recipes_list__foods_by_name.json). It never creates; unknown names are
+// for tags, categories and tools, ids for foods (foods=<name> is a 500 in
+// Mealie). It never creates; unknown names are
 // returned apart.
 func (s *Service) filterKeys(ctx context.Context, res mealie.Resource, names []string) (keys, unknown []string, err error) {
 	items, err := s.mealie.Taxonomy(ctx, res)
@@ -111,7 +112,7 @@ func (s *Service) organizers(ctx context.Context, res mealie.Resource, names []s
 		// Mealie slugs the name and keeps slugs unique: a name that differs
 		// from an existing one only by case, accents, emoji or punctuation
 		// ("🌶️ spicy" beside "Spicy") has its slug, and creating it is a
-		// bare 500 (organizers_tags__create_duplicate.json). It is the
+		// bare 500 (services/internal/mealie/testdata/organizers_tags__create_duplicate.json). It is the
 		// same tag to Mealie, so the existing one is used.
 		slug := mealieslug.Make(n)
 		if it := findSlug(items, slug); it != nil {

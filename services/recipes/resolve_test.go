@@ -12,7 +12,7 @@ import (
 // TestTagSlugCollisionReusesTheTag: a new name whose slug is an existing
 // tag's ("🌶️ quick & easy!" beside "Quick & Easy") is that tag to Mealie,
 // whose unique slug would refuse a copy with a bare 500
-// (organizers_tags__create_duplicate.json); the write uses the existing tag
+// (services/internal/mealie/testdata/organizers_tags__create_duplicate.json); the write uses the existing tag
 // and creates nothing. Two new names with one slug in the same call create
 // one tag.
 func TestTagSlugCollisionReusesTheTag(t *testing.T) {

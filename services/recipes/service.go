@@ -26,7 +26,7 @@ import (
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
-// Search limits, from the seed's "Recipes" section.
+// Search limits (docs/tools.md, "search_recipes").
 const (
 	// DefaultSearchLimit is the page size when none is asked: enough to
 	// choose from, few enough to stay a few hundred tokens.
@@ -129,7 +129,8 @@ func (s *Service) GetStatus(ctx context.Context, _ *connect.Request[recipesv1.Ge
 }
 
 // searchFields are the RecipeSummary fields a search may ask for; the list
-// payload has no ingredients, instructions or notes (seed, "Recipes").
+// payload has no ingredients, instructions or notes
+// (testdata/recipes_list__default.json).
 var searchFields = fieldNames(&recipesv1.RecipeSummary{})
 
 // SearchRecipes pages GET /api/recipes.
@@ -175,8 +176,8 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		OrderBy: "name", OrderDirection: "asc",
 	}
 	// Filters resolve names to slugs (foods to ids) and never create. Mealie
-	// drops an unknown tag filter and returns every recipe
-	// (recipes_list__tags_unknown_slug.json), so an unknown name must not
+	// drops an unknown tag filter and returns every recipe,
+	// so an unknown name must not
 	// reach it: it matches nothing.
 	empty := false
 	for _, f := range []struct {

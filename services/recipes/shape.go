@@ -15,8 +15,8 @@ import (
 )
 
 // The shapers turn Mealie payloads into the curated views of the API. They
-// are pure functions with no I/O, tested against captured payloads
-// (STYLE.md, "mcp-mealie"): a full Mealie recipe costs 2-3k tokens of
+// are pure functions with no I/O, tested against payloads Mealie answered
+// (testdata/): a full Mealie recipe costs 2-3k tokens of
 // nutrition, settings, assets and timestamps that a cook never needs.
 
 // str dereferences an optional Mealie string, trimming space.
@@ -215,8 +215,7 @@ func fieldNames(m proto.Message) map[string]bool {
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
-// newID returns a fresh version-4 UUID: Mealie path ids must be version 4
-// (foods__get_nil_uuid.json).
+// newID returns a fresh version-4 UUID: Mealie path ids must be version 4.
 func newID() string { return uuid.NewString() }
 
 // lacks reports whether a display omits a non-empty name (case-insensitive).

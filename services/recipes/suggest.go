@@ -39,7 +39,7 @@ const localNote = "this Mealie has no suggestions endpoint (added after 2.0), so
 // SuggestRecipes ranks recipes by how few foods and tools they miss. Names
 // are resolved to Mealie foods and tools; from_pantry adds the pantry's
 // in-stock items. On Mealie 2.0, which has no /api/recipes/suggestions
-// (recipes_suggestions__not_in_2_0.json), the same ranking is computed from
+// (testdata/recipes_suggestions__not_in_2_0.json), the same ranking is computed from
 // the cached recipe details and the answer says so.
 func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recipesv1.SuggestRecipesRequest]) (*connect.Response[recipesv1.SuggestRecipesResponse], error) {
 	m := req.Msg

@@ -17,8 +17,7 @@ import (
 const (
 	// TaxonomyListPage is the ListTaxonomy page size: a food carries
 	// description, plural, label and aliases, so 200 of them is a 12k-token
-	// reply to a question the first rows answer (seed, "Utility and
-	// taxonomy").
+	// reply to a question the first rows answer.
 	TaxonomyListPage = 50
 	// MaxBatchItems caps one batched taxonomy call.
 	MaxBatchItems = 100
@@ -42,7 +41,7 @@ func resourceOf(r recipesv1.TaxonomyResource) (mealie.Resource, error) {
 }
 
 // validID checks a taxonomy id: Mealie answers a malformed or non-v4 UUID
-// with a 422 naming `uuid_version` (foods__get_nil_uuid.json), which says
+// with a 422 naming `uuid_version`, which says
 // nothing to a user.
 func validID(field, id string) error {
 	u, err := uuid.Parse(strings.TrimSpace(id))
@@ -198,13 +197,11 @@ func (s *Service) CreateTaxonomy(ctx context.Context, req *connect.Request[recip
 }
 
 // readOnlyKeys are keys of a read row that a PUT must not send back: server
-// timestamps and nested objects Mealie rebuilds from ids (seed, "Write
-// payloads carry only writable keys").
+// timestamps and nested objects Mealie rebuilds from ids.
 var readOnlyKeys = []string{"createdAt", "updatedAt", "label", "householdsWithIngredientFood", "householdsWithTool"}
 
 // UpdateTaxonomy reads each row before writing it, because Mealie's PUT
-// replaces the row wholesale: a PUT of {name} alone resets the rest
-// (foods__put_partial.json).
+// replaces the row wholesale: a PUT of {name} alone resets the rest.
 func (s *Service) UpdateTaxonomy(ctx context.Context, req *connect.Request[recipesv1.UpdateTaxonomyRequest]) (*connect.Response[recipesv1.UpdateTaxonomyResponse], error) {
 	res, err := resourceOf(req.Msg.GetResource())
 	if err != nil {
@@ -248,8 +245,7 @@ func (s *Service) UpdateTaxonomy(ctx context.Context, req *connect.Request[recip
 // MergeTaxonomy merges foods or units into one. Other resources have no
 // server-side merge that repoints recipes, and the answer says so rather
 // than faking it. Merging an item into itself is refused before any
-// request: Mealie 2.0 accepts it and deletes the item
-// (foods_merge__into_itself.json, foods_get__after_merge_into_itself.json).
+// request: Mealie 2.0 accepts it and deletes the item.
 func (s *Service) MergeTaxonomy(ctx context.Context, req *connect.Request[recipesv1.MergeTaxonomyRequest]) (*connect.Response[recipesv1.MergeTaxonomyResponse], error) {
 	res, err := resourceOf(req.Msg.GetResource())
 	if err != nil {
@@ -293,7 +289,7 @@ func (s *Service) MergeTaxonomy(ctx context.Context, req *connect.Request[recipe
 // DeleteTaxonomy deletes items. A food or unit still used by recipes is
 // refused with the count and a pointer to merge unless force is set: Mealie
 // 2.0 deletes it anyway and silently nulls the ingredient's food or unit
-// (foods_delete__in_use_by_recipe.json, recipes_get__after_food_delete.json).
+// (TestDeleteFoodInUseNullsIngredient in integration/contract).
 // A tag, category or tool that recipes use is refused the same way, because
 // Mealie deletes it and drops it from every recipe without a word; its count
 // is one filtered recipe-list request (see organizerUsage). A 409 or
@@ -363,9 +359,9 @@ func isOrganizer(res mealie.Resource) bool {
 
 // organizerUsage counts the recipes carrying one tag, category or tool: the
 // recipe list filtered by its id, one row per page, whose total is the
-// count (recipes_list__tags_by_id.json). Filtering by id rather than slug
+// count. Filtering by id rather than slug
 // matters: Mealie drops a slug that matches nothing and answers the whole
-// library (recipes_list__tags_unknown_slug.json).
+// library.
 func (s *Service) organizerUsage(ctx context.Context, res mealie.Resource, id string) (int, error) {
 	q := mealie.RecipeQuery{Page: 1, PerPage: 1}
 	switch res {

@@ -104,7 +104,8 @@ func (o *organizerSet) created() *recipesv1.TaxonomyCreated {
 // CreateRecipe creates a recipe in two calls: POST {name} (or Mealie's
 // duplicate for from_slug), then one PATCH with everything else. A failed
 // PATCH leaves a stub on Mealie; the error names its slug so it is never
-// silently orphaned (seed, "Recipe creation is two calls").
+// silently orphaned: Mealie's create takes only a name, so creation is
+// always two calls.
 func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipesv1.CreateRecipeRequest]) (*connect.Response[recipesv1.CreateRecipeResponse], error) {
 	m := req.Msg
 	name, err := required("name", m.GetName())
@@ -168,7 +169,7 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 	setText("orgURL", m.GetSourceUrl())
 	// A plain create always writes ingredients and steps: Mealie fills a new
 	// recipe with a placeholder "1 Cup Flour" and a markdown tip
-	// (recipes_get__fresh.json) that would otherwise read as content.
+	// (testdata/recipes_get__fresh.json) that would otherwise read as content.
 	if from == "" || len(m.GetIngredients()) > 0 {
 		patch["recipeIngredient"] = ings
 	}
@@ -297,11 +298,11 @@ func errMessage(err error) string {
 
 // UpdateRecipe reads the recipe, merges tags, categories and tools (unless
 // a replace flag is set), replaces bodies, and writes. PATCH replaces list
-// fields wholesale (recipes_patch__tags_replace_one.json), hence the read.
+// fields wholesale (TestPatchReplacesTags in integration/contract), hence the read.
 //
 // A rename is written with PUT of the whole recipe: PATCH {name} on Mealie
-// 2.0 reports a new slug it never stores (recipes_patch__rename.json), while
-// PUT moves it (recipes_put__rename.json). The new slug is then read back;
+// 2.0 reports a new slug it never stores (TestPatchNameKeepsStoredSlug in integration/contract), while
+// PUT moves it (TestRenameWithSlugOrPut in integration/contract). The new slug is then read back;
 // if it does not answer, the recipe is looked up by id so the error says
 // where it really is (see renameUnverified).
 func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipesv1.UpdateRecipeRequest]) (*connect.Response[recipesv1.UpdateRecipeResponse], error) {
@@ -510,8 +511,8 @@ func nonNil(o []mealie.Organizer) []mealie.Organizer {
 
 // putBody builds the whole-recipe PUT body for a rename: the recipe as read,
 // with patch applied, the new name and its slug, and taxonomy objects
-// trimmed to writable keys (seed, "Write payloads carry only writable
-// keys"). Ingredients read back carry their referenceId and steps their
+// trimmed to writable keys (Mealie rebuilds the rest from ids and refuses
+// some read-only ones). Ingredients read back carry their referenceId and steps their
 // ingredientReferences, which 2.0 needs (see ingredientWrite, stepWrite).
 func putBody(raw []byte, patch map[string]any, name string) (map[string]any, error) {
 	var body map[string]any
@@ -575,7 +576,7 @@ func trimObjects(list []any, keys ...string) []any {
 // SetRecipeImageFromURL asks Mealie to fetch an image and says it is set
 // only when Mealie then serves a new one. Mealie answers 200 and changes
 // the recipe's image key even when it fetched nothing
-// (recipes_image_post__loopback_url.json), so the image Mealie serves is
+// (TestRecipeImageFromUnreachableURL in integration/contract), so the image Mealie serves is
 // read before and after (mealie.Client.RecipeImageStamp): none, or the same
 // as before, means the page could not be fetched.
 func (s *Service) SetRecipeImageFromURL(ctx context.Context, req *connect.Request[recipesv1.SetRecipeImageFromURLRequest]) (*connect.Response[recipesv1.SetRecipeImageFromURLResponse], error) {
@@ -614,8 +615,9 @@ func (s *Service) SetRecipeImageFromURL(ctx context.Context, req *connect.Reques
 }
 
 // imageTypes maps accepted extensions to the content type the bytes must
-// sniff as (seed, "Recipes": .jpg .jpeg .png .webp .gif). Non-image bytes
-// are a 500 from Mealie (recipes_image_put__not_an_image_500.json), so they
+// sniff as: the formats Mealie stores and serves (.jpg .jpeg .png .webp
+// .gif). Non-image bytes
+// are a 500 from Mealie, so they
 // are refused here.
 var imageTypes = map[string]string{"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "gif": "image/gif"}
 
@@ -648,7 +650,7 @@ func (s *Service) UploadRecipeImage(ctx context.Context, req *connect.Request[re
 
 // BulkTagRecipes adds tags and categories to recipes. Unknown slugs are
 // left out before the write: Mealie answers the whole action with a 500
-// for one unknown slug (recipes_bulk_tag__unknown_recipe.json).
+// for one unknown slug.
 func (s *Service) BulkTagRecipes(ctx context.Context, req *connect.Request[recipesv1.BulkTagRecipesRequest]) (*connect.Response[recipesv1.BulkTagRecipesResponse], error) {
 	m := req.Msg
 	slugs := uniqueNames(m.GetSlugs())
@@ -702,8 +704,8 @@ func (s *Service) BulkTagRecipes(ctx context.Context, req *connect.Request[recip
 
 // DeleteRecipe deletes a recipe when confirm_slug equals slug. A 5xx falls
 // back to the bulk delete action, which gets through when the ORM cannot
-// cascade the row delete (recipes_delete__throwaway.json); a 404 does not,
-// so a typo is not answered by a second attempt (seed, "Error handling").
+// cascade the row delete (testdata/recipes_delete__throwaway.json); a 404 does not,
+// so a typo is not answered by a second attempt.
 func (s *Service) DeleteRecipe(ctx context.Context, req *connect.Request[recipesv1.DeleteRecipeRequest]) (*connect.Response[recipesv1.DeleteRecipeResponse], error) {
 	slug, err := checkSlug("slug", req.Msg.GetSlug())
 	if err != nil {
@@ -728,12 +730,13 @@ func (s *Service) DeleteRecipe(ctx context.Context, req *connect.Request[recipes
 }
 
 // placeholderNote is the ingredient Mealie puts in a recipe it created
-// without content (recipes_get__fresh.json).
+// without content (testdata/recipes_get__fresh.json).
 const placeholderNote = "1 Cup Flour"
 
 // ImportRecipeFromURL has Mealie scrape a page and flags a failed scrape: a
 // page that renders its recipe in the browser still imports as a 201 with
-// placeholder content (seed, "Recipes").
+// placeholder content (TestURLImportWithoutRecipeIs201WithPlaceholders in
+// integration/contract).
 func (s *Service) ImportRecipeFromURL(ctx context.Context, req *connect.Request[recipesv1.ImportRecipeFromURLRequest]) (*connect.Response[recipesv1.ImportRecipeFromURLResponse], error) {
 	u, err := httpURL("url", req.Msg.GetUrl())
 	if err != nil {

@@ -7,7 +7,7 @@
 //	UPDATE_DOCS=true go test ./integration/docs_test/toolsdoc
 //
 // to rewrite it after a catalog change, and review the diff like a tool
-// snapshot (STYLE.md, "github/github-mcp-server").
+// snapshot (mcpfront/testdata/toolsnaps).
 package toolsdoc_test
 
 import (

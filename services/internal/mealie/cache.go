@@ -15,7 +15,7 @@ import (
 )
 
 // MaxCachedDetails bounds the slug -> full recipe cache. Past it the cache
-// is dropped whole rather than evicted entry by entry (seed, "Caches"): it
+// is dropped whole rather than evicted entry by entry: it
 // exists for whole-library sweeps, and 2000 is the sweep cap.
 const MaxCachedDetails = 2000
 

@@ -1,8 +1,8 @@
 // Package mealie is sous's HTTP client for Mealie: bearer auth, the 15 s
-// timeout, retries for reads only, error mapping to Connect codes with the
-// seed's messages, and the typed payloads sous reads. It knows nothing of
-// MCP. It lives under services/internal so that only the Mealie-backed
-// services can import it (DESIGN.md, "Shape").
+// timeout, retries for reads only, error mapping to Connect codes with one
+// plain sentence each, and the typed payloads sous reads. It knows nothing
+// of MCP. It lives under services/internal so that only the Mealie-backed
+// services can import it (docs/design.md, "One direction of dependency").
 package mealie
 
 import (
@@ -19,9 +19,10 @@ import (
 	"github.com/souskitchen/sous/internal/backend"
 )
 
-// Limits and retry policy, from the seed's "Retries" section.
+// Limits and retry policy (docs/security.md, "Faults in the backends").
 const (
-	// Timeout bounds one request to Mealie, as the seed's client does.
+	// Timeout bounds one request to Mealie: a homelab Mealie waking from
+	// sleep answers well inside it, a dead one does not hold a call longer.
 	Timeout = 15 * time.Second
 	// ReadRetries is how many times a GET is retried after a transport
 	// error or a 5xx: the homelab "container just woke up" case. Writes are
@@ -173,8 +174,7 @@ func (c *Client) send(ctx context.Context, req Request, contentType string, payl
 	if req.Method != http.MethodGet && !req.Reads {
 		// Any write may change any recipe (a tag rename, a food merge): the
 		// detail cache is cleared wholesale, before and after, whatever the
-		// outcome, because a failed write may still have committed
-		// (recipes_patch__ingredients_without_reference_id.json).
+		// outcome, because a failed write may still have committed.
 		c.cache.clearDetails()
 		defer c.cache.clearDetails()
 	}

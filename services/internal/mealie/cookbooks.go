@@ -9,7 +9,7 @@ import (
 )
 
 // Cookbook is one household cookbook as GET/POST/PUT
-// /api/households/cookbooks carry it (cookbooks__create_ok.json). Mealie
+// /api/households/cookbooks carry it (services/library/testdata/cookbooks__create_ok.json). Mealie
 // also sends a server-computed queryFilter {"parts": [...]}, kept so a
 // caller can tell a filter Mealie did not understand.
 type Cookbook struct {
@@ -24,7 +24,7 @@ type Cookbook struct {
 	HouseholdID       string `json:"householdId,omitempty"`
 	// QueryFilter is Mealie's parse of QueryFilterString. Free text such as
 	// "this is not a filter" parses to no parts at all and then matches
-	// every recipe (cookbooks__create_freeform_text_filter.json).
+	// every recipe.
 	QueryFilter *CookbookFilter `json:"queryFilter,omitempty"`
 }
 
@@ -51,7 +51,7 @@ const cookbookPageSize = 100
 const maxCookbookPages = 50
 
 // ListCookbooks reads every cookbook of the token's household, paging
-// GET /api/households/cookbooks (cookbooks__list.json).
+// GET /api/households/cookbooks (services/library/testdata/cookbooks__list.json).
 func (c *Client) ListCookbooks(ctx context.Context) ([]Cookbook, error) {
 	var out []Cookbook
 	for page := 1; page <= maxCookbookPages; page++ {
@@ -68,9 +68,9 @@ func (c *Client) ListCookbooks(ctx context.Context) ([]Cookbook, error) {
 	return out, nil
 }
 
-// GetCookbook reads one cookbook by id or slug; Mealie accepts either
-// (cookbooks__get_by_slug.json). An unknown one is a KindNotFound error
-// naming it (cookbooks__get_unknown.json).
+// GetCookbook reads one cookbook by id or slug; Mealie accepts either.
+// An unknown one is a KindNotFound error
+// naming it (services/library/testdata/cookbooks__get_unknown.json).
 func (c *Client) GetCookbook(ctx context.Context, idOrSlug string) (*Cookbook, error) {
 	var cb Cookbook
 	err := c.Do(ctx, Request{Method: http.MethodGet, Path: "/api/households/cookbooks/" + url.PathEscape(idOrSlug),
@@ -81,7 +81,7 @@ func (c *Client) GetCookbook(ctx context.Context, idOrSlug string) (*Cookbook, e
 	return &cb, nil
 }
 
-// CreateCookbook creates a cookbook (201, cookbooks__create_ok.json).
+// CreateCookbook creates a cookbook (201, services/library/testdata/cookbooks__create_ok.json).
 func (c *Client) CreateCookbook(ctx context.Context, in CookbookCreate) (*Cookbook, error) {
 	var cb Cookbook
 	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/cookbooks", Body: in, Resource: "cookbook",
@@ -92,8 +92,8 @@ func (c *Client) CreateCookbook(ctx context.Context, in CookbookCreate) (*Cookbo
 }
 
 // UpdateCookbook replaces a cookbook with PUT. Mealie has no PATCH
-// (cookbooks__patch_405.json) and a partial PUT resets the fields left out
-// (cookbooks__put_partial.json), so cb must be the whole cookbook.
+// and a partial PUT resets the fields left out,
+// so cb must be the whole cookbook.
 func (c *Client) UpdateCookbook(ctx context.Context, cb Cookbook) (*Cookbook, error) {
 	body := cb
 	body.QueryFilter = nil
@@ -106,9 +106,9 @@ func (c *Client) UpdateCookbook(ctx context.Context, cb Cookbook) (*Cookbook, er
 	return &out, nil
 }
 
-// DeleteCookbook deletes a cookbook by id and returns it as it was
-// (cookbooks__delete.json). A second delete answers 400 "No row was found"
-// (cookbooks__delete_again.json), not 404: callers read first.
+// DeleteCookbook deletes a cookbook by id and returns it as it was.
+// A second delete answers 400 "No row was found",
+// not 404: callers read first.
 func (c *Client) DeleteCookbook(ctx context.Context, id string) (*Cookbook, error) {
 	var out Cookbook
 	err := c.Do(ctx, Request{Method: http.MethodDelete, Path: "/api/households/cookbooks/" + url.PathEscape(id),

@@ -43,8 +43,8 @@ const (
 )
 
 // Error is a failed Mealie call. Status is the HTTP status (0 when none came
-// back); Message is one plain sentence a model can be shown as it is, in the
-// seed's wording ("Error handling").
+// back); Message is one plain sentence a model can be shown as it is
+// (docs/security.md, "Faults in the backends").
 type Error struct {
 	Kind    Kind
 	Status  int
@@ -164,7 +164,7 @@ func lostCause(err error) string {
 	return clip(err.Error())
 }
 
-// statusError builds the seed's message for a non-2xx answer.
+// statusError builds the one-sentence message for a non-2xx answer.
 func statusError(status int, body []byte, resource string) *Error {
 	detail := fastAPIDetail(body)
 	switch {
@@ -220,8 +220,8 @@ func fastAPIDetail(body []byte) string {
 	}
 	// Mealie's ErrorResponse {"message","error":true,"exception"}; the
 	// exception text is left out because it can hold raw SQL
-	// (foods__create_same_name.json). The scraper's {"details":
-	// "BAD_RECIPE_DATA"} (recipes_create_url__not_a_url.json) too.
+	// (testdata/foods__create_same_name.json). The scraper's {"details":
+	// "BAD_RECIPE_DATA"} (testdata/recipes_create_url__not_a_url.json) too.
 	var obj struct {
 		Message string `json:"message"`
 		Details string `json:"details"`

@@ -19,10 +19,10 @@ const (
 )
 
 // MealPlanEntry is one entry of /api/households/mealplans
-// (mealplans__create_recipe.json). ID is an integer, unlike most Mealie ids
-// (mealplans__get_uuid_instead_of_int_422.json). Recipe is null for a
+// (services/mealplan/testdata/mealplans__create_recipe.json). ID is an integer, unlike most Mealie ids
+// (services/mealplan/testdata/mealplans__get_uuid_instead_of_int_422.json). Recipe is null for a
 // title-only entry and also for a recipeId that matches no recipe, which
-// Mealie accepts (mealplans__create_unknown_recipe.json).
+// Mealie accepts (services/mealplan/testdata/mealplans__create_unknown_recipe.json).
 type MealPlanEntry struct {
 	ID        int            `json:"id"`
 	Date      string         `json:"date"`
@@ -35,7 +35,7 @@ type MealPlanEntry struct {
 
 // MealPlanCreate is the body of POST /api/households/mealplans. Mealie needs
 // a recipeId or a title; neither is a 422 on `recipe_id`
-// (mealplans__create_422_no_recipe_no_title.json).
+// (services/mealplan/testdata/mealplans__create_422_no_recipe_no_title.json).
 type MealPlanCreate struct {
 	Date      string `json:"date"`
 	EntryType string `json:"entryType"`
@@ -46,7 +46,7 @@ type MealPlanCreate struct {
 
 // ListMealPlans reads every entry dated start..end (YYYY-MM-DD, inclusive),
 // following pages. The filters are snake_case: camelCase startDate/endDate
-// are silently ignored by Mealie (mealplans__list_camel_dates.json).
+// are silently ignored by Mealie (services/mealplan/testdata/mealplans__list_camel_dates.json).
 func (c *Client) ListMealPlans(ctx context.Context, start, end string) ([]MealPlanEntry, error) {
 	var out []MealPlanEntry
 	for page := 1; page <= MaxMealPlanPages; page++ {
@@ -68,7 +68,7 @@ func (c *Client) ListMealPlans(ctx context.Context, start, end string) ([]MealPl
 }
 
 // GetMealPlan reads one entry; an unknown id is KindNotFound
-// (mealplans__get_unknown_int.json).
+// (services/mealplan/testdata/mealplans__get_unknown_int.json).
 func (c *Client) GetMealPlan(ctx context.Context, id int) (*MealPlanEntry, error) {
 	var e MealPlanEntry
 	if err := c.Do(ctx, Request{Method: http.MethodGet, Path: "/api/households/mealplans/" + strconv.Itoa(id), Resource: fmt.Sprintf("meal plan entry %d", id)}, &e); err != nil {
@@ -88,8 +88,8 @@ func (c *Client) CreateMealPlan(ctx context.Context, in MealPlanCreate) (*MealPl
 }
 
 // DeleteMealPlan deletes one entry and returns it as it was
-// (mealplans__delete.json). A second delete is a 400 "No row was found",
-// not a 404 (mealplans__delete_again.json), so callers that need NotFound
+// (services/mealplan/testdata/mealplans__delete.json). A second delete is a 400 "No row was found",
+// not a 404 (services/mealplan/testdata/mealplans__delete_again.json), so callers that need NotFound
 // read the entry first.
 func (c *Client) DeleteMealPlan(ctx context.Context, id int) (*MealPlanEntry, error) {
 	var e MealPlanEntry
@@ -101,7 +101,7 @@ func (c *Client) DeleteMealPlan(ctx context.Context, id int) (*MealPlanEntry, er
 
 // RandomMealPlan asks Mealie to plan a random recipe on one day
 // (POST /api/households/mealplans/random {date, entryType}, answered 200
-// with the new entry: mealplans__random.json).
+// with the new entry: services/mealplan/testdata/mealplans__random.json).
 func (c *Client) RandomMealPlan(ctx context.Context, date, entryType string) (*MealPlanEntry, error) {
 	var e MealPlanEntry
 	body := map[string]string{"date": date, "entryType": entryType}

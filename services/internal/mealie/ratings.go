@@ -30,7 +30,7 @@ func (c *Client) SetUserRating(ctx context.Context, userID, slug string, rating 
 // /api/media/recipes/{id}/images/original.webp) and returns a digest of it,
 // or "" when Mealie serves none (404). POST /api/recipes/{slug}/image
 // answers 200 and changes the recipe's image key whether or not the page
-// could be fetched (recipes_image_post__loopback_url.json), so only the
+// could be fetched (TestRecipeImageFromUnreachableURL in integration/contract), so only the
 // served image tells whether the fetch stored anything.
 func (c *Client) RecipeImageStamp(ctx context.Context, recipeID string) (string, error) {
 	body, err := c.Raw(ctx, Request{Method: http.MethodGet, Path: "/api/media/recipes/" + url.PathEscape(recipeID) + "/images/original.webp", Resource: "the recipe's image"})

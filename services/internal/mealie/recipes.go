@@ -9,8 +9,8 @@ import (
 	"strconv"
 )
 
-// Page is Mealie's pagination envelope (captured in
-// fixtures/mealie-2.0/recipes_list__default.json). Next and Previous are
+// Page is Mealie's pagination envelope
+// (services/recipes/testdata/recipes_list__default.json). Next and Previous are
 // relative URLs or null.
 type Page[T any] struct {
 	Page       int     `json:"page"`
@@ -24,7 +24,7 @@ type Page[T any] struct {
 
 // Organizer is a tag, category or tool as a recipe carries it. Mealie needs
 // id, name and slug on write: a name alone is a 422
-// (recipes_patch__tag_name_only_422.json).
+// (testdata/recipes_patch__tag_name_only_422.json).
 type Organizer struct {
 	ID      string `json:"id,omitempty"`
 	Name    string `json:"name"`
@@ -99,7 +99,7 @@ type RecipeNote struct {
 	Text  string `json:"text"`
 }
 
-// Recipe is GET /api/recipes/{slug} (recipes_get__fresh.json), trimmed to
+// Recipe is GET /api/recipes/{slug} (testdata/recipes_get__fresh.json), trimmed to
 // what sous reads; the raw body is kept by the callers that need it.
 type Recipe struct {
 	RecipeSummary
@@ -211,7 +211,7 @@ func (c *Client) GetRecipe(ctx context.Context, slug string) (*Recipe, json.RawM
 	return &r, body, nil
 }
 
-// About is GET /api/app/about (app_about__ok.json).
+// About is GET /api/app/about (testdata/app_about__ok.json).
 type About struct {
 	Version string `json:"version"`
 	// EnableOpenai says whether Mealie has OpenAI configured, which its
@@ -219,7 +219,7 @@ type About struct {
 	EnableOpenai *bool `json:"enableOpenai"`
 }
 
-// User is GET /api/users/self, trimmed (users_self__ok.json).
+// User is GET /api/users/self, trimmed (testdata/users_self__ok.json).
 type User struct {
 	// ID addresses the user's own routes, such as its recipe ratings.
 	ID        string `json:"id"`

@@ -28,7 +28,7 @@ type ShoppingLabel struct {
 
 // ShoppingFood is a food as shopping items and the parser carry it. The
 // parser returns foods it could not match with a null id
-// (parser_ingredients__brute.json, "sugar").
+// (services/mealplan/testdata/parser_ingredients__brute.json, "sugar").
 type ShoppingFood struct {
 	ID         *string        `json:"id"`
 	Name       string         `json:"name"`
@@ -53,9 +53,9 @@ type ShoppingRecipeRef struct {
 	RecipeScale    *float64 `json:"recipeScale,omitempty"`
 }
 
-// ShoppingItem is one row of a shopping list (shopping_items__list.json).
+// ShoppingItem is one row of a shopping list (services/mealplan/testdata/shopping_items__list.json).
 // Raw keeps every field Mealie sent, because PUT needs the whole object:
-// a partial body is a 422 (shopping_items__put_partial.json).
+// a partial body is a 422 (services/mealplan/testdata/shopping_items__put_partial.json).
 type ShoppingItem struct {
 	ID               string              `json:"id"`
 	ShoppingListID   string              `json:"shoppingListId"`
@@ -97,9 +97,9 @@ type ShoppingListRecipeRef struct {
 }
 
 // ShoppingList is a household shopping list. Name is null for a list
-// created without one (shopping_lists__create_no_name.json). ListItems is
+// created without one (services/mealplan/testdata/shopping_lists__create_no_name.json). ListItems is
 // only present on GET /lists/{id}, not in the paged overview
-// (shopping_lists__list_after.json).
+// (services/mealplan/testdata/shopping_lists__list_after.json).
 type ShoppingList struct {
 	ID               string                  `json:"id"`
 	Name             *string                 `json:"name"`
@@ -122,7 +122,8 @@ type ShoppingItemCreate struct {
 
 // ShoppingItemsChange is Mealie's answer to item writes: the rows it
 // created, the rows it updated (an item with the same food and unit as an
-// existing row is merged into it: shopping_items__create_same_food_merges.json)
+// existing row is merged into it:
+// services/mealplan/testdata/shopping_items__create_same_food_merges.json)
 // and the rows it deleted. Writes never return the bare item.
 type ShoppingItemsChange struct {
 	CreatedItems []ShoppingItem `json:"createdItems"`
@@ -153,7 +154,8 @@ func (c *Client) GetShoppingList(ctx context.Context, id string) (*ShoppingList,
 
 // CreateShoppingItems creates rows in one call
 // (POST /api/households/shopping/items/create-bulk, answered 201 with a
-// ShoppingItemsChange: shopping_items__create_bulk.json).
+// ShoppingItemsChange:
+// services/mealplan/testdata/shopping_items__create_bulk.json).
 func (c *Client) CreateShoppingItems(ctx context.Context, items []ShoppingItemCreate) (*ShoppingItemsChange, error) {
 	var ch ShoppingItemsChange
 	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/shopping/items/create-bulk", Body: items, Resource: "shopping items", Subject: "the shopping items"}, &ch); err != nil {
@@ -163,7 +165,7 @@ func (c *Client) CreateShoppingItems(ctx context.Context, items []ShoppingItemCr
 }
 
 // UpdateShoppingItem PUTs item's full object (Raw) with changes applied on
-// top, such as {"checked": true} (shopping_items__put_check.json).
+// top, such as {"checked": true} (services/mealplan/testdata/shopping_items__put_check.json).
 func (c *Client) UpdateShoppingItem(ctx context.Context, item *ShoppingItem, changes map[string]any) (*ShoppingItemsChange, error) {
 	body := maps.Clone(item.Raw)
 	if body == nil {
@@ -178,13 +180,13 @@ func (c *Client) UpdateShoppingItem(ctx context.Context, item *ShoppingItem, cha
 }
 
 // DeleteShoppingItem deletes one row (answered {"message":"","error":false}:
-// shopping_items__delete.json).
+// services/mealplan/testdata/shopping_items__delete.json).
 func (c *Client) DeleteShoppingItem(ctx context.Context, id string) error {
 	return c.Do(ctx, Request{Method: http.MethodDelete, Path: "/api/households/shopping/items/" + url.PathEscape(id), Resource: fmt.Sprintf("shopping item '%s'", id)}, nil)
 }
 
 // ParsedShoppingLine is one answer of the ingredient parser
-// (parser_ingredients__brute.json), trimmed to what a shopping row needs.
+// (services/mealplan/testdata/parser_ingredients__brute.json), trimmed to what a shopping row needs.
 type ParsedShoppingLine struct {
 	Input      string `json:"input"`
 	Ingredient struct {

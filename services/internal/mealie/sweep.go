@@ -8,7 +8,8 @@ import (
 	"sync"
 )
 
-// Sweep limits, from the seed's "Sweeps" section.
+// Sweep limits: a library sweep pages the list and reads details a few at
+// a time, so a 2,000-recipe library neither floods Mealie nor takes minutes.
 const (
 	// RecipePageSize is the page size of a library sweep.
 	RecipePageSize = 100
@@ -47,7 +48,7 @@ func (c *Client) AllRecipes(ctx context.Context, max int) ([]RecipeSummary, int,
 }
 
 // MinMajor is the oldest Mealie sous supports: 1.x has no /api/households
-// layer (seed, "Target Mealie version").
+// layer (docs/mealie-versions.md).
 const MinMajor = 2
 
 // Status is what Probe learns.
@@ -114,7 +115,7 @@ func minorVersion(v string) int {
 }
 
 // MajorVersion reads the major number of "v2.8.0" or "2.8.0". Unreleased
-// builds report "develop" or "nightly" (app_about__ok.json), which have no
+// builds report "develop" or "nightly" (testdata/app_about__ok.json), which have no
 // number: ok is false and callers let them pass.
 func MajorVersion(v string) (int, bool) {
 	v = strings.TrimPrefix(strings.TrimSpace(v), "v")

@@ -47,7 +47,7 @@ func (r Resource) Singular() string {
 }
 
 // TaxonomyPageSize is the page size of a taxonomy snapshot: 500 keeps a
-// large food list to a handful of requests (seed, "Sweeps").
+// large food list to a handful of requests.
 const TaxonomyPageSize = 500
 
 // MaxTaxonomyPages bounds a snapshot (500 x 40 = 20 000 items), so a
@@ -55,8 +55,8 @@ const TaxonomyPageSize = 500
 const MaxTaxonomyPages = 40
 
 // TaxonomyItem is one food, unit, label, tag, category or tool as Mealie
-// returns it (foods__get_one.json, units__get_one.json,
-// groups_labels__list.json, organizers_tools__list.json). Raw keeps the
+// returns it (services/recipes/testdata/groups_labels__list.json,
+// services/recipes/testdata/organizers_tools__list.json). Raw keeps the
 // whole row, because an update must send it back whole.
 type TaxonomyItem struct {
 	ID           string  `json:"id"`
@@ -92,8 +92,8 @@ func (t *TaxonomyItem) UnmarshalJSON(b []byte) error {
 }
 
 // Writable trims a taxonomy object to the keys Mealie reads when the object
-// is embedded in a recipe write: id, name, slug, groupId (seed, "Write
-// payloads carry only writable keys"). Mealie hydrates the row from the id.
+// is embedded in a recipe write: id, name, slug, groupId
+// (TestOrganizerObjectsNeedIDNameSlug in integration/contract). Mealie hydrates the row from the id.
 func (t *TaxonomyItem) Writable() Organizer {
 	return Organizer{ID: t.ID, Name: t.Name, Slug: t.Slug, GroupID: t.GroupID}
 }
@@ -119,7 +119,7 @@ func (c *Client) ListTaxonomy(ctx context.Context, r Resource, page, perPage int
 
 // AllTaxonomy pages the whole collection at TaxonomyPageSize. A snapshot
 // must be whole: a name missing from a truncated one would make a write
-// create a second copy of an existing food (seed, "Caches").
+// create a second copy of an existing food.
 func (c *Client) AllTaxonomy(ctx context.Context, r Resource) ([]TaxonomyItem, error) {
 	var out []TaxonomyItem
 	for page := 1; page <= MaxTaxonomyPages; page++ {
@@ -155,8 +155,8 @@ func (c *Client) CreateTaxonomy(ctx context.Context, r Resource, body map[string
 	return &it, nil
 }
 
-// PutTaxonomy replaces one item; Mealie's PUT is wholesale
-// (foods__put_partial.json), so body is the read row with changes.
+// PutTaxonomy replaces one item; Mealie's PUT is wholesale,
+// so body is the read row with changes.
 func (c *Client) PutTaxonomy(ctx context.Context, r Resource, id string, body map[string]any) (*TaxonomyItem, error) {
 	defer c.ForgetTaxonomy(r)
 	var it TaxonomyItem
@@ -167,7 +167,7 @@ func (c *Client) PutTaxonomy(ctx context.Context, r Resource, id string, body ma
 }
 
 // DeleteTaxonomy deletes one item. Mealie 2.0 answers a second delete with
-// 400 "Bad Request" rather than 404 (organizers_tags__delete_again.json).
+// 400 "Bad Request" rather than 404.
 func (c *Client) DeleteTaxonomy(ctx context.Context, r Resource, id string) error {
 	defer c.ForgetTaxonomy(r)
 	_, err := c.Raw(ctx, Request{Method: http.MethodDelete, Path: r.Path() + "/" + url.PathEscape(id), Resource: itemResource(r, id)})
@@ -175,9 +175,9 @@ func (c *Client) DeleteTaxonomy(ctx context.Context, r Resource, id string) erro
 }
 
 // MergeTaxonomy merges food or unit from into to with PUT
-// /api/{foods,units}/merge {fromFood,toFood} (foods_merge__ok.json). Mealie
-// accepts merging an item into itself and then deletes it
-// (foods_get__after_merge_into_itself.json): callers refuse that first.
+// /api/{foods,units}/merge {fromFood,toFood} (TestFoodAndUnitMerge in integration/contract). Mealie
+// accepts merging an item into itself and then deletes it:
+// callers refuse that first.
 func (c *Client) MergeTaxonomy(ctx context.Context, r Resource, from, to string) error {
 	var body map[string]string
 	switch r {

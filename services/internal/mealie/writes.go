@@ -17,7 +17,7 @@ func recipeResource(slug string) string { return fmt.Sprintf("recipe '%s'", slug
 func recipePath(slug string) string { return "/api/recipes/" + url.PathEscape(slug) }
 
 // decodeSlug reads the bare JSON string Mealie answers a create with
-// (recipes_create__ok.json: 201 "fixture-pancakes").
+// (testdata/recipes_create__ok.json: 201 "fixture-pancakes").
 func decodeSlug(body []byte, what string) (string, error) {
 	var slug string
 	if err := json.Unmarshal(body, &slug); err != nil || strings.TrimSpace(slug) == "" {
@@ -27,8 +27,8 @@ func decodeSlug(body []byte, what string) (string, error) {
 }
 
 // CreateRecipe sends POST /api/recipes {name} and returns the new slug.
-// Mealie ignores every other field of the create body
-// (recipes_create__extra_fields.json), so the rest is a follow-up PATCH.
+// Mealie ignores every other field of the create body,
+// so the rest is a follow-up PATCH.
 func (c *Client) CreateRecipe(ctx context.Context, name string) (string, error) {
 	body, err := c.Raw(ctx, Request{Method: http.MethodPost, Path: "/api/recipes", Body: map[string]string{"name": name}, Resource: "recipe list",
 		Subject: fmt.Sprintf("the recipe '%s'", name)})
@@ -50,7 +50,7 @@ func (c *Client) DuplicateRecipe(ctx context.Context, slug, name string) (*Recip
 
 // PatchRecipe sends PATCH /api/recipes/{slug} with body and returns the
 // recipe as Mealie answers it. PATCH replaces list fields wholesale
-// (recipes_patch__tags_replace_one.json); callers merge first.
+// (TestPatchReplacesTags in integration/contract); callers merge first.
 func (c *Client) PatchRecipe(ctx context.Context, slug string, body map[string]any) (*Recipe, error) {
 	var r Recipe
 	if err := c.Do(ctx, Request{Method: http.MethodPatch, Path: recipePath(slug), Body: body, Resource: recipeResource(slug)}, &r); err != nil {
@@ -61,8 +61,8 @@ func (c *Client) PatchRecipe(ctx context.Context, slug string, body map[string]a
 
 // PutRecipe sends PUT /api/recipes/{slug} with the full recipe object. It
 // is the only write that moves the stored slug on Mealie 2.0
-// (recipes_put__rename.json; PATCH {name} desynchronises it,
-// recipes_patch__rename.json).
+// (TestRenameWithSlugOrPut in integration/contract; PATCH {name}
+// desynchronises it, TestPatchNameKeepsStoredSlug there).
 func (c *Client) PutRecipe(ctx context.Context, slug string, body map[string]any) (*Recipe, error) {
 	var r Recipe
 	if err := c.Do(ctx, Request{Method: http.MethodPut, Path: recipePath(slug), Body: body, Resource: recipeResource(slug)}, &r); err != nil {
@@ -81,7 +81,7 @@ func (c *Client) DeleteRecipe(ctx context.Context, slug string) error {
 }
 
 // BulkDeleteRecipes sends POST /api/recipes/bulk-actions/delete. Mealie
-// answers 200 null even for unknown slugs (recipes_bulk_delete__unknown.json).
+// answers 200 null even for unknown slugs (TestBulkTagCategorizeDelete in integration/contract).
 func (c *Client) BulkDeleteRecipes(ctx context.Context, slugs []string) error {
 	_, err := c.Raw(ctx, Request{Method: http.MethodPost, Path: "/api/recipes/bulk-actions/delete", Body: map[string]any{"recipes": slugs}, Resource: "bulk delete"})
 	if err == nil {
@@ -93,7 +93,7 @@ func (c *Client) BulkDeleteRecipes(ctx context.Context, slugs []string) error {
 }
 
 // BulkTagRecipes sends POST /api/recipes/bulk-actions/tag; it adds, never
-// removes (recipes_get__after_bulk_tag2.json). Tags must be full objects.
+// removes. Tags must be full objects.
 func (c *Client) BulkTagRecipes(ctx context.Context, slugs []string, tags []Organizer) error {
 	_, err := c.Raw(ctx, Request{Method: http.MethodPost, Path: "/api/recipes/bulk-actions/tag", Body: map[string]any{"recipes": slugs, "tags": tags}, Resource: "bulk tag"})
 	return err
@@ -107,7 +107,7 @@ func (c *Client) BulkCategorizeRecipes(ctx context.Context, slugs []string, cats
 
 // SetRecipeImageURL sends POST /api/recipes/{slug}/image {url}. Mealie
 // answers 200 null even when it could not fetch the image
-// (recipes_image_post__loopback_url.json).
+// (TestRecipeImageFromUnreachableURL in integration/contract).
 func (c *Client) SetRecipeImageURL(ctx context.Context, slug, imageURL string) error {
 	_, err := c.Raw(ctx, Request{Method: http.MethodPost, Path: recipePath(slug) + "/image", Body: map[string]string{"url": imageURL}, Resource: recipeResource(slug)})
 	return err
@@ -115,8 +115,7 @@ func (c *Client) SetRecipeImageURL(ctx context.Context, slug, imageURL string) e
 
 // UploadRecipeImage sends PUT /api/recipes/{slug}/image as multipart with
 // the file in "image" and the extension, without a dot, in "extension":
-// Mealie names the stored file from it and answers 422 without it
-// (recipes_image_put__422_missing_extension.json).
+// Mealie names the stored file from it and answers 422 without it.
 func (c *Client) UploadRecipeImage(ctx context.Context, slug string, image []byte, ext string) error {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
@@ -153,7 +152,7 @@ func (c *Client) ImportRecipeURL(ctx context.Context, pageURL string, includeTag
 }
 
 // TimelineEvent is POST /api/recipes/timeline/events
-// (timeline_events__create.json).
+// (TestTimelineAndLastMade in integration/contract).
 type TimelineEvent struct {
 	ID           string `json:"id,omitempty"`
 	RecipeID     string `json:"recipeId"`
@@ -161,7 +160,7 @@ type TimelineEvent struct {
 	EventType    string `json:"eventType"`
 	EventMessage string `json:"eventMessage,omitempty"`
 	// Timestamp must be sent: without it Mealie stores its process start
-	// time (timeline_events__create.json, timestamp vs createdAt).
+	// time (TestTimelineAndLastMade in integration/contract, timestamp vs createdAt).
 	Timestamp string `json:"timestamp"`
 }
 
@@ -175,14 +174,14 @@ func (c *Client) CreateTimelineEvent(ctx context.Context, ev TimelineEvent) (*Ti
 }
 
 // SetLastMade sends PATCH /api/recipes/{slug}/last-made {timestamp}
-// (recipes_last_made__patch.json).
+// (TestTimelineAndLastMade in integration/contract).
 func (c *Client) SetLastMade(ctx context.Context, slug, timestamp string) error {
 	_, err := c.Raw(ctx, Request{Method: http.MethodPatch, Path: recipePath(slug) + "/last-made", Body: map[string]string{"timestamp": timestamp}, Resource: recipeResource(slug)})
 	return err
 }
 
 // ParsedIngredient is one item of POST /api/parser/ingredients
-// (parser_ingredients__brute.json).
+// (services/mealplan/testdata/parser_ingredients__brute.json).
 type ParsedIngredient struct {
 	Input      string `json:"input"`
 	Confidence struct {
@@ -217,7 +216,8 @@ func parserFailure(parser string) string {
 }
 
 // SuggestionQuery is the query of GET /api/recipes/suggestions (3.x only;
-// 2.0 answers 404, recipes_suggestions__not_in_2_0.json).
+// 2.0 answers 404,
+// services/recipes/testdata/recipes_suggestions__not_in_2_0.json).
 type SuggestionQuery struct {
 	FoodIDs, ToolIDs []string
 	Limit            int

@@ -19,6 +19,7 @@ import (
 	"github.com/souskitchen/sous/internal/env"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/internal/svcauth"
+	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 	"github.com/souskitchen/sous/services/library"
@@ -29,7 +30,7 @@ func main() {
 		Addr: func() string { return env.String("SOUS_LIBRARY_ADDR", "127.0.0.1:8083") }})
 }
 
-func build(_ context.Context, s serve.Setup) ([]serve.Service, error) {
+func build(ctx context.Context, s serve.Setup) ([]serve.Service, error) {
 	verify, err1 := env.Bool("MEALIE_VERIFY_SSL", true)
 	allowPrivate, err2 := env.Bool("SOUS_LINKCHECK_ALLOW_PRIVATE", false)
 	if err := errors.Join(err1, err2); err != nil {
@@ -42,6 +43,16 @@ func build(_ context.Context, s serve.Setup) ([]serve.Service, error) {
 		MealieURL: env.String("MEALIE_URL", ""), MealieToken: env.String("MEALIE_API_TOKEN", ""),
 		InsecureSkipVerify: !verify, Recipes: recipesClient, AllowPrivateLinks: allowPrivate,
 		ReadOnly: s.ReadOnly, Logger: s.Logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = serve.Probe(ctx, s.Logger, func(ctx context.Context) (serve.Status, error) {
+		st, err := svc.GetStatus(ctx, connect.NewRequest(&libraryv1.GetStatusRequest{}))
+		if err != nil {
+			return serve.Status{}, err
+		}
+		return serve.Status{MealieVersion: st.Msg.MealieVersion, User: st.Msg.User}, nil
 	})
 	if err != nil {
 		return nil, err

@@ -20,6 +20,7 @@ import (
 	"github.com/souskitchen/sous/internal/env"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/internal/svcauth"
+	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
@@ -31,7 +32,7 @@ func main() {
 		Addr: func() string { return env.String("SOUS_MEALPLAN_ADDR", "127.0.0.1:8082") }})
 }
 
-func build(_ context.Context, s serve.Setup) ([]serve.Service, error) {
+func build(ctx context.Context, s serve.Setup) ([]serve.Service, error) {
 	verify, err := env.Bool("MEALIE_VERIFY_SSL", true)
 	if err != nil {
 		return nil, err
@@ -52,6 +53,18 @@ func build(_ context.Context, s serve.Setup) ([]serve.Service, error) {
 		s.Logger.Warn("SOUS_PANTRY_URL is not set: shopping lists cannot skip what is in stock")
 	}
 	svc, err := mealplan.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	// The same startup probe as the recipes and library services: a wrong
+	// URL or token, or a Mealie below 2.0, stops it here with one message.
+	err = serve.Probe(ctx, s.Logger, func(ctx context.Context) (serve.Status, error) {
+		st, err := svc.GetStatus(ctx, connect.NewRequest(&mealplanv1.GetStatusRequest{}))
+		if err != nil {
+			return serve.Status{}, err
+		}
+		return serve.Status{MealieVersion: st.Msg.MealieVersion, User: st.Msg.User}, nil
+	})
 	if err != nil {
 		return nil, err
 	}

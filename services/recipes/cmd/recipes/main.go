@@ -10,9 +10,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"time"
 
 	"connectrpc.com/connect"
 
@@ -22,10 +19,6 @@ import (
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 	"github.com/souskitchen/sous/services/recipes"
 )
-
-// startupProbeTimeout bounds the startup probe: two reads, each retried on
-// a waking server, fit well inside it.
-const startupProbeTimeout = 60 * time.Second
 
 func main() {
 	serve.Main(serve.Command{Name: "recipes", Build: build,
@@ -44,19 +37,16 @@ func build(ctx context.Context, s serve.Setup) ([]serve.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Probe before serving (seed, "Startup"): a wrong URL or token, or a
-	// Mealie below 2.0, is one message and exit 2, not a failure per call.
-	probeCtx, cancel := context.WithTimeout(ctx, startupProbeTimeout)
-	st, err := svc.GetStatus(probeCtx, connect.NewRequest(&recipesv1.GetStatusRequest{}))
-	cancel()
-	if err != nil {
-		var ce *connect.Error
-		if errors.As(err, &ce) {
-			return nil, errors.New(ce.Message())
+	err = serve.Probe(ctx, s.Logger, func(ctx context.Context) (serve.Status, error) {
+		st, err := svc.GetStatus(ctx, connect.NewRequest(&recipesv1.GetStatusRequest{}))
+		if err != nil {
+			return serve.Status{}, err
 		}
+		return serve.Status{MealieVersion: st.Msg.MealieVersion, User: st.Msg.User}, nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	s.Logger.Info(fmt.Sprintf("connected to Mealie %s as %s", st.Msg.MealieVersion, st.Msg.User))
 	path, h := svc.Handler()
 	return []serve.Service{{Name: recipesv1connect.RecipesServiceName, Path: path, Handler: h}}, nil
 }

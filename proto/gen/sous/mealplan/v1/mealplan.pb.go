@@ -36,8 +36,8 @@ const (
 
 // EntryType is the slot of the day a meal plan entry fills. Mealie 2.x
 // accepts breakfast, lunch, dinner and side
-// (mealplans__create_422_bad_entry_type.json); Mealie 3 adds snack, drink and
-// dessert (Mealie PR #6149; PlanEntryType in its 3.x OpenAPI).
+// (services/mealplan/testdata/mealplans__create_422_bad_entry_type.json);
+// Mealie 3 adds snack, drink and dessert (Mealie PR #6149; PlanEntryType in its 3.x OpenAPI).
 //
 // The three newer types are not refused by Mealie's version: a source build
 // reports "develop" and says nothing, and asking would cost a request before
