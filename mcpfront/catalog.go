@@ -267,19 +267,13 @@ func catalog() []Tool {
 // Select filters the catalog by toolsets, configured backends and read-only
 // mode. Unknown toolset names are an error that lists the valid ones.
 func Select(b Backends, opts Options) ([]Tool, error) {
-	enabled := map[string]bool{}
-	if len(opts.Toolsets) == 0 {
-		for _, ts := range Toolsets {
-			enabled[ts] = true
-		}
-	}
 	for _, ts := range opts.Toolsets {
 		ts = strings.ToLower(strings.TrimSpace(ts))
 		if !slices.Contains(Toolsets, ts) {
 			return nil, fmt.Errorf("SOUS_TOOLSETS: unknown toolset %q (valid: %s)", ts, strings.Join(Toolsets, ", "))
 		}
-		enabled[ts] = true
 	}
+	enabled := enabledToolsets(opts.Toolsets)
 	var out []Tool
 	for _, t := range catalog() {
 		if !enabled[t.Toolset] || !t.available(b, opts) {
@@ -297,6 +291,21 @@ func Select(b Backends, opts Options) ([]Tool, error) {
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// enabledToolsets is the set of toolsets names enables: every toolset when
+// names is empty. Unknown names are left to Select to refuse.
+func enabledToolsets(names []string) map[string]bool {
+	enabled := map[string]bool{}
+	if len(names) == 0 {
+		for _, ts := range Toolsets {
+			enabled[ts] = true
+		}
+	}
+	for _, ts := range names {
+		enabled[strings.ToLower(strings.TrimSpace(ts))] = true
+	}
+	return enabled
 }
 
 // Annotation presets. The hints are set truthfully on every tool
