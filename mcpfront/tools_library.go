@@ -8,16 +8,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 func hasLibrary(b Backends, _ Options) bool { return b.Library != nil }
-
-// Caps of the library tools, from the seed and the proto.
-const (
-	maxSweepRecipes = 2000 // MAX_LIBRARY_RECIPES of the seed
-	maxStatsTop     = 500  // LibraryStatsRequest.top
-	defaultLinks    = 200  // each source URL is a request to a third party
-)
 
 var statsResources = map[string]libraryv1.StatsResource{
 	"tags": libraryv1.StatsResource_STATS_RESOURCE_TAGS, "categories": libraryv1.StatsResource_STATS_RESOURCE_CATEGORIES,
@@ -26,7 +20,7 @@ var statsResources = map[string]libraryv1.StatsResource{
 }
 
 // queryFilterHelp carries worked examples of Mealie's filter syntax: without
-// them models invent invalid syntax (seed, "Cookbooks").
+// them models invent invalid syntax.
 const queryFilterHelp = "Mealie queryFilterString, ANDed, e.g. " +
 	`lastMade IS NULL; tags.name CONTAINS ALL ["Vegan"]`
 
@@ -92,40 +86,40 @@ func libraryTools() []Tool {
 			Name:        "get_cookbook_recipes",
 			Description: "Call when asked what is in a cookbook. Returns its recipes' slugs, paged.",
 			Annotations: readAnn(),
-		}, hasLibrary, props{"cookbook": maxLen(200), "page": intRange(1, 10000, 1), "limit": capped(1, maxRecipeLimit, 20)}, getCookbookRecipes),
+		}, hasLibrary, props{"cookbook": maxLen(limits.CookbookIDChars), "page": intRange(1, limits.Page, 1), "limit": capped(1, limits.CookbookLimit, limits.DefaultCookbookLimit)}, getCookbookRecipes),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "create_cookbook",
 			Description: "Call when the user wants a collection such as quick dinners. Saves a filter, not copies.",
 			Annotations: writeAnn(false, false, false),
-		}, hasLibrary, props{"name": maxLen(200), "query_filter": both(maxLen(2000), describe(queryFilterHelp)), "require_all": boolDefault(false), "public": boolDefault(false)}, createCookbook),
+		}, hasLibrary, props{"name": maxLen(limits.CookbookNameChars), "query_filter": both(maxLen(2000), describe(queryFilterHelp)), "require_all": boolDefault(false), "public": boolDefault(false)}, createCookbook),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "update_cookbook",
 			Description: "Call to edit a cookbook. Any filter field given rebuilds the whole filter.",
 			Annotations: writeAnn(true, true, false),
-		}, hasLibrary, props{"cookbook_id": guardLen(maxCookbookIDLen), "name": maxLen(200), "query_filter": both(maxLen(2000), describe(`Filter as in create_cookbook; "" clears it.`)), "position": intBounds(1, 1000)}, updateCookbook),
+		}, hasLibrary, props{"cookbook_id": guardLen(limits.CookbookIDChars), "name": maxLen(limits.CookbookNameChars), "query_filter": both(maxLen(2000), describe(`Filter as in create_cookbook; "" clears it.`)), "position": intBounds(1, 1000)}, updateCookbook),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "delete_cookbook",
 			Description: "Call only when asked to remove a cookbook. Deletes it; its recipes stay.",
 			Annotations: writeAnn(true, true, false),
-		}, hasLibrary, props{"cookbook_id": maxLen(100)}, deleteCookbook),
+		}, hasLibrary, props{"cookbook_id": guardLen(limits.CookbookIDChars)}, deleteCookbook),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "library_stats",
 			Description: "Call to see which tags, foods etc. are used most, or to tidy them. Lists unused ones too.",
 			Annotations: readAnn(),
 		}, hasLibrary, props{
 			"resource": enum("tags", "categories", "tools", "foods", "units"), "include_unused": boolDefault(true),
-			"top": intRange(1, maxStatsTop, 50), "max_recipes": intRange(1, maxSweepRecipes, maxSweepRecipes),
+			"top": intRange(1, limits.Top, limits.DefaultTop), "max_recipes": intRange(1, limits.ScanRecipes, limits.ScanRecipes),
 		}, libraryStats),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "find_duplicate_recipes",
 			Description: "Call when the user suspects duplicates. Matches names ignoring case, punctuation and accents.",
 			Annotations: readAnn(),
-		}, hasLibrary, props{"max_recipes": intRange(1, maxSweepRecipes, maxSweepRecipes)}, findDuplicates),
+		}, hasLibrary, props{"max_recipes": intRange(1, limits.ScanRecipes, limits.ScanRecipes)}, findDuplicates),
 		newTool(ToolsetLibrary, &mcp.Tool{
 			Name:        "check_recipe_links",
 			Description: "Call when asked about broken links or missing pictures. Probes source URLs.",
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
-		}, hasLibrary, props{"check_sources": boolDefault(true), "check_images": boolDefault(true), "max_recipes": intRange(1, maxSweepRecipes, defaultLinks)}, checkLinks),
+		}, hasLibrary, props{"check_sources": boolDefault(true), "check_images": boolDefault(true), "max_recipes": intRange(1, limits.ScanRecipes, limits.DefaultLinkRecipes)}, checkLinks),
 	}
 }
 

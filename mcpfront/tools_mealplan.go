@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 func hasMealPlan(b Backends, _ Options) bool { return b.MealPlan != nil }
@@ -77,7 +78,7 @@ func mealPlanTools() []Tool {
 			Name:        "add_meal_plan_entry",
 			Description: "Call to put a dish on the plan. Adds a recipe or a titled meal to a day.",
 			Annotations: writeAnn(false, false, false),
-		}, hasMealPlan, props{"date": isoDate, "entry_type": entryTypeProp, "recipe_slug": maxLen(500), "title": maxLen(200), "note": maxLen(1000)}, addMealPlanEntry),
+		}, hasMealPlan, props{"date": isoDate, "entry_type": entryTypeProp, "recipe_slug": maxLen(limits.RecipeSlugChars), "title": maxLen(limits.EntryTitleChars), "note": maxLen(limits.EntryNoteChars)}, addMealPlanEntry),
 		newTool(ToolsetMealPlan, &mcp.Tool{
 			Name:        "delete_meal_plan_entry",
 			Description: "Call to cancel or replace a planned meal. The recipe stays.",

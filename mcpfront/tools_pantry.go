@@ -13,18 +13,10 @@ import (
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 func hasPantry(b Backends, _ Options) bool { return b.Pantry != nil }
-
-// Caps of the pantry tools, from the proto.
-const (
-	maxPantryAdd = 100 // AddToPantryRequest.items
-	maxSlots     = 20  // CreateMetaRecipeRequest.slots
-	maxOptions   = 50  // SlotInput.options
-	maxBase      = 50  // CreateMetaRecipeRequest.base_ingredients
-	maxServings  = 50  // WhatCanICookRequest.servings, LogCookRequest.servings
-)
 
 var locations = map[string]pantryv1.Location{
 	"fridge": pantryv1.Location_LOCATION_FRIDGE, "cupboard": pantryv1.Location_LOCATION_CUPBOARD, "freezer": pantryv1.Location_LOCATION_FREEZER,
@@ -123,20 +115,20 @@ func pantryTools() []Tool {
 			Name:        "set_item_state",
 			Description: "Call when the user used up, ran low on or restocked something. Sets its state by name.",
 			Annotations: writeAnn(false, true, false),
-		}, hasPantry, props{"ingredient": maxLen(200), "state": enum("in", "low", "out"), "location": enum(locationNames...)}, setItemState),
+		}, hasPantry, props{"ingredient": guardLen(limits.PantryNameChars), "state": enum("in", "low", "out"), "location": enum(locationNames...)}, setItemState),
 		newTool(ToolsetPantry, &mcp.Tool{
 			Name:        "add_to_pantry",
 			Description: "Call when the user bought something. Restocks items already there; unknown names are created.",
 			Annotations: writeAnn(false, true, false),
-		}, hasPantry, props{"items": both(itemsRange(1, maxPantryAdd), func(s *mcpSchema) {
-			both(nonEmpty, guardLen(maxPantryNameLen))(s.Items.Properties["name"])
+		}, hasPantry, props{"items": both(itemsRange(1, limits.PantryAdditions), func(s *mcpSchema) {
+			both(nonEmpty, guardLen(limits.PantryNameChars))(s.Items.Properties["name"])
 			enum(locationNames...)(s.Items.Properties["location"])
 		})}, addToPantry),
 		newTool(ToolsetPantry, &mcp.Tool{
 			Name:        "what_can_i_cook",
 			Description: "Call when asked what can be made now. Matches meta-recipes to the pantry.",
 			Annotations: readAnn(),
-		}, hasPantry, props{"servings": intBounds(1, maxServings)}, whatCanICook),
+		}, hasPantry, props{"servings": intBounds(1, limits.Servings)}, whatCanICook),
 		newTool(ToolsetPantry, &mcp.Tool{
 			Name:        "get_meta_recipes",
 			Description: "Call for a substitute, or before log_cook or create_meta_recipe. Lists meta-recipes (templates).",
@@ -147,14 +139,14 @@ func pantryTools() []Tool {
 			Description: "Call when the user cooked a pantry (meta-)recipe. Returns what was used, to ask what is now low.",
 			Annotations: writeAnn(false, false, false),
 		}, hasPantry, props{
-			"rating": intBounds(1, 5), "servings": intBounds(1, maxServings), "notes": maxLen(2000), "date": isoDate, "slot_choices": maxItems(maxSlots),
-			"recipe": guardLen(maxPantryNameLen), "meta_recipe": guardLen(maxPantryNameLen),
+			"rating": intBounds(limits.MinRating, limits.MaxRating), "servings": intBounds(1, limits.Servings), "notes": maxLen(limits.CookNotesChars), "date": isoDate, "slot_choices": maxItems(limits.Slots),
+			"recipe": guardLen(limits.PantryNameChars), "meta_recipe": guardLen(limits.PantryNameChars),
 		}, logCook),
 		newTool(ToolsetPantry, &mcp.Tool{
 			Name:        "create_meta_recipe",
 			Description: "Call to keep a template worked out with the user. Saves (or, with id, rebuilds) a meta-recipe.",
 			Annotations: writeAnn(true, false, false),
-		}, hasPantry, props{"name": maxLen(200), "slots": maxItems(maxSlots), "base_ingredients": baseItems}, createMetaRecipe),
+		}, hasPantry, props{"name": guardLen(limits.PantryNameChars), "slots": maxItems(limits.Slots), "base_ingredients": baseItems}, createMetaRecipe),
 	}
 }
 
@@ -424,7 +416,7 @@ func amounts(in []amountIn) []*pantryv1.IngredientAmount {
 // base_ingredients:[] is usually written, or {ingredient, qty, unit}
 // objects as slot options are.
 func baseItems(s *mcpSchema) {
-	s.MaxItems = ptr(maxBase)
+	s.MaxItems = ptr(limits.BaseIngredients)
 	opt, err := jsonschema.For[amountIn](nil)
 	if err != nil {
 		panic(err)

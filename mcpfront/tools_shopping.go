@@ -7,13 +7,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
-)
-
-// Caps of the shopping tools, from the proto.
-const (
-	maxShoppingLines   = 100 // AddToShoppingListRequest.items
-	maxShoppingRecipes = 50  // AddToShoppingListRequest.recipe_slugs
-	maxShoppingUpdate  = 100 // each of check, uncheck, remove
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 type getShoppingListIn struct {
@@ -49,8 +43,8 @@ func shoppingTools() []Tool {
 			Description: "Call to put items, a recipe's ingredients or the plan's on a list. Skips what is in stock.",
 			Annotations: writeAnn(false, false, false),
 		}, hasShopping, props{
-			"list_id": maxLen(100), "items": both(maxItems(maxShoppingLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(500) }),
-			"recipe_slugs": maxItems(maxShoppingRecipes),
+			"list_id": maxLen(100), "items": both(maxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
+			"recipe_slugs": maxItems(limits.ShoppingRecipes),
 			"meal_plan_range": func(s *mcpSchema) {
 				// Described by the parameter; get_meal_plan's wording
 				// would be paid for twice.
@@ -63,7 +57,7 @@ func shoppingTools() []Tool {
 			Name:        "update_shopping_items",
 			Description: "Call when the user bought something or wants an item unchecked or gone. Updates items by id.",
 			Annotations: writeAnn(true, true, false),
-		}, hasShopping, props{"list_id": maxLen(100), "check": maxItems(maxShoppingUpdate), "uncheck": maxItems(maxShoppingUpdate), "remove": maxItems(maxShoppingUpdate)}, updateShoppingItems),
+		}, hasShopping, props{"list_id": maxLen(100), "check": maxItems(limits.ShoppingItemOps), "uncheck": maxItems(limits.ShoppingItemOps), "remove": maxItems(limits.ShoppingItemOps)}, updateShoppingItems),
 	}
 }
 

@@ -11,12 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
-)
-
-// Caps of the taxonomy tools.
-const (
-	maxParseLines    = 100 // ParseIngredientsRequest.lines
-	maxTaxonomyBatch = 100 // items in one manage_taxonomy batch
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 var parsers = map[string]recipesv1.Parser{
@@ -74,7 +69,7 @@ func taxonomyTools() []Tool {
 		Description: "Call before writing structured ingredients, or to see how Mealie reads lines. Flags unknown foods.",
 		Annotations: readAnn(),
 	}, hasRecipes, props{
-		"lines":  both(itemsRange(1, maxParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(500) }),
+		"lines":  both(itemsRange(1, limits.ParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.IngredientLineChars) }),
 		"parser": both(enum("nlp", "brute", "openai"), func(s *mcpSchema) { s.Default = []byte(`"nlp"`) }),
 	}, parseIngredients)
 	manage := manageTaxonomyTool(false)
@@ -90,7 +85,7 @@ func manageTaxonomyTool(readOnly bool) Tool {
 		t := newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyReadOnlyDesc, Annotations: readAnn()}, hasRecipes, props{
 			"resource": enum(taxonomyResourceNames...),
 			"action":   both(enum("list"), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
-			"page":     intRange(1, 10000, 1),
+			"page":     intRange(1, limits.Page, 1),
 			"search":   maxLen(200),
 		}, func(ctx context.Context, req *mcp.CallToolRequest, b Backends, in listTaxonomyIn) (any, error) {
 			return manageTaxonomy(ctx, req, b, manageTaxonomyIn{Resource: in.Resource, Action: "list", Search: in.Search, Page: in.Page})
@@ -108,10 +103,10 @@ func manageTaxonomyTool(readOnly bool) Tool {
 	return newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyDesc, Annotations: writeAnn(true, false, false)}, hasRecipes, props{
 		"resource":   enum(taxonomyResourceNames...),
 		"action":     both(enum(taxonomyActions...), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
-		"page":       intRange(1, 10000, 1),
+		"page":       intRange(1, limits.Page, 1),
 		"search":     maxLen(200),
 		"name":       maxLen(200),
-		"items":      maxItems(maxTaxonomyBatch),
+		"items":      maxItems(limits.TaxonomyBatch),
 		"force":      boolDefault(false),
 		"item_id":    maxLen(100),
 		"merge_into": maxLen(100),

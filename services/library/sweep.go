@@ -8,6 +8,7 @@ import (
 
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 // Report bounds, from the seed's "Library reports" section.
@@ -15,7 +16,7 @@ const (
 	// MaxScanRecipes caps every report's max_recipes, as the seed's
 	// MAX_LIBRARY_RECIPES does: the recipes service's detail cache holds
 	// 2000 recipes, and a larger sweep would evict what it just read.
-	MaxScanRecipes = 2000
+	MaxScanRecipes = limits.ScanRecipes
 	// progressEvery is how often a report forwards progress, in recipes:
 	// often enough for a progress bar to move, rare enough that 2000
 	// recipes are 40 messages rather than 2000.
