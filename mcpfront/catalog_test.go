@@ -204,8 +204,8 @@ func TestCatalogSize(t *testing.T) {
 	}
 }
 
-// The seed's twelve read tools plus the read tools of pantry and shopping
-// (issue: read-only mode).
+// mcp-mealie's twelve read tools plus the read tools of pantry and shopping:
+// what docs/tools.md lists as kept in read-only mode.
 var wantReadOnly = []string{
 	"check_recipe_links", "find_duplicate_recipes", "get_cookbook_recipes", "get_meal_plan", "get_meta_recipes", "get_pantry",
 	"get_recipe", "get_shopping_list", "get_todays_meals", "library_stats", "list_cookbooks", "manage_taxonomy",
@@ -215,7 +215,7 @@ var wantReadOnly = []string{
 func TestCatalogInventory(t *testing.T) {
 	all := catalog()
 	if len(all) != 36 {
-		t.Errorf("catalog has %d tools, want 36 (the seed's 25, the pantry's 7, 3 shopping, mark_recipe_made)", len(all))
+		t.Errorf("catalog has %d tools, want 36 (mcp-mealie's 25, the pantry spec's 7, 3 shopping, mark_recipe_made)", len(all))
 	}
 	seen := map[string]bool{}
 	for _, tool := range all {

@@ -1,7 +1,7 @@
 // Package mcpfront is the MCP server of sous: the tool catalog a model sees,
 // translated into Connect calls to the sous services, with answers shaped
 // into compact JSON sent once. It holds no backend logic and never calls
-// Mealie or Django itself (DESIGN.md, "The MCP front").
+// Mealie or Django itself (docs/design.md, "One direction of dependency").
 //
 // It may import proto (the generated Connect clients) and internal; never
 // services/.
@@ -48,12 +48,13 @@ type Options struct {
 	// stdio, stdout is the protocol.
 	Logger *slog.Logger
 	// ImageDir (SOUS_IMAGE_DIR) is the one directory upload_recipe_image may
-	// read from; empty leaves that tool out (DESIGN.md, "Safety lines").
+	// read from; empty leaves that tool out (docs/design.md, "Safety lines").
 	ImageDir string
 }
 
 // ReadOnlyMessage is the answer to a write attempted in read-only mode,
-// worded as the seed words it and as the services answer it.
+// worded as the services answer a direct Connect client, so a model reads
+// one sentence whichever refused (docs/tools.md, "Safety lines").
 const ReadOnlyMessage = "server is in read-only mode"
 
 // Instructions is the server's MCP instructions text. Recipe text, notes and

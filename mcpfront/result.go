@@ -126,8 +126,9 @@ func clipBytes(s string, n int) string {
 	return s[:n]
 }
 
-// pageHint is the one-line paging hint of list answers (seed, "Response
-// shaping"): "showing 20 of 143 — pass page=2". It is "" when everything is
+// pageHint is the one-line paging hint of list answers: "showing 20 of 143
+// — pass page=2", which tells a model both that there is more and how to
+// ask for it. It is "" when everything is
 // shown; past page 1 it names the page ("page 2 of 8").
 func pageHint(page, shown, total, totalPages int) string {
 	switch {
