@@ -28,11 +28,6 @@ var taxonomyResourceNames = []string{"foods", "units", "labels", "tags", "catego
 
 var taxonomyActions = []string{"list", "create", "update", "merge", "delete"}
 
-type parseIngredientsIn struct {
-	Lines  []string `json:"lines" jsonschema:"Ingredient lines."`
-	Parser string   `json:"parser,omitempty" jsonschema:"openai only if Mealie has it."`
-}
-
 // taxonomyData is one item's fields to write; which apply depends on the
 // resource.
 type taxonomyData struct {
@@ -64,23 +59,24 @@ const manageTaxonomyDesc = "Call to look up ids, or to add, rename, merge or del
 const manageTaxonomyReadOnlyDesc = "Call to look up taxonomy names and ids. Read-only mode: list only."
 
 func taxonomyTools() []Tool {
-	parse := newTool(ToolsetRecipes, &mcp.Tool{
-		Name:        "parse_ingredients",
-		Description: "Call before writing structured ingredients, or to see how Mealie reads lines. Flags unknown foods.",
-		Annotations: readAnn(),
-	}, hasRecipes, props{
-		"lines":  both(itemsRange(1, limits.ParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.IngredientLineChars) }),
-		"parser": both(enum("nlp", "brute", "openai"), func(s *mcpSchema) { s.Default = []byte(`"nlp"`) }),
-	}, parseIngredients)
-	manage := manageTaxonomyTool(false)
-	manage.readOnlyVariant = func() Tool { return manageTaxonomyTool(true) }
-	return []Tool{parse, manage}
+	return []Tool{
+		parseIngredientsTool(),
+		manageTaxonomyTool(),
+	}
 }
 
-// manageTaxonomyTool declares manage_taxonomy, or its list-only variant for
-// read-only mode, whose action enum holds "list" alone and whose
+// manageTaxonomyTool declares manage_taxonomy, with its list-only variant
+// for read-only mode.
+func manageTaxonomyTool() Tool {
+	t := manageTaxonomyVariant(false)
+	t.readOnlyVariant = func() Tool { return manageTaxonomyVariant(true) }
+	return t
+}
+
+// manageTaxonomyVariant declares manage_taxonomy, or its list-only variant
+// for read-only mode, whose action enum holds "list" alone and whose
 // description says so.
-func manageTaxonomyTool(readOnly bool) Tool {
+func manageTaxonomyVariant(readOnly bool) Tool {
 	if readOnly {
 		t := newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyReadOnlyDesc, Annotations: readAnn()}, hasRecipes, props{
 			"resource": enum(taxonomyResourceNames...),
@@ -105,7 +101,7 @@ func manageTaxonomyTool(readOnly bool) Tool {
 		"action":     both(enum(taxonomyActions...), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
 		"page":       intRange(1, limits.Page, 1),
 		"search":     maxLen(200),
-		"name":       maxLen(200),
+		"name":       maxLen(limits.TaxonomyNameChars),
 		"items":      maxItems(limits.TaxonomyBatch),
 		"force":      boolDefault(false),
 		"item_id":    maxLen(100),
@@ -119,6 +115,23 @@ type listTaxonomyIn struct {
 	Action   string `json:"action,omitempty" jsonschema:"Only list."`
 	Search   string `json:"search,omitempty" jsonschema:"Name search."`
 	Page     int    `json:"page,omitempty" jsonschema:"Page of 50."`
+}
+
+type parseIngredientsIn struct {
+	Lines  []string `json:"lines" jsonschema:"Ingredient lines."`
+	Parser string   `json:"parser,omitempty" jsonschema:"openai only if Mealie has it."`
+}
+
+// parseIngredientsTool declares parse_ingredients.
+func parseIngredientsTool() Tool {
+	return newTool(ToolsetRecipes, &mcp.Tool{
+		Name:        "parse_ingredients",
+		Description: "Call before writing structured ingredients, or to see how Mealie reads lines. Flags unknown foods.",
+		Annotations: readAnn(),
+	}, hasRecipes, props{
+		"lines":  both(itemsRange(1, limits.ParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.IngredientLineChars) }),
+		"parser": both(enum("nlp", "brute", "openai"), func(s *mcpSchema) { s.Default = []byte(`"nlp"`) }),
+	}, parseIngredients)
 }
 
 func parseIngredients(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in parseIngredientsIn) (any, error) {
