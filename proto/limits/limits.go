@@ -9,7 +9,8 @@
 // (docs/design.md, "One direction of dependency").
 //
 // Lengths count characters (runes), lists count items. The proto comments
-// name the bounds in words for readers of the API; these are the numbers.
+// name the bounds in words for readers of the API; these are the numbers,
+// and TestProtoCommentsStateTheLimits fails when the two disagree.
 package limits
 
 // Recipes service (sous.recipes.v1).
