@@ -52,9 +52,6 @@ func dialMealie(t *testing.T, base, token string) *liveMealie {
 	return m
 }
 
-// is2x reports whether the live Mealie is a 2.x release.
-func (m *liveMealie) is2x() bool { return strings.HasPrefix(strings.TrimPrefix(m.version, "v"), "2.") }
-
 // call sends one request to Mealie's own API and decodes the answer.
 func (m *liveMealie) call(t *testing.T, method, path string, body any) (int, any) {
 	t.Helper()

@@ -29,13 +29,6 @@ func (st *store) ratingFromUsers(recipeID string) *float64 {
 	return nil
 }
 
-func sameRating(a, b *float64) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
-}
-
 // handleSetRating is POST /api/users/{id}/ratings/{slug} {rating,
 // isFavorite}: it answers 200 null and updates the recipe's rating. Another
 // user's id is refused as Mealie's assert_user_change_allowed does.
