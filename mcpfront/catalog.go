@@ -15,10 +15,11 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/souskitchen/sous/internal/recovery"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 // The toolsets, one per backend area, so a connector can expose only what it
-// needs (DESIGN.md, "The MCP front").
+// needs (docs/tools.md, "Toolsets").
 const (
 	ToolsetRecipes  = "recipes"
 	ToolsetMealPlan = "mealplan"
@@ -31,7 +32,8 @@ const (
 var Toolsets = []string{ToolsetRecipes, ToolsetMealPlan, ToolsetLibrary, ToolsetPantry, ToolsetShopping}
 
 // Tool is one entry of the catalog: declared once with its schema,
-// annotations, toolset and handler (the inventory habit of STYLE.md). Read-only
+// annotations, toolset and handler, so nothing about a tool is stated in two
+// places (TestCatalogInventory checks the whole list). Read-only
 // mode and scopes are derived from Annotations.ReadOnlyHint, so a tool cannot
 // be write-capable and listed as read-only.
 type Tool struct {
@@ -46,7 +48,7 @@ type Tool struct {
 	available func(b Backends, opts Options) bool
 	// readOnlyVariant, when set on a write tool, is what read-only mode
 	// registers in its place under the same name (manage_taxonomy's
-	// list-only form, seed "Read-only mode").
+	// list-only form, docs/tools.md "Safety lines").
 	readOnlyVariant func() Tool
 	// writeAttempt, on a read-only variant, reports whether a call's
 	// arguments ask for a write, which is answered ReadOnlyMessage.
@@ -65,7 +67,7 @@ type handlerFunc[In any] func(ctx context.Context, req *mcp.CallToolRequest, b B
 type props map[string]func(*jsonschema.Schema)
 
 // toolDeadline bounds every tool call. claude.ai gives up on a call after
-// about 60 s (shared/cases/mcp-cases.md, M09/M10), and go-sdk does not cancel
+// about 60 s, and go-sdk does not cancel
 // a stateless handler when the client aborts the POST, so work orphaned by an
 // aborted call stops here at the latest.
 const toolDeadline = 50 * time.Second
@@ -144,8 +146,9 @@ func newTool[In any](toolset string, def *mcp.Tool, available func(Backends, Opt
 					return toolError(renameInternal(err, def.Name)), nil
 				}
 				// No output schema is declared and no structuredContent
-				// is set, so the answer crosses the wire once (seed,
-				// "Responses are sent once").
+				// is set, so the answer crosses the wire once: a
+				// structured copy would double every answer's tokens
+				// (docs/tools.md).
 				res, err := encode(v)
 				if err != nil {
 					return toolError(err), nil
@@ -267,19 +270,13 @@ func catalog() []Tool {
 // Select filters the catalog by toolsets, configured backends and read-only
 // mode. Unknown toolset names are an error that lists the valid ones.
 func Select(b Backends, opts Options) ([]Tool, error) {
-	enabled := map[string]bool{}
-	if len(opts.Toolsets) == 0 {
-		for _, ts := range Toolsets {
-			enabled[ts] = true
-		}
-	}
 	for _, ts := range opts.Toolsets {
 		ts = strings.ToLower(strings.TrimSpace(ts))
 		if !slices.Contains(Toolsets, ts) {
 			return nil, fmt.Errorf("SOUS_TOOLSETS: unknown toolset %q (valid: %s)", ts, strings.Join(Toolsets, ", "))
 		}
-		enabled[ts] = true
 	}
+	enabled := enabledToolsets(opts.Toolsets)
 	var out []Tool
 	for _, t := range catalog() {
 		if !enabled[t.Toolset] || !t.available(b, opts) {
@@ -299,8 +296,23 @@ func Select(b Backends, opts Options) ([]Tool, error) {
 	return out, nil
 }
 
+// enabledToolsets is the set of toolsets names enables: every toolset when
+// names is empty. Unknown names are left to Select to refuse.
+func enabledToolsets(names []string) map[string]bool {
+	enabled := map[string]bool{}
+	if len(names) == 0 {
+		for _, ts := range Toolsets {
+			enabled[ts] = true
+		}
+	}
+	for _, ts := range names {
+		enabled[strings.ToLower(strings.TrimSpace(ts))] = true
+	}
+	return enabled
+}
+
 // Annotation presets. The hints are set truthfully on every tool
-// (DESIGN.md): open-world is false because every tool works on the user's own
+// (docs/tools.md, "Annotations"): open-world is false because every tool works on the user's own
 // Mealie or pantry, except those that reach third-party pages. No title is
 // set: it would only repeat the tool's name in other words, in every
 // tools/list answer.
@@ -346,28 +358,13 @@ func maxLen(n int) func(*jsonschema.Schema) {
 // Guard caps: lengths past which a value is a runaway paste, not input.
 // They validate every call but are not shown in tools/list (advertise):
 // no model plans a 10,000-character description, and every session would
-// pay for the numbers. The services check the same numbers, for direct
-// Connect clients.
-const (
-	// maxTextLen caps free text: a description, a step, a note, a method
-	// (recipes.MaxTextChars, library.MaxCookbookDescription,
-	// pantry.MaxMethodChars). It is also the cap of every string
-	// parameter that has no other (guardStrings).
-	maxTextLen = 10000
-	// maxShortTextLen caps the free-text times and yield
-	// (recipes.MaxShortTextChars).
-	maxShortTextLen = 200
-	// maxTaxonomyNameLen caps one tag, category, tool or food name
-	// (recipes.MaxTaxonomyNameChars); it bounds what unknown_foods
-	// echoes.
-	maxTaxonomyNameLen = 200
-	// maxPantryNameLen is the food API's name column
-	// (pantry.MaxNameChars).
-	maxPantryNameLen = 120
-	// maxCookbookIDLen caps a cookbook id or slug
-	// (library.MaxCookbookIDChars).
-	maxCookbookIDLen = 200
-)
+// pay for the numbers. The numbers are the services' own (proto/limits), so
+// a direct Connect client is refused at the same length.
+//
+// maxTextLen caps free text: a description, a step, a note, a method. It is
+// also the cap of every string parameter that has no other (guardStrings),
+// so it is the largest free-text limit of any service.
+const maxTextLen = max(limits.RecipeTextChars, limits.CookbookDescriptionChars, limits.MethodChars)
 
 // guardKey marks a schema whose length bounds are guard caps, which
 // advertise drops from the listing.
@@ -466,13 +463,14 @@ func both(fs ...func(*jsonschema.Schema)) func(*jsonschema.Schema) {
 }
 
 // ingredientItems describes an ingredients list whose items are either a
-// free-text line or a structured line (seed, "Ingredients accept text or
-// structure, per item").
+// free-text line or a structured line, chosen per item: a model writes
+// "2 cups flour" as easily as its parts, and a structured line keeps
+// Mealie's food and unit links (docs/tools.md, create_recipe).
 func ingredientItems(s *jsonschema.Schema) {
-	s.MaxItems = ptr(maxListInput)
+	s.MaxItems = ptr(limits.RecipeIngredients)
 	// The parameter's own description names the object's fields; a
 	// description per field would be paid for twice (create and update).
-	text := &jsonschema.Schema{Type: "string", MaxLength: ptr(500)}
+	text := &jsonschema.Schema{Type: "string", MaxLength: ptr(limits.IngredientLineChars)}
 	structured := &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{

@@ -204,8 +204,8 @@ func TestCatalogSize(t *testing.T) {
 	}
 }
 
-// The seed's twelve read tools plus the read tools of pantry and shopping
-// (issue: read-only mode).
+// mcp-mealie's twelve read tools plus the read tools of pantry and shopping:
+// what docs/tools.md lists as kept in read-only mode.
 var wantReadOnly = []string{
 	"check_recipe_links", "find_duplicate_recipes", "get_cookbook_recipes", "get_meal_plan", "get_meta_recipes", "get_pantry",
 	"get_recipe", "get_shopping_list", "get_todays_meals", "library_stats", "list_cookbooks", "manage_taxonomy",
@@ -215,7 +215,7 @@ var wantReadOnly = []string{
 func TestCatalogInventory(t *testing.T) {
 	all := catalog()
 	if len(all) != 36 {
-		t.Errorf("catalog has %d tools, want 36 (the seed's 25, the pantry's 7, 3 shopping, mark_recipe_made)", len(all))
+		t.Errorf("catalog has %d tools, want 36 (mcp-mealie's 25, the pantry spec's 7, 3 shopping, mark_recipe_made)", len(all))
 	}
 	seen := map[string]bool{}
 	for _, tool := range all {
@@ -351,6 +351,41 @@ func TestReadOnlyMode(t *testing.T) {
 	// Listing still works.
 	if _, isErr := call(t, cs, "manage_taxonomy", map[string]any{"resource": "tags"}); isErr {
 		t.Error("manage_taxonomy list refused in read-only mode")
+	}
+}
+
+// TestOutsideToolsets: a tool the enabled toolsets leave out answers with
+// its toolset and the setting that enables it, not the read-only sentence,
+// in read-only mode or not; a write of an enabled toolset in read-only mode
+// still answers ReadOnlyMessage. No call reaches a service.
+func TestOutsideToolsets(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		opts Options
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"read tool", Options{Toolsets: []string{"recipes"}}, "get_meal_plan", map[string]any{"start_date": "2026-01-01", "end_date": "2026-01-02"},
+			"get_meal_plan is in the mealplan toolset, which this server does not enable (SOUS_TOOLSETS=recipes): add mealplan to SOUS_TOOLSETS to use it"},
+		{"write tool", Options{Toolsets: []string{"recipes", "library"}}, "set_item_state", map[string]any{"ingredient": "eggs", "state": "out"},
+			"set_item_state is in the pantry toolset, which this server does not enable (SOUS_TOOLSETS=recipes,library): add pantry to SOUS_TOOLSETS to use it"},
+		{"write tool, read-only", Options{Toolsets: []string{"recipes"}, ReadOnly: true}, "add_meal_plan_entry", map[string]any{"date": "2026-01-01", "title": "Eat out"},
+			"add_meal_plan_entry is in the mealplan toolset, which this server does not enable (SOUS_TOOLSETS=recipes): add mealplan to SOUS_TOOLSETS to use it"},
+		{"enabled write, read-only", Options{Toolsets: []string{"recipes"}, ReadOnly: true}, "delete_recipe", map[string]any{"slug": "a", "confirm_slug": "a"},
+			ReadOnlyMessage},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakes(t)
+			cs := session(t, f.backends, tt.opts, nil)
+			text, isErr := call(t, cs, tt.tool, tt.args)
+			if !isErr || text != tt.want {
+				t.Errorf("isError=%v %q, want %q", isErr, text, tt.want)
+			}
+			if n := f.recipes.calls() + f.mealplan.calls() + f.pantry.calls(); n != 0 {
+				t.Errorf("%d calls reached the services", n)
+			}
+		})
 	}
 }
 

@@ -29,11 +29,13 @@ type Remotes struct {
 
 // Config is the MCP front's configuration, the part every binary that runs
 // the front reads the same way (`sous mcp`, `sous demo` and
-// cmd/mcpfront). The seeds' names are kept (MEALIE_*, FOOD_*); sous's own
+// cmd/mcpfront). The names of mcp-mealie and the food pantry MCP spec are
+// kept (MEALIE_*, FOOD_*), so a moved setup keeps its environment
+// (docs/configuration.md); sous's own
 // start with SOUS_.
 type Config struct {
 	LogLevel string // MEALIE_LOG_LEVEL: debug, info, warn or error
-	ReadOnly bool   // MEALIE_READ_ONLY: only read tools (seed, "Read-only mode")
+	ReadOnly bool   // MEALIE_READ_ONLY: only read tools (docs/tools.md, "Safety lines")
 
 	// Remotes are the services' URLs and the token between sous processes.
 	Remotes Remotes

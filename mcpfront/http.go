@@ -71,7 +71,8 @@ func (o HTTPOptions) Check() error {
 
 // HTTPHandler serves server over Streamable HTTP. Sessions are stateless:
 // claude.ai does not echo Mcp-Session-Id and re-initializes before most
-// calls (shared/cases/mcp-cases.md). No path ever answers with a redirect.
+// calls. No path ever answers with a redirect (docs/configuration.md,
+// FOOD_MCP_URL_SECRET).
 //
 // With o.OAuth set, server gets middleware confining mcp:read tokens to
 // read tools, whatever o.ReadServer holds. It panics on options
@@ -146,7 +147,7 @@ type guard struct {
 	publicHost   string
 	publicOrigin string
 	// oauthMux serves the discovery documents and the authorization
-	// server's endpoints in OAuth mode; issuerHost is the issuer's host,
+	// server's endpoints in OAuth mode; issuerHost is the OAuth issuer's host,
 	// allowed besides the public one.
 	oauthMux   *http.ServeMux
 	issuerHost string

@@ -9,21 +9,23 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 // maxImageBytes caps an uploaded image: the recipes service refuses more
-// than 10 MiB (UploadRecipeImageRequest.image), so reading further is waste.
-const maxImageBytes = 10 << 20
+// (UploadRecipeImageRequest.image), so reading further is waste.
+const maxImageBytes = limits.ImageBytes
 
-// imageTypes maps the extensions upload_recipe_image accepts (seed,
-// "Recipes") to the content type the file's bytes must sniff as.
+// imageTypes maps the extensions upload_recipe_image accepts (docs/tools.md)
+// to the content type the file's bytes must sniff as.
 var imageTypes = map[string]string{
 	"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "gif": "image/gif",
 }
 
 // readImage reads an image file from inside dir, where name is relative to
 // dir or absolute inside it. It goes through os.Root, so neither ".." nor a
-// symlink reaches outside dir (DESIGN.md, "Safety lines"), and it refuses a
+// symlink reaches outside dir (docs/design.md, "Safety lines"), and it refuses a
 // file whose extension or content is not an accepted image. It returns the
 // bytes and the extension without its dot, lower-cased.
 func readImage(dir, name string) ([]byte, string, error) {

@@ -1,7 +1,7 @@
 // Package mcpfront is the MCP server of sous: the tool catalog a model sees,
 // translated into Connect calls to the sous services, with answers shaped
 // into compact JSON sent once. It holds no backend logic and never calls
-// Mealie or Django itself (DESIGN.md, "The MCP front").
+// Mealie or Django itself (docs/design.md, "One direction of dependency").
 //
 // It may import proto (the generated Connect clients) and internal; never
 // services/.
@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -47,12 +48,13 @@ type Options struct {
 	// stdio, stdout is the protocol.
 	Logger *slog.Logger
 	// ImageDir (SOUS_IMAGE_DIR) is the one directory upload_recipe_image may
-	// read from; empty leaves that tool out (DESIGN.md, "Safety lines").
+	// read from; empty leaves that tool out (docs/design.md, "Safety lines").
 	ImageDir string
 }
 
 // ReadOnlyMessage is the answer to a write attempted in read-only mode,
-// worded as the seed words it and as the services answer it.
+// worded as the services answer a direct Connect client, so a model reads
+// one sentence whichever refused (docs/tools.md, "Safety lines").
 const ReadOnlyMessage = "server is in read-only mode"
 
 // Instructions is the server's MCP instructions text. Recipe text, notes and
@@ -85,9 +87,7 @@ func NewServer(b Backends, opts Options) (*mcp.Server, error) {
 		return nil, fmt.Errorf("no tools are enabled: check SOUS_TOOLSETS and which backends are configured")
 	}
 	s.AddReceivingMiddleware(nullArguments)
-	if opts.ReadOnly {
-		s.AddReceivingMiddleware(readOnlyGuard(tools))
-	}
+	s.AddReceivingMiddleware(absentGuard(tools, opts))
 	// Added last, so it wraps every other middleware and every method, not
 	// only the tool bodies newTool guards.
 	s.AddReceivingMiddleware(recoverMethods(logger))
@@ -154,11 +154,15 @@ func nullArguments(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// readOnlyGuard answers a call to a catalog write tool that read-only mode
-// left out with a tool error saying so, rather than "unknown tool": a model
-// that remembers the tool from another session learns why it is gone
-// (seed, "Safety").
-func readOnlyGuard(registered []Tool) mcp.Middleware {
+// absentGuard answers a call to a catalog tool this server left out with
+// a tool error saying why, rather than the SDK's "unknown tool", so a model
+// that remembers the tool from another session (or reads docs/tools.md)
+// learns what would bring it back: a tool outside the enabled toolsets
+// names its toolset and SOUS_TOOLSETS; a write that read-only mode left out,
+// or a write asked of a read-only variant, answers ReadOnlyMessage, as the
+// services answer a direct Connect client. A tool left out because its
+// backend is not configured falls through to "unknown tool".
+func absentGuard(registered []Tool, opts Options) mcp.Middleware {
 	kept := map[string]bool{}
 	writeAttempt := map[string]func(json.RawMessage) bool{}
 	for _, t := range registered {
@@ -167,21 +171,42 @@ func readOnlyGuard(registered []Tool) mcp.Middleware {
 			writeAttempt[t.Def.Name] = t.writeAttempt
 		}
 	}
-	hidden := map[string]bool{}
+	enabled := enabledToolsets(opts.Toolsets)
+	refusal := map[string]string{}
 	for _, t := range catalog() {
-		if !kept[t.Def.Name] && !t.ReadOnly() {
-			hidden[t.Def.Name] = true
+		switch {
+		case kept[t.Def.Name]:
+		case !enabled[t.Toolset]:
+			refusal[t.Def.Name] = outsideToolsets(t.Def.Name, t.Toolset, enabled)
+		case opts.ReadOnly && !t.ReadOnly():
+			refusal[t.Def.Name] = ReadOnlyMessage
 		}
 	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params != nil {
-				w := writeAttempt[call.Params.Name]
-				if hidden[call.Params.Name] || (w != nil && w(call.Params.Arguments)) {
+				if msg := refusal[call.Params.Name]; msg != "" {
+					return toolError(errors.New(msg)), nil
+				}
+				if w := writeAttempt[call.Params.Name]; w != nil && w(call.Params.Arguments) {
 					return toolError(errors.New(ReadOnlyMessage)), nil
 				}
 			}
 			return next(ctx, method, req)
 		}
 	}
+}
+
+// outsideToolsets is the refusal of a tool whose toolset SOUS_TOOLSETS
+// leaves out: it names the toolset that holds the tool and the setting that
+// enables it.
+func outsideToolsets(tool, toolset string, enabled map[string]bool) string {
+	var on []string
+	for _, ts := range Toolsets {
+		if enabled[ts] {
+			on = append(on, ts)
+		}
+	}
+	return fmt.Sprintf("%s is in the %s toolset, which this server does not enable (SOUS_TOOLSETS=%s): add %s to SOUS_TOOLSETS to use it",
+		tool, toolset, strings.Join(on, ","), toolset)
 }

@@ -15,8 +15,9 @@ import (
 
 // progressHeartbeat is the longest a report stays silent towards a client
 // that asked for progress: behind a proxy with a short read timeout, or a
-// client with an idle timer, a silent call dies (shared/cases/mcp-cases.md,
-// M09: progress at least every 10 s). Half that leaves room for jitter.
+// client with an idle timer, a silent call dies; claude.ai wants progress
+// at least every 10 s (heartbeat_test.go). Half that leaves room for
+// jitter.
 const progressHeartbeat = 5 * time.Second
 
 // heartbeatTools are the unary calls that can outlast a client's idle

@@ -22,8 +22,8 @@ const RateLimitEnv = "SOUS_MCP_RATE_LIMIT"
 // Rate limit defaults.
 const (
 	// DefaultRateLimit is the requests a minute one client may send, on
-	// average. claude.ai re-initializes before most tool calls
-	// (shared/cases/mcp-cases.md), so one call is three or four requests:
+	// average. claude.ai re-initializes before most tool calls (sessions
+	// are stateless, see HTTPHandler), so one call is three or four requests:
 	// 600 a minute is two or three calls a second, kept up, which no
 	// conversation needs, while a runaway loop or a guessing script is
 	// slowed to a crawl.

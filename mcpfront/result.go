@@ -57,16 +57,26 @@ func toolError(err error) *mcp.CallToolResult {
 	var ce *connect.Error
 	if errors.As(err, &ce) {
 		msg = ce.Message()
+		// A Connect error with no message (a service returning a bare
+		// code, or a proxy in between) would otherwise reach the model as
+		// one word such as "unavailable".
 		if msg == "" {
-			msg = ce.Code().String()
-		}
-		if ce.Code() == connect.CodeUnavailable && msg == "" {
-			msg = "the service is unavailable"
+			msg = emptyMessage(ce.Code())
 		}
 	}
 	res := &mcp.CallToolResult{IsError: true}
 	res.Content = []mcp.Content{&mcp.TextContent{Text: clipError(msg)}}
 	return res
+}
+
+// emptyMessage words a Connect error that carries only its code as a
+// sentence: Unavailable says the call may be tried again, since a service
+// that is restarting or out of reach answers it; every other code is named.
+func emptyMessage(code connect.Code) string {
+	if code == connect.CodeUnavailable {
+		return "the service is unavailable; try again in a moment"
+	}
+	return fmt.Sprintf("the service failed (%s) without saying why", code)
 }
 
 // Refusal lengths. A refusal is one sentence for a model to act on; a
@@ -116,8 +126,9 @@ func clipBytes(s string, n int) string {
 	return s[:n]
 }
 
-// pageHint is the one-line paging hint of list answers (seed, "Response
-// shaping"): "showing 20 of 143 — pass page=2". It is "" when everything is
+// pageHint is the one-line paging hint of list answers: "showing 20 of 143
+// — pass page=2", which tells a model both that there is more and how to
+// ask for it. It is "" when everything is
 // shown; past page 1 it names the page ("page 2 of 8").
 func pageHint(page, shown, total, totalPages int) string {
 	switch {

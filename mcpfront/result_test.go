@@ -1,9 +1,13 @@
 package mcpfront
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"connectrpc.com/connect"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestClipError: a refusal quoting a huge or multi-byte value comes back
@@ -34,6 +38,32 @@ func TestClipError(t *testing.T) {
 				if !strings.Contains(got, k) {
 					t.Errorf("lost %q: %.200s", k, got)
 				}
+			}
+		})
+	}
+}
+
+// TestToolErrorEmptyMessage: a Connect error that carries only its code
+// reaches the model as a sentence, not as the code's one word; a message
+// the service wrote is passed as written.
+func TestToolErrorEmptyMessage(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"unavailable", connect.NewError(connect.CodeUnavailable, nil), "the service is unavailable; try again in a moment"},
+		{"internal", connect.NewError(connect.CodeInternal, nil), "the service failed (internal) without saying why"},
+		{"written", connect.NewError(connect.CodeUnavailable, errors.New("Mealie is unreachable at http://m:9000")), "Mealie is unreachable at http://m:9000"},
+		{"plain", errors.New("start_date is not a date"), "start_date is not a date"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := toolError(tt.err)
+			if !res.IsError || len(res.Content) != 1 {
+				t.Fatalf("%+v", res)
+			}
+			if got := res.Content[0].(*mcp.TextContent).Text; got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}

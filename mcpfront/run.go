@@ -117,7 +117,7 @@ var ErrNoBackends = errors.New("no backend is configured")
 // Probe checks every backend in b through its service (GetStatus) before
 // any transport starts, and returns the one startup line: "connected to
 // Mealie <version> as <user>; food API ok", either part alone when only
-// that backend is configured (DESIGN.md, "The MCP front"). A failure is one
+// that backend is configured (TestDialAndProbe in run_test.go). A failure is one
 // sentence naming the service ("recipes service: ..."); no client at all
 // is ErrNoBackends.
 func Probe(ctx context.Context, b Backends) (string, error) {
@@ -267,7 +267,7 @@ const stateDirMode = 0o700
 
 // openOAuth opens the authorization server when c.OAuthIssuer is set, and
 // returns nil otherwise. Tokens are bound to SOUS_PUBLIC_URL + "/mcp" when
-// that is set, else to the issuer's /mcp.
+// that is set, else to the OAuth issuer's /mcp.
 func openOAuth(c Config, logger *slog.Logger) (*oauth.Server, error) {
 	if c.OAuthIssuer == "" {
 		return nil, nil
@@ -292,7 +292,7 @@ func openOAuth(c Config, logger *slog.Logger) (*oauth.Server, error) {
 }
 
 // resourceURL is the MCP URL clients paste, from SOUS_PUBLIC_URL ("" lets
-// the oauth package use the issuer's).
+// the oauth package use the OAuth issuer's).
 func resourceURL(public string) (string, error) {
 	if public == "" {
 		return "", nil

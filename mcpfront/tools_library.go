@@ -8,16 +8,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 func hasLibrary(b Backends, _ Options) bool { return b.Library != nil }
-
-// Caps of the library tools, from the seed and the proto.
-const (
-	maxSweepRecipes = 2000 // MAX_LIBRARY_RECIPES of the seed
-	maxStatsTop     = 500  // LibraryStatsRequest.top
-	defaultLinks    = 200  // each source URL is a request to a third party
-)
 
 var statsResources = map[string]libraryv1.StatsResource{
 	"tags": libraryv1.StatsResource_STATS_RESOURCE_TAGS, "categories": libraryv1.StatsResource_STATS_RESOURCE_CATEGORIES,
@@ -26,106 +20,20 @@ var statsResources = map[string]libraryv1.StatsResource{
 }
 
 // queryFilterHelp carries worked examples of Mealie's filter syntax: without
-// them models invent invalid syntax (seed, "Cookbooks").
+// them models invent invalid syntax.
 const queryFilterHelp = "Mealie queryFilterString, ANDed, e.g. " +
 	`lastMade IS NULL; tags.name CONTAINS ALL ["Vegan"]`
 
-type getCookbookRecipesIn struct {
-	Cookbook string `json:"cookbook" jsonschema:"Slug, id or exact name."`
-	Page     int    `json:"page,omitempty" jsonschema:"Page number."`
-	Limit    int    `json:"limit,omitempty" jsonschema:"Results per page."`
-}
-
-type createCookbookIn struct {
-	Name        string   `json:"name" jsonschema:"Name."`
-	Description string   `json:"description,omitempty" jsonschema:"Description."`
-	Tags        []string `json:"tags,omitempty" jsonschema:"Tag names (must exist)."`
-	Categories  []string `json:"categories,omitempty" jsonschema:"Category names (must exist)."`
-	Tools       []string `json:"tools,omitempty" jsonschema:"Tool names (must exist)."`
-	RequireAll  bool     `json:"require_all,omitempty" jsonschema:"Match all names, not any."`
-	QueryFilter string   `json:"query_filter,omitempty" jsonschema:"See the tool."`
-	Public      bool     `json:"public,omitempty" jsonschema:"Visible without login."`
-}
-
-type updateCookbookIn struct {
-	CookbookID  string   `json:"cookbook_id" jsonschema:"Id or exact name."`
-	Name        *string  `json:"name,omitempty" jsonschema:"New name."`
-	Description *string  `json:"description,omitempty" jsonschema:"New description."`
-	Tags        []string `json:"tags,omitempty" jsonschema:"Tag names."`
-	Categories  []string `json:"categories,omitempty" jsonschema:"Category names."`
-	Tools       []string `json:"tools,omitempty" jsonschema:"Tool names."`
-	RequireAll  *bool    `json:"require_all,omitempty" jsonschema:"Match all names, not any."`
-	QueryFilter *string  `json:"query_filter,omitempty" jsonschema:"See the tool."`
-	Public      *bool    `json:"public,omitempty" jsonschema:"Visible without login."`
-	Position    *int     `json:"position,omitempty" jsonschema:"Place in the list."`
-}
-
-type deleteCookbookIn struct {
-	CookbookID string `json:"cookbook_id" jsonschema:"Id or exact name."`
-}
-
-type libraryStatsIn struct {
-	Resource      string `json:"resource" jsonschema:"What to count; foods and units are slow."`
-	IncludeUnused *bool  `json:"include_unused,omitempty" jsonschema:"List unused items too."`
-	Top           int    `json:"top,omitempty" jsonschema:"Most items to return."`
-	MaxRecipes    int    `json:"max_recipes,omitempty" jsonschema:"Most recipes to scan."`
-}
-
-type maxRecipesIn struct {
-	MaxRecipes int `json:"max_recipes,omitempty" jsonschema:"Most recipes to scan."`
-}
-
-type checkLinksIn struct {
-	CheckSources *bool `json:"check_sources,omitempty" jsonschema:"Probe source URLs (third parties)."`
-	CheckImages  *bool `json:"check_images,omitempty" jsonschema:"List recipes without images."`
-	MaxRecipes   int   `json:"max_recipes,omitempty" jsonschema:"Most recipes to scan."`
-}
-
 func libraryTools() []Tool {
 	return []Tool{
-		newTool(ToolsetLibrary, &mcp.Tool{
-			Name:        "list_cookbooks",
-			Description: "Call when a cookbook comes up, or before changing one. Lists cookbooks with ids.",
-			Annotations: readAnn(),
-		}, hasLibrary, nil, listCookbooks),
-		newTool(ToolsetLibrary, &mcp.Tool{
-			Name:        "get_cookbook_recipes",
-			Description: "Call when asked what is in a cookbook. Returns its recipes' slugs, paged.",
-			Annotations: readAnn(),
-		}, hasLibrary, props{"cookbook": maxLen(200), "page": intRange(1, 10000, 1), "limit": capped(1, maxRecipeLimit, 20)}, getCookbookRecipes),
-		newTool(ToolsetLibrary, &mcp.Tool{
-			Name:        "create_cookbook",
-			Description: "Call when the user wants a collection such as quick dinners. Saves a filter, not copies.",
-			Annotations: writeAnn(false, false, false),
-		}, hasLibrary, props{"name": maxLen(200), "query_filter": both(maxLen(2000), describe(queryFilterHelp)), "require_all": boolDefault(false), "public": boolDefault(false)}, createCookbook),
-		newTool(ToolsetLibrary, &mcp.Tool{
-			Name:        "update_cookbook",
-			Description: "Call to edit a cookbook. Any filter field given rebuilds the whole filter.",
-			Annotations: writeAnn(true, true, false),
-		}, hasLibrary, props{"cookbook_id": guardLen(maxCookbookIDLen), "name": maxLen(200), "query_filter": both(maxLen(2000), describe(`Filter as in create_cookbook; "" clears it.`)), "position": intBounds(1, 1000)}, updateCookbook),
-		newTool(ToolsetLibrary, &mcp.Tool{
-			Name:        "delete_cookbook",
-			Description: "Call only when asked to remove a cookbook. Deletes it; its recipes stay.",
-			Annotations: writeAnn(true, true, false),
-		}, hasLibrary, props{"cookbook_id": maxLen(100)}, deleteCookbook),
-		newTool(ToolsetLibrary, &mcp.Tool{
-			Name:        "library_stats",
-			Description: "Call to see which tags, foods etc. are used most, or to tidy them. Lists unused ones too.",
-			Annotations: readAnn(),
-		}, hasLibrary, props{
-			"resource": enum("tags", "categories", "tools", "foods", "units"), "include_unused": boolDefault(true),
-			"top": intRange(1, maxStatsTop, 50), "max_recipes": intRange(1, maxSweepRecipes, maxSweepRecipes),
-		}, libraryStats),
-		newTool(ToolsetLibrary, &mcp.Tool{
-			Name:        "find_duplicate_recipes",
-			Description: "Call when the user suspects duplicates. Matches names ignoring case, punctuation and accents.",
-			Annotations: readAnn(),
-		}, hasLibrary, props{"max_recipes": intRange(1, maxSweepRecipes, maxSweepRecipes)}, findDuplicates),
-		newTool(ToolsetLibrary, &mcp.Tool{
-			Name:        "check_recipe_links",
-			Description: "Call when asked about broken links or missing pictures. Probes source URLs.",
-			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
-		}, hasLibrary, props{"check_sources": boolDefault(true), "check_images": boolDefault(true), "max_recipes": intRange(1, maxSweepRecipes, defaultLinks)}, checkLinks),
+		listCookbooksTool(),
+		getCookbookRecipesTool(),
+		createCookbookTool(),
+		updateCookbookTool(),
+		deleteCookbookTool(),
+		libraryStatsTool(),
+		findDuplicateRecipesTool(),
+		checkRecipeLinksTool(),
 	}
 }
 
@@ -145,6 +53,15 @@ func shapeCookbook(c *libraryv1.Cookbook) cookbookView {
 	return cookbookView{ID: c.GetId(), Slug: c.GetSlug(), Name: c.GetName(), Description: c.GetDescription(), QueryFilter: c.GetQueryFilter(), Public: c.GetPublic()}
 }
 
+// listCookbooksTool declares list_cookbooks.
+func listCookbooksTool() Tool {
+	return newTool(ToolsetLibrary, &mcp.Tool{
+		Name:        "list_cookbooks",
+		Description: "Call when a cookbook comes up, or before changing one. Lists cookbooks with ids.",
+		Annotations: readAnn(),
+	}, hasLibrary, nil, listCookbooks)
+}
+
 func listCookbooks(ctx context.Context, _ *mcp.CallToolRequest, b Backends, _ noInput) (any, error) {
 	res, err := b.Library.ListCookbooks(ctx, connect.NewRequest(&libraryv1.ListCookbooksRequest{}))
 	if err != nil {
@@ -161,6 +78,21 @@ func listCookbooks(ctx context.Context, _ *mcp.CallToolRequest, b Backends, _ no
 		out.Hint = "no cookbooks yet; create_cookbook makes one"
 	}
 	return out, nil
+}
+
+type getCookbookRecipesIn struct {
+	Cookbook string `json:"cookbook" jsonschema:"Slug, id or exact name."`
+	Page     int    `json:"page,omitempty" jsonschema:"Page number."`
+	Limit    int    `json:"limit,omitempty" jsonschema:"Results per page."`
+}
+
+// getCookbookRecipesTool declares get_cookbook_recipes.
+func getCookbookRecipesTool() Tool {
+	return newTool(ToolsetLibrary, &mcp.Tool{
+		Name:        "get_cookbook_recipes",
+		Description: "Call when asked what is in a cookbook. Returns its recipes' slugs, paged.",
+		Annotations: readAnn(),
+	}, hasLibrary, props{"cookbook": maxLen(limits.CookbookIDChars), "page": intRange(1, limits.Page, 1), "limit": capped(1, limits.CookbookLimit, limits.DefaultCookbookLimit)}, getCookbookRecipes)
 }
 
 func getCookbookRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getCookbookRecipesIn) (any, error) {
@@ -196,6 +128,26 @@ func getCookbookRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends,
 	return out, nil
 }
 
+type createCookbookIn struct {
+	Name        string   `json:"name" jsonschema:"Name."`
+	Description string   `json:"description,omitempty" jsonschema:"Description."`
+	Tags        []string `json:"tags,omitempty" jsonschema:"Tag names (must exist)."`
+	Categories  []string `json:"categories,omitempty" jsonschema:"Category names (must exist)."`
+	Tools       []string `json:"tools,omitempty" jsonschema:"Tool names (must exist)."`
+	RequireAll  bool     `json:"require_all,omitempty" jsonschema:"Match all names, not any."`
+	QueryFilter string   `json:"query_filter,omitempty" jsonschema:"See the tool."`
+	Public      bool     `json:"public,omitempty" jsonschema:"Visible without login."`
+}
+
+// createCookbookTool declares create_cookbook.
+func createCookbookTool() Tool {
+	return newTool(ToolsetLibrary, &mcp.Tool{
+		Name:        "create_cookbook",
+		Description: "Call when the user wants a collection such as quick dinners. Saves a filter, not copies.",
+		Annotations: writeAnn(false, false, false),
+	}, hasLibrary, props{"name": maxLen(limits.CookbookNameChars), "query_filter": both(maxLen(2000), describe(queryFilterHelp)), "require_all": boolDefault(false), "public": boolDefault(false)}, createCookbook)
+}
+
 func createCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in createCookbookIn) (any, error) {
 	res, err := b.Library.CreateCookbook(ctx, connect.NewRequest(&libraryv1.CreateCookbookRequest{
 		Name: in.Name, Description: in.Description, Tags: in.Tags, Categories: in.Categories, Tools: in.Tools,
@@ -205,6 +157,28 @@ func createCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 		return nil, err
 	}
 	return shapeCookbook(res.Msg.GetCookbook()), nil
+}
+
+type updateCookbookIn struct {
+	CookbookID  string   `json:"cookbook_id" jsonschema:"Id or exact name."`
+	Name        *string  `json:"name,omitempty" jsonschema:"New name."`
+	Description *string  `json:"description,omitempty" jsonschema:"New description."`
+	Tags        []string `json:"tags,omitempty" jsonschema:"Tag names."`
+	Categories  []string `json:"categories,omitempty" jsonschema:"Category names."`
+	Tools       []string `json:"tools,omitempty" jsonschema:"Tool names."`
+	RequireAll  *bool    `json:"require_all,omitempty" jsonschema:"Match all names, not any."`
+	QueryFilter *string  `json:"query_filter,omitempty" jsonschema:"See the tool."`
+	Public      *bool    `json:"public,omitempty" jsonschema:"Visible without login."`
+	Position    *int     `json:"position,omitempty" jsonschema:"Place in the list."`
+}
+
+// updateCookbookTool declares update_cookbook.
+func updateCookbookTool() Tool {
+	return newTool(ToolsetLibrary, &mcp.Tool{
+		Name:        "update_cookbook",
+		Description: "Call to edit a cookbook. Any filter field given rebuilds the whole filter.",
+		Annotations: writeAnn(true, true, false),
+	}, hasLibrary, props{"cookbook_id": guardLen(limits.CookbookIDChars), "name": maxLen(limits.CookbookNameChars), "query_filter": both(maxLen(2000), describe(`Filter as in create_cookbook; "" clears it.`)), "position": intBounds(1, 1000)}, updateCookbook)
 }
 
 func updateCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateCookbookIn) (any, error) {
@@ -224,6 +198,19 @@ func updateCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 		return nil, onCookbookMiss(ctx, b, in.CookbookID, true, err)
 	}
 	return shapeCookbook(res.Msg.GetCookbook()), nil
+}
+
+type deleteCookbookIn struct {
+	CookbookID string `json:"cookbook_id" jsonschema:"Id or exact name."`
+}
+
+// deleteCookbookTool declares delete_cookbook.
+func deleteCookbookTool() Tool {
+	return newTool(ToolsetLibrary, &mcp.Tool{
+		Name:        "delete_cookbook",
+		Description: "Call only when asked to remove a cookbook. Deletes it; its recipes stay.",
+		Annotations: writeAnn(true, true, false),
+	}, hasLibrary, props{"cookbook_id": guardLen(limits.CookbookIDChars)}, deleteCookbook)
 }
 
 func deleteCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in deleteCookbookIn) (any, error) {
@@ -246,6 +233,25 @@ func unreadable(us []*libraryv1.UnreadableRecipe) []string {
 		out = append(out, u.GetSlug()+": "+u.GetReason())
 	}
 	return out
+}
+
+type libraryStatsIn struct {
+	Resource      string `json:"resource" jsonschema:"What to count; foods and units are slow."`
+	IncludeUnused *bool  `json:"include_unused,omitempty" jsonschema:"List unused items too."`
+	Top           int    `json:"top,omitempty" jsonschema:"Most items to return."`
+	MaxRecipes    int    `json:"max_recipes,omitempty" jsonschema:"Most recipes to scan."`
+}
+
+// libraryStatsTool declares library_stats.
+func libraryStatsTool() Tool {
+	return newTool(ToolsetLibrary, &mcp.Tool{
+		Name:        "library_stats",
+		Description: "Call to see which tags, foods etc. are used most, or to tidy them. Lists unused ones too.",
+		Annotations: readAnn(),
+	}, hasLibrary, props{
+		"resource": enum("tags", "categories", "tools", "foods", "units"), "include_unused": boolDefault(true),
+		"top": intRange(1, limits.Top, limits.DefaultTop), "max_recipes": intRange(1, limits.ScanRecipes, limits.ScanRecipes),
+	}, libraryStats)
 }
 
 func libraryStats(ctx context.Context, req *mcp.CallToolRequest, b Backends, in libraryStatsIn) (any, error) {
@@ -278,6 +284,19 @@ func libraryStats(ctx context.Context, req *mcp.CallToolRequest, b Backends, in 
 		out.Items = append(out.Items, usage{Name: u.GetName(), Recipes: u.GetRecipeCount()})
 	}
 	return out, nil
+}
+
+type maxRecipesIn struct {
+	MaxRecipes int `json:"max_recipes,omitempty" jsonschema:"Most recipes to scan."`
+}
+
+// findDuplicateRecipesTool declares find_duplicate_recipes.
+func findDuplicateRecipesTool() Tool {
+	return newTool(ToolsetLibrary, &mcp.Tool{
+		Name:        "find_duplicate_recipes",
+		Description: "Call when the user suspects duplicates. Matches names ignoring case, punctuation and accents.",
+		Annotations: readAnn(),
+	}, hasLibrary, props{"max_recipes": intRange(1, limits.ScanRecipes, limits.ScanRecipes)}, findDuplicates)
 }
 
 func findDuplicates(ctx context.Context, req *mcp.CallToolRequest, b Backends, in maxRecipesIn) (any, error) {
@@ -316,6 +335,21 @@ func findDuplicates(ctx context.Context, req *mcp.CallToolRequest, b Backends, i
 
 func linkStatusName(s libraryv1.LinkStatus) string {
 	return strings.ToLower(strings.TrimPrefix(s.String(), "LINK_STATUS_"))
+}
+
+type checkLinksIn struct {
+	CheckSources *bool `json:"check_sources,omitempty" jsonschema:"Probe source URLs (third parties)."`
+	CheckImages  *bool `json:"check_images,omitempty" jsonschema:"List recipes without images."`
+	MaxRecipes   int   `json:"max_recipes,omitempty" jsonschema:"Most recipes to scan."`
+}
+
+// checkRecipeLinksTool declares check_recipe_links.
+func checkRecipeLinksTool() Tool {
+	return newTool(ToolsetLibrary, &mcp.Tool{
+		Name:        "check_recipe_links",
+		Description: "Call when asked about broken links or missing pictures. Probes source URLs.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
+	}, hasLibrary, props{"check_sources": boolDefault(true), "check_images": boolDefault(true), "max_recipes": intRange(1, limits.ScanRecipes, limits.DefaultLinkRecipes)}, checkLinks)
 }
 
 func checkLinks(ctx context.Context, req *mcp.CallToolRequest, b Backends, in checkLinksIn) (any, error) {

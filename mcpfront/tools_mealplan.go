@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 func hasMealPlan(b Backends, _ Options) bool { return b.MealPlan != nil }
@@ -41,53 +42,15 @@ type dateRangeIn struct {
 	EndDate   string `json:"end_date" jsonschema:"Last day, inclusive."`
 }
 
-type addMealPlanEntryIn struct {
-	Date       string `json:"date" jsonschema:"Day."`
-	EntryType  string `json:"entry_type,omitempty" jsonschema:"Meal."`
-	RecipeSlug string `json:"recipe_slug,omitempty" jsonschema:"Recipe slug or exact name; or title."`
-	Title      string `json:"title,omitempty" jsonschema:"Meal without a recipe (\"Eat out\")."`
-	Note       string `json:"note,omitempty" jsonschema:"Note."`
-}
-
-type deleteMealPlanEntryIn struct {
-	EntryID string `json:"entry_id" jsonschema:"Entry id."`
-}
-
-type randomMealPlanIn struct {
-	StartDate string `json:"start_date" jsonschema:"First day."`
-	EndDate   string `json:"end_date" jsonschema:"Last day, at most 13 after start."`
-	EntryType string `json:"entry_type,omitempty" jsonschema:"Meal."`
-}
-
 type noInput struct{}
 
 func mealPlanTools() []Tool {
 	return []Tool{
-		newTool(ToolsetMealPlan, &mcp.Tool{
-			Name:        "get_meal_plan",
-			Description: "Call when asked what is planned for some days. Entries carry ids and recipe slugs.",
-			Annotations: readAnn(),
-		}, hasMealPlan, props{"start_date": isoDate, "end_date": isoDate}, getMealPlan),
-		newTool(ToolsetMealPlan, &mcp.Tool{
-			Name:        "get_todays_meals",
-			Description: "Call when asked what is for dinner (or any meal) today.",
-			Annotations: readAnn(),
-		}, hasMealPlan, nil, getTodaysMeals),
-		newTool(ToolsetMealPlan, &mcp.Tool{
-			Name:        "add_meal_plan_entry",
-			Description: "Call to put a dish on the plan. Adds a recipe or a titled meal to a day.",
-			Annotations: writeAnn(false, false, false),
-		}, hasMealPlan, props{"date": isoDate, "entry_type": entryTypeProp, "recipe_slug": maxLen(500), "title": maxLen(200), "note": maxLen(1000)}, addMealPlanEntry),
-		newTool(ToolsetMealPlan, &mcp.Tool{
-			Name:        "delete_meal_plan_entry",
-			Description: "Call to cancel or replace a planned meal. The recipe stays.",
-			Annotations: writeAnn(true, true, false),
-		}, hasMealPlan, props{"entry_id": maxLen(20)}, deleteMealPlanEntry),
-		newTool(ToolsetMealPlan, &mcp.Tool{
-			Name:        "random_meal_plan",
-			Description: "Call when asked to fill days at random, one random recipe a day.",
-			Annotations: writeAnn(false, false, false),
-		}, hasMealPlan, props{"start_date": isoDate, "end_date": isoDate, "entry_type": entryTypeProp}, randomMealPlan),
+		getMealPlanTool(),
+		getTodaysMealsTool(),
+		addMealPlanEntryTool(),
+		deleteMealPlanEntryTool(),
+		randomMealPlanTool(),
 	}
 }
 
@@ -114,6 +77,15 @@ func shapeEntries(es []*mealplanv1.MealPlanEntry) []planEntry {
 	return out
 }
 
+// getMealPlanTool declares get_meal_plan.
+func getMealPlanTool() Tool {
+	return newTool(ToolsetMealPlan, &mcp.Tool{
+		Name:        "get_meal_plan",
+		Description: "Call when asked what is planned for some days. Entries carry ids and recipe slugs.",
+		Annotations: readAnn(),
+	}, hasMealPlan, props{"start_date": isoDate, "end_date": isoDate}, getMealPlan)
+}
+
 func getMealPlan(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in dateRangeIn) (any, error) {
 	res, err := b.MealPlan.GetMealPlan(ctx, connect.NewRequest(&mealplanv1.GetMealPlanRequest{StartDate: in.StartDate, EndDate: in.EndDate}))
 	if err != nil {
@@ -127,6 +99,15 @@ func getMealPlan(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in dat
 		out.Hint = "nothing planned from " + in.StartDate + " to " + in.EndDate
 	}
 	return out, nil
+}
+
+// getTodaysMealsTool declares get_todays_meals.
+func getTodaysMealsTool() Tool {
+	return newTool(ToolsetMealPlan, &mcp.Tool{
+		Name:        "get_todays_meals",
+		Description: "Call when asked what is for dinner (or any meal) today.",
+		Annotations: readAnn(),
+	}, hasMealPlan, nil, getTodaysMeals)
 }
 
 func getTodaysMeals(ctx context.Context, _ *mcp.CallToolRequest, b Backends, _ noInput) (any, error) {
@@ -144,6 +125,23 @@ func getTodaysMeals(ctx context.Context, _ *mcp.CallToolRequest, b Backends, _ n
 		out.Hint = "nothing planned today"
 	}
 	return out, nil
+}
+
+type addMealPlanEntryIn struct {
+	Date       string `json:"date" jsonschema:"Day."`
+	EntryType  string `json:"entry_type,omitempty" jsonschema:"Meal."`
+	RecipeSlug string `json:"recipe_slug,omitempty" jsonschema:"Recipe slug or exact name; or title."`
+	Title      string `json:"title,omitempty" jsonschema:"Meal without a recipe (\"Eat out\")."`
+	Note       string `json:"note,omitempty" jsonschema:"Note."`
+}
+
+// addMealPlanEntryTool declares add_meal_plan_entry.
+func addMealPlanEntryTool() Tool {
+	return newTool(ToolsetMealPlan, &mcp.Tool{
+		Name:        "add_meal_plan_entry",
+		Description: "Call to put a dish on the plan. Adds a recipe or a titled meal to a day.",
+		Annotations: writeAnn(false, false, false),
+	}, hasMealPlan, props{"date": isoDate, "entry_type": entryTypeProp, "recipe_slug": maxLen(limits.RecipeSlugChars), "title": maxLen(limits.EntryTitleChars), "note": maxLen(limits.EntryNoteChars)}, addMealPlanEntry)
 }
 
 func addMealPlanEntry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in addMealPlanEntryIn) (any, error) {
@@ -175,6 +173,19 @@ func addMealPlanEntry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, i
 	return shapeEntry(res.Msg.GetEntry()), nil
 }
 
+type deleteMealPlanEntryIn struct {
+	EntryID string `json:"entry_id" jsonschema:"Entry id."`
+}
+
+// deleteMealPlanEntryTool declares delete_meal_plan_entry.
+func deleteMealPlanEntryTool() Tool {
+	return newTool(ToolsetMealPlan, &mcp.Tool{
+		Name:        "delete_meal_plan_entry",
+		Description: "Call to cancel or replace a planned meal. The recipe stays.",
+		Annotations: writeAnn(true, true, false),
+	}, hasMealPlan, props{"entry_id": maxLen(20)}, deleteMealPlanEntry)
+}
+
 func deleteMealPlanEntry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in deleteMealPlanEntryIn) (any, error) {
 	res, err := b.MealPlan.DeleteMealPlanEntry(ctx, connect.NewRequest(&mealplanv1.DeleteMealPlanEntryRequest{EntryId: in.EntryID}))
 	if err != nil {
@@ -183,6 +194,21 @@ func deleteMealPlanEntry(ctx context.Context, _ *mcp.CallToolRequest, b Backends
 	return struct {
 		Deleted planEntry `json:"deleted"`
 	}{shapeEntry(res.Msg.GetEntry())}, nil
+}
+
+type randomMealPlanIn struct {
+	StartDate string `json:"start_date" jsonschema:"First day."`
+	EndDate   string `json:"end_date" jsonschema:"Last day, at most 13 after start."`
+	EntryType string `json:"entry_type,omitempty" jsonschema:"Meal."`
+}
+
+// randomMealPlanTool declares random_meal_plan.
+func randomMealPlanTool() Tool {
+	return newTool(ToolsetMealPlan, &mcp.Tool{
+		Name:        "random_meal_plan",
+		Description: "Call when asked to fill days at random, one random recipe a day.",
+		Annotations: writeAnn(false, false, false),
+	}, hasMealPlan, props{"start_date": isoDate, "end_date": isoDate, "entry_type": entryTypeProp}, randomMealPlan)
 }
 
 func randomMealPlan(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in randomMealPlanIn) (any, error) {

@@ -13,18 +13,10 @@ import (
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 func hasPantry(b Backends, _ Options) bool { return b.Pantry != nil }
-
-// Caps of the pantry tools, from the proto.
-const (
-	maxPantryAdd = 100 // AddToPantryRequest.items
-	maxSlots     = 20  // CreateMetaRecipeRequest.slots
-	maxOptions   = 50  // SlotInput.options
-	maxBase      = 50  // CreateMetaRecipeRequest.base_ingredients
-	maxServings  = 50  // WhatCanICookRequest.servings, LogCookRequest.servings
-)
 
 var locations = map[string]pantryv1.Location{
 	"fridge": pantryv1.Location_LOCATION_FRIDGE, "cupboard": pantryv1.Location_LOCATION_CUPBOARD, "freezer": pantryv1.Location_LOCATION_FREEZER,
@@ -50,30 +42,11 @@ func stateName(s pantryv1.ItemState) string {
 	return strings.ToLower(strings.TrimPrefix(s.String(), "ITEM_STATE_"))
 }
 
-type getPantryIn struct {
-	Location   string `json:"location,omitempty" jsonschema:"Only this location."`
-	IncludeOut bool   `json:"include_out,omitempty" jsonschema:"Include used-up items."`
-}
-
-type setItemStateIn struct {
-	Ingredient string `json:"ingredient" jsonschema:"Name or alias as said."`
-	State      string `json:"state" jsonschema:"New state."`
-	Location   string `json:"location,omitempty" jsonschema:"Location, if kept in several."`
-}
-
 type pantryAdditionIn struct {
 	Name     string   `json:"name"`
 	Location string   `json:"location,omitempty"`
 	Quantity *float64 `json:"quantity,omitempty"`
 	Unit     string   `json:"unit,omitempty"`
-}
-
-type addToPantryIn struct {
-	Items []pantryAdditionIn `json:"items" jsonschema:"Items bought."`
-}
-
-type whatCanICookIn struct {
-	Servings *int `json:"servings,omitempty" jsonschema:"Servings to scale to."`
 }
 
 // amountIn is one option or base ingredient as the pantry spec writes it:
@@ -94,67 +67,15 @@ type slotChoiceIn struct {
 	Ingredient string `json:"ingredient"`
 }
 
-type logCookIn struct {
-	MetaRecipe  string         `json:"meta_recipe,omitempty" jsonschema:"Meta-recipe name or id."`
-	Recipe      string         `json:"recipe,omitempty" jsonschema:"Pantry recipe name or id."`
-	SlotChoices []slotChoiceIn `json:"slot_choices,omitempty" jsonschema:"Option used per slot."`
-	Servings    *int           `json:"servings,omitempty" jsonschema:"Servings cooked."`
-	Rating      *int           `json:"rating,omitempty" jsonschema:"Rating."`
-	Notes       string         `json:"notes,omitempty" jsonschema:"Notes."`
-	Date        string         `json:"date,omitempty" jsonschema:"Day; omit for today."`
-}
-
-type createMetaRecipeIn struct {
-	ID              *int64   `json:"id,omitempty" jsonschema:"Meta-recipe to rebuild; omit to create."`
-	Name            string   `json:"name" jsonschema:"Name."`
-	Method          string   `json:"method,omitempty" jsonschema:"How to cook it."`
-	Slots           []slotIn `json:"slots,omitempty" jsonschema:"Slots, each with interchangeable options."`
-	BaseIngredients []any    `json:"base_ingredients,omitempty" jsonschema:"Ingredients every version needs: names, or objects as in options."`
-}
-
 func pantryTools() []Tool {
 	return []Tool{
-		newTool(ToolsetPantry, &mcp.Tool{
-			Name:        "get_pantry",
-			Description: "Call when asked what is in stock, or to plan a meal. Lists items with state and expiry.",
-			Annotations: readAnn(),
-		}, hasPantry, props{"location": enum(locationNames...), "include_out": boolDefault(false)}, getPantry),
-		newTool(ToolsetPantry, &mcp.Tool{
-			Name:        "set_item_state",
-			Description: "Call when the user used up, ran low on or restocked something. Sets its state by name.",
-			Annotations: writeAnn(false, true, false),
-		}, hasPantry, props{"ingredient": maxLen(200), "state": enum("in", "low", "out"), "location": enum(locationNames...)}, setItemState),
-		newTool(ToolsetPantry, &mcp.Tool{
-			Name:        "add_to_pantry",
-			Description: "Call when the user bought something. Restocks items already there; unknown names are created.",
-			Annotations: writeAnn(false, true, false),
-		}, hasPantry, props{"items": both(itemsRange(1, maxPantryAdd), func(s *mcpSchema) {
-			both(nonEmpty, guardLen(maxPantryNameLen))(s.Items.Properties["name"])
-			enum(locationNames...)(s.Items.Properties["location"])
-		})}, addToPantry),
-		newTool(ToolsetPantry, &mcp.Tool{
-			Name:        "what_can_i_cook",
-			Description: "Call when asked what can be made now. Matches meta-recipes to the pantry.",
-			Annotations: readAnn(),
-		}, hasPantry, props{"servings": intBounds(1, maxServings)}, whatCanICook),
-		newTool(ToolsetPantry, &mcp.Tool{
-			Name:        "get_meta_recipes",
-			Description: "Call for a substitute, or before log_cook or create_meta_recipe. Lists meta-recipes (templates).",
-			Annotations: readAnn(),
-		}, hasPantry, nil, getMetaRecipes),
-		newTool(ToolsetPantry, &mcp.Tool{
-			Name:        "log_cook",
-			Description: "Call when the user cooked a pantry (meta-)recipe. Returns what was used, to ask what is now low.",
-			Annotations: writeAnn(false, false, false),
-		}, hasPantry, props{
-			"rating": intBounds(1, 5), "servings": intBounds(1, maxServings), "notes": maxLen(2000), "date": isoDate, "slot_choices": maxItems(maxSlots),
-			"recipe": guardLen(maxPantryNameLen), "meta_recipe": guardLen(maxPantryNameLen),
-		}, logCook),
-		newTool(ToolsetPantry, &mcp.Tool{
-			Name:        "create_meta_recipe",
-			Description: "Call to keep a template worked out with the user. Saves (or, with id, rebuilds) a meta-recipe.",
-			Annotations: writeAnn(true, false, false),
-		}, hasPantry, props{"name": maxLen(200), "slots": maxItems(maxSlots), "base_ingredients": baseItems}, createMetaRecipe),
+		getPantryTool(),
+		setItemStateTool(),
+		addToPantryTool(),
+		whatCanICookTool(),
+		getMetaRecipesTool(),
+		logCookTool(),
+		createMetaRecipeTool(),
 	}
 }
 
@@ -172,6 +93,20 @@ type pantryItem struct {
 
 func shapePantryItem(p *pantryv1.PantryItem) pantryItem {
 	return pantryItem{Name: p.GetName(), State: stateName(p.GetState()), Quantity: p.Quantity, Unit: p.GetUnit(), Expiry: p.GetExpiry(), Staple: p.GetIsStaple()}
+}
+
+type getPantryIn struct {
+	Location   string `json:"location,omitempty" jsonschema:"Only this location."`
+	IncludeOut bool   `json:"include_out,omitempty" jsonschema:"Include used-up items."`
+}
+
+// getPantryTool declares get_pantry.
+func getPantryTool() Tool {
+	return newTool(ToolsetPantry, &mcp.Tool{
+		Name:        "get_pantry",
+		Description: "Call when asked what is in stock, or to plan a meal. Lists items with state and expiry.",
+		Annotations: readAnn(),
+	}, hasPantry, props{"location": enum(locationNames...), "include_out": boolDefault(false)}, getPantry)
 }
 
 func getPantry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getPantryIn) (any, error) {
@@ -206,6 +141,21 @@ func getPantry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getPa
 	return out, nil
 }
 
+type setItemStateIn struct {
+	Ingredient string `json:"ingredient" jsonschema:"Name or alias as said."`
+	State      string `json:"state" jsonschema:"New state."`
+	Location   string `json:"location,omitempty" jsonschema:"Location, if kept in several."`
+}
+
+// setItemStateTool declares set_item_state.
+func setItemStateTool() Tool {
+	return newTool(ToolsetPantry, &mcp.Tool{
+		Name:        "set_item_state",
+		Description: "Call when the user used up, ran low on or restocked something. Sets its state by name.",
+		Annotations: writeAnn(false, true, false),
+	}, hasPantry, props{"ingredient": guardLen(limits.PantryNameChars), "state": enum("in", "low", "out"), "location": enum(locationNames...)}, setItemState)
+}
+
 func setItemState(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in setItemStateIn) (any, error) {
 	res, err := b.Pantry.SetItemState(ctx, connect.NewRequest(&pantryv1.SetItemStateRequest{
 		Ingredient: in.Ingredient, State: itemStates[in.State], Location: locations[in.Location],
@@ -225,6 +175,22 @@ func setItemState(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in se
 		Changed bool       `json:"changed"`
 		Item    pantryItem `json:"item"`
 	}{res.Msg.GetMessage(), res.Msg.GetChanged(), it}, nil
+}
+
+type addToPantryIn struct {
+	Items []pantryAdditionIn `json:"items" jsonschema:"Items bought."`
+}
+
+// addToPantryTool declares add_to_pantry.
+func addToPantryTool() Tool {
+	return newTool(ToolsetPantry, &mcp.Tool{
+		Name:        "add_to_pantry",
+		Description: "Call when the user bought something. Restocks items already there; unknown names are created.",
+		Annotations: writeAnn(false, true, false),
+	}, hasPantry, props{"items": both(itemsRange(1, limits.PantryAdditions), func(s *mcpSchema) {
+		both(nonEmpty, guardLen(limits.PantryNameChars))(s.Items.Properties["name"])
+		enum(locationNames...)(s.Items.Properties["location"])
+	})}, addToPantry)
 }
 
 func addToPantry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in addToPantryIn) (any, error) {
@@ -254,6 +220,19 @@ func addToPantry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in add
 		})
 	}
 	return out, nil
+}
+
+type whatCanICookIn struct {
+	Servings *int `json:"servings,omitempty" jsonschema:"Servings to scale to."`
+}
+
+// whatCanICookTool declares what_can_i_cook.
+func whatCanICookTool() Tool {
+	return newTool(ToolsetPantry, &mcp.Tool{
+		Name:        "what_can_i_cook",
+		Description: "Call when asked what can be made now. Matches meta-recipes to the pantry.",
+		Annotations: readAnn(),
+	}, hasPantry, props{"servings": intBounds(1, limits.Servings)}, whatCanICook)
 }
 
 func whatCanICook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in whatCanICookIn) (any, error) {
@@ -338,6 +317,15 @@ func shapeMetaRecipe(m *pantryv1.MetaRecipe) metaRecipeView {
 	return v
 }
 
+// getMetaRecipesTool declares get_meta_recipes.
+func getMetaRecipesTool() Tool {
+	return newTool(ToolsetPantry, &mcp.Tool{
+		Name:        "get_meta_recipes",
+		Description: "Call for a substitute, or before log_cook or create_meta_recipe. Lists meta-recipes (templates).",
+		Annotations: readAnn(),
+	}, hasPantry, nil, getMetaRecipes)
+}
+
 func getMetaRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, _ noInput) (any, error) {
 	res, err := b.Pantry.GetMetaRecipes(ctx, connect.NewRequest(&pantryv1.GetMetaRecipesRequest{}))
 	if err != nil {
@@ -354,6 +342,28 @@ func getMetaRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, _ n
 		out.Hint = "no meta-recipes yet"
 	}
 	return out, nil
+}
+
+type logCookIn struct {
+	MetaRecipe  string         `json:"meta_recipe,omitempty" jsonschema:"Meta-recipe name or id."`
+	Recipe      string         `json:"recipe,omitempty" jsonschema:"Pantry recipe name or id."`
+	SlotChoices []slotChoiceIn `json:"slot_choices,omitempty" jsonschema:"Option used per slot."`
+	Servings    *int           `json:"servings,omitempty" jsonschema:"Servings cooked."`
+	Rating      *int           `json:"rating,omitempty" jsonschema:"Rating."`
+	Notes       string         `json:"notes,omitempty" jsonschema:"Notes."`
+	Date        string         `json:"date,omitempty" jsonschema:"Day; omit for today."`
+}
+
+// logCookTool declares log_cook.
+func logCookTool() Tool {
+	return newTool(ToolsetPantry, &mcp.Tool{
+		Name:        "log_cook",
+		Description: "Call when the user cooked a pantry (meta-)recipe. Returns what was used, to ask what is now low.",
+		Annotations: writeAnn(false, false, false),
+	}, hasPantry, props{
+		"rating": intBounds(limits.MinRating, limits.MaxRating), "servings": intBounds(1, limits.Servings), "notes": maxLen(limits.CookNotesChars), "date": isoDate, "slot_choices": maxItems(limits.Slots),
+		"recipe": guardLen(limits.PantryNameChars), "meta_recipe": guardLen(limits.PantryNameChars),
+	}, logCook)
 }
 
 func logCook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in logCookIn) (any, error) {
@@ -424,7 +434,7 @@ func amounts(in []amountIn) []*pantryv1.IngredientAmount {
 // base_ingredients:[] is usually written, or {ingredient, qty, unit}
 // objects as slot options are.
 func baseItems(s *mcpSchema) {
-	s.MaxItems = ptr(maxBase)
+	s.MaxItems = ptr(limits.BaseIngredients)
 	opt, err := jsonschema.For[amountIn](nil)
 	if err != nil {
 		panic(err)
@@ -457,6 +467,23 @@ func baseAmounts(items []any) ([]*pantryv1.IngredientAmount, error) {
 		}
 	}
 	return out, nil
+}
+
+type createMetaRecipeIn struct {
+	ID              *int64   `json:"id,omitempty" jsonschema:"Meta-recipe to rebuild; omit to create."`
+	Name            string   `json:"name" jsonschema:"Name."`
+	Method          string   `json:"method,omitempty" jsonschema:"How to cook it."`
+	Slots           []slotIn `json:"slots,omitempty" jsonschema:"Slots, each with interchangeable options."`
+	BaseIngredients []any    `json:"base_ingredients,omitempty" jsonschema:"Ingredients every version needs: names, or objects as in options."`
+}
+
+// createMetaRecipeTool declares create_meta_recipe.
+func createMetaRecipeTool() Tool {
+	return newTool(ToolsetPantry, &mcp.Tool{
+		Name:        "create_meta_recipe",
+		Description: "Call to keep a template worked out with the user. Saves (or, with id, rebuilds) a meta-recipe.",
+		Annotations: writeAnn(true, false, false),
+	}, hasPantry, props{"name": guardLen(limits.PantryNameChars), "slots": maxItems(limits.Slots), "base_ingredients": baseItems}, createMetaRecipe)
 }
 
 func createMetaRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in createMetaRecipeIn) (any, error) {

@@ -7,63 +7,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
-
-// Caps of the shopping tools, from the proto.
-const (
-	maxShoppingLines   = 100 // AddToShoppingListRequest.items
-	maxShoppingRecipes = 50  // AddToShoppingListRequest.recipe_slugs
-	maxShoppingUpdate  = 100 // each of check, uncheck, remove
-)
-
-type getShoppingListIn struct {
-	ListID string `json:"list_id,omitempty" jsonschema:"List id or exact name; omit for all lists."`
-}
-
-type addToShoppingListIn struct {
-	ListID        string       `json:"list_id,omitempty" jsonschema:"List id or exact name; optional if only one."`
-	Items         []string     `json:"items,omitempty" jsonschema:"Free-text items, e.g. \"2 onions\"."`
-	RecipeSlugs   []string     `json:"recipe_slugs,omitempty" jsonschema:"Recipes to shop for."`
-	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the plan for these days (YYYY-MM-DD, up to 31)."`
-	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Skip what the pantry has in stock (default when one is set up)."`
-}
-
-type updateShoppingItemsIn struct {
-	ListID  string   `json:"list_id" jsonschema:"List id or exact name."`
-	Check   []string `json:"check,omitempty" jsonschema:"Item ids bought."`
-	Uncheck []string `json:"uncheck,omitempty" jsonschema:"Item ids to buy again."`
-	Remove  []string `json:"remove,omitempty" jsonschema:"Item ids to delete."`
-}
 
 func hasShopping(b Backends, _ Options) bool { return b.MealPlan != nil }
 
 func shoppingTools() []Tool {
 	return []Tool{
-		newTool(ToolsetShopping, &mcp.Tool{
-			Name:        "get_shopping_list",
-			Description: "Call when asked what to buy. Without list_id lists the lists; with it, its items and ids.",
-			Annotations: readAnn(),
-		}, hasShopping, props{"list_id": maxLen(100)}, getShoppingList),
-		newTool(ToolsetShopping, &mcp.Tool{
-			Name:        "add_to_shopping_list",
-			Description: "Call to put items, a recipe's ingredients or the plan's on a list. Skips what is in stock.",
-			Annotations: writeAnn(false, false, false),
-		}, hasShopping, props{
-			"list_id": maxLen(100), "items": both(maxItems(maxShoppingLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(500) }),
-			"recipe_slugs": maxItems(maxShoppingRecipes),
-			"meal_plan_range": func(s *mcpSchema) {
-				// Described by the parameter; get_meal_plan's wording
-				// would be paid for twice.
-				for _, d := range s.Properties {
-					d.Pattern, d.Description = isoDatePattern, ""
-				}
-			},
-		}, addToShoppingList),
-		newTool(ToolsetShopping, &mcp.Tool{
-			Name:        "update_shopping_items",
-			Description: "Call when the user bought something or wants an item unchecked or gone. Updates items by id.",
-			Annotations: writeAnn(true, true, false),
-		}, hasShopping, props{"list_id": maxLen(100), "check": maxItems(maxShoppingUpdate), "uncheck": maxItems(maxShoppingUpdate), "remove": maxItems(maxShoppingUpdate)}, updateShoppingItems),
+		getShoppingListTool(),
+		addToShoppingListTool(),
+		updateShoppingItemsTool(),
 	}
 }
 
@@ -78,6 +31,19 @@ type shoppingItem struct {
 
 func shapeShoppingItem(it *mealplanv1.ShoppingItem) shoppingItem {
 	return shoppingItem{ID: it.GetId(), Item: it.GetDisplay(), Checked: it.GetChecked(), For: it.GetRecipeSlugs()}
+}
+
+type getShoppingListIn struct {
+	ListID string `json:"list_id,omitempty" jsonschema:"List id or exact name; omit for all lists."`
+}
+
+// getShoppingListTool declares get_shopping_list.
+func getShoppingListTool() Tool {
+	return newTool(ToolsetShopping, &mcp.Tool{
+		Name:        "get_shopping_list",
+		Description: "Call when asked what to buy. Without list_id lists the lists; with it, its items and ids.",
+		Annotations: readAnn(),
+	}, hasShopping, props{"list_id": maxLen(100)}, getShoppingList)
 }
 
 func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getShoppingListIn) (any, error) {
@@ -136,6 +102,33 @@ func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in
 	return out, nil
 }
 
+type addToShoppingListIn struct {
+	ListID        string       `json:"list_id,omitempty" jsonschema:"List id or exact name; optional if only one."`
+	Items         []string     `json:"items,omitempty" jsonschema:"Free-text items, e.g. \"2 onions\"."`
+	RecipeSlugs   []string     `json:"recipe_slugs,omitempty" jsonschema:"Recipes to shop for."`
+	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the plan for these days (YYYY-MM-DD, up to 31)."`
+	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Skip what the pantry has in stock (default when one is set up)."`
+}
+
+// addToShoppingListTool declares add_to_shopping_list.
+func addToShoppingListTool() Tool {
+	return newTool(ToolsetShopping, &mcp.Tool{
+		Name:        "add_to_shopping_list",
+		Description: "Call to put items, a recipe's ingredients or the plan's on a list. Skips what is in stock.",
+		Annotations: writeAnn(false, false, false),
+	}, hasShopping, props{
+		"list_id": maxLen(100), "items": both(maxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
+		"recipe_slugs": maxItems(limits.ShoppingRecipes),
+		"meal_plan_range": func(s *mcpSchema) {
+			// Described by the parameter; get_meal_plan's wording
+			// would be paid for twice.
+			for _, d := range s.Properties {
+				d.Pattern, d.Description = isoDatePattern, ""
+			}
+		},
+	}, addToShoppingList)
+}
+
 func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in addToShoppingListIn) (any, error) {
 	if len(in.Items) == 0 && len(in.RecipeSlugs) == 0 && in.MealPlanRange == nil {
 		return nil, errorf("give items, recipe_slugs or meal_plan_range")
@@ -180,6 +173,22 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		out.Skipped = append(out.Skipped, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation()})
 	}
 	return out, nil
+}
+
+type updateShoppingItemsIn struct {
+	ListID  string   `json:"list_id" jsonschema:"List id or exact name."`
+	Check   []string `json:"check,omitempty" jsonschema:"Item ids bought."`
+	Uncheck []string `json:"uncheck,omitempty" jsonschema:"Item ids to buy again."`
+	Remove  []string `json:"remove,omitempty" jsonschema:"Item ids to delete."`
+}
+
+// updateShoppingItemsTool declares update_shopping_items.
+func updateShoppingItemsTool() Tool {
+	return newTool(ToolsetShopping, &mcp.Tool{
+		Name:        "update_shopping_items",
+		Description: "Call when the user bought something or wants an item unchecked or gone. Updates items by id.",
+		Annotations: writeAnn(true, true, false),
+	}, hasShopping, props{"list_id": maxLen(100), "check": maxItems(limits.ShoppingItemOps), "uncheck": maxItems(limits.ShoppingItemOps), "remove": maxItems(limits.ShoppingItemOps)}, updateShoppingItems)
 }
 
 func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateShoppingItemsIn) (any, error) {

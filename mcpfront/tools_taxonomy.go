@@ -11,12 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
-)
-
-// Caps of the taxonomy tools.
-const (
-	maxParseLines    = 100 // ParseIngredientsRequest.lines
-	maxTaxonomyBatch = 100 // items in one manage_taxonomy batch
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 var parsers = map[string]recipesv1.Parser{
@@ -32,11 +27,6 @@ var taxonomyResources = map[string]recipesv1.TaxonomyResource{
 var taxonomyResourceNames = []string{"foods", "units", "labels", "tags", "categories", "tools"}
 
 var taxonomyActions = []string{"list", "create", "update", "merge", "delete"}
-
-type parseIngredientsIn struct {
-	Lines  []string `json:"lines" jsonschema:"Ingredient lines."`
-	Parser string   `json:"parser,omitempty" jsonschema:"openai only if Mealie has it."`
-}
 
 // taxonomyData is one item's fields to write; which apply depends on the
 // resource.
@@ -69,28 +59,29 @@ const manageTaxonomyDesc = "Call to look up ids, or to add, rename, merge or del
 const manageTaxonomyReadOnlyDesc = "Call to look up taxonomy names and ids. Read-only mode: list only."
 
 func taxonomyTools() []Tool {
-	parse := newTool(ToolsetRecipes, &mcp.Tool{
-		Name:        "parse_ingredients",
-		Description: "Call before writing structured ingredients, or to see how Mealie reads lines. Flags unknown foods.",
-		Annotations: readAnn(),
-	}, hasRecipes, props{
-		"lines":  both(itemsRange(1, maxParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(500) }),
-		"parser": both(enum("nlp", "brute", "openai"), func(s *mcpSchema) { s.Default = []byte(`"nlp"`) }),
-	}, parseIngredients)
-	manage := manageTaxonomyTool(false)
-	manage.readOnlyVariant = func() Tool { return manageTaxonomyTool(true) }
-	return []Tool{parse, manage}
+	return []Tool{
+		parseIngredientsTool(),
+		manageTaxonomyTool(),
+	}
 }
 
-// manageTaxonomyTool declares manage_taxonomy, or its list-only variant for
-// read-only mode, whose action enum holds "list" alone and whose
+// manageTaxonomyTool declares manage_taxonomy, with its list-only variant
+// for read-only mode.
+func manageTaxonomyTool() Tool {
+	t := manageTaxonomyVariant(false)
+	t.readOnlyVariant = func() Tool { return manageTaxonomyVariant(true) }
+	return t
+}
+
+// manageTaxonomyVariant declares manage_taxonomy, or its list-only variant
+// for read-only mode, whose action enum holds "list" alone and whose
 // description says so.
-func manageTaxonomyTool(readOnly bool) Tool {
+func manageTaxonomyVariant(readOnly bool) Tool {
 	if readOnly {
 		t := newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyReadOnlyDesc, Annotations: readAnn()}, hasRecipes, props{
 			"resource": enum(taxonomyResourceNames...),
 			"action":   both(enum("list"), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
-			"page":     intRange(1, 10000, 1),
+			"page":     intRange(1, limits.Page, 1),
 			"search":   maxLen(200),
 		}, func(ctx context.Context, req *mcp.CallToolRequest, b Backends, in listTaxonomyIn) (any, error) {
 			return manageTaxonomy(ctx, req, b, manageTaxonomyIn{Resource: in.Resource, Action: "list", Search: in.Search, Page: in.Page})
@@ -108,10 +99,10 @@ func manageTaxonomyTool(readOnly bool) Tool {
 	return newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyDesc, Annotations: writeAnn(true, false, false)}, hasRecipes, props{
 		"resource":   enum(taxonomyResourceNames...),
 		"action":     both(enum(taxonomyActions...), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
-		"page":       intRange(1, 10000, 1),
+		"page":       intRange(1, limits.Page, 1),
 		"search":     maxLen(200),
-		"name":       maxLen(200),
-		"items":      maxItems(maxTaxonomyBatch),
+		"name":       maxLen(limits.TaxonomyNameChars),
+		"items":      maxItems(limits.TaxonomyBatch),
 		"force":      boolDefault(false),
 		"item_id":    maxLen(100),
 		"merge_into": maxLen(100),
@@ -124,6 +115,23 @@ type listTaxonomyIn struct {
 	Action   string `json:"action,omitempty" jsonschema:"Only list."`
 	Search   string `json:"search,omitempty" jsonschema:"Name search."`
 	Page     int    `json:"page,omitempty" jsonschema:"Page of 50."`
+}
+
+type parseIngredientsIn struct {
+	Lines  []string `json:"lines" jsonschema:"Ingredient lines."`
+	Parser string   `json:"parser,omitempty" jsonschema:"openai only if Mealie has it."`
+}
+
+// parseIngredientsTool declares parse_ingredients.
+func parseIngredientsTool() Tool {
+	return newTool(ToolsetRecipes, &mcp.Tool{
+		Name:        "parse_ingredients",
+		Description: "Call before writing structured ingredients, or to see how Mealie reads lines. Flags unknown foods.",
+		Annotations: readAnn(),
+	}, hasRecipes, props{
+		"lines":  both(itemsRange(1, limits.ParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.IngredientLineChars) }),
+		"parser": both(enum("nlp", "brute", "openai"), func(s *mcpSchema) { s.Default = []byte(`"nlp"`) }),
+	}, parseIngredients)
 }
 
 func parseIngredients(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in parseIngredientsIn) (any, error) {

@@ -69,7 +69,7 @@ func ListClients(ctx context.Context, statePath string) ([]ClientInfo, error) {
 // RevokeClient deletes client id and everything it was granted: its
 // refresh tokens stop working at once, its live access tokens are refused
 // by Protect on their next use, and its next /token request gets 401
-// invalid_client, which makes claude.ai register again (mcp-cases.md M13).
+// invalid_client, which makes claude.ai register again.
 // It reports an error naming the id when no such client exists.
 func RevokeClient(ctx context.Context, statePath, id string) error {
 	st, err := openExisting(statePath)

@@ -156,7 +156,7 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		HttpOnly: true,
 		Secure:   s.secureCookie,
 		// Lax, not Strict: the page is reached by a cross-site navigation
-		// from the app (mcp-cases.md M16); the POST is same-site anyway.
+		// from the app; the POST is same-site anyway.
 		SameSite: http.SameSiteLaxMode,
 	})
 	s.renderConsent(w, http.StatusOK, p, p.scopes, "")
@@ -168,12 +168,12 @@ func consentCookie(id string) string { return "sous_consent_" + id[:10] }
 
 // serveConsent handles the consent form: Deny, or Approve with the owner's
 // passphrase. Success answers 303 to the redirect URI (never 307, which
-// would re-POST to the client's callback: M16). The CSRF binding is spent
+// would re-POST to the client's callback). The CSRF binding is spent
 // only on success; a wrong passphrase re-renders the same page.
 func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 	// A second line behind the SameSite cookie and the CSRF token: a
 	// browser names the page a form was posted from, and only the consent
-	// page, served under the issuer, posts here.
+	// page, served under the OAuth issuer, posts here.
 	if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, s.issuer) {
 		s.log.Warn("refused a consent form from another origin", "origin", o)
 		s.errorPage(w, http.StatusForbidden, "This form was not sent from the consent page. Start the connection again from the app.")
@@ -353,7 +353,7 @@ func (s *Server) redirect(w http.ResponseWriter, r *http.Request, target string,
 
 // securityHeaders are set on every page. The CSP has no form-action: Chromium
 // applies it to the redirect after the form post, which would block the
-// 303 to the app's callback (M16).
+// 303 to the app's callback.
 func securityHeaders(w http.ResponseWriter, nonce string) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'nonce-"+nonce+"'; base-uri 'none'; frame-ancestors 'none'")
@@ -409,7 +409,7 @@ func validChallenge(c string) bool {
 }
 
 // resourceMatches compares an RFC 8707 resource parameter with ours,
-// tolerating only a trailing slash (clients differ; M11).
+// tolerating only a trailing slash (clients differ).
 func resourceMatches(presented, ours string) bool {
 	return strings.TrimSuffix(presented, "/") == ours
 }
@@ -422,7 +422,7 @@ type codeRow struct {
 	family                                  sql.NullString
 }
 
-// sameOrigin reports whether an Origin header names the issuer's origin
+// sameOrigin reports whether an Origin header names the OAuth issuer's origin
 // (scheme and host, port included). "null", sent by sandboxed and opaque
 // origins, never matches.
 func sameOrigin(origin, issuer string) bool {

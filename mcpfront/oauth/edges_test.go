@@ -97,7 +97,7 @@ func TestDisplayNameOfStoredClient(t *testing.T) {
 }
 
 // TestConsentOrigin: a consent form posted from another origin is refused
-// even with its cookie and CSRF token; one from the issuer's origin, or
+// even with its cookie and CSRF token; one from the OAuth issuer's origin, or
 // from a client that sends no Origin, is taken. Before the check the
 // foreign post was approved.
 func TestConsentOrigin(t *testing.T) {

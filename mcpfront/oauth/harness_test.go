@@ -185,8 +185,8 @@ func (e *env) registerPublic() regResult {
 }
 
 // pkce returns a verifier and its S256 challenge.
-func pkce(seed string) (verifier, challenge string) {
-	verifier = strings.Repeat(seed, 64)[:64]
+func pkce(base string) (verifier, challenge string) {
+	verifier = strings.Repeat(base, 64)[:64]
 	sum := sha256.Sum256([]byte(verifier))
 	return verifier, base64.RawURLEncoding.EncodeToString(sum[:])
 }

@@ -27,20 +27,20 @@ type signer struct {
 
 // loadSigner reads the signing key, creating it on first start.
 func loadSigner(st *store) (*signer, error) {
-	var seed []byte
-	err := st.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, signingKeyName).Scan(&seed)
+	var keySeed []byte
+	err := st.db.QueryRow(`SELECT value FROM meta WHERE key = ?`, signingKeyName).Scan(&keySeed)
 	if errors.Is(err, sql.ErrNoRows) {
-		seed = make([]byte, ed25519.SeedSize)
-		rand.Read(seed)
-		_, err = st.db.Exec(`INSERT INTO meta(key, value) VALUES(?, ?)`, signingKeyName, seed)
+		keySeed = make([]byte, ed25519.SeedSize)
+		rand.Read(keySeed)
+		_, err = st.db.Exec(`INSERT INTO meta(key, value) VALUES(?, ?)`, signingKeyName, keySeed)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("loading the OAuth signing key: %w", err)
 	}
-	if len(seed) != ed25519.SeedSize {
+	if len(keySeed) != ed25519.SeedSize {
 		return nil, errors.New("the OAuth store's signing key is corrupt")
 	}
-	priv := ed25519.NewKeyFromSeed(seed)
+	priv := ed25519.NewKeyFromSeed(keySeed)
 	return &signer{priv: priv, pub: priv.Public().(ed25519.PublicKey)}, nil
 }
 

@@ -43,7 +43,7 @@ func (e *env) ownerApproves(t *testing.T, addr string, c regResult) (int, string
 	return st, body
 }
 
-// Must show: wrong passphrases from one address lock out that address, not
+// Wrong passphrases from one address lock out that address, not
 // the owner elsewhere, however long the guesser keeps at it, and a forged
 // X-Forwarded-For does not move the guesser to another address.
 func TestWrongPassphraseLockoutIsPerAddress(t *testing.T) {
@@ -83,7 +83,7 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
-// Must show: wrong passphrases for one client spread over many addresses
+// Wrong passphrases for one client spread over many addresses
 // lock out that client only; the owner's other client still connects.
 func TestWrongPassphraseLockoutIsPerClient(t *testing.T) {
 	e := newEnv(t, "")
@@ -100,7 +100,7 @@ func TestWrongPassphraseLockoutIsPerClient(t *testing.T) {
 	}
 }
 
-// Must show: a ceiling on all wrong passphrases together still holds a
+// A ceiling on all wrong passphrases together still holds a
 // guesser spread over many addresses and clients, and refills.
 func TestWrongPassphraseGlobalCeiling(t *testing.T) {
 	e := newEnv(t, "")
@@ -122,7 +122,7 @@ func TestWrongPassphraseGlobalCeiling(t *testing.T) {
 	}
 }
 
-// Must show: one address cannot fill the pending consents, a client cannot
+// One address cannot fill the pending consents, a client cannot
 // hold more than its share, and abandoned pages expire within ConsentTTL.
 func TestPendingConsentCaps(t *testing.T) {
 	e := newEnv(t, "")
@@ -165,7 +165,7 @@ func TestPendingConsentCaps(t *testing.T) {
 	}
 }
 
-// Must show: the server-wide cap still bounds memory, and one address
+// The server-wide cap still bounds memory, and one address
 // cannot reach it alone.
 func TestPendingConsentGlobalCap(t *testing.T) {
 	if MaxPendingConsents/MaxPendingPerAddress < 16 {
@@ -223,7 +223,7 @@ func (e *env) registerFrom(t *testing.T, addr string, hdr map[string]string) (in
 	return st, body
 }
 
-// Must show: registrations from one address spend that address's limit,
+// Registrations from one address spend that address's limit,
 // not the owner's elsewhere, however long the caller keeps at it; its /48
 // neighbours share it; a forged X-Forwarded-For does not move the caller
 // to another address.
@@ -267,7 +267,7 @@ func TestRegisterLimitIsPerAddress(t *testing.T) {
 	}
 }
 
-// Must show: a ceiling on all registrations together still holds a caller
+// A ceiling on all registrations together still holds a caller
 // spread over many addresses, and refills.
 func TestRegisterGlobalCeiling(t *testing.T) {
 	e := newEnv(t, "")

@@ -9,14 +9,14 @@
 //
 //   - RFC 9728 protected-resource metadata and RFC 8414 authorization-server
 //     metadata, where claude.ai and Claude Desktop look for them
-//     (shared/cases/mcp-cases.md M11);
+//     (docs/clients.md, "OAuth");
 //   - RFC 7591 dynamic client registration honouring the requested
-//     token_endpoint_auth_method (M13);
+//     token_endpoint_auth_method;
 //   - the authorization-code grant with PKCE S256 only, answered by a consent
-//     page whose Approve is a 303 redirect (M16);
+//     page whose Approve is a 303 redirect;
 //   - access tokens (EdDSA-signed JWTs bound to the MCP resource URL) and
 //     rotating refresh tokens with reuse detection and a grace window for
-//     parallel refreshes (M17);
+//     parallel refreshes (oauth_test.go, edges_test.go);
 //   - RFC 7009 revocation.
 //
 // State (clients, grant families, codes, refresh tokens and the signing key)
@@ -57,7 +57,7 @@ const (
 	RefreshTokenTTL = 60 * 24 * time.Hour
 	// RefreshGrace is how long a just-rotated refresh token may still be
 	// presented: MCP hosts refresh from several parallel tool calls with the
-	// same token, in bursts seen up to 76 s apart (mcp-cases.md M17). Inside
+	// same token, in bursts seen up to 76 s apart. Inside
 	// the window each such refresh gets its own live pair; after it, a
 	// replay revokes the whole family.
 	RefreshGrace = 2 * time.Minute
@@ -226,14 +226,14 @@ func (s *Server) Issuer() string { return s.issuer }
 func (s *Server) ResourceURL() string { return s.resource }
 
 // ResourceMetadataURL returns the path-inserted RFC 9728 document URL that
-// every 401 points at (mcp-cases.md M11: claude.ai and Desktop look there).
+// every 401 points at (claude.ai and Desktop look there).
 func (s *Server) ResourceMetadataURL() string {
 	u, _ := url.Parse(s.resource)
 	u.Path = "/.well-known/oauth-protected-resource" + u.Path
 	return u.String()
 }
 
-// endpoint returns the absolute public URL of an endpoint under the issuer.
+// endpoint returns the absolute public URL of an endpoint under the OAuth issuer.
 func (s *Server) endpoint(name string) string { return s.issuer + "/" + name }
 
 // Routes registers the discovery documents and the authorization-server
@@ -245,7 +245,7 @@ func (s *Server) endpoint(name string) string { return s.issuer + "/" + name }
 //	{P}/register, {P}/authorize, {P}/token, {P}/revoke
 //
 // With a path issuer the endpoints are also registered without P, for a
-// proxy that strips the prefix (M11 allows either 404 or the same handler).
+// proxy that strips the prefix (discovery clients accept either a 404 or the same handler).
 func (s *Server) Routes(mux *http.ServeMux) {
 	ru, _ := url.Parse(s.resource)
 	prm := s.protectedResourceHandler()

@@ -15,7 +15,7 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// M11: every document where claude.ai and Desktop look, without auth, and
+// Every document where claude.ai and Desktop look, without auth, and
 // the 401 pointer that leads to them.
 func TestDiscovery(t *testing.T) {
 	for _, issuerPath := range []string{"", "/sous"} {
@@ -65,7 +65,7 @@ func TestDiscovery(t *testing.T) {
 					!asm.AuthorizationResponseIssSupported {
 					t.Errorf("GET %s: %+v", p, asm)
 				}
-				// M13: the methods advertised are exactly the ones accepted.
+				// The methods advertised are exactly the ones accepted.
 				if !slices.Equal(asm.TokenEndpointAuthMethodsSupported, []string{"client_secret_post", "client_secret_basic", "none"}) {
 					t.Errorf("auth methods %v", asm.TokenEndpointAuthMethodsSupported)
 				}
@@ -75,7 +75,7 @@ func TestDiscovery(t *testing.T) {
 			if st, h, _ := do(t, nil, req); st != http.StatusNoContent || h.Get("Access-Control-Allow-Origin") != "*" {
 				t.Errorf("OPTIONS /token: %d %v", st, h)
 			}
-			// A path secret in the probe is not answered (M01).
+			// A path secret in the probe is not answered.
 			if st, _, _ := get(t, nil, e.url("/.well-known/oauth-protected-resource/mcp/s3cret")); st != http.StatusNotFound {
 				t.Errorf("probe with a secret: %d, want 404", st)
 			}
@@ -83,7 +83,7 @@ func TestDiscovery(t *testing.T) {
 	}
 }
 
-// M13: the registration shapes of claude.ai, Desktop and Claude Code, and
+// The registration shapes of claude.ai, Desktop and Claude Code, and
 // what must be refused.
 func TestRegister(t *testing.T) {
 	e := newEnv(t, "")
@@ -187,7 +187,7 @@ func TestRegisterCapEvictsUnusedClients(t *testing.T) {
 	}
 }
 
-// M16: Approve answers 303 with code, the original state and iss; Deny
+// Approve answers 303 with code, the original state and iss; Deny
 // with access_denied; the CSP names no form-action; the CSRF binding holds.
 func TestConsent(t *testing.T) {
 	e := newEnv(t, "")
@@ -301,7 +301,7 @@ func TestAuthorizeRequestErrors(t *testing.T) {
 	}
 }
 
-// Must show: a wrong passphrase is refused and rate-limited.
+// A wrong passphrase is refused and rate-limited.
 func TestWrongPassphrase(t *testing.T) {
 	e := newEnv(t, "")
 	c := e.registerPublic()
@@ -324,7 +324,7 @@ func TestWrongPassphrase(t *testing.T) {
 	}
 }
 
-// Must show: a code is single-use and bound to its PKCE verifier and
+// A code is single-use and bound to its PKCE verifier and
 // redirect URI; a replayed code revokes what it granted.
 func TestCodeBinding(t *testing.T) {
 	e := newEnv(t, "")
@@ -386,7 +386,7 @@ func TestCodeBinding(t *testing.T) {
 	})
 }
 
-// M13: claude.ai's client_secret_post, Basic for the same client, public
+// claude.ai's client_secret_post, Basic for the same client, public
 // clients without a secret, and 401 invalid_client after revocation.
 func TestClientAuthentication(t *testing.T) {
 	e := newEnv(t, "")
@@ -438,7 +438,7 @@ func TestClientAuthentication(t *testing.T) {
 	}
 }
 
-// Must show: a replayed refresh token revokes its family; M17: parallel
+// A replayed refresh token revokes its family; parallel
 // refreshes inside the grace window all succeed with working tokens, and
 // all of it survives a restart.
 func TestRefreshRotation(t *testing.T) {
@@ -509,7 +509,7 @@ func TestRefreshRotation(t *testing.T) {
 	}
 }
 
-// Must show: an expired or foreign-audience token gets 401 with the
+// An expired or foreign-audience token gets 401 with the
 // metadata pointer.
 func TestProtectRefusals(t *testing.T) {
 	e := newEnv(t, "")

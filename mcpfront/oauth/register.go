@@ -21,8 +21,8 @@ import (
 )
 
 // Token-endpoint authentication methods (RFC 7591 §2). claude.ai registers
-// with client_secret_post, desktop clients and Claude Code with none
-// (mcp-cases.md M13); both are honoured as asked.
+// with client_secret_post, desktop clients and Claude Code with none;
+// both are honoured as asked.
 const (
 	authNone   = "none"
 	authPost   = "client_secret_post"
@@ -32,7 +32,7 @@ const (
 )
 
 // authMethods is exactly what /token and /revoke accept, and what the
-// metadata advertises (M13: the two must be equal).
+// metadata advertises (the two must be equal).
 var authMethods = []string{authPost, authBasic, authNone}
 
 const (
@@ -44,7 +44,7 @@ const (
 )
 
 // registration is a client's stored metadata, echoed back by /register
-// (M13: Desktop treats a response lacking what it sent as an error).
+// (Desktop treats a response lacking what it sent as an error).
 type registration struct {
 	RedirectURIs            []string `json:"redirect_uris"`
 	TokenEndpointAuthMethod string   `json:"token_endpoint_auth_method"`

@@ -51,14 +51,14 @@ func (s *Server) serveAuthServerMetadata(w http.ResponseWriter, r *http.Request)
 		CodeChallengeMethodsSupported:     []string{"S256"},
 		AuthorizationResponseIssSupported: true,
 		// Client ID Metadata Documents are not supported: claude.ai then
-		// uses dynamic registration (M13).
+		// uses dynamic registration.
 		ClientIDMetadataDocumentSupported: false,
 		ProtectedResources:                []string{s.resource},
 	})
 }
 
 // protectedResourceHandler serves RFC 9728 metadata through the go-sdk's
-// handler (public, CORS-open, never behind auth: M11).
+// handler (public, CORS-open, never behind auth).
 func (s *Server) protectedResourceHandler() http.Handler {
 	return auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 		Resource:               s.resource,
@@ -69,7 +69,7 @@ func (s *Server) protectedResourceHandler() http.Handler {
 	})
 }
 
-// challenge is the WWW-Authenticate value of every 401 (M11): the
+// challenge is the WWW-Authenticate value of every 401: the
 // path-inserted metadata pointer and both scopes, so clients ask for both
 // and the owner narrows on the consent page.
 func (s *Server) challenge(errCode string) string {

@@ -60,7 +60,7 @@ CREATE INDEX IF NOT EXISTS refresh_family ON refresh_tokens(family_id);
 `
 
 // store is the SQLite state. It holds one connection: every write is then
-// serialized, which is the per-family lock refresh rotation needs (M17), and
+// serialized, which is the per-family lock refresh rotation needs, and
 // a single owner's traffic never needs more.
 type store struct {
 	db *sql.DB

@@ -37,14 +37,14 @@ func invalidGrant(desc string) *grantError {
 	return &grantError{http.StatusBadRequest, "invalid_grant", desc}
 }
 
-// errInvalidClient is M13's signal for a revoked or unknown client: 401
+// errInvalidClient is the signal for a revoked or unknown client: 401
 // invalid_client, after which claude.ai registers again (a 400
 // invalid_grant would make it give up).
 var errInvalidClient = &grantError{http.StatusUnauthorized, "invalid_client", "unknown client or bad client credentials; register again"}
 
 // authenticateClient applies the client's registered token-endpoint auth
 // method. Clients with a secret may send it either way (client_secret_post
-// or client_secret_basic, M13); public clients send only client_id.
+// or client_secret_basic); public clients send only client_id.
 func (s *Server) authenticateClient(r *http.Request) (*client, *grantError) {
 	id, secret, basic := r.BasicAuth()
 	if basic {
@@ -217,7 +217,7 @@ func (s *Server) issue(ctx context.Context, c *client, fam, scope string, now ti
 	return resp, nil
 }
 
-// refresh rotates a refresh token (M17). The current token is marked
+// refresh rotates a refresh token. The current token is marked
 // rotated and a new pair is issued. Within RefreshGrace of its rotation, a
 // rotated token still gets a fresh pair of its own (parallel tool calls
 // refreshing with the same token), and the earlier pairs stay valid; after

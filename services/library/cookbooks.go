@@ -13,6 +13,7 @@ import (
 
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
@@ -20,20 +21,20 @@ import (
 const (
 	// MaxCookbookName bounds a cookbook's name: Mealie stores any length,
 	// but a name is a heading, and 200 characters is already a sentence.
-	MaxCookbookName = 200
+	MaxCookbookName = limits.CookbookNameChars
 	// DefaultCookbookLimit is the page size of GetCookbookRecipes, the
 	// search's default (the recipes service's DefaultSearchLimit).
-	DefaultCookbookLimit = 20
+	DefaultCookbookLimit = limits.DefaultCookbookLimit
 	// MaxCookbookLimit caps a page, as the search does.
-	MaxCookbookLimit = 100
+	MaxCookbookLimit = limits.CookbookLimit
 	// MaxCookbookDescription caps a cookbook's description, in
 	// characters: a paragraph or two is what one holds; the cap keeps a
 	// runaway caller's megabyte from being stored on Mealie.
-	MaxCookbookDescription = 10000
+	MaxCookbookDescription = limits.CookbookDescriptionChars
 	// MaxCookbookIDChars caps a cookbook id or slug: ids are 36-character
 	// UUIDs, slugs come from names (MaxCookbookName). Checked before the
 	// lookup, so an overlong id is neither sent nor echoed back.
-	MaxCookbookIDChars = 200
+	MaxCookbookIDChars = limits.CookbookIDChars
 	// maxCloseMatches bounds the suggestions an unknown name gets.
 	maxCloseMatches = 3
 )

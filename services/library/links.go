@@ -19,6 +19,7 @@ import (
 
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 // Link checker limits (docs/tools.md, "check_recipe_links"; the address
@@ -29,7 +30,7 @@ const (
 	DefaultLinkTimeout = 10 * time.Second
 	// DefaultLinkRecipes is CheckRecipeLinks' default max_recipes: each
 	// source is a request to a third-party host.
-	DefaultLinkRecipes = 200
+	DefaultLinkRecipes = limits.DefaultLinkRecipes
 	// perHostLimit is how many probes one host gets at a time: two, as
 	// polite crawlers do, so a library imported from one blog does not
 	// hammer it.

@@ -18,6 +18,7 @@ import (
 
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
@@ -25,9 +26,9 @@ import (
 const (
 	// DefaultTop is how many items LibraryStats returns unless asked: a
 	// screenful.
-	DefaultTop = 50
+	DefaultTop = limits.DefaultTop
 	// MaxTop caps top: past 500 rows the report stops being a summary.
-	MaxTop = 500
+	MaxTop = limits.Top
 	// MaxUnusedListed caps the unused names listed: a generated taxonomy of
 	// thousands of foods would otherwise be a reply of thousands of lines.
 	MaxUnusedListed = 500

@@ -8,6 +8,7 @@ import (
 
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 // Report bounds (docs/tools.md, "library_stats" and the other reports).
@@ -15,7 +16,7 @@ const (
 	// MaxScanRecipes caps every report's max_recipes: the recipes
 	// service's detail cache holds
 	// 2000 recipes, and a larger sweep would evict what it just read.
-	MaxScanRecipes = 2000
+	MaxScanRecipes = limits.ScanRecipes
 	// progressEvery is how often a report forwards progress, in recipes:
 	// often enough for a progress bar to move, rare enough that 2000
 	// recipes are 40 messages rather than 2000.

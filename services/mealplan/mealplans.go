@@ -16,6 +16,7 @@ import (
 
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
@@ -24,15 +25,15 @@ const (
 	// MaxRandomDays caps RandomMealPlan: one Mealie write per day, so a
 	// hallucinated range cannot fire hundreds of writes (docs/design.md,
 	// "Safety lines").
-	MaxRandomDays = 14
+	MaxRandomDays = limits.RandomDays
 	// MaxReadDays caps GetMealPlan: a year of plans is already thousands of
 	// tokens; a longer range is a mistake, not a question.
-	MaxReadDays = 366
+	MaxReadDays = limits.ReadDays
 	// MaxTitleChars and MaxNoteChars bound free text sent to Mealie
 	// (mealplan.proto, AddMealPlanEntryRequest).
-	MaxTitleChars = 200
+	MaxTitleChars = limits.EntryTitleChars
 	// MaxNoteChars bounds an entry's note.
-	MaxNoteChars = 1000
+	MaxNoteChars = limits.EntryNoteChars
 )
 
 // dateLayout is the only date form accepted: ISO 8601 calendar dates, as

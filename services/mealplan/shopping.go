@@ -14,6 +14,7 @@ import (
 
 	"github.com/souskitchen/sous/internal/amount"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
+	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
@@ -22,17 +23,17 @@ import (
 // cause.
 const (
 	// MaxFreeTextItems caps free-text lines per call.
-	MaxFreeTextItems = 100
+	MaxFreeTextItems = limits.ShoppingItems
 	// MaxItemChars caps one free-text line.
-	MaxItemChars = 500
+	MaxItemChars = limits.ShoppingItemChars
 	// MaxRecipesPerAdd caps distinct recipes per call, named or planned:
 	// each is one GET of the recipe.
-	MaxRecipesPerAdd = 50
+	MaxRecipesPerAdd = limits.ShoppingRecipes
 	// MaxShoppingRangeDays caps meal_plan_range: a month of plans.
-	MaxShoppingRangeDays = 31
+	MaxShoppingRangeDays = limits.ShoppingRangeDays
 	// MaxItemOps caps each of check, uncheck and remove: one Mealie write
 	// per id.
-	MaxItemOps = 100
+	MaxItemOps = limits.ShoppingItemOps
 )
 
 // GetShoppingList lists the household's lists with item counts, or one

@@ -26,37 +26,38 @@ import (
 	"github.com/souskitchen/sous/internal/svcauth"
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 // Request limits, as the proto states them. Each is far above real use and
 // keeps a runaway caller from building huge requests.
 const (
 	// MaxAdditions caps AddToPantry's items: a big shop is a few dozen.
-	MaxAdditions = 100
+	MaxAdditions = limits.PantryAdditions
 	// MaxServings caps servings in WhatCanICook and LogCook: a household
 	// cooks for a few; 50 already covers a party.
-	MaxServings = 50
+	MaxServings = limits.Servings
 	// MinRating and MaxRating bound a cook log's rating, 1-5 stars (spec
 	// §6.1).
-	MinRating, MaxRating = 1, 5
+	MinRating, MaxRating = limits.MinRating, limits.MaxRating
 	// MaxNotes caps a cook log's notes, in characters.
-	MaxNotes = 2000
+	MaxNotes = limits.CookNotesChars
 	// MaxNameChars caps every name a request carries (ingredients, slots,
 	// meta-recipes, recipes), in characters after whitespace is collapsed.
 	// It is the food API's NAME_MAX_LENGTH (foodapi
 	// kitchen/models.py): its name columns hold 120 characters, plenty for
 	// "tinned chopped tomatoes with garlic". Checking here answers before
 	// any request instead of after a read and a refused write.
-	MaxNameChars = 120
+	MaxNameChars = limits.PantryNameChars
 	// MaxMethodChars caps a meta-recipe's method, in characters: several
 	// printed pages of steps, and no megabyte posted to the food API.
-	MaxMethodChars = 10000
+	MaxMethodChars = limits.MethodChars
 	// MaxSlots caps a meta-recipe's slots.
-	MaxSlots = 20
+	MaxSlots = limits.Slots
 	// MaxOptions caps one slot's options.
-	MaxOptions = 50
+	MaxOptions = limits.SlotOptions
 	// MaxBaseIngredients caps a meta-recipe's base ingredients.
-	MaxBaseIngredients = 50
+	MaxBaseIngredients = limits.BaseIngredients
 )
 
 // Config configures the service.

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
@@ -15,11 +16,11 @@ import (
 const (
 	// MaxIngredients caps the lines one write carries; a recipe with more
 	// is a paste gone wrong, and each text line costs parser time.
-	MaxIngredients = 200
+	MaxIngredients = limits.RecipeIngredients
 	// MaxLineChars caps one ingredient or parser line.
-	MaxLineChars = 500
+	MaxLineChars = limits.IngredientLineChars
 	// MaxInstructions caps the steps one write carries.
-	MaxInstructions = 200
+	MaxInstructions = limits.RecipeInstructions
 )
 
 // ref is a taxonomy object as an ingredient write carries it: id, name and

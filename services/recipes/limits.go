@@ -7,25 +7,27 @@ import (
 	"unicode/utf8"
 
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 // Text limits, checked before any request so a runaway caller's megabyte
 // never reaches Mealie and is never echoed back in an answer. Each is far
-// above what a cook writes; mcpfront's schemas carry the same numbers.
+// above what a cook writes. The numbers are in proto/limits, where
+// mcpfront builds its tool schemas from them too.
 const (
 	// MaxSlugChars caps a slug: Mealie derives slugs from names, which
 	// MaxNameChars caps at the same length.
-	MaxSlugChars = 500
+	MaxSlugChars = limits.RecipeSlugChars
 	// MaxTextChars caps free text: a description, one step, one note.
 	// Ten thousand characters is several printed pages.
-	MaxTextChars = 10000
+	MaxTextChars = limits.RecipeTextChars
 	// MaxShortTextChars caps the free-text times and yield ("15 min",
 	// "4 servings"); a sentence is already far more than they hold.
-	MaxShortTextChars = 200
+	MaxShortTextChars = limits.RecipeShortTextChars
 	// MaxTaxonomyNameChars caps one tag, category, tool or food name; the
 	// longest real ones ("gluten-free (with substitutions)") are a tenth
 	// of it. The same cap bounds what unknown_foods can echo.
-	MaxTaxonomyNameChars = 200
+	MaxTaxonomyNameChars = limits.TaxonomyNameChars
 )
 
 // checkSlug trims a slug and refuses it when empty, longer than

@@ -23,6 +23,7 @@ import (
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
+	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
@@ -30,13 +31,13 @@ import (
 const (
 	// DefaultSearchLimit is the page size when none is asked: enough to
 	// choose from, few enough to stay a few hundred tokens.
-	DefaultSearchLimit = 20
+	DefaultSearchLimit = limits.DefaultSearchLimit
 	// MaxSearchLimit caps a page; larger pages cost tokens for rows a model
 	// rarely reads.
-	MaxSearchLimit = 100
+	MaxSearchLimit = limits.SearchLimit
 	// MaxPage bounds page numbers so a hallucinated page=1e9 is refused
 	// rather than sent.
-	MaxPage = 10000
+	MaxPage = limits.Page
 )
 
 // Config configures the service.

@@ -13,24 +13,25 @@ import (
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
 // Suggestion limits.
 const (
 	// DefaultSuggestLimit and MaxSuggestLimit bound the suggestions returned.
-	DefaultSuggestLimit = 10
-	MaxSuggestLimit     = 50
+	DefaultSuggestLimit = limits.DefaultSuggestLimit
+	MaxSuggestLimit     = limits.SuggestLimit
 	// DefaultMaxMissingFoods and MaxMissingFoodsCap bound how many foods a
 	// suggestion may lack: past ten it is a shopping list, not a suggestion.
-	DefaultMaxMissingFoods = 2
-	MaxMissingFoodsCap     = 10
+	DefaultMaxMissingFoods = limits.DefaultMissingFoods
+	MaxMissingFoodsCap     = limits.MissingFoods
 	// MaxMissingTools is how many tools a suggestion may lack. Mealie's own
 	// default for maxMissingTools (3.x openapi.json) is not documented as a
 	// number sous can rely on, so sous sends its own.
 	MaxMissingTools = 5
 	// MaxSuggestInputs caps the foods and tools named.
-	MaxSuggestInputs = 200
+	MaxSuggestInputs = limits.SuggestInputs
 )
 
 // localNote says that the ranking was computed by sous.
@@ -270,7 +271,7 @@ var parsers = map[recipesv1.Parser]string{
 }
 
 // MaxParseLines caps one ParseIngredients call.
-const MaxParseLines = 100
+const MaxParseLines = limits.ParseLines
 
 // ParseIngredients runs Mealie's parser over lines.
 func (s *Service) ParseIngredients(ctx context.Context, req *connect.Request[recipesv1.ParseIngredientsRequest]) (*connect.Response[recipesv1.ParseIngredientsResponse], error) {

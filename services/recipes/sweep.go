@@ -10,6 +10,7 @@ import (
 	"connectrpc.com/connect"
 
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
@@ -18,7 +19,7 @@ import (
 const SweepProgressEvery = 50
 
 // MaxResolveSlugs caps one ResolveRecipeSlugs call.
-const MaxResolveSlugs = 100
+const MaxResolveSlugs = limits.ResolveSlugs
 
 // details reads the detail of every recipe in list, Fanout at a time,
 // through the client's detail cache, and calls fn in list order. fn's error

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
@@ -20,7 +21,7 @@ const (
 	// reply to a question the first rows answer.
 	TaxonomyListPage = 50
 	// MaxBatchItems caps one batched taxonomy call.
-	MaxBatchItems = 100
+	MaxBatchItems = limits.TaxonomyBatch
 )
 
 var resources = map[recipesv1.TaxonomyResource]mealie.Resource{

@@ -13,20 +13,21 @@ import (
 
 	"github.com/souskitchen/sous/internal/mealieslug"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
 // Write limits.
 const (
 	// MaxNameChars caps a recipe name; longer is a paste, not a name.
-	MaxNameChars = 500
+	MaxNameChars = limits.RecipeNameChars
 	// MaxBulkSlugs caps one bulk action, so a hallucinated list cannot fan
 	// out into hundreds of writes.
-	MaxBulkSlugs = 100
+	MaxBulkSlugs = limits.BulkSlugs
 	// MaxImageBytes caps an uploaded image; recipe photos are far smaller.
-	MaxImageBytes = 10 << 20
+	MaxImageBytes = limits.ImageBytes
 	// MaxNotes caps the notes one write carries.
-	MaxNotes = 50
+	MaxNotes = limits.RecipeNotes
 )
 
 // checkName refuses a recipe name Mealie cannot address: it derives the

@@ -22,7 +22,7 @@
 //
 // Every service is probed before any transport starts; the startup line
 // says what answered. A failed probe or a bad configuration is one line on
-// stderr and exit status 2 (seed, "Startup").
+// stderr and exit status 2 (main_test.go).
 //
 // --healthcheck checks a front already serving --http on this host, for a
 // container health check in an image without a shell, as the services'
@@ -54,7 +54,7 @@ import (
 )
 
 // Exit statuses. exitStartup is a command-line mistake, a bad
-// configuration or a failed startup probe (seed, "Startup"); a health
+// configuration or a failed startup probe (main_test.go); a health
 // check exits exitHealthy or exitUnhealthy only, as Docker reads them.
 const (
 	exitHealthy   = serve.ExitOK
