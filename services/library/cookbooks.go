@@ -47,8 +47,12 @@ type FilterExample struct {
 	Means string
 }
 
-// QueryFilterExamples are the worked examples every description of
-// query_filter carries: without them models invent syntax. Each is accepted by Mealie 2.x's parser; tests pin that.
+// QueryFilterExamples are the worked examples of Mealie's filter syntax. A
+// filter Mealie refuses is answered with them (filterHint), so a model meets
+// the syntax when it needs it rather than in every session's catalog, whose
+// query_filter description can afford only two (mcpfront, tools_library.go).
+// Each is accepted by Mealie's parser: TestQueryFilterExamples in
+// integration/library_test pins that.
 var QueryFilterExamples = []FilterExample{
 	{`last_made IS NULL`, "recipes never cooked"},
 	// LIKE ignores case from Mealie 2.8 (PR #5162, "case insensitive query
@@ -63,12 +67,11 @@ var QueryFilterExamples = []FilterExample{
 	{`(tools.name IN ["Wok"]) OR (name LIKE "%stir%")`, "parentheses group; AND and OR combine"},
 }
 
-// QueryFilterHelp is the description of the query_filter parameter, with
-// every worked example, for whoever exposes it (mcpfront's tool schema).
-func QueryFilterHelp() string {
+// filterHint is what a refused filter's error adds: the syntax's rules and
+// every worked example, on one line each.
+func filterHint() string {
 	var b strings.Builder
-	b.WriteString("Extra filter in Mealie's queryFilterString syntax, ANDed with the tag, category and tool names; for what names cannot express. ")
-	b.WriteString("Attributes are snake_case; strings are in double quotes; lists in [...]. Examples:")
+	b.WriteString("Attributes are snake_case, strings in double quotes, lists in [...]; examples:")
 	for _, e := range QueryFilterExamples {
 		fmt.Fprintf(&b, "\n- `%s` — %s", e.Filter, e.Means)
 	}
@@ -339,9 +342,9 @@ func (s *Service) checkFilter(ctx context.Context, filter string) error {
 	if errors.As(err, &me) {
 		switch {
 		case me.Kind == mealie.KindInvalid:
-			return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("query_filter: Mealie says: %s", me.Detail))
+			return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("query_filter: Mealie says: %s. %s", me.Detail, filterHint()))
 		case me.Kind == mealie.KindServer && me.Detail == "":
-			return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("query_filter: Mealie could not parse %q (check quotes, brackets and operators)", filter))
+			return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf("query_filter: Mealie could not parse %q (check quotes, brackets and operators). %s", filter, filterHint()))
 		}
 	}
 	return mealie.ConnectError(err)

@@ -150,14 +150,22 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	}
 }
 
-func TestQueryFilterHelpCarriesExamples(t *testing.T) {
-	help := QueryFilterHelp()
+// TestRefusedFilterCarriesExamples: a filter Mealie refuses, by syntax or by
+// attribute, is answered with every worked example, so the caller can fix it.
+func TestRefusedFilterCarriesExamples(t *testing.T) {
 	if len(QueryFilterExamples) < 5 {
 		t.Fatalf("only %d examples", len(QueryFilterExamples))
 	}
-	for _, e := range QueryFilterExamples {
-		if !strings.Contains(help, "`"+e.Filter+"`") || !strings.Contains(help, e.Means) {
-			t.Errorf("help lacks %q", e.Filter)
+	h := newHarness(t, nil)
+	for _, extra := range []string{`name = `, `nonexistent = "x"`} {
+		_, err := h.svc.buildFilter(context.Background(), filterSpec{extra: extra})
+		if connect.CodeOf(err) != connect.CodeInvalidArgument {
+			t.Fatalf("%q: %v, want InvalidArgument", extra, err)
+		}
+		for _, e := range QueryFilterExamples {
+			if !strings.Contains(err.Error(), "`"+e.Filter+"`") || !strings.Contains(err.Error(), e.Means) {
+				t.Errorf("%q: the error lacks the example %q: %v", extra, e.Filter, err)
+			}
 		}
 	}
 }
