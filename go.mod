@@ -17,6 +17,7 @@ require (
 require (
 	connectrpc.com/connect v1.21.1 // indirect
 	connectrpc.com/grpcreflect v1.3.1 // indirect
+	github.com/agnivade/levenshtein v1.2.2 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect

@@ -98,6 +98,7 @@ require (
 
 require (
 	connectrpc.com/grpcreflect v1.3.1 // indirect
+	github.com/agnivade/levenshtein v1.2.2 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/joho/godotenv v1.5.1 // indirect

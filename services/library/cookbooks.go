@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"connectrpc.com/connect"
+	"github.com/agnivade/levenshtein"
 
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
@@ -407,27 +408,8 @@ func closeMatches(key string, items []taxonomyItem) []string {
 	return out
 }
 
-// editDistance is the Levenshtein distance over runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
+// editDistance is the Levenshtein distance between a and b, by runes.
+func editDistance(a, b string) int { return levenshtein.ComputeDistance(a, b) }
 
 // filterUnsafe are the characters a name in a filter list cannot hold.
 // Mealie's QueryFilterBuilder (mealie/services/query_filter/builder.py,

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	connectrpc.com/connect v1.21.1
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/souskitchen/sous/internal v0.0.0
 	github.com/souskitchen/sous/proto v0.0.0
 	github.com/souskitchen/sous/services/internal v0.0.0
