@@ -159,7 +159,7 @@ func TestBrowserConsent(t *testing.T) {
 	}
 }
 
-// M16's second run: Deny sends the browser back with error=access_denied
+// The consent page's other answer: Deny sends the browser back with error=access_denied
 // and the original state, by GET.
 func TestBrowserDeny(t *testing.T) {
 	needBrowser(t)

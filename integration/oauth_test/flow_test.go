@@ -19,7 +19,7 @@ import (
 )
 
 // The go-sdk client completes the whole flow for each registration shape
-// (M13), and the granted scope decides which tools it sees and may call:
+// (a public client, client_secret_post and client_secret_basic), and the granted scope decides which tools it sees and may call:
 // an mcp:read token cannot call a write tool.
 func TestGoSDKClientFlow(t *testing.T) {
 	for _, tc := range []struct {
@@ -67,7 +67,7 @@ func TestGoSDKClientFlow(t *testing.T) {
 	}
 }
 
-// M11 through mcpfront's handler: every unauthenticated request gets the
+// Discovery through mcpfront's handler: every unauthenticated request gets the
 // 401 pointer, and following it leads to the authorization server.
 func TestDiscoveryThroughMCPFront(t *testing.T) {
 	st := startStack(t)
