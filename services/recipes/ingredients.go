@@ -211,45 +211,55 @@ func lineWords(s string) []string {
 // Tbsp. water" the water), and a unit read as its singular or a food bound
 // through its plural ("fresh cilantro" -> "cilantro") leaves a word
 // behind. Words count as kept when the unit's or food's names (plural,
-// abbreviation, aliases), the quantity or the note hold them; lost words
-// are appended to the note in the line's order.
+// abbreviation, aliases), the title or the note hold them, as often as the
+// line has them; lost words are appended to the note in the line's order.
 func restoreWords(p lineParts, w ingredientWrite, fx, ux *itemIndex) (string, bool) {
 	if p.source == "" {
 		return w.Note, false
 	}
-	kept := map[string]bool{}
-	keep := func(s string) {
-		for _, x := range lineWords(s) {
-			kept[x] = true
-		}
-	}
-	keep(w.Note)
-	keep(p.unit)
-	keep(p.food)
-	keep(p.title)
-	if w.Unit != nil {
-		keep(w.Unit.Name)
-		if it := ux.byID[w.Unit.ID]; it != nil {
-			for _, n := range itemNames(it) {
-				keep(n)
+	// Each part keeps as many of a word as its longest name holds ("oil"
+	// once for "avocado oil", so the second "oil" of "or canola oil" is
+	// lost); the parts add up.
+	kept := map[string]int{}
+	part := func(ns ...string) {
+		most := map[string]int{}
+		for _, n := range ns {
+			c := map[string]int{}
+			for _, x := range lineWords(n) {
+				c[x]++
+			}
+			for x, k := range c {
+				most[x] = max(most[x], k)
 			}
 		}
+		for x, k := range most {
+			kept[x] += k
+		}
+	}
+	part(w.Note)
+	part(p.title)
+	if w.Unit != nil {
+		ns := []string{w.Unit.Name}
+		if it := ux.byID[w.Unit.ID]; it != nil {
+			ns = append(ns, itemNames(it)...)
+		}
+		part(ns...)
 	}
 	if w.Food != nil {
-		keep(w.Food.Name)
+		ns := []string{w.Food.Name}
 		if it := fx.byID[w.Food.ID]; it != nil {
-			for _, n := range itemNames(it) {
-				keep(n)
-			}
+			ns = append(ns, itemNames(it)...)
 		}
+		part(ns...)
 	}
 	var lost []string
-	src := strings.FieldsFunc(names.Fold(p.source), func(r rune) bool { return unicode.IsSpace(r) })
-	for _, tok := range src {
-		ws := lineWords(tok)
+	for _, tok := range strings.Fields(names.Fold(p.source)) {
 		missing := false
-		for _, x := range ws {
-			if !kept[x] && !skipWords[x] {
+		for _, x := range lineWords(tok) {
+			switch {
+			case kept[x] > 0:
+				kept[x]--
+			case !skipWords[x]:
 				missing = true
 			}
 		}
