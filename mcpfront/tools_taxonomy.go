@@ -150,7 +150,10 @@ func parseIngredients(ctx context.Context, _ *mcp.CallToolRequest, b Backends, i
 	}
 	out := struct {
 		Items []parsed `json:"items"`
-	}{Items: []parsed{}}
+		// Resolved are names the parser gave that sous read as an
+		// existing food or unit ("tomatoes" -> "tomato").
+		Resolved map[string][]string `json:"resolved,omitempty"`
+	}{Items: []parsed{}, Resolved: resolvedMap(res.Msg.GetResolved())}
 	for _, p := range res.Msg.GetItems() {
 		ing := p.GetIngredient()
 		it := parsed{Input: p.GetInput(), Quantity: ing.Quantity, Unit: ing.GetUnit(), Food: ing.GetFood(), Note: ing.GetNote(), Confidence: p.Confidence}

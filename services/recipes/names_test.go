@@ -231,3 +231,30 @@ func TestSuggestCoversKindsAndText(t *testing.T) {
 }
 
 func ptrInt32(v int32) *int32 { return &v }
+
+// TestTaxonomyByName: manage_taxonomy's ids take names too, read by the
+// resolver ("eggs" is the food "egg"); a name that finds nothing is refused
+// with the closest, before any write.
+func TestTaxonomyByName(t *testing.T) {
+	s, f := newService(t)
+	foods := recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_FOODS
+	res, err := s.UpdateTaxonomy(context.Background(), req(&recipesv1.UpdateTaxonomyRequest{Resource: foods, Items: []*recipesv1.TaxonomyWrite{{Id: "eggs", Description: ptrString("laid")}}}))
+	if err != nil || len(res.Msg.Items) != 1 || res.Msg.Items[0].Name != "egg" {
+		t.Fatalf("%v, %v", res, err)
+	}
+	n := len(f.writes())
+	_, err = s.DeleteTaxonomy(context.Background(), req(&recipesv1.DeleteTaxonomyRequest{Resource: foods, Ids: []string{"eg"}, Force: true}))
+	if codeOf(err) != connect.CodeInvalidArgument || !strings.Contains(err.Error(), `no food is called "eg"`) || !strings.Contains(err.Error(), `"egg"`) {
+		t.Errorf("err = %v", err)
+	}
+	if len(f.writes()) != n {
+		t.Errorf("a miss wrote: %q", f.writes()[n:])
+	}
+	tags := recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_TAGS
+	_, err = s.DeleteTaxonomy(context.Background(), req(&recipesv1.DeleteTaxonomyRequest{Resource: tags, Ids: []string{"breakfasts"}, Force: true}))
+	if err != nil {
+		t.Errorf("delete by plural: %v", err)
+	}
+}
+
+func ptrString(s string) *string { return &s }
