@@ -148,10 +148,10 @@ func resolveLine(p lineParts, fx, ux *itemIndex, made map[string]*mealie.Taxonom
 		} else if it != nil {
 			w.Food = &ref{ID: it.ID, Name: it.Name}
 			rep.resolved = append(rep.resolved, [2]string{p.food, it.Name})
-			rep.changed = true
+			rep.changed = readOther(p.food, it.Name)
 		} else if it := made[names.Key(p.food)]; it != nil {
 			w.Food = &ref{ID: it.ID, Name: it.Name}
-			rep.changed = true
+			rep.changed = readOther(p.food, it.Name)
 		} else {
 			rep.unresolved = append(rep.unresolved, p.food)
 			extra = append(extra, p.food)
@@ -168,13 +168,20 @@ func resolveLine(p lineParts, fx, ux *itemIndex, made map[string]*mealie.Taxonom
 		w.Display = w.Note
 		return w, rep, nil
 	case unitLost && w.Food != nil:
-		// The unit's words must stand before the food's: the food's name
-		// goes into the note after them and the link is given up (the
-		// line is still matched by its words, see rankOne).
-		rep.unresolved = append(rep.unresolved, w.Food.Name)
-		w.Note = strings.TrimSpace(strings.Join(append(extra, w.Food.Name), " ") + noteTail(p.note))
-		w.Food = nil
+		// The unit's words must stand before the food's, and Mealie
+		// shows a note after the food ("1 turmeric tsp"): the line is
+		// kept as the cook wrote it, as text, and the food link is given
+		// up (suggestions still match it by its words, see rankOne). The
+		// parser's unit is not the cook's word either ("6 TB butter" is
+		// read as 6 "terabyte").
+		w.Quantity, w.Food = nil, nil
+		w.Note = p.source
+		if w.Note == "" {
+			w.Note = strings.TrimSpace(strings.Join(append(extra, p.food), " ") + noteTail(p.note))
+		}
+		w.Display = w.Note
 		rep.changed = true
+		return w, rep, nil
 	default:
 		w.Note = joinNote(strings.Join(extra, " "), p.note)
 	}
@@ -252,10 +259,22 @@ func restoreWords(p lineParts, w ingredientWrite, fx, ux *itemIndex) (string, bo
 		}
 		part(ns...)
 	}
-	var lost []string
+	// Numbers are kept by the quantity, except those that lead lost words
+	// ("+ 1 Tbsp. water"): those go with them. The line's first numbers
+	// are its quantity.
+	var lost, numbers []string
+	seenWord := false
 	for _, tok := range strings.Fields(names.Fold(p.source)) {
+		ws := lineWords(tok)
+		if len(ws) == 0 {
+			if seenWord && strings.ContainsFunc(tok, unicode.IsDigit) {
+				numbers = append(numbers, tok)
+			}
+			continue
+		}
+		seenWord = true
 		missing := false
-		for _, x := range lineWords(tok) {
+		for _, x := range ws {
 			switch {
 			case kept[x] > 0:
 				kept[x]--
@@ -264,8 +283,12 @@ func restoreWords(p lineParts, w ingredientWrite, fx, ux *itemIndex) (string, bo
 			}
 		}
 		if missing {
+			for _, n := range numbers {
+				lost = append(lost, strings.Trim(n, ",;()"))
+			}
 			lost = append(lost, strings.Trim(tok, ",;()"))
 		}
+		numbers = nil
 	}
 	if len(lost) == 0 {
 		return w.Note, false
@@ -450,7 +473,7 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 				continue // the line is kept in the cook's order, unlinked
 			}
 		}
-		if it != nil || s.keepUnknownFoods || len(misspelt(fx, p.food)) > 0 {
+		if it != nil || s.keepUnknownFoods || len(misspelt(fx, p.food)) > 0 || !creatable(p.food) {
 			continue
 		}
 		k := names.Key(p.food)
@@ -501,6 +524,22 @@ func foodName(parsed string) string {
 		return n
 	}
 	return c
+}
+
+// creatable reports whether a parsed food name can be a food: Mealie's nlp
+// parser sometimes names a food by the words before it ("Juice from" of
+// "Juice from one medium lemon", "Zest from"), and such a name is kept in
+// the note rather than made a food.
+func creatable(parsed string) bool {
+	w := strings.Fields(names.Normalize(parsed))
+	if len(w) == 0 {
+		return false
+	}
+	switch w[len(w)-1] {
+	case "from", "of", "with", "for", "to", "in", "into", "on", "about", "plus", "each":
+		return false
+	}
+	return true
 }
 
 // misspelt are the existing foods name is a close spelling of (one edit in
