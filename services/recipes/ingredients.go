@@ -3,6 +3,7 @@ package recipes
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -513,18 +514,38 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 	return res, nil
 }
 
-// foodName is the name a new food is created with: the parser's food
-// without the notes it sometimes keeps in it ("salt to taste" is salt, the
-// rest goes back to the line's note, see restoreWords), as written when it
-// has none.
+// foodName is the name a new food is created with: the parser's food as
+// written (case, hyphens and digits kept), without the notes it sometimes
+// carries ("salt to taste" is salt, "cornstarch +" cornstarch; the rest goes
+// back to the line's note, see restoreWords). It keeps the fewest words,
+// from either end, that read the same as the whole (names.Normalize).
 func foodName(parsed string) string {
-	n := strings.Join(strings.Fields(parsed), " ")
-	c := names.Normalize(n)
-	if c == "" || strings.EqualFold(n, c) {
-		return n
+	n := strings.TrimSpace(bracketed.ReplaceAllString(parsed, " "))
+	if i := strings.IndexAny(n, ",;"); i > 0 {
+		n = n[:i]
 	}
-	return c
+	w := strings.Fields(n)
+	want := names.Normalize(parsed)
+	if want == "" || len(w) == 0 {
+		return strings.Join(strings.Fields(parsed), " ")
+	}
+	for k := 1; k < len(w); k++ {
+		if names.Normalize(strings.Join(w[:k], " ")) == want {
+			w = w[:k]
+			break
+		}
+	}
+	for k := len(w) - 1; k > 0; k-- {
+		if names.Normalize(strings.Join(w[k:], " ")) == want {
+			w = w[k:]
+			break
+		}
+	}
+	return strings.TrimRight(strings.Join(w, " "), ",;:*+& ")
 }
+
+// bracketed is a note in a parsed food's name: "tofu (extra firm)".
+var bracketed = regexp.MustCompile(`\([^)]*\)?|\[[^\]]*\]?`)
 
 // creatable reports whether a parsed food name can be a food: Mealie's nlp
 // parser sometimes names a food by the words before it ("Juice from" of

@@ -369,3 +369,21 @@ func TestLineLosesNothing(t *testing.T) {
 		t.Logf("%s: %d of %d lines changed by sous", filepath.Base(file), changed, len(rows))
 	}
 }
+
+func TestFoodName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"udon-ish noodles", "udon-ish noodles"},
+		{"salt to taste", "salt"},
+		{"cornstarch +", "cornstarch"},
+		{"Parmesan cheese", "Parmesan cheese"},
+		{"tofu (extra firm)", "tofu"},
+		{"chicken thighs, boneless", "chicken thighs"},
+		{"pkt Ranch Seasoning", "Ranch Seasoning"},
+		{"vegetable oil*", "vegetable oil"},
+		{"7up", "7up"},
+	} {
+		if got := foodName(c.in); got != c.want {
+			t.Errorf("foodName(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
