@@ -309,6 +309,26 @@ func acceptance(t *testing.T, m *liveMealie, importURL string) {
 		}
 	})
 
+	// Names as a cook says them: "rice <word>" covers the food "live rice
+	// <word>" (its head noun), in a search's filter and in suggestions, and
+	// an answer says how it read the name; a tag that does not exist is
+	// refused with the closest, not answered with every recipe.
+	t.Run("names", func(t *testing.T) {
+		general := "rice " + word
+		got := ok(t, "search_recipes", map[string]any{"foods": []string{general}})
+		if l := items(t, got); len(l) != 1 || l[0]["slug"] != recipe {
+			t.Errorf("search foods %q = %v", general, got)
+		}
+		if r := fmt.Sprint(got["resolved"]); !strings.Contains(r, foodName) {
+			t.Errorf("search resolved = %v, want %q read as %q", got["resolved"], general, foodName)
+		}
+		sg := ok(t, "suggest_recipes", map[string]any{"foods": []string{general}})
+		if !strings.Contains(fmt.Sprint(sg["items"]), recipe) || !strings.Contains(fmt.Sprint(sg["resolved"]), foodName) || sg["unknown_foods"] != nil {
+			t.Errorf("suggest %q = %v", general, sg)
+		}
+		fails(t, "search_recipes", map[string]any{"tags": []string{"no such tag " + word}}, "no tag is called")
+	})
+
 	t.Run("update_recipe", func(t *testing.T) {
 		ok(t, "update_recipe", map[string]any{"slug": recipe, "tags": []string{title("Comfort")}, "rating": 4, "cook_time": "30 minutes"})
 		for _, it := range m.search(t, "/api/organizers/tags", "comfort") {
