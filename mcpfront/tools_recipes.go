@@ -486,7 +486,7 @@ const unresolvedNote = "ingredient names Mealie does not know were kept in the l
 func createRecipeTool() Tool {
 	return newTool(ToolsetRecipes, &mcp.Tool{
 		Name:        "create_recipe",
-		Description: "Call when given a recipe to keep. Missing tags, categories and tools are created.",
+		Description: "Call when given a recipe to keep. Missing tags, categories, tools and foods are created.",
 		Annotations: writeAnn(false, false, false),
 	}, hasRecipes, props{
 		"name":         maxLen(limits.RecipeNameChars),

@@ -14,6 +14,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/services/internal/mealie"
 	"github.com/souskitchen/sous/services/internal/names"
@@ -384,6 +385,52 @@ func TestFoodName(t *testing.T) {
 	} {
 		if got := foodName(c.in); got != c.want {
 			t.Errorf("foodName(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestSuggestFromPantryCoversKinds: the pantry's "butter", "parmesan" and
+// "ginger" count for the library's "unsalted butter", "Parmesan cheese" and
+// "fresh ginger", and the answer says how each was read.
+func TestSuggestFromPantryCoversKinds(t *testing.T) {
+	f := newFake(t)
+	s, err := New(Config{MealieURL: f.srv.URL, MealieToken: "tok", Backoff: 1, Pantry: &fakePantry{items: []*pantryv1.PantryItem{
+		{Name: "butter", State: pantryv1.ItemState_ITEM_STATE_IN},
+		{Name: "parmesan", State: pantryv1.ItemState_ITEM_STATE_IN},
+		{Name: "ginger", State: pantryv1.ItemState_ITEM_STATE_LOW},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]string{}
+	for _, n := range []string{"unsalted butter", "Parmesan cheese", "fresh ginger"} {
+		ids[n] = f.addFood(n, "")
+	}
+	var lines []any
+	for n, id := range ids {
+		lines = append(lines, map[string]any{"quantity": 1, "food": map[string]any{"id": id, "name": n}, "note": "", "display": n})
+	}
+	f.mu.Lock()
+	f.recipes["gingery-pasta"] = map[string]any{"id": "22222222-2222-4222-8222-222222222222", "slug": "gingery-pasta", "name": "Gingery Pasta",
+		"recipeIngredient": lines, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
+	f.mu.Unlock()
+	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{FromPantry: true, MaxMissingFoods: ptrInt32(0)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, it := range res.Msg.Items {
+		if it.GetRecipe().GetSlug() == "gingery-pasta" && len(it.MissingFoods) == 0 {
+			found = true
+		}
+	}
+	if !found || len(res.Msg.UnmatchedPantryItems) != 0 {
+		t.Errorf("items = %v, unmatched = %q", res.Msg.Items, res.Msg.UnmatchedPantryItems)
+	}
+	got := resolvedOf(res.Msg.Resolved)
+	for pantry, food := range map[string]string{"butter": "unsalted butter", "parmesan": "Parmesan cheese", "ginger": "fresh ginger"} {
+		if !slices.Equal(got[pantry], []string{food}) {
+			t.Errorf("resolved[%q] = %q, want [%q]", pantry, got[pantry], food)
 		}
 	}
 }
