@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"connectrpc.com/connect"
+	"google.golang.org/protobuf/proto"
 
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 )
@@ -105,6 +106,53 @@ func (m *mealieTarget) deleteFoodNamed(name string) {
 			if f, _ := it.(map[string]any); f != nil && strings.EqualFold(f["name"].(string), name) {
 				m.api(http.MethodDelete, "/api/foods/"+f["id"].(string), nil)
 			}
+		}
+	})
+}
+
+// TestSuggestAsACookSaysIt is the household's "what can I make with
+// chicken, rice and a lime" against a library whose foods are
+// "<x> rice" and "boneless <x> chicken thighs" and whose lime is a line of
+// text: every name counts, on each emulated version and a live Mealie
+// (Mealie's own suggestions on 3.x, sous's ranking on 2.0).
+func TestSuggestAsACookSaysIt(t *testing.T) {
+	eachMealie(t, func(t *testing.T, m *mealieTarget) {
+		c := ctx(t)
+		rice := unique("jasmine") + " rice"
+		chicken := "boneless " + unique("farm") + " chicken thighs"
+		m.taxonomyWith("foods", map[string]any{"name": rice})
+		m.taxonomyWith("foods", map[string]any{"name": chicken})
+		var slug string
+		m.forget(&slug)
+		res, err := m.client.CreateRecipe(c, connect.NewRequest(&recipesv1.CreateRecipeRequest{Name: unique("lime-chicken"), Ingredients: []*recipesv1.IngredientInput{
+			structuredLine(2, "", rice, ""), structuredLine(1, "", chicken, ""),
+			{Kind: &recipesv1.IngredientInput_Structured{Structured: &recipesv1.StructuredIngredient{Note: "juice of 1 lime"}}},
+		}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slug = res.Msg.Slug
+		sg, err := m.client.SuggestRecipes(c, connect.NewRequest(&recipesv1.SuggestRecipesRequest{
+			Foods: []string{"chicken", "rice", "lime"}, MaxMissingFoods: proto.Int32(0), Limit: 50}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var slugs []string
+		for _, it := range sg.Msg.Items {
+			slugs = append(slugs, it.GetRecipe().GetSlug())
+		}
+		if !slices.Contains(slugs, slug) {
+			t.Errorf("suggestions %q lack %s", slugs, slug)
+		}
+		if slices.Contains(sg.Msg.UnknownFoods, "rice") || slices.Contains(sg.Msg.UnknownFoods, "chicken") {
+			t.Errorf("unknown_foods = %q", sg.Msg.UnknownFoods)
+		}
+		got := map[string][]string{}
+		for k, v := range sg.Msg.Resolved {
+			got[k] = v.GetNames()
+		}
+		if !slices.Contains(got["rice"], rice) || !slices.Contains(got["chicken"], chicken) {
+			t.Errorf("resolved = %v", got)
 		}
 	})
 }
