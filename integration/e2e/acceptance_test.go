@@ -327,6 +327,31 @@ func acceptance(t *testing.T, m *liveMealie, importURL string) {
 			t.Errorf("suggest %q = %v", general, sg)
 		}
 		fails(t, "search_recipes", map[string]any{"tags": []string{"no such tag " + word}}, "no tag is called")
+		// A write's unknown food is created and reported; the food the
+		// line names by its plural is the stored one, not a copy.
+		named := slugOf("Names")
+		cleanups = append(cleanups, deleteRecipe(named))
+		fresh := "live quince " + word
+		w := ok(t, "create_recipe", map[string]any{"name": title("Names"), "ingredients": []any{
+			map[string]any{"quantity": 1, "food": fresh},
+			map[string]any{"quantity": 2, "food": foodName + "s"},
+		}})
+		for _, it := range m.search(t, "/api/foods", "quince "+word) {
+			id := fmt.Sprint(it["id"])
+			cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/foods/"+id, nil) })
+		}
+		if fmt.Sprint(w["created_foods"]) != "["+fresh+"]" || !strings.Contains(fmt.Sprint(w["resolved"]), foodName) {
+			t.Errorf("create_recipe = %v, want %q created and %q read as %q", w, fresh, foodName+"s", foodName)
+		}
+		lines, _ := m.obj(t, "/api/recipes/"+named)["recipeIngredient"].([]any)
+		for i, want := range []string{fresh, foodName} {
+			if i >= len(lines) {
+				t.Fatalf("Mealie stored %v", lines)
+			}
+			if f, _ := lines[i].(map[string]any)["food"].(map[string]any); f == nil || f["name"] != want {
+				t.Errorf("line %d food = %v, want %q linked", i, lines[i], want)
+			}
+		}
 	})
 
 	t.Run("update_recipe", func(t *testing.T) {

@@ -563,18 +563,23 @@ func creatable(parsed string) bool {
 	return true
 }
 
-// misspelt are the existing foods name is a close spelling of (one edit in
-// five letters, names of five letters or more): "tumeric" beside
-// "turmeric" is a typo to report, not a food to create.
+// misspelt are the existing foods name is a close spelling of (one edit,
+// two from twelve letters; names of five letters or more): "tumeric" beside
+// "turmeric" is a typo to report, not a food to create, while "live quince
+// x" beside "live rice x" is another food.
 func misspelt(x *itemIndex, name string) []string {
 	f := names.Fold(name)
 	n := len([]rune(f))
 	if n < 5 {
 		return nil
 	}
+	limit := 1
+	if n >= 12 {
+		limit = 2
+	}
 	var out []string
 	for _, c := range x.Closest(name, 3) {
-		if levenshtein.ComputeDistance(f, names.Fold(c)) <= n/5 {
+		if levenshtein.ComputeDistance(f, names.Fold(c)) <= limit {
 			out = append(out, c)
 		}
 	}
