@@ -327,6 +327,13 @@ func acceptance(t *testing.T, m *liveMealie, importURL string) {
 			t.Errorf("suggest %q = %v", general, sg)
 		}
 		fails(t, "search_recipes", map[string]any{"tags": []string{"no such tag " + word}}, "no tag is called")
+		// manage_taxonomy takes the food by its plural.
+		ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "action": "update", "item_id": foodName + "s", "data": map[string]any{"description": "named by its plural"}})
+		for _, f := range m.search(t, "/api/foods", foodName) {
+			if f["name"] == foodName && f["description"] != "named by its plural" {
+				t.Errorf("food after an update by its plural: %v", f)
+			}
+		}
 		// A write's unknown food is created and reported; the food the
 		// line names by its plural is the stored one, not a copy.
 		named := slugOf("Names")
