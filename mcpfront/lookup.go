@@ -298,7 +298,10 @@ func onListMiss(ctx context.Context, b Backends, given string, err error) error 
 	return missError("shopping list", given, nearest(given, cs), "get_shopping_list")
 }
 
-// resolveTaxonomy turns a taxonomy item's name into its id.
+// resolveTaxonomy turns a taxonomy item's exact name into its id. A name
+// no item has exactly is passed on as it is: the recipes service reads it
+// with its name resolver (a plural, an alias, a slug) and answers a miss
+// with the closest names itself.
 func resolveTaxonomy(ctx context.Context, b Backends, res recipesv1.TaxonomyResource, noun, given string) (string, error) {
 	if given == "" || !looksLikeName(given) {
 		return given, nil
@@ -311,5 +314,12 @@ func resolveTaxonomy(ctx context.Context, b Backends, res recipesv1.TaxonomyReso
 	for _, it := range r.Msg.GetItems() {
 		cs = append(cs, candidate{ref: it.GetId(), name: it.GetName()})
 	}
-	return pick(noun, given, "manage_taxonomy with action list", cs)
+	switch m := byName(given, cs); len(m) {
+	case 0:
+		return given, nil
+	case 1:
+		return m[0].ref, nil
+	default:
+		return "", ambiguous(noun, given, m)
+	}
 }

@@ -110,9 +110,11 @@ func TestNameLookup(t *testing.T) {
 			service: recipesOf, method: "DeleteTaxonomy", wantReq: &recipesv1.DeleteTaxonomyRequest{Resource: recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_TAGS, Ids: []string{"t1"}},
 		},
 		{
-			name: "a taxonomy miss", tool: "manage_taxonomy", args: map[string]any{"resource": "categories", "action": "merge", "item_id": "Desert", "merge_into": "t9"},
+			// The service reads a name no item has exactly (plurals,
+			// aliases) and answers its own miss with the closest names.
+			name: "a taxonomy name read by the service", tool: "manage_taxonomy", args: map[string]any{"resource": "categories", "action": "merge", "item_id": "Desserts", "merge_into": "t9"},
 			replies: map[string]proto.Message{"ListTaxonomy": &recipesv1.ListTaxonomyResponse{Items: []*recipesv1.TaxonomyItem{{Id: "k1", Name: "Dessert"}}}},
-			service: recipesOf, method: "MergeTaxonomy", want: "no category 'Desert'; did you mean k1 (Dessert)?",
+			service: recipesOf, method: "MergeTaxonomy", wantReq: &recipesv1.MergeTaxonomyRequest{Resource: recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_CATEGORIES, FromIds: []string{"Desserts"}, IntoId: "t9"},
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {

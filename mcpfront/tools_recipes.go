@@ -88,6 +88,8 @@ func recipeTools() []Tool {
 type recipeList struct {
 	Items []summaryView `json:"items"`
 	Hint  string        `json:"hint,omitempty"`
+	// Resolved says how filter names were read other than exactly.
+	Resolved map[string][]string `json:"resolved,omitempty"`
 }
 
 // summaryView is one search result, slug first: the service sets only the
@@ -163,7 +165,7 @@ func searchRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in s
 	if err != nil {
 		return nil, err
 	}
-	out := recipeList{Items: summaries(res.Msg.GetItems(), in.Fields)}
+	out := recipeList{Items: summaries(res.Msg.GetItems(), in.Fields), Resolved: resolvedMap(res.Msg.GetResolved())}
 	out.Hint = pageHint(int(res.Msg.GetPage()), len(res.Msg.GetItems()), int(res.Msg.GetTotal()), int(res.Msg.GetTotalPages()))
 	if len(out.Items) == 0 {
 		out.Hint = "no recipes matched"
@@ -407,8 +409,11 @@ func suggestRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 		Hint            string       `json:"hint,omitempty"`
 		UnknownFoods    []string     `json:"unknown_foods,omitempty"`
 		UnmatchedPantry []string     `json:"unmatched_pantry_items,omitempty"`
-		Note            string       `json:"note,omitempty"`
-	}{Items: []suggestion{}, UnknownFoods: res.Msg.GetUnknownFoods(), UnmatchedPantry: res.Msg.GetUnmatchedPantryItems(), Note: res.Msg.GetNote()}
+		// Resolved says how names were read other than exactly: "rice"
+		// as the library's rices, "lime" as the lines that name it.
+		Resolved map[string][]string `json:"resolved,omitempty"`
+		Note     string              `json:"note,omitempty"`
+	}{Items: []suggestion{}, UnknownFoods: res.Msg.GetUnknownFoods(), UnmatchedPantry: res.Msg.GetUnmatchedPantryItems(), Resolved: resolvedMap(res.Msg.GetResolved()), Note: res.Msg.GetNote()}
 	for _, s := range res.Msg.GetItems() {
 		out.Items = append(out.Items, suggestion{Slug: s.GetRecipe().GetSlug(), Name: s.GetRecipe().GetName(), MissingFoods: s.GetMissingFoods(), MissingTools: s.GetMissingTools()})
 	}
@@ -429,10 +434,30 @@ type writeReport struct {
 	// Unparsed are text lines no Mealie parser could read, kept whole as
 	// notes.
 	Unparsed []string `json:"unparsed,omitempty"`
+	// Resolved are the food and unit names read other than exactly, with
+	// what was written ("tomatoes" -> ["tomato"]).
+	Resolved map[string][]string `json:"resolved,omitempty"`
+	// CreatedFoods are foods created for lines no Mealie food matched.
+	CreatedFoods []string `json:"created_foods,omitempty"`
+	// ChangedLines are lines whose parser reading sous changed (dropped
+	// words put back in the note, a unit kept in the cook's order).
+	ChangedLines []string `json:"changed_lines,omitempty"`
 	// Rating is the recipe's rating as Mealie reports it after a rating
 	// was written (the average of its users' ratings).
 	Rating *float64 `json:"rating,omitempty"`
 	Note   string   `json:"note,omitempty"`
+}
+
+// resolvedMap renders a resolved map as {"rice": ["jasmine rice"]}.
+func resolvedMap(m map[string]*recipesv1.Names) map[string][]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string][]string, len(m))
+	for k, v := range m {
+		out[k] = v.GetNames()
+	}
+	return out
 }
 
 // createdMap renders TaxonomyCreated as {"tags": [...]} with empty kinds
@@ -461,7 +486,7 @@ const unresolvedNote = "ingredient names Mealie does not know were kept in the l
 func createRecipeTool() Tool {
 	return newTool(ToolsetRecipes, &mcp.Tool{
 		Name:        "create_recipe",
-		Description: "Call when given a recipe to keep. Missing tags, categories and tools are created.",
+		Description: "Call when given a recipe to keep. Missing tags, categories, tools and foods are created.",
 		Annotations: writeAnn(false, false, false),
 	}, hasRecipes, props{
 		"name":         maxLen(limits.RecipeNameChars),
@@ -491,7 +516,10 @@ func createRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in cr
 	if err != nil {
 		return nil, err
 	}
-	out := writeReport{Slug: res.Msg.GetSlug(), Name: res.Msg.GetName(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed()}
+	out := writeReport{
+		Slug: res.Msg.GetSlug(), Name: res.Msg.GetName(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed(),
+		Resolved: resolvedMap(res.Msg.GetResolved()), CreatedFoods: res.Msg.GetCreatedFoods(), ChangedLines: res.Msg.GetChangedLines(),
+	}
 	if len(out.Unresolved) > 0 {
 		out.Note = unresolvedNote
 	}
@@ -545,7 +573,10 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 	if err != nil {
 		return nil, onRecipeMiss(ctx, b, given, err)
 	}
-	out := writeReport{Slug: res.Msg.GetSlug(), RenamedFrom: res.Msg.GetRenamedFrom(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed(), Rating: res.Msg.Rating}
+	out := writeReport{
+		Slug: res.Msg.GetSlug(), RenamedFrom: res.Msg.GetRenamedFrom(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed(), Rating: res.Msg.Rating,
+		Resolved: resolvedMap(res.Msg.GetResolved()), CreatedFoods: res.Msg.GetCreatedFoods(), ChangedLines: res.Msg.GetChangedLines(),
+	}
 	if len(out.Unresolved) > 0 {
 		out.Note = unresolvedNote
 	}

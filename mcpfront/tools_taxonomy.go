@@ -47,9 +47,9 @@ type manageTaxonomyIn struct {
 	Search    string         `json:"search,omitempty" jsonschema:"list: name search."`
 	Page      int            `json:"page,omitempty" jsonschema:"list: page of 50."`
 	Name      string         `json:"name,omitempty" jsonschema:"create, update: name."`
-	ItemID    string         `json:"item_id,omitempty" jsonschema:"update, merge, delete: id or exact name."`
+	ItemID    string         `json:"item_id,omitempty" jsonschema:"update, merge, delete: id or name."`
 	Data      *taxonomyData  `json:"data,omitempty" jsonschema:"create, update: more fields of one item."`
-	MergeInto string         `json:"merge_into,omitempty" jsonschema:"merge: id or exact name to keep."`
+	MergeInto string         `json:"merge_into,omitempty" jsonschema:"merge: id or name to keep."`
 	Items     []taxonomyData `json:"items,omitempty" jsonschema:"Batch; items fail alone."`
 	Force     bool           `json:"force,omitempty" jsonschema:"delete: even if recipes use it."`
 }
@@ -150,7 +150,10 @@ func parseIngredients(ctx context.Context, _ *mcp.CallToolRequest, b Backends, i
 	}
 	out := struct {
 		Items []parsed `json:"items"`
-	}{Items: []parsed{}}
+		// Resolved are names the parser gave that sous read as an
+		// existing food or unit ("tomatoes" -> "tomato").
+		Resolved map[string][]string `json:"resolved,omitempty"`
+	}{Items: []parsed{}, Resolved: resolvedMap(res.Msg.GetResolved())}
 	for _, p := range res.Msg.GetItems() {
 		ing := p.GetIngredient()
 		it := parsed{Input: p.GetInput(), Quantity: ing.Quantity, Unit: ing.GetUnit(), Food: ing.GetFood(), Note: ing.GetNote(), Confidence: p.Confidence}
@@ -255,7 +258,7 @@ func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 	if action == "" {
 		action = "list"
 	}
-	// item_id and merge_into also take an item's exact name.
+	// item_id and merge_into also take an item's name (see resolveTaxonomy).
 	noun := strings.TrimSuffix(in.Resource, "s")
 	if in.Resource == "categories" {
 		noun = "category"

@@ -29,6 +29,8 @@ type config struct {
 	ServeAddr string // SOUS_SERVE_ADDR
 
 	LinkAllowPrivate bool // SOUS_LINKCHECK_ALLOW_PRIVATE
+
+	CreateFoods bool // SOUS_CREATE_FOODS (default true)
 }
 
 // loadConfig reads the environment. Malformed booleans are errors: failing
@@ -49,6 +51,9 @@ func loadConfig() (config, error) {
 		errs = append(errs, err)
 	}
 	if c.LinkAllowPrivate, err = env.Bool("SOUS_LINKCHECK_ALLOW_PRIVATE", false); err != nil {
+		errs = append(errs, err)
+	}
+	if c.CreateFoods, err = env.Bool("SOUS_CREATE_FOODS", true); err != nil {
 		errs = append(errs, err)
 	}
 	return c, errors.Join(errs...)

@@ -269,7 +269,8 @@ func (s *stack) build(name string) (serve.Service, error) {
 		svc, err := recipes.New(recipes.Config{
 			MealieURL: cfg.MealieURL, MealieToken: cfg.MealieToken, InsecureSkipVerify: !cfg.MealieVerifySSL,
 			ReadOnly: cfg.ReadOnly, Logger: log, Pantry: s.pantry,
-			PantrySetting: "FOOD_API_BASE and FOOD_API_TOKEN",
+			PantrySetting:    "FOOD_API_BASE and FOOD_API_TOKEN",
+			KeepUnknownFoods: !cfg.CreateFoods,
 		})
 		if err != nil {
 			return serve.Service{}, err

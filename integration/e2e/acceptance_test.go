@@ -309,6 +309,58 @@ func acceptance(t *testing.T, m *liveMealie, importURL string) {
 		}
 	})
 
+	// Names as a cook says them: "rice <word>" covers the food "live rice
+	// <word>" (its head noun), in a search's filter and in suggestions, and
+	// an answer says how it read the name; a tag that does not exist is
+	// refused with the closest, not answered with every recipe.
+	t.Run("names", func(t *testing.T) {
+		general := "rice " + word
+		got := ok(t, "search_recipes", map[string]any{"foods": []string{general}})
+		if l := items(t, got); len(l) != 1 || l[0]["slug"] != recipe {
+			t.Errorf("search foods %q = %v", general, got)
+		}
+		if r := fmt.Sprint(got["resolved"]); !strings.Contains(r, foodName) {
+			t.Errorf("search resolved = %v, want %q read as %q", got["resolved"], general, foodName)
+		}
+		sg := ok(t, "suggest_recipes", map[string]any{"foods": []string{general}})
+		if !strings.Contains(fmt.Sprint(sg["items"]), recipe) || !strings.Contains(fmt.Sprint(sg["resolved"]), foodName) || sg["unknown_foods"] != nil {
+			t.Errorf("suggest %q = %v", general, sg)
+		}
+		fails(t, "search_recipes", map[string]any{"tags": []string{"no such tag " + word}}, "no tag is called")
+		// manage_taxonomy takes the food by its plural.
+		ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "action": "update", "item_id": foodName + "s", "data": map[string]any{"description": "named by its plural"}})
+		for _, f := range m.search(t, "/api/foods", foodName) {
+			if f["name"] == foodName && f["description"] != "named by its plural" {
+				t.Errorf("food after an update by its plural: %v", f)
+			}
+		}
+		// A write's unknown food is created and reported; the food the
+		// line names by its plural is the stored one, not a copy.
+		named := slugOf("Names")
+		cleanups = append(cleanups, deleteRecipe(named))
+		fresh := "live quince " + word
+		w := ok(t, "create_recipe", map[string]any{"name": title("Names"), "ingredients": []any{
+			map[string]any{"quantity": 1, "food": fresh},
+			map[string]any{"quantity": 2, "food": foodName + "s"},
+		}})
+		for _, it := range m.search(t, "/api/foods", "quince "+word) {
+			id := fmt.Sprint(it["id"])
+			cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/foods/"+id, nil) })
+		}
+		if fmt.Sprint(w["created_foods"]) != "["+fresh+"]" || !strings.Contains(fmt.Sprint(w["resolved"]), foodName) {
+			t.Errorf("create_recipe = %v, want %q created and %q read as %q", w, fresh, foodName+"s", foodName)
+		}
+		lines, _ := m.obj(t, "/api/recipes/"+named)["recipeIngredient"].([]any)
+		for i, want := range []string{fresh, foodName} {
+			if i >= len(lines) {
+				t.Fatalf("Mealie stored %v", lines)
+			}
+			if f, _ := lines[i].(map[string]any)["food"].(map[string]any); f == nil || f["name"] != want {
+				t.Errorf("line %d food = %v, want %q linked", i, lines[i], want)
+			}
+		}
+	})
+
 	t.Run("update_recipe", func(t *testing.T) {
 		ok(t, "update_recipe", map[string]any{"slug": recipe, "tags": []string{title("Comfort")}, "rating": 4, "cook_time": "30 minutes"})
 		for _, it := range m.search(t, "/api/organizers/tags", "comfort") {

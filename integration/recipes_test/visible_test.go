@@ -39,12 +39,24 @@ type mealieTarget struct {
 }
 
 // eachMealie runs fn on every emulator profile and on the live Mealie named
-// by MEALIE_INTEGRATION=1, MEALIE_URL and MEALIE_API_TOKEN.
+// by MEALIE_INTEGRATION=1, MEALIE_URL and MEALIE_API_TOKEN. Its service
+// keeps unknown foods in notes (SOUS_CREATE_FOODS=false), so a test's
+// throwaway food names never become foods on a shared Mealie;
+// eachMealieCreating runs the default, which creates them.
 func eachMealie(t *testing.T, fn func(t *testing.T, m *mealieTarget)) {
+	eachMealieWith(t, true, fn)
+}
+
+// eachMealieCreating is eachMealie with unknown foods created.
+func eachMealieCreating(t *testing.T, fn func(t *testing.T, m *mealieTarget)) {
+	eachMealieWith(t, false, fn)
+}
+
+func eachMealieWith(t *testing.T, keepFoods bool, fn func(t *testing.T, m *mealieTarget)) {
 	for _, v := range versions {
 		t.Run(v, func(t *testing.T) {
 			em := mealietest.NewServer(t, mealieemu.WithVersion(v))
-			fn(t, newTarget(t, v, em.URL, em.Token, em))
+			fn(t, newTarget(t, v, em.URL, em.Token, em, keepFoods))
 		})
 	}
 	if os.Getenv("MEALIE_INTEGRATION") != "1" {
@@ -54,12 +66,12 @@ func eachMealie(t *testing.T, fn func(t *testing.T, m *mealieTarget)) {
 	if u == "" || tok == "" {
 		t.Fatal("MEALIE_INTEGRATION=1 needs MEALIE_URL and MEALIE_API_TOKEN")
 	}
-	t.Run("live", func(t *testing.T) { fn(t, newTarget(t, "live", u, tok, nil)) })
+	t.Run("live", func(t *testing.T) { fn(t, newTarget(t, "live", u, tok, nil, keepFoods)) })
 }
 
-func newTarget(t *testing.T, name, u, tok string, em *mealieemu.Server) *mealieTarget {
+func newTarget(t *testing.T, name, u, tok string, em *mealieemu.Server, keepFoods bool) *mealieTarget {
 	t.Helper()
-	svc, err := recipes.New(recipes.Config{MealieURL: u, MealieToken: tok, Backoff: time.Millisecond})
+	svc, err := recipes.New(recipes.Config{MealieURL: u, MealieToken: tok, Backoff: time.Millisecond, KeepUnknownFoods: keepFoods})
 	if err != nil {
 		t.Fatal(err)
 	}

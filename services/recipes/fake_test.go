@@ -43,6 +43,23 @@ type fakeMealie struct {
 	putDrops  bool
 	// suggestions, when set, serves /api/recipes/suggestions (Mealie 3.x).
 	suggestions bool
+	// parses answers the parser for these lines with these ingredients
+	// (unit and food as {"name": ...} without an id, as Mealie answers
+	// names it did not match).
+	parses map[string]map[string]any
+}
+
+// addFood adds a food to the fake's list and returns its id.
+func (f *fakeMealie) addFood(name, plural string, aliases ...string) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id := uuid.NewString()
+	var as []any
+	for _, a := range aliases {
+		as = append(as, map[string]any{"name": a})
+	}
+	f.taxonomy["foods"] = append(f.taxonomy["foods"], map[string]any{"id": id, "name": name, "pluralName": plural, "aliases": as})
+	return id
 }
 
 type logged struct {
@@ -366,6 +383,9 @@ func (f *fakeMealie) parse(w http.ResponseWriter, r *http.Request) {
 			if k["input"] == l {
 				hit = k
 			}
+		}
+		if in, ok := f.parses[l.(string)]; ok {
+			hit = map[string]any{"input": l, "confidence": map[string]any{}, "ingredient": in}
 		}
 		if hit == nil {
 			hit = map[string]any{"input": l, "confidence": map[string]any{}, "ingredient": map[string]any{

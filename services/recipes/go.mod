@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	connectrpc.com/connect v1.21.1
+	github.com/agnivade/levenshtein v1.2.2
 	github.com/google/uuid v1.6.0
 	github.com/souskitchen/sous/internal v0.0.0
 	github.com/souskitchen/sous/proto v0.0.0
@@ -14,6 +15,7 @@ require (
 require (
 	connectrpc.com/grpchealth v1.5.0 // indirect
 	connectrpc.com/grpcreflect v1.3.1 // indirect
+	github.com/gertd/go-pluralize v0.2.1 // indirect
 	github.com/joho/godotenv v1.5.1 // indirect
 	github.com/mozillazg/go-unidecode v0.2.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect

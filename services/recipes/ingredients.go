@@ -2,14 +2,21 @@ package recipes
 
 import (
 	"context"
+	"fmt"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
+	"connectrpc.com/connect"
+	"github.com/agnivade/levenshtein"
 	"github.com/google/uuid"
 
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // Ingredient limits.
@@ -93,50 +100,201 @@ type lineParts struct {
 	title    string
 }
 
+// lineReport is what resolving one line found, for the answer.
+type lineReport struct {
+	unresolved []string
+	resolved   [][2]string // name as given, name written
+	changed    bool        // sous changed the parser's reading
+}
+
 // resolveLine turns parts into a write, resolving names against the food
-// and unit snapshots. Names Mealie does not know fold into the note and are
-// returned; nothing is created, so a typo never becomes a new food. When nothing resolved although a unit or food was named,
-// the whole source line becomes the note and the quantity is dropped, or
-// Mealie would render "500 500 g flour".
-func resolveLine(p lineParts, foods, units []mealie.TaxonomyItem) (ingredientWrite, []string) {
+// and unit indexes (see services/internal/names: "tomatoes" binds to
+// "tomato", a general "chicken" never binds to "chicken thighs"). A food no
+// index binds is looked up in made (the foods this write created); names
+// still unknown fold into the note and are reported. A unit that does not
+// resolve keeps the line in the cook's order: quantity, then the unit's,
+// the food's and the note's words as one note, as Mealie's app shows a
+// line with no unit and no food ("1 tsp turmeric", not "1 turmeric tsp").
+// When nothing resolved although a unit or food was named, the whole source
+// line becomes the note and the quantity is dropped, or Mealie would render
+// "500 500 g flour". Last, every word of the source line the parts lost
+// goes back into the note (see restoreWords).
+func resolveLine(p lineParts, fx, ux *itemIndex, made map[string]*mealie.TaxonomyItem) (ingredientWrite, lineReport, error) {
 	w := ingredientWrite{ReferenceID: uuid.NewString(), Quantity: p.quantity, Title: p.title}
+	var rep lineReport
 	if p.source != "" {
 		w.OriginalText = p.source
 	}
-	var unresolved []string
 	var extra []string
+	unitLost := false
 	if p.unit != "" || p.unitID != "" {
 		if p.unitID != "" {
 			w.Unit = &ref{ID: p.unitID, Name: p.unit}
-		} else if it := findItem(units, p.unit); it != nil {
+		} else if it, _, err := ux.bind(p.unit); err != nil {
+			return w, rep, invalid("unit %q: %s", p.unit, err.Error())
+		} else if it != nil {
 			w.Unit = &ref{ID: it.ID, Name: it.Name}
+			rep.resolved = append(rep.resolved, [2]string{p.unit, it.Name})
 		} else {
-			unresolved = append(unresolved, p.unit)
+			rep.unresolved = append(rep.unresolved, p.unit)
 			extra = append(extra, p.unit)
+			unitLost = true
 		}
 	}
 	if p.food != "" || p.foodID != "" {
 		if p.foodID != "" {
 			w.Food = &ref{ID: p.foodID, Name: p.food}
-		} else if it := findItem(foods, p.food); it != nil {
+		} else if it, _, err := fx.bind(p.food); err != nil {
+			return w, rep, invalid("food %q: %s", p.food, err.Error())
+		} else if it != nil {
 			w.Food = &ref{ID: it.ID, Name: it.Name}
+			rep.resolved = append(rep.resolved, [2]string{p.food, it.Name})
+			rep.changed = readOther(p.food, it.Name)
+		} else if it := made[names.Key(p.food)]; it != nil {
+			w.Food = &ref{ID: it.ID, Name: it.Name}
+			rep.changed = readOther(p.food, it.Name)
 		} else {
-			unresolved = append(unresolved, p.food)
+			rep.unresolved = append(rep.unresolved, p.food)
 			extra = append(extra, p.food)
 		}
 	}
 	named := p.unit != "" || p.food != "" || p.unitID != "" || p.foodID != ""
-	if named && w.Unit == nil && w.Food == nil {
+	switch {
+	case named && w.Unit == nil && w.Food == nil:
 		w.Quantity = nil
 		w.Note = p.source
 		if w.Note == "" {
 			w.Note = joinNote(strings.Join(extra, " "), p.note)
 		}
 		w.Display = w.Note
-		return w, unresolved
+		return w, rep, nil
+	case unitLost && w.Food != nil:
+		// The unit's words must stand before the food's, and Mealie
+		// shows a note after the food ("1 turmeric tsp"): the line is
+		// kept as the cook wrote it, as text, and the food link is given
+		// up (suggestions still match it by its words, see rankOne). The
+		// parser's unit is not the cook's word either ("6 TB butter" is
+		// read as 6 "terabyte").
+		w.Quantity, w.Food = nil, nil
+		w.Note = p.source
+		if w.Note == "" {
+			w.Note = strings.TrimSpace(strings.Join(append(extra, p.food), " ") + noteTail(p.note))
+		}
+		w.Display = w.Note
+		rep.changed = true
+		return w, rep, nil
+	default:
+		w.Note = joinNote(strings.Join(extra, " "), p.note)
 	}
-	w.Note = joinNote(strings.Join(extra, " "), p.note)
-	return w, unresolved
+	if note, lost := restoreWords(p, w, fx, ux); lost {
+		w.Note = note
+		rep.changed = true
+	}
+	return w, rep, nil
+}
+
+// noteTail is a note as it follows other words: ", note".
+func noteTail(note string) string {
+	if note = strings.TrimSpace(note); note == "" {
+		return ""
+	}
+	return ", " + note
+}
+
+// skipWords are words whose loss changes nothing a cook reads.
+var skipWords = map[string]bool{"of": true, "a": true, "an": true, "the": true}
+
+// lineWords are the words of letters in s, lower case and singular.
+func lineWords(s string) []string {
+	f := strings.FieldsFunc(names.Fold(s), func(r rune) bool { return !unicode.IsLetter(r) })
+	for i, w := range f {
+		f[i] = names.Singular(w)
+	}
+	return f
+}
+
+// restoreWords puts back into the note the words of the source line that
+// the write lost: Mealie's parser drops what follows some foods ("1/3 cup
+// avocado oil or canola oil" loses "or canola oil", "1 Tbsp. cornstarch + 1
+// Tbsp. water" the water), and a unit read as its singular or a food bound
+// through its plural ("fresh cilantro" -> "cilantro") leaves a word
+// behind. Words count as kept when the unit's or food's names (plural,
+// abbreviation, aliases), the title or the note hold them, as often as the
+// line has them; lost words are appended to the note in the line's order.
+func restoreWords(p lineParts, w ingredientWrite, fx, ux *itemIndex) (string, bool) {
+	if p.source == "" {
+		return w.Note, false
+	}
+	// Each part keeps as many of a word as its longest name holds ("oil"
+	// once for "avocado oil", so the second "oil" of "or canola oil" is
+	// lost); the parts add up.
+	kept := map[string]int{}
+	part := func(ns ...string) {
+		most := map[string]int{}
+		for _, n := range ns {
+			c := map[string]int{}
+			for _, x := range lineWords(n) {
+				c[x]++
+			}
+			for x, k := range c {
+				most[x] = max(most[x], k)
+			}
+		}
+		for x, k := range most {
+			kept[x] += k
+		}
+	}
+	part(w.Note)
+	part(p.title)
+	if w.Unit != nil {
+		ns := []string{w.Unit.Name}
+		if it := ux.byID[w.Unit.ID]; it != nil {
+			ns = append(ns, itemNames(it)...)
+		}
+		part(ns...)
+	}
+	if w.Food != nil {
+		ns := []string{w.Food.Name}
+		if it := fx.byID[w.Food.ID]; it != nil {
+			ns = append(ns, itemNames(it)...)
+		}
+		part(ns...)
+	}
+	// Numbers are kept by the quantity, except those that lead lost words
+	// ("+ 1 Tbsp. water"): those go with them. The line's first numbers
+	// are its quantity.
+	var lost, numbers []string
+	seenWord := false
+	for _, tok := range strings.Fields(names.Fold(p.source)) {
+		ws := lineWords(tok)
+		if len(ws) == 0 {
+			if seenWord && strings.ContainsFunc(tok, unicode.IsDigit) {
+				numbers = append(numbers, tok)
+			}
+			continue
+		}
+		seenWord = true
+		missing := false
+		for _, x := range ws {
+			switch {
+			case kept[x] > 0:
+				kept[x]--
+			case !skipWords[x]:
+				missing = true
+			}
+		}
+		if missing {
+			for _, n := range numbers {
+				lost = append(lost, strings.Trim(n, ",;()"))
+			}
+			lost = append(lost, strings.Trim(tok, ",;()"))
+		}
+		numbers = nil
+	}
+	if len(lost) == 0 {
+		return w.Note, false
+	}
+	return joinNote(w.Note, strings.Join(lost, " ")), true
 }
 
 // structuredParts reads a StructuredIngredient.
@@ -229,14 +387,29 @@ func (s *Service) parseLines(ctx context.Context, texts []string) ([]mealie.Pars
 	return nil, nil
 }
 
+// ingredientResult is what building a write's lines found, for the answer.
+type ingredientResult struct {
+	lines      []ingredientWrite
+	unresolved []string
+	unparsed   []string
+	resolved   map[string]*recipesv1.Names
+	created    []string
+	changed    []string
+}
+
 // buildIngredients turns inputs into the recipeIngredient payload: text
 // lines go through Mealie's parser in one call (see parseLines), structured
 // lines pass through, and every name is resolved against the cached
-// snapshots. unparsed lists the text lines no parser read, kept as notes.
-func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.IngredientInput) (out []ingredientWrite, unresolvedNames, unparsed []string, err error) {
-	out = make([]ingredientWrite, 0, len(in))
+// snapshots (see resolveLine). A food no Mealie food binds is created, as
+// Mealie's own editor offers after parsing, unless the service keeps
+// unknown foods in notes (Config.KeepUnknownFoods) or the name is a close
+// spelling of an existing food (a typo never becomes a new food). A name
+// that fits two foods or units equally fails the whole write before
+// anything is created.
+func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.IngredientInput) (*ingredientResult, error) {
+	res := &ingredientResult{lines: make([]ingredientWrite, 0, len(in)), resolved: map[string]*recipesv1.Names{}}
 	if len(in) == 0 {
-		return out, nil, nil, nil
+		return res, nil
 	}
 	var texts []string
 	for _, it := range in {
@@ -245,23 +418,25 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 		}
 	}
 	var parsed []mealie.ParsedIngredient
+	var err error
 	if len(texts) > 0 {
 		if parsed, err = s.parseLines(ctx, texts); err != nil {
-			return nil, nil, nil, err
+			return nil, mealie.ConnectError(err)
 		}
 		if parsed == nil {
-			unparsed = texts
+			res.unparsed = texts
 		}
 	}
 	foods, err := s.mealie.Taxonomy(ctx, mealie.Foods)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, mealie.ConnectError(err)
 	}
 	units, err := s.mealie.Taxonomy(ctx, mealie.Units)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, mealie.ConnectError(err)
 	}
-	var unresolved []string
+	fx, ux := indexItems(foods), indexItems(units)
+	parts := make([]lineParts, 0, len(in))
 	ti := 0
 	for _, it := range in {
 		var p lineParts
@@ -276,9 +451,137 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 		case *recipesv1.IngredientInput_Structured:
 			p = structuredParts(k.Structured)
 		}
-		w, u := resolveLine(p, foods, units)
-		out = append(out, w)
-		unresolved = append(unresolved, u...)
+		parts = append(parts, p)
 	}
-	return out, uniqueNames(unresolved), unparsed, nil
+	// First every name is bound, so an ambiguous one fails the write
+	// before a food is created; then the unknown foods are created.
+	var toCreate []string
+	made := map[string]*mealie.TaxonomyItem{}
+	for _, p := range parts {
+		if p.food == "" || p.foodID != "" {
+			continue
+		}
+		it, _, err := fx.bind(p.food)
+		if err != nil {
+			return nil, invalid("food %q: %s; nothing was written", p.food, err.Error())
+		}
+		if p.unit != "" && p.unitID == "" {
+			u, _, err := ux.bind(p.unit)
+			if err != nil {
+				return nil, invalid("unit %q: %s; nothing was written", p.unit, err.Error())
+			}
+			if u == nil {
+				continue // the line is kept in the cook's order, unlinked
+			}
+		}
+		if it != nil || s.keepUnknownFoods || len(misspelt(fx, p.food)) > 0 || !creatable(p.food) {
+			continue
+		}
+		k := names.Key(p.food)
+		if k == "" || made[k] != nil || slices.ContainsFunc(toCreate, func(n string) bool { return names.Key(n) == k }) {
+			continue
+		}
+		toCreate = append(toCreate, p.food)
+	}
+	for _, n := range toCreate {
+		it, err := s.mealie.CreateTaxonomy(ctx, mealie.Foods, map[string]any{"name": foodName(n)})
+		if err != nil {
+			if len(res.created) > 0 {
+				return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("creating food %q failed (%s); created before the failure: %s; the recipe was not written", n, errMessage(err), strings.Join(res.created, ", ")))
+			}
+			return nil, mealie.ConnectError(err)
+		}
+		s.mealie.AddTaxonomy(mealie.Foods, *it)
+		made[names.Key(n)] = it
+		res.created = append(res.created, it.Name)
+	}
+	var unresolved []string
+	for _, p := range parts {
+		w, rep, err := resolveLine(p, fx, ux, made)
+		if err != nil {
+			return nil, err
+		}
+		res.lines = append(res.lines, w)
+		unresolved = append(unresolved, rep.unresolved...)
+		for _, r := range rep.resolved {
+			addResolved(res.resolved, r[0], r[1])
+		}
+		if rep.changed && p.source != "" && !slices.Contains(res.changed, p.source) {
+			res.changed = append(res.changed, p.source)
+		}
+	}
+	res.unresolved = uniqueNames(unresolved)
+	return res, nil
+}
+
+// foodName is the name a new food is created with: the parser's food as
+// written (case, hyphens and digits kept), without the notes it sometimes
+// carries ("salt to taste" is salt, "cornstarch +" cornstarch; the rest goes
+// back to the line's note, see restoreWords). It keeps the fewest words,
+// from either end, that read the same as the whole (names.Normalize).
+func foodName(parsed string) string {
+	n := strings.TrimSpace(bracketed.ReplaceAllString(parsed, " "))
+	if i := strings.IndexAny(n, ",;"); i > 0 {
+		n = n[:i]
+	}
+	w := strings.Fields(n)
+	want := names.Normalize(parsed)
+	if want == "" || len(w) == 0 {
+		return strings.Join(strings.Fields(parsed), " ")
+	}
+	for k := 1; k < len(w); k++ {
+		if names.Normalize(strings.Join(w[:k], " ")) == want {
+			w = w[:k]
+			break
+		}
+	}
+	for k := len(w) - 1; k > 0; k-- {
+		if names.Normalize(strings.Join(w[k:], " ")) == want {
+			w = w[k:]
+			break
+		}
+	}
+	return strings.TrimRight(strings.Join(w, " "), ",;:*+& ")
+}
+
+// bracketed is a note in a parsed food's name: "tofu (extra firm)".
+var bracketed = regexp.MustCompile(`\([^)]*\)?|\[[^\]]*\]?`)
+
+// creatable reports whether a parsed food name can be a food: Mealie's nlp
+// parser sometimes names a food by the words before it ("Juice from" of
+// "Juice from one medium lemon", "Zest from"), and such a name is kept in
+// the note rather than made a food.
+func creatable(parsed string) bool {
+	w := strings.Fields(names.Normalize(parsed))
+	if len(w) == 0 {
+		return false
+	}
+	switch w[len(w)-1] {
+	case "from", "of", "with", "for", "to", "in", "into", "on", "about", "plus", "each":
+		return false
+	}
+	return true
+}
+
+// misspelt are the existing foods name is a close spelling of (one edit,
+// two from twelve letters; names of five letters or more): "tumeric" beside
+// "turmeric" is a typo to report, not a food to create, while "live quince
+// x" beside "live rice x" is another food.
+func misspelt(x *itemIndex, name string) []string {
+	f := names.Fold(name)
+	n := len([]rune(f))
+	if n < 5 {
+		return nil
+	}
+	limit := 1
+	if n >= 12 {
+		limit = 2
+	}
+	var out []string
+	for _, c := range x.Closest(name, 3) {
+		if levenshtein.ComputeDistance(f, names.Fold(c)) <= limit {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -2,10 +2,14 @@ package recipes
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/souskitchen/sous/internal/mealieslug"
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // fold is the case-insensitive key names are matched on: a model writes
@@ -14,7 +18,8 @@ import (
 func fold(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
 
 // itemNames are the names an item answers to: its name, and for foods and
-// units its plural, abbreviation and aliases, so "eggs" and "tbsp" resolve.
+// units its plural, abbreviations and aliases, for tags, categories and
+// tools its slug, so "eggs", "tbsp" and "quick-dinner" resolve.
 func itemNames(it *mealie.TaxonomyItem) []string {
 	out := []string{it.Name}
 	for _, p := range []*string{it.PluralName, it.Abbreviation} {
@@ -22,32 +27,99 @@ func itemNames(it *mealie.TaxonomyItem) []string {
 			out = append(out, *p)
 		}
 	}
+	// Mealie's units carry pluralAbbreviation too ("tbsps"); the typed
+	// item does not name it, the raw row does.
+	if pa, ok := it.Raw["pluralAbbreviation"].(string); ok && strings.TrimSpace(pa) != "" {
+		out = append(out, pa)
+	}
 	for _, a := range it.Aliases {
 		out = append(out, a.Name)
+	}
+	if it.Slug != "" {
+		out = append(out, it.Slug)
 	}
 	return out
 }
 
-// findItem finds name in a snapshot: an exact (folded) name match first, then
-// the other names an item answers to.
+// itemIndex is the name resolver over one taxonomy snapshot, with the items
+// by id so a match gives back the stored object.
+type itemIndex struct {
+	*names.Index
+	byID map[string]*mealie.TaxonomyItem
+}
+
+// indexItems builds the resolver over items (see services/internal/names
+// for how a name is read).
+func indexItems(items []mealie.TaxonomyItem) *itemIndex {
+	es := make([]names.Entry, 0, len(items))
+	byID := make(map[string]*mealie.TaxonomyItem, len(items))
+	for i := range items {
+		it := &items[i]
+		byID[it.ID] = it
+		n := itemNames(it)
+		es = append(es, names.Entry{ID: it.ID, Name: it.Name, Others: n[1:]})
+	}
+	return &itemIndex{Index: names.NewIndex(es), byID: byID}
+}
+
+// bind finds the one item a write or a filter binds name to (exact, another
+// name it answers to, or singular/plural: never a kind a general word
+// covers), with how it was read; nil when none binds. Two items fitting
+// equally is a *names.AmbiguousError.
+func (x *itemIndex) bind(name string) (*mealie.TaxonomyItem, names.How, error) {
+	e, how, err := x.Bind(name)
+	if err != nil || how == names.None {
+		return nil, how, err
+	}
+	return x.byID[e.ID], how, nil
+}
+
+// covered is every item name covers (see names.Index.Covered): what a
+// search or a suggestion matches for "rice".
+func (x *itemIndex) covered(name string) []*mealie.TaxonomyItem {
+	var out []*mealie.TaxonomyItem
+	for _, e := range x.Covered(name) {
+		out = append(out, x.byID[e.ID])
+	}
+	return out
+}
+
+// findItem finds the item name binds to, or nil (ambiguity included).
 func findItem(items []mealie.TaxonomyItem, name string) *mealie.TaxonomyItem {
-	key := fold(name)
-	if key == "" {
+	it, _, _ := indexItems(items).bind(name)
+	return it
+}
+
+// readOther reports whether name was read as something other than itself:
+// the answer's resolved map says so.
+func readOther(name string, got ...string) bool {
+	return len(got) != 1 || names.Fold(got[0]) != names.Fold(name)
+}
+
+// addResolved records in m that name was read as got, when it was read
+// other than exactly.
+func addResolved(m map[string]*recipesv1.Names, name string, got ...string) {
+	if len(got) == 0 || !readOther(name, got...) {
+		return
+	}
+	cur := m[name]
+	if cur == nil {
+		cur = &recipesv1.Names{}
+		m[name] = cur
+	}
+	for _, g := range got {
+		if !slices.Contains(cur.Names, g) {
+			cur.Names = append(cur.Names, g)
+		}
+	}
+}
+
+// nilIfEmpty keeps an empty resolved map out of the answer.
+func nilIfEmpty(m map[string]*recipesv1.Names) map[string]*recipesv1.Names {
+	if len(m) == 0 {
 		return nil
 	}
-	for i := range items {
-		if fold(items[i].Name) == key {
-			return &items[i]
-		}
-	}
-	for i := range items {
-		for _, n := range itemNames(&items[i])[1:] {
-			if fold(n) == key {
-				return &items[i]
-			}
-		}
-	}
-	return nil
+	return m
 }
 
 // uniqueNames trims, drops empties and drops case-insensitive repeats,
@@ -68,25 +140,88 @@ func uniqueNames(names []string) []string {
 
 // filterKeys resolves filter names to what Mealie's list filter takes: slugs
 // for tags, categories and tools, ids for foods (foods=<name> is a 500 in
-// Mealie). It never creates; unknown names are
-// returned apart.
-func (s *Service) filterKeys(ctx context.Context, res mealie.Resource, names []string) (keys, unknown []string, err error) {
+// Mealie). It never creates. A food name matches every food it covers
+// ("rice" the library's rices: Mealie ORs a filter's values unless
+// requireAll). A name that finds nothing is an InvalidArgument naming it
+// with the closest existing names: Mealie drops an unknown filter and lists
+// every recipe, and answering "no recipes matched" would say no recipe
+// carries a tag that does not exist. resolved records names read other than
+// exactly.
+func (s *Service) filterKeys(ctx context.Context, res mealie.Resource, field string, given []string, requireAll bool, resolved map[string]*recipesv1.Names) (keys []string, err error) {
 	items, err := s.mealie.Taxonomy(ctx, res)
 	if err != nil {
-		return nil, nil, err
+		return nil, mealie.ConnectError(err)
 	}
-	for _, n := range uniqueNames(names) {
-		it := findItem(items, n)
-		switch {
-		case it == nil:
-			unknown = append(unknown, n)
-		case res == mealie.Foods:
-			keys = append(keys, it.ID)
-		default:
-			keys = append(keys, it.Slug)
+	x := indexItems(items)
+	seen := map[string]bool{}
+	add := func(it *mealie.TaxonomyItem) {
+		k := it.Slug
+		if res == mealie.Foods {
+			k = it.ID
+		}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
 		}
 	}
-	return keys, unknown, nil
+	for _, n := range uniqueNames(given) {
+		var found []*mealie.TaxonomyItem
+		it, _, berr := x.bind(n)
+		switch {
+		case berr != nil && res != mealie.Foods:
+			return nil, invalid("%s: %s", field, berr.Error())
+		case res == mealie.Foods && !(requireAll && it != nil):
+			found = x.covered(n)
+		case it != nil:
+			found = []*mealie.TaxonomyItem{it}
+		}
+		if res == mealie.Foods && requireAll && it == nil && len(found) > 1 {
+			return nil, invalid("%s: %q covers %d foods (%s) and require_all needs every food given: name the one meant", field, n, len(found), strings.Join(quoted(itemNamesOf(found), 5), ", "))
+		}
+		if len(found) == 0 {
+			return nil, unknownFilter(field, n, x.Closest(n, 3))
+		}
+		var got []string
+		for _, f := range found {
+			add(f)
+			got = append(got, f.Name)
+		}
+		addResolved(resolved, n, got...)
+	}
+	return keys, nil
+}
+
+// unknownFilter is the error for a filter name that names nothing.
+func unknownFilter(field, name string, closest []string) error {
+	noun := strings.TrimSuffix(field, "s")
+	if field == "categories" {
+		noun = "category"
+	}
+	if len(closest) == 0 {
+		return invalid("%s: no %s is called %q and there are none yet, so nothing was searched", field, noun, name)
+	}
+	return invalid("%s: no %s is called %q, so nothing was searched; the closest are %s", field, noun, name, strings.Join(quoted(closest, 3), ", "))
+}
+
+func itemNamesOf(items []*mealie.TaxonomyItem) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		out[i] = it.Name
+	}
+	return out
+}
+
+// quoted quotes at most n names, saying how many more there are.
+func quoted(ns []string, n int) []string {
+	var out []string
+	for i, s := range ns {
+		if i == n {
+			out = append(out, fmt.Sprintf("and %d more", len(ns)-n))
+			break
+		}
+		out = append(out, fmt.Sprintf("%q", s))
+	}
+	return out
 }
 
 // organizers resolves tag, category or tool names to the objects a recipe

@@ -64,6 +64,9 @@ type Config struct {
 	PantrySetting string
 	// Backoff overrides the Mealie client's retry backoff (tests).
 	Backoff time.Duration
+	// KeepUnknownFoods keeps an ingredient line's unknown food in its note
+	// instead of creating the food (SOUS_CREATE_FOODS=false).
+	KeepUnknownFoods bool
 }
 
 // Service implements recipesv1connect.RecipesServiceHandler.
@@ -74,7 +77,9 @@ type Service struct {
 	// pantrySetting is Config.PantrySetting.
 	pantrySetting string
 	readOnly      bool
-	log           *slog.Logger
+	// keepUnknownFoods is Config.KeepUnknownFoods.
+	keepUnknownFoods bool
+	log              *slog.Logger
 	// noSuggestions is set once Mealie answered 404 for
 	// /api/recipes/suggestions (Mealie 2.0), so later calls go straight to
 	// the local ranking.
@@ -94,7 +99,7 @@ func New(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{mealie: mc, pantry: cfg.Pantry, pantrySetting: cfg.PantrySetting, readOnly: cfg.ReadOnly, log: logger}, nil
+	return &Service{mealie: mc, pantry: cfg.Pantry, pantrySetting: cfg.PantrySetting, readOnly: cfg.ReadOnly, keepUnknownFoods: cfg.KeepUnknownFoods, log: logger}, nil
 }
 
 // Handler returns the Connect handler and its mount path. In read-only mode
@@ -176,37 +181,31 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		// default direction is descending).
 		OrderBy: "name", OrderDirection: "asc",
 	}
-	// Filters resolve names to slugs (foods to ids) and never create. Mealie
-	// drops an unknown tag filter and returns every recipe,
-	// so an unknown name must not
-	// reach it: it matches nothing.
-	empty := false
+	// Filters resolve names to slugs (foods to ids) and never create; a
+	// name that finds nothing is refused before the search (see
+	// filterKeys), so no filter is ever silently dropped.
+	resolved := map[string]*recipesv1.Names{}
 	for _, f := range []struct {
 		res   mealie.Resource
+		field string
 		names []string
 		dst   *[]string
 	}{
-		{mealie.Tags, m.GetTags(), &q.Tags},
-		{mealie.Categories, m.GetCategories(), &q.Categories},
-		{mealie.Tools, m.GetTools(), &q.Tools},
-		{mealie.Foods, m.GetFoods(), &q.Foods},
+		{mealie.Tags, "tags", m.GetTags(), &q.Tags},
+		{mealie.Categories, "categories", m.GetCategories(), &q.Categories},
+		{mealie.Tools, "tools", m.GetTools(), &q.Tools},
+		{mealie.Foods, "foods", m.GetFoods(), &q.Foods},
 	} {
-		if len(f.names) == 0 {
+		if len(uniqueNames(f.names)) == 0 {
 			continue
 		}
-		keys, unknown, err := s.filterKeys(ctx, f.res, f.names)
+		keys, err := s.filterKeys(ctx, f.res, f.field, f.names, q.RequireAll, resolved)
 		if err != nil {
-			return nil, mealie.ConnectError(err)
-		}
-		if len(keys) == 0 || (len(unknown) > 0 && q.RequireAll) {
-			empty = true
+			return nil, err
 		}
 		*f.dst = keys
 	}
-	out := &recipesv1.SearchRecipesResponse{Page: page, Limit: limit}
-	if empty {
-		return connect.NewResponse(out), nil
-	}
+	out := &recipesv1.SearchRecipesResponse{Page: page, Limit: limit, Resolved: nilIfEmpty(resolved)}
 	res, err := s.mealie.ListRecipes(ctx, q)
 	if err != nil {
 		return nil, mealie.ConnectError(err)

@@ -163,8 +163,11 @@ func TestBadInputSendsNoRequest(t *testing.T) {
 // pngBytes is the smallest header http.DetectContentType reads as PNG.
 var pngBytes = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01")
 
+// TestCreateRecipePayload writes with SOUS_CREATE_FOODS=false: unknown
+// foods stay words in the note, as before foods were created.
 func TestCreateRecipePayload(t *testing.T) {
 	s, f := newService(t)
+	s.keepUnknownFoods = true
 	res, err := s.CreateRecipe(context.Background(), req(&recipesv1.CreateRecipeRequest{
 		Name: "Sunday Pancakes",
 		Ingredients: []*recipesv1.IngredientInput{
@@ -587,18 +590,22 @@ func TestTaxonomyUpdateReadsBeforeWrite(t *testing.T) {
 	}
 }
 
-func TestSearchUnknownTagMatchesNothing(t *testing.T) {
+// TestSearchUnknownTagIsRefused: Mealie drops an unknown tag filter and
+// lists every recipe, and "no recipes matched" would say no recipe carries
+// a tag that does not exist; the name is refused with the closest ones,
+// before any search.
+func TestSearchUnknownTagIsRefused(t *testing.T) {
 	s, f := newService(t)
-	res, err := s.SearchRecipes(context.Background(), req(&recipesv1.SearchRecipesRequest{Tags: []string{"nonexistent"}}))
-	if err != nil || len(res.Msg.Items) != 0 || res.Msg.Total != 0 {
-		t.Fatalf("%v, %v", res, err)
+	_, err := s.SearchRecipes(context.Background(), req(&recipesv1.SearchRecipesRequest{Tags: []string{"nonexistent"}}))
+	if codeOf(err) != connect.CodeInvalidArgument || !strings.Contains(err.Error(), `no tag is called "nonexistent"`) || !strings.Contains(err.Error(), `"Breakfast"`) {
+		t.Fatalf("err = %v", err)
 	}
 	for _, l := range f.requests() {
 		if l.Path == "/api/recipes" {
 			t.Errorf("an unknown tag reached Mealie's list, which would drop the filter: %v", l)
 		}
 	}
-	res, err = s.SearchRecipes(context.Background(), req(&recipesv1.SearchRecipesRequest{Tags: []string{"BREAKFAST"}, Fields: []string{"tags"}}))
+	res, err := s.SearchRecipes(context.Background(), req(&recipesv1.SearchRecipesRequest{Tags: []string{"BREAKFAST"}, Fields: []string{"tags"}}))
 	if err != nil || len(res.Msg.Items) != 1 {
 		t.Fatalf("%v, %v", res, err)
 	}

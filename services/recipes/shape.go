@@ -46,7 +46,7 @@ func cookTime(r *mealie.RecipeSummary) string {
 	return str(r.PerformTime)
 }
 
-func names(orgs []mealie.Organizer) []string {
+func orgNames(orgs []mealie.Organizer) []string {
 	out := make([]string, 0, len(orgs))
 	for _, o := range orgs {
 		if n := strings.TrimSpace(o.Name); n != "" {
@@ -63,9 +63,9 @@ func summary(r *mealie.RecipeSummary) *recipesv1.RecipeSummary {
 		Name:        r.Name,
 		Description: str(r.Description),
 		Id:          r.ID,
-		Tags:        names(r.Tags),
-		Categories:  names(r.Categories),
-		Tools:       names(r.Tools),
+		Tags:        orgNames(r.Tags),
+		Categories:  orgNames(r.Categories),
+		Tools:       orgNames(r.Tools),
 		Rating:      r.Rating,
 		RecipeYield: str(r.RecipeYield),
 		TotalTime:   str(r.TotalTime),
@@ -152,9 +152,9 @@ func detail(r *mealie.Recipe) *recipesv1.Recipe {
 		PrepTime:    str(s.PrepTime),
 		CookTime:    cookTime(s),
 		TotalTime:   str(s.TotalTime),
-		Tags:        names(s.Tags),
-		Categories:  names(s.Categories),
-		Tools:       names(s.Tools),
+		Tags:        orgNames(s.Tags),
+		Categories:  orgNames(s.Categories),
+		Tools:       orgNames(s.Tools),
 		SourceUrl:   str(s.OrgURL),
 		Rating:      s.Rating,
 		LastMade:    date(s.LastMade),

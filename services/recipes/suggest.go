@@ -15,6 +15,7 @@ import (
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // Suggestion limits.
@@ -85,6 +86,8 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 		return nil, mealie.ConnectError(err)
 	}
 	out := &recipesv1.SuggestRecipesResponse{}
+	resolved := map[string]*recipesv1.Names{}
+	fx := indexItems(foods)
 	foodIDs := map[string]string{} // id -> name
 	var foodOrder []string
 	addFood := func(it *mealie.TaxonomyItem) {
@@ -93,12 +96,23 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 			foodOrder = append(foodOrder, it.ID)
 		}
 	}
+	// A name on hand matches every food it covers ("rice" the library's
+	// rices, "chicken" its chicken thighs), and lines Mealie keeps as text
+	// by their words ("lime" in "juice of 1 lime"): textNames are read
+	// against those.
+	var textNames []string
+	var unknown []string
 	for _, n := range uniqueNames(m.GetFoods()) {
-		if it := findItem(foods, n); it != nil {
-			addFood(it)
-		} else {
-			out.UnknownFoods = append(out.UnknownFoods, n)
+		textNames = append(textNames, n)
+		found := fx.covered(n)
+		if len(found) == 0 {
+			unknown = append(unknown, n)
+			continue
 		}
+		for _, it := range found {
+			addFood(it)
+		}
+		addResolved(resolved, n, itemNamesOf(found)...)
 	}
 	if m.GetFromPantry() {
 		items, err := s.pantryInStock(ctx)
@@ -106,14 +120,19 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 			return nil, err
 		}
 		for _, pi := range items {
-			it := findItem(foods, pi.GetName())
-			for _, a := range pi.GetAliases() {
-				if it != nil {
-					break
+			var found []*mealie.TaxonomyItem
+			for _, n := range append([]string{pi.GetName()}, pi.GetAliases()...) {
+				if strings.TrimSpace(n) == "" {
+					continue
 				}
-				it = findItem(foods, a)
+				textNames = append(textNames, n)
+				for _, it := range fx.covered(n) {
+					if !slices.Contains(found, it) {
+						found = append(found, it)
+					}
+				}
 			}
-			if it == nil {
+			if len(found) == 0 {
 				// An ingredient kept in two places is two pantry
 				// items; the cook reads its name once.
 				if !slices.ContainsFunc(out.UnmatchedPantryItems, func(n string) bool { return strings.EqualFold(n, pi.GetName()) }) {
@@ -121,44 +140,92 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 				}
 				continue
 			}
-			addFood(it)
+			for _, it := range found {
+				addFood(it)
+			}
+			addResolved(resolved, pi.GetName(), itemNamesOf(found)...)
 		}
 	}
+	tx := indexItems(tools)
 	toolIDs := map[string]string{}
 	var toolOrder []string
 	for _, n := range uniqueNames(m.GetTools()) {
-		if it := findItem(tools, n); it != nil {
+		if it, _, _ := tx.bind(n); it != nil {
 			if _, ok := toolIDs[it.ID]; !ok {
 				toolIDs[it.ID] = it.Name
 				toolOrder = append(toolOrder, it.ID)
 			}
+			addResolved(resolved, n, it.Name)
 		}
 	}
-	if len(foodIDs)+len(toolIDs) == 0 {
-		return connect.NewResponse(out), nil
+	finish := func(items []*recipesv1.Suggestion, textHits map[string][]string) *connect.Response[recipesv1.SuggestRecipesResponse] {
+		out.Items = items
+		for _, n := range unknown {
+			if hits := textHits[names.Fold(n)]; len(hits) > 0 {
+				// not a Mealie food, but recipe lines name it
+				addResolved(resolved, n, hits...)
+				continue
+			}
+			out.UnknownFoods = append(out.UnknownFoods, n)
+		}
+		out.Resolved = nilIfEmpty(resolved)
+		return connect.NewResponse(out)
 	}
-	if !s.noSuggestions.Load() {
+	if len(foodIDs)+len(toolIDs)+len(textNames) == 0 {
+		return finish(nil, nil), nil
+	}
+	if !s.noSuggestions.Load() && len(foodIDs)+len(toolIDs) > 0 {
 		got, err := s.mealie.SuggestRecipes(ctx, mealie.SuggestionQuery{
 			FoodIDs: foodOrder, ToolIDs: toolOrder, Limit: limit, MaxMissingFoods: maxMissing, MaxMissingTools: MaxMissingTools,
 		})
 		switch {
 		case err == nil:
+			var items []*recipesv1.Suggestion
 			for i := range got {
-				out.Items = append(out.Items, remoteSuggestion(&got[i]))
+				items = append(items, remoteSuggestion(&got[i]))
 			}
-			return connect.NewResponse(out), nil
+			// Mealie ranks by linked foods only; recipes whose lines
+			// are text are read here and merged in.
+			text, hits, err := s.rankLocally(ctx, foodIDs, toolIDs, textNames, maxMissing, limit, true)
+			if err != nil {
+				return nil, mealie.ConnectError(err)
+			}
+			return finish(mergeSuggestions(items, text, limit), hits), nil
 		case mealie.StatusOf(err) == http.StatusNotFound:
 			s.noSuggestions.Store(true)
 		default:
 			return nil, mealie.ConnectError(err)
 		}
 	}
-	items, err := s.rankLocally(ctx, foodIDs, toolIDs, maxMissing, limit)
+	items, hits, err := s.rankLocally(ctx, foodIDs, toolIDs, textNames, maxMissing, limit, false)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
-	out.Items, out.Note = items, localNote
-	return connect.NewResponse(out), nil
+	if s.noSuggestions.Load() {
+		out.Note = localNote
+	}
+	return finish(items, hits), nil
+}
+
+// mergeSuggestions adds the text-matched suggestions to Mealie's, keeping
+// Mealie's first and dropping repeats, then orders by fewest missing.
+func mergeSuggestions(remote, text []*recipesv1.Suggestion, limit int) []*recipesv1.Suggestion {
+	seen := map[string]bool{}
+	out := make([]*recipesv1.Suggestion, 0, len(remote)+len(text))
+	for _, list := range [][]*recipesv1.Suggestion{remote, text} {
+		for _, sg := range list {
+			if seen[sg.GetRecipe().GetSlug()] {
+				continue
+			}
+			seen[sg.GetRecipe().GetSlug()] = true
+			out = append(out, sg)
+		}
+	}
+	sortSuggestions(out)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
 }
 
 func remoteSuggestion(sg *mealie.Suggestion) *recipesv1.Suggestion {
@@ -197,27 +264,44 @@ func (s *Service) pantryInStock(ctx context.Context) ([]*pantryv1.PantryItem, er
 // rankLocally is Mealie 3.x's suggestion ranking computed from recipe
 // details: a recipe qualifies when it lacks at most maxMissing of its
 // ingredient foods and at most MaxMissingTools of its tools; fewest missing
-// foods first, then fewest missing tools, then name. Recipes with no
-// ingredient food and no tool say nothing about what is on hand and are
-// left out.
-func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]string, maxMissing, limit int) ([]*recipesv1.Suggestion, error) {
+// foods first, then fewest missing tools, then name. Lines with no food
+// (text Mealie's parser did not link) count as on hand when one of
+// textNames covers their words (names.Covers: "lime" in "juice of 1 lime")
+// and are left out otherwise, as Mealie leaves them out. Recipes with no
+// food, no tool and no such line say nothing about what is on hand and are
+// left out; textOnly keeps only recipes with a line matched by text (the
+// ones Mealie's own ranking cannot see). hits maps each folded text name to
+// a few of the lines it matched.
+func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]string, textNames []string, maxMissing, limit int, textOnly bool) ([]*recipesv1.Suggestion, map[string][]string, error) {
 	list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []*recipesv1.Suggestion
+	hits := map[string][]string{}
 	err = s.details(ctx, list, func(sum *mealie.RecipeSummary, r *mealie.Recipe, err error) error {
 		if err != nil {
 			return nil
 		}
-		if sg := rankOne(r, foods, tools, maxMissing); sg != nil {
+		sg, matched := rankOne(r, foods, tools, textNames, maxMissing, hits)
+		if sg != nil && (!textOnly || matched > 0) {
 			out = append(out, sg)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	sortSuggestions(out)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, hits, nil
+}
+
+// sortSuggestions orders fewest missing foods first, then fewest missing
+// tools, then name.
+func sortSuggestions(out []*recipesv1.Suggestion) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if len(a.MissingFoods) != len(b.MissingFoods) {
@@ -228,19 +312,48 @@ func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]strin
 		}
 		return strings.ToLower(a.Recipe.Name) < strings.ToLower(b.Recipe.Name)
 	})
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out, nil
 }
 
-// rankOne scores one recipe, or returns nil when it does not qualify.
-func rankOne(r *mealie.Recipe, foods, tools map[string]string, maxMissing int) *recipesv1.Suggestion {
-	sg := &recipesv1.Suggestion{Recipe: &recipesv1.RecipeSummary{Slug: r.Slug, Name: r.Name, Description: str(r.Description)}}
+// maxTextHits is how many matched lines a name's resolved entry quotes.
+const maxTextHits = 3
+
+// lineText is what a line without a food says: its note, else what Mealie
+// displays, else the text it was written from.
+func lineText(in *mealie.RecipeIngredient) string {
+	for _, t := range []string{str(in.Note), in.Display, str(in.OriginalText)} {
+		if strings.TrimSpace(t) != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// rankOne scores one recipe, or returns nil when it does not qualify;
+// matched counts its lines matched by text.
+func rankOne(r *mealie.Recipe, foods, tools map[string]string, textNames []string, maxMissing int, hits map[string][]string) (sg *recipesv1.Suggestion, matched int) {
+	sg = &recipesv1.Suggestion{Recipe: &recipesv1.RecipeSummary{Slug: r.Slug, Name: r.Name, Description: str(r.Description)}}
 	seen := map[string]bool{}
 	needed := 0
-	for _, in := range r.Ingredients {
-		if in.Food == nil || in.Food.ID == "" || seen[in.Food.ID] {
+	for i := range r.Ingredients {
+		in := &r.Ingredients[i]
+		if in.Food == nil || in.Food.ID == "" {
+			t := lineText(in)
+			if t == "" {
+				continue
+			}
+			for _, n := range textNames {
+				if names.Covers(n, t) {
+					needed++
+					matched++
+					if k := names.Fold(n); len(hits[k]) < maxTextHits && !slices.Contains(hits[k], t) {
+						hits[k] = append(hits[k], t)
+					}
+					break
+				}
+			}
+			continue
+		}
+		if seen[in.Food.ID] {
 			continue
 		}
 		seen[in.Food.ID] = true
@@ -256,9 +369,9 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, maxMissing int) *
 		}
 	}
 	if needed == 0 || len(sg.MissingFoods) > maxMissing || len(sg.MissingTools) > MaxMissingTools {
-		return nil
+		return nil, matched
 	}
-	return sg
+	return sg, matched
 }
 
 // parsers maps the API's parser to Mealie's name; unspecified is Mealie's
@@ -310,9 +423,22 @@ func (s *Service) ParseIngredients(ctx context.Context, req *connect.Request[rec
 		return nil, mealie.ConnectError(err)
 	}
 	out := &recipesv1.ParseIngredientsResponse{}
-	for i := range got {
-		out.Items = append(out.Items, parsed(&got[i]))
+	foods, err := s.mealie.Taxonomy(ctx, mealie.Foods)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
 	}
+	units, err := s.mealie.Taxonomy(ctx, mealie.Units)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	fx, ux := indexItems(foods), indexItems(units)
+	resolved := map[string]*recipesv1.Names{}
+	for i := range got {
+		pi := parsed(&got[i])
+		bindParsed(pi.GetIngredient(), fx, ux, resolved)
+		out.Items = append(out.Items, pi)
+	}
+	out.Resolved = nilIfEmpty(resolved)
 	return connect.NewResponse(out), nil
 }
 
@@ -329,6 +455,24 @@ func (s *Service) parserAlternative(ctx context.Context, failed string, lines []
 		}
 	}
 	return connect.NewError(mealie.ConnectCode(err), fmt.Errorf("%s; the other parsers failed too, so none works on this server now: write the lines as structured ingredients instead", errMessage(err)))
+}
+
+// bindParsed fills in the ids of a parsed food and unit Mealie did not
+// match but sous binds (as create_recipe would write the line: "tomatoes"
+// is the library's "tomato"), and records the reading in resolved.
+func bindParsed(in *recipesv1.Ingredient, fx, ux *itemIndex, resolved map[string]*recipesv1.Names) {
+	if in.GetFood() != "" && in.GetFoodId() == "" {
+		if it, _, _ := fx.bind(in.GetFood()); it != nil {
+			addResolved(resolved, in.GetFood(), it.Name)
+			in.Food, in.FoodId = it.Name, it.ID
+		}
+	}
+	if in.GetUnit() != "" && in.GetUnitId() == "" {
+		if it, _, _ := ux.bind(in.GetUnit()); it != nil {
+			addResolved(resolved, in.GetUnit(), it.Name)
+			in.Unit, in.UnitId = it.Name, it.ID
+		}
+	}
 }
 
 // parsed shapes one parser answer. Foods and units the parser named but

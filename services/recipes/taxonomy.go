@@ -212,14 +212,16 @@ func (s *Service) UpdateTaxonomy(ctx context.Context, req *connect.Request[recip
 	if err := checkBatch(len(items)); err != nil {
 		return nil, err
 	}
+	ids := make([]string, len(items))
 	for i, w := range items {
-		if err := validID(fmt.Sprintf("items[%d].id", i), w.GetId()); err != nil {
-			return nil, err
-		}
+		ids[i] = w.GetId()
+	}
+	if ids, err = s.taxonomyIDs(ctx, res, "items[%d].id", ids); err != nil {
+		return nil, err
 	}
 	out := &recipesv1.UpdateTaxonomyResponse{}
 	for i, w := range items {
-		id := strings.TrimSpace(w.GetId())
+		id := ids[i]
 		cur, err := s.mealie.GetTaxonomy(ctx, res, id)
 		if err != nil {
 			out.Errors = append(out.Errors, itemError(i, id, err))
@@ -255,18 +257,19 @@ func (s *Service) MergeTaxonomy(ctx context.Context, req *connect.Request[recipe
 	if res != mealie.Foods && res != mealie.Units {
 		return nil, invalid("merge is for foods and units only: Mealie has no merge for %s that repoints recipes", res)
 	}
-	into := strings.TrimSpace(req.Msg.GetIntoId())
-	if err := validID("into_id", into); err != nil {
-		return nil, err
-	}
 	from := req.Msg.GetFromIds()
 	if err := checkBatch(len(from)); err != nil {
 		return nil, err
 	}
+	intos, err := s.taxonomyIDs(ctx, res, "into_id", []string{req.Msg.GetIntoId()})
+	if err != nil {
+		return nil, err
+	}
+	into := intos[0]
+	if from, err = s.taxonomyIDs(ctx, res, "from_ids[%d]", from); err != nil {
+		return nil, err
+	}
 	for i, f := range from {
-		if err := validID(fmt.Sprintf("from_ids[%d]", i), f); err != nil {
-			return nil, err
-		}
 		if strings.EqualFold(strings.TrimSpace(f), into) {
 			return nil, invalid("from_ids[%d] is into_id: merging a %s into itself would delete it", i, res.Singular())
 		}
@@ -304,10 +307,8 @@ func (s *Service) DeleteTaxonomy(ctx context.Context, req *connect.Request[recip
 	if err := checkBatch(len(ids)); err != nil {
 		return nil, err
 	}
-	for i, id := range ids {
-		if err := validID(fmt.Sprintf("ids[%d]", i), id); err != nil {
-			return nil, err
-		}
+	if ids, err = s.taxonomyIDs(ctx, res, "ids[%d]", ids); err != nil {
+		return nil, err
 	}
 	out := &recipesv1.DeleteTaxonomyResponse{}
 	var usage map[string]int
@@ -351,6 +352,53 @@ func (s *Service) DeleteTaxonomy(ctx context.Context, req *connect.Request[recip
 		out.Deleted = append(out.Deleted, id)
 	}
 	return connect.NewResponse(out), nil
+}
+
+// taxonomyIDs turns what a write names its items by into ids: an id stays,
+// anything else is a name read by the resolver (services/internal/names:
+// "tomatoes" is the food "tomato", "quick-dinner" the tag "Quick Dinner"),
+// never a kind a general word covers. All are read before any write; a name
+// that finds nothing, or fits two items equally, is an InvalidArgument
+// naming the closest or the tied items. field is a format with %d for the
+// index when there are several.
+func (s *Service) taxonomyIDs(ctx context.Context, res mealie.Resource, field string, given []string) ([]string, error) {
+	out := make([]string, len(given))
+	var x *itemIndex
+	for i, g := range given {
+		f := field
+		if strings.Contains(f, "%d") {
+			f = fmt.Sprintf(field, i)
+		}
+		g = strings.TrimSpace(g)
+		if validID(f, g) == nil {
+			out[i] = g
+			continue
+		}
+		if _, perr := uuid.Parse(g); perr == nil || g == "" || len([]rune(g)) > MaxTaxonomyNameChars {
+			// an id, but not one Mealie takes: no name looks like that
+			return nil, validID(f, g)
+		}
+		if x == nil {
+			items, err := s.mealie.Taxonomy(ctx, res)
+			if err != nil {
+				return nil, mealie.ConnectError(err)
+			}
+			x = indexItems(items)
+		}
+		it, _, err := x.bind(g)
+		if err != nil {
+			return nil, invalid("%s: %s", f, err.Error())
+		}
+		if it == nil {
+			closest := x.Closest(g, 3)
+			if len(closest) == 0 {
+				return nil, invalid("%s must be a %s's id or name; there are no %s yet", f, res.Singular(), res)
+			}
+			return nil, invalid("%s: no %s is called %q (nor is it an id); the closest are %s", f, res.Singular(), g, strings.Join(quoted(closest, 3), ", "))
+		}
+		out[i] = it.ID
+	}
+	return out, nil
 }
 
 // isOrganizer reports the resources recipes carry as a list of their own.

@@ -147,10 +147,11 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 	}
 	// Resolve everything that can fail before the first write, so a bad
 	// ingredient does not leave a stub behind.
-	ings, unresolved, unparsed, err := s.buildIngredients(ctx, m.GetIngredients())
+	ir, err := s.buildIngredients(ctx, m.GetIngredients())
 	if err != nil {
-		return nil, mealie.ConnectError(err)
+		return nil, err
 	}
+	ings := ir.lines
 	set, err := s.resolveSet(ctx, m.GetTags(), m.GetCategories(), m.GetTools())
 	if err != nil {
 		return nil, s.withCreated(err, set)
@@ -225,7 +226,10 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 			patch["tools"] = set.tools
 		}
 	}
-	out := &recipesv1.CreateRecipeResponse{Slug: slug, Name: name, Created: set.created(), Unresolved: unresolved, Unparsed: unparsed}
+	out := &recipesv1.CreateRecipeResponse{
+		Slug: slug, Name: name, Created: set.created(), Unresolved: ir.unresolved, Unparsed: ir.unparsed,
+		Resolved: nilIfEmpty(ir.resolved), CreatedFoods: ir.created, ChangedLines: ir.changed,
+	}
 	if len(patch) > 0 {
 		r, err := s.mealie.PatchRecipe(ctx, slug, patch)
 		if err != nil {
@@ -366,14 +370,13 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	opt("performTime", m.CookTime)
 	opt("totalTime", m.TotalTime)
 	opt("orgURL", m.SourceUrl)
-	var unresolved, unparsed []string
+	ir := &ingredientResult{}
 	if m.GetSetIngredients() {
-		ings, u, np, err := s.buildIngredients(ctx, m.GetIngredients())
-		if err != nil {
-			return nil, mealie.ConnectError(err)
+		if ir, err = s.buildIngredients(ctx, m.GetIngredients()); err != nil {
+			return nil, err
 		}
-		patch["recipeIngredient"], unresolved, unparsed = ings, u, np
-		if st := showAmounts(cur); st != nil && structured(ings) {
+		patch["recipeIngredient"] = ir.lines
+		if st := showAmounts(cur); st != nil && structured(ir.lines) {
 			patch["settings"] = st
 		}
 	}
@@ -398,7 +401,10 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	orgs("tags", cur.Tags, set.tags, m.GetReplaceTags(), len(set.tags))
 	orgs("recipeCategory", cur.Categories, set.cats, m.GetReplaceCategories(), len(set.cats))
 	orgs("tools", cur.Tools, set.tools, m.GetReplaceTools(), len(set.tools))
-	out := &recipesv1.UpdateRecipeResponse{Slug: slug, Created: set.created(), Unresolved: unresolved, Unparsed: unparsed}
+	out := &recipesv1.UpdateRecipeResponse{
+		Slug: slug, Created: set.created(), Unresolved: ir.unresolved, Unparsed: ir.unparsed,
+		Resolved: nilIfEmpty(ir.resolved), CreatedFoods: ir.created, ChangedLines: ir.changed,
+	}
 	rename := m.Name != nil && strings.TrimSpace(m.GetName()) != cur.Name
 	if !rename {
 		if len(patch) > 0 {

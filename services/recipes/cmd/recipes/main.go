@@ -4,7 +4,8 @@
 // checks a running one (serve.Command).
 //
 // Environment: MEALIE_URL, MEALIE_API_TOKEN, MEALIE_READ_ONLY,
-// MEALIE_VERIFY_SSL, MEALIE_LOG_LEVEL, SOUS_SERVICE_TOKEN, and
+// MEALIE_VERIFY_SSL, MEALIE_LOG_LEVEL, SOUS_SERVICE_TOKEN, SOUS_CREATE_FOODS
+// (false keeps an unknown food's words in the line's note), and
 // SOUS_RECIPES_ADDR (default 127.0.0.1:8081).
 package main
 
@@ -30,9 +31,13 @@ func build(ctx context.Context, s serve.Setup) ([]serve.Service, error) {
 	if err != nil {
 		return nil, err
 	}
+	createFoods, err := env.Bool("SOUS_CREATE_FOODS", true)
+	if err != nil {
+		return nil, err
+	}
 	svc, err := recipes.New(recipes.Config{
 		MealieURL: env.String("MEALIE_URL", ""), MealieToken: env.String("MEALIE_API_TOKEN", ""),
-		InsecureSkipVerify: !verify, ReadOnly: s.ReadOnly, Logger: s.Logger,
+		InsecureSkipVerify: !verify, ReadOnly: s.ReadOnly, Logger: s.Logger, KeepUnknownFoods: !createFoods,
 	})
 	if err != nil {
 		return nil, err

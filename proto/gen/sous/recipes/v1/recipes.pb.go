@@ -1044,8 +1044,11 @@ type SearchRecipesResponse struct {
 	// (ending in "…") to keep a page of 100 short; GetRecipe returns them
 	// whole.
 	DescriptionsCut int32 `protobuf:"varint,6,opt,name=descriptions_cut,json=descriptionsCut,proto3" json:"descriptions_cut,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Filter names read other than exactly, with what they were read as:
+	// "rice" -> ["jasmine rice", "rice ($0.60)"], "dinners" -> ["Dinner"].
+	Resolved      map[string]*Names `protobuf:"bytes,7,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SearchRecipesResponse) Reset() {
@@ -1120,6 +1123,60 @@ func (x *SearchRecipesResponse) GetDescriptionsCut() int32 {
 	return 0
 }
 
+func (x *SearchRecipesResponse) GetResolved() map[string]*Names {
+	if x != nil {
+		return x.Resolved
+	}
+	return nil
+}
+
+// Names is a list of names (a map value: proto maps cannot hold repeated
+// fields).
+type Names struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The names.
+	Names         []string `protobuf:"bytes,1,rep,name=names,proto3" json:"names,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Names) Reset() {
+	*x = Names{}
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Names) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Names) ProtoMessage() {}
+
+func (x *Names) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Names.ProtoReflect.Descriptor instead.
+func (*Names) Descriptor() ([]byte, []int) {
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *Names) GetNames() []string {
+	if x != nil {
+		return x.Names
+	}
+	return nil
+}
+
 // GetRecipeRequest names one recipe.
 type GetRecipeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1135,7 +1192,7 @@ type GetRecipeRequest struct {
 
 func (x *GetRecipeRequest) Reset() {
 	*x = GetRecipeRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[8]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1147,7 +1204,7 @@ func (x *GetRecipeRequest) String() string {
 func (*GetRecipeRequest) ProtoMessage() {}
 
 func (x *GetRecipeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[8]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1160,7 +1217,7 @@ func (x *GetRecipeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRecipeRequest.ProtoReflect.Descriptor instead.
 func (*GetRecipeRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{8}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetRecipeRequest) GetSlug() string {
@@ -1197,7 +1254,7 @@ type GetRecipeResponse struct {
 
 func (x *GetRecipeResponse) Reset() {
 	*x = GetRecipeResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[9]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1209,7 +1266,7 @@ func (x *GetRecipeResponse) String() string {
 func (*GetRecipeResponse) ProtoMessage() {}
 
 func (x *GetRecipeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[9]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1222,7 +1279,7 @@ func (x *GetRecipeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRecipeResponse.ProtoReflect.Descriptor instead.
 func (*GetRecipeResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{9}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetRecipeResponse) GetRecipe() *Recipe {
@@ -1259,7 +1316,7 @@ type SuggestRecipesRequest struct {
 
 func (x *SuggestRecipesRequest) Reset() {
 	*x = SuggestRecipesRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[10]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1271,7 +1328,7 @@ func (x *SuggestRecipesRequest) String() string {
 func (*SuggestRecipesRequest) ProtoMessage() {}
 
 func (x *SuggestRecipesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[10]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1284,7 +1341,7 @@ func (x *SuggestRecipesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestRecipesRequest.ProtoReflect.Descriptor instead.
 func (*SuggestRecipesRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{10}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SuggestRecipesRequest) GetFoods() []string {
@@ -1337,7 +1394,7 @@ type Suggestion struct {
 
 func (x *Suggestion) Reset() {
 	*x = Suggestion{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[11]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1349,7 +1406,7 @@ func (x *Suggestion) String() string {
 func (*Suggestion) ProtoMessage() {}
 
 func (x *Suggestion) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[11]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1362,7 +1419,7 @@ func (x *Suggestion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Suggestion.ProtoReflect.Descriptor instead.
 func (*Suggestion) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{11}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Suggestion) GetRecipe() *RecipeSummary {
@@ -1397,14 +1454,17 @@ type SuggestRecipesResponse struct {
 	UnknownFoods []string `protobuf:"bytes,3,rep,name=unknown_foods,json=unknownFoods,proto3" json:"unknown_foods,omitempty"`
 	// Set when Mealie has no suggestions endpoint (Mealie 2.0) and the ranking
 	// was computed from recipe details instead; says so in one sentence.
-	Note          string `protobuf:"bytes,4,opt,name=note,proto3" json:"note,omitempty"`
+	Note string `protobuf:"bytes,4,opt,name=note,proto3" json:"note,omitempty"`
+	// Food and pantry names read other than exactly, with the Mealie foods
+	// they were read as ("rice" -> the library's rices).
+	Resolved      map[string]*Names `protobuf:"bytes,5,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SuggestRecipesResponse) Reset() {
 	*x = SuggestRecipesResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[12]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1416,7 +1476,7 @@ func (x *SuggestRecipesResponse) String() string {
 func (*SuggestRecipesResponse) ProtoMessage() {}
 
 func (x *SuggestRecipesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[12]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1429,7 +1489,7 @@ func (x *SuggestRecipesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestRecipesResponse.ProtoReflect.Descriptor instead.
 func (*SuggestRecipesResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{12}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SuggestRecipesResponse) GetItems() []*Suggestion {
@@ -1460,6 +1520,13 @@ func (x *SuggestRecipesResponse) GetNote() string {
 	return ""
 }
 
+func (x *SuggestRecipesResponse) GetResolved() map[string]*Names {
+	if x != nil {
+		return x.Resolved
+	}
+	return nil
+}
+
 // IngredientInput is one ingredient to write: free text, parsed by Mealie,
 // or a structured line.
 type IngredientInput struct {
@@ -1475,7 +1542,7 @@ type IngredientInput struct {
 
 func (x *IngredientInput) Reset() {
 	*x = IngredientInput{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[13]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1487,7 +1554,7 @@ func (x *IngredientInput) String() string {
 func (*IngredientInput) ProtoMessage() {}
 
 func (x *IngredientInput) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[13]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1500,7 +1567,7 @@ func (x *IngredientInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngredientInput.ProtoReflect.Descriptor instead.
 func (*IngredientInput) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{13}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *IngredientInput) GetKind() isIngredientInput_Kind {
@@ -1566,7 +1633,7 @@ type StructuredIngredient struct {
 
 func (x *StructuredIngredient) Reset() {
 	*x = StructuredIngredient{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[14]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1578,7 +1645,7 @@ func (x *StructuredIngredient) String() string {
 func (*StructuredIngredient) ProtoMessage() {}
 
 func (x *StructuredIngredient) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[14]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1591,7 +1658,7 @@ func (x *StructuredIngredient) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StructuredIngredient.ProtoReflect.Descriptor instead.
 func (*StructuredIngredient) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{14}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *StructuredIngredient) GetQuantity() float64 {
@@ -1667,7 +1734,7 @@ type CreateRecipeRequest struct {
 
 func (x *CreateRecipeRequest) Reset() {
 	*x = CreateRecipeRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[15]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1679,7 +1746,7 @@ func (x *CreateRecipeRequest) String() string {
 func (*CreateRecipeRequest) ProtoMessage() {}
 
 func (x *CreateRecipeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[15]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1692,7 +1759,7 @@ func (x *CreateRecipeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateRecipeRequest.ProtoReflect.Descriptor instead.
 func (*CreateRecipeRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{15}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *CreateRecipeRequest) GetName() string {
@@ -1808,7 +1875,7 @@ type TaxonomyCreated struct {
 
 func (x *TaxonomyCreated) Reset() {
 	*x = TaxonomyCreated{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[16]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1820,7 +1887,7 @@ func (x *TaxonomyCreated) String() string {
 func (*TaxonomyCreated) ProtoMessage() {}
 
 func (x *TaxonomyCreated) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[16]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1833,7 +1900,7 @@ func (x *TaxonomyCreated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaxonomyCreated.ProtoReflect.Descriptor instead.
 func (*TaxonomyCreated) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{16}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *TaxonomyCreated) GetTags() []string {
@@ -1871,14 +1938,23 @@ type CreateRecipeResponse struct {
 	Unresolved []string `protobuf:"bytes,4,rep,name=unresolved,proto3" json:"unresolved,omitempty"`
 	// Text lines Mealie's parsers could not read, kept whole as the line's
 	// note.
-	Unparsed      []string `protobuf:"bytes,5,rep,name=unparsed,proto3" json:"unparsed,omitempty"`
+	Unparsed []string `protobuf:"bytes,5,rep,name=unparsed,proto3" json:"unparsed,omitempty"`
+	// Food and unit names read other than exactly, with the Mealie food or
+	// unit they were written as ("tomatoes" -> ["tomato"]).
+	Resolved map[string]*Names `protobuf:"bytes,6,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Foods created because no Mealie food had the line's name.
+	CreatedFoods []string `protobuf:"bytes,7,rep,name=created_foods,json=createdFoods,proto3" json:"created_foods,omitempty"`
+	// Lines whose reading sous changed from the parser's: words the parser
+	// dropped put back in the note, a unit it could not match kept in the
+	// line's order, a food it missed matched or created.
+	ChangedLines  []string `protobuf:"bytes,8,rep,name=changed_lines,json=changedLines,proto3" json:"changed_lines,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateRecipeResponse) Reset() {
 	*x = CreateRecipeResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[17]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1890,7 +1966,7 @@ func (x *CreateRecipeResponse) String() string {
 func (*CreateRecipeResponse) ProtoMessage() {}
 
 func (x *CreateRecipeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[17]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1903,7 +1979,7 @@ func (x *CreateRecipeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateRecipeResponse.ProtoReflect.Descriptor instead.
 func (*CreateRecipeResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{17}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CreateRecipeResponse) GetSlug() string {
@@ -1937,6 +2013,27 @@ func (x *CreateRecipeResponse) GetUnresolved() []string {
 func (x *CreateRecipeResponse) GetUnparsed() []string {
 	if x != nil {
 		return x.Unparsed
+	}
+	return nil
+}
+
+func (x *CreateRecipeResponse) GetResolved() map[string]*Names {
+	if x != nil {
+		return x.Resolved
+	}
+	return nil
+}
+
+func (x *CreateRecipeResponse) GetCreatedFoods() []string {
+	if x != nil {
+		return x.CreatedFoods
+	}
+	return nil
+}
+
+func (x *CreateRecipeResponse) GetChangedLines() []string {
+	if x != nil {
+		return x.ChangedLines
 	}
 	return nil
 }
@@ -1992,7 +2089,7 @@ type UpdateRecipeRequest struct {
 
 func (x *UpdateRecipeRequest) Reset() {
 	*x = UpdateRecipeRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[18]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2004,7 +2101,7 @@ func (x *UpdateRecipeRequest) String() string {
 func (*UpdateRecipeRequest) ProtoMessage() {}
 
 func (x *UpdateRecipeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[18]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2017,7 +2114,7 @@ func (x *UpdateRecipeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRecipeRequest.ProtoReflect.Descriptor instead.
 func (*UpdateRecipeRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{18}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *UpdateRecipeRequest) GetSlug() string {
@@ -2183,14 +2280,21 @@ type UpdateRecipeResponse struct {
 	Rating *float64 `protobuf:"fixed64,5,opt,name=rating,proto3,oneof" json:"rating,omitempty"`
 	// Text lines Mealie's parsers could not read, kept whole as the line's
 	// note.
-	Unparsed      []string `protobuf:"bytes,6,rep,name=unparsed,proto3" json:"unparsed,omitempty"`
+	Unparsed []string `protobuf:"bytes,6,rep,name=unparsed,proto3" json:"unparsed,omitempty"`
+	// Food and unit names read other than exactly (see CreateRecipeResponse).
+	Resolved map[string]*Names `protobuf:"bytes,7,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Foods created because no Mealie food had the line's name.
+	CreatedFoods []string `protobuf:"bytes,8,rep,name=created_foods,json=createdFoods,proto3" json:"created_foods,omitempty"`
+	// Lines whose reading sous changed from the parser's (see
+	// CreateRecipeResponse).
+	ChangedLines  []string `protobuf:"bytes,9,rep,name=changed_lines,json=changedLines,proto3" json:"changed_lines,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateRecipeResponse) Reset() {
 	*x = UpdateRecipeResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[19]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2202,7 +2306,7 @@ func (x *UpdateRecipeResponse) String() string {
 func (*UpdateRecipeResponse) ProtoMessage() {}
 
 func (x *UpdateRecipeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[19]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2215,7 +2319,7 @@ func (x *UpdateRecipeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRecipeResponse.ProtoReflect.Descriptor instead.
 func (*UpdateRecipeResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{19}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UpdateRecipeResponse) GetSlug() string {
@@ -2260,6 +2364,27 @@ func (x *UpdateRecipeResponse) GetUnparsed() []string {
 	return nil
 }
 
+func (x *UpdateRecipeResponse) GetResolved() map[string]*Names {
+	if x != nil {
+		return x.Resolved
+	}
+	return nil
+}
+
+func (x *UpdateRecipeResponse) GetCreatedFoods() []string {
+	if x != nil {
+		return x.CreatedFoods
+	}
+	return nil
+}
+
+func (x *UpdateRecipeResponse) GetChangedLines() []string {
+	if x != nil {
+		return x.ChangedLines
+	}
+	return nil
+}
+
 // SetRecipeImageFromURLRequest names a recipe and an image URL.
 type SetRecipeImageFromURLRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2273,7 +2398,7 @@ type SetRecipeImageFromURLRequest struct {
 
 func (x *SetRecipeImageFromURLRequest) Reset() {
 	*x = SetRecipeImageFromURLRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[20]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2285,7 +2410,7 @@ func (x *SetRecipeImageFromURLRequest) String() string {
 func (*SetRecipeImageFromURLRequest) ProtoMessage() {}
 
 func (x *SetRecipeImageFromURLRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[20]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2298,7 +2423,7 @@ func (x *SetRecipeImageFromURLRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetRecipeImageFromURLRequest.ProtoReflect.Descriptor instead.
 func (*SetRecipeImageFromURLRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{20}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SetRecipeImageFromURLRequest) GetSlug() string {
@@ -2326,7 +2451,7 @@ type SetRecipeImageFromURLResponse struct {
 
 func (x *SetRecipeImageFromURLResponse) Reset() {
 	*x = SetRecipeImageFromURLResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[21]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2338,7 +2463,7 @@ func (x *SetRecipeImageFromURLResponse) String() string {
 func (*SetRecipeImageFromURLResponse) ProtoMessage() {}
 
 func (x *SetRecipeImageFromURLResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[21]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2351,7 +2476,7 @@ func (x *SetRecipeImageFromURLResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetRecipeImageFromURLResponse.ProtoReflect.Descriptor instead.
 func (*SetRecipeImageFromURLResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{21}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SetRecipeImageFromURLResponse) GetSlug() string {
@@ -2378,7 +2503,7 @@ type UploadRecipeImageRequest struct {
 
 func (x *UploadRecipeImageRequest) Reset() {
 	*x = UploadRecipeImageRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[22]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2390,7 +2515,7 @@ func (x *UploadRecipeImageRequest) String() string {
 func (*UploadRecipeImageRequest) ProtoMessage() {}
 
 func (x *UploadRecipeImageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[22]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2403,7 +2528,7 @@ func (x *UploadRecipeImageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadRecipeImageRequest.ProtoReflect.Descriptor instead.
 func (*UploadRecipeImageRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{22}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *UploadRecipeImageRequest) GetSlug() string {
@@ -2438,7 +2563,7 @@ type UploadRecipeImageResponse struct {
 
 func (x *UploadRecipeImageResponse) Reset() {
 	*x = UploadRecipeImageResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[23]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2450,7 +2575,7 @@ func (x *UploadRecipeImageResponse) String() string {
 func (*UploadRecipeImageResponse) ProtoMessage() {}
 
 func (x *UploadRecipeImageResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[23]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2463,7 +2588,7 @@ func (x *UploadRecipeImageResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadRecipeImageResponse.ProtoReflect.Descriptor instead.
 func (*UploadRecipeImageResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{23}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *UploadRecipeImageResponse) GetSlug() string {
@@ -2488,7 +2613,7 @@ type BulkTagRecipesRequest struct {
 
 func (x *BulkTagRecipesRequest) Reset() {
 	*x = BulkTagRecipesRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[24]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2500,7 +2625,7 @@ func (x *BulkTagRecipesRequest) String() string {
 func (*BulkTagRecipesRequest) ProtoMessage() {}
 
 func (x *BulkTagRecipesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[24]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2513,7 +2638,7 @@ func (x *BulkTagRecipesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkTagRecipesRequest.ProtoReflect.Descriptor instead.
 func (*BulkTagRecipesRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{24}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *BulkTagRecipesRequest) GetSlugs() []string {
@@ -2552,7 +2677,7 @@ type BulkTagRecipesResponse struct {
 
 func (x *BulkTagRecipesResponse) Reset() {
 	*x = BulkTagRecipesResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[25]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2564,7 +2689,7 @@ func (x *BulkTagRecipesResponse) String() string {
 func (*BulkTagRecipesResponse) ProtoMessage() {}
 
 func (x *BulkTagRecipesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[25]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2577,7 +2702,7 @@ func (x *BulkTagRecipesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkTagRecipesResponse.ProtoReflect.Descriptor instead.
 func (*BulkTagRecipesResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{25}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *BulkTagRecipesResponse) GetSlugs() []string {
@@ -2614,7 +2739,7 @@ type DeleteRecipeRequest struct {
 
 func (x *DeleteRecipeRequest) Reset() {
 	*x = DeleteRecipeRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[26]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2626,7 +2751,7 @@ func (x *DeleteRecipeRequest) String() string {
 func (*DeleteRecipeRequest) ProtoMessage() {}
 
 func (x *DeleteRecipeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[26]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2639,7 +2764,7 @@ func (x *DeleteRecipeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteRecipeRequest.ProtoReflect.Descriptor instead.
 func (*DeleteRecipeRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{26}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DeleteRecipeRequest) GetSlug() string {
@@ -2670,7 +2795,7 @@ type DeleteRecipeResponse struct {
 
 func (x *DeleteRecipeResponse) Reset() {
 	*x = DeleteRecipeResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[27]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2682,7 +2807,7 @@ func (x *DeleteRecipeResponse) String() string {
 func (*DeleteRecipeResponse) ProtoMessage() {}
 
 func (x *DeleteRecipeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[27]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2695,7 +2820,7 @@ func (x *DeleteRecipeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteRecipeResponse.ProtoReflect.Descriptor instead.
 func (*DeleteRecipeResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{27}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DeleteRecipeResponse) GetSlug() string {
@@ -2733,7 +2858,7 @@ type ImportRecipeFromURLRequest struct {
 
 func (x *ImportRecipeFromURLRequest) Reset() {
 	*x = ImportRecipeFromURLRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[28]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2745,7 +2870,7 @@ func (x *ImportRecipeFromURLRequest) String() string {
 func (*ImportRecipeFromURLRequest) ProtoMessage() {}
 
 func (x *ImportRecipeFromURLRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[28]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2758,7 +2883,7 @@ func (x *ImportRecipeFromURLRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRecipeFromURLRequest.ProtoReflect.Descriptor instead.
 func (*ImportRecipeFromURLRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{28}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ImportRecipeFromURLRequest) GetUrl() string {
@@ -2809,7 +2934,7 @@ type ImportRecipeFromURLResponse struct {
 
 func (x *ImportRecipeFromURLResponse) Reset() {
 	*x = ImportRecipeFromURLResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[29]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2821,7 +2946,7 @@ func (x *ImportRecipeFromURLResponse) String() string {
 func (*ImportRecipeFromURLResponse) ProtoMessage() {}
 
 func (x *ImportRecipeFromURLResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[29]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2834,7 +2959,7 @@ func (x *ImportRecipeFromURLResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRecipeFromURLResponse.ProtoReflect.Descriptor instead.
 func (*ImportRecipeFromURLResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{29}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ImportRecipeFromURLResponse) GetSlug() string {
@@ -2887,7 +3012,7 @@ type MarkRecipeMadeRequest struct {
 
 func (x *MarkRecipeMadeRequest) Reset() {
 	*x = MarkRecipeMadeRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[30]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2899,7 +3024,7 @@ func (x *MarkRecipeMadeRequest) String() string {
 func (*MarkRecipeMadeRequest) ProtoMessage() {}
 
 func (x *MarkRecipeMadeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[30]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2912,7 +3037,7 @@ func (x *MarkRecipeMadeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkRecipeMadeRequest.ProtoReflect.Descriptor instead.
 func (*MarkRecipeMadeRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{30}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *MarkRecipeMadeRequest) GetSlug() string {
@@ -2951,7 +3076,7 @@ type MarkRecipeMadeResponse struct {
 
 func (x *MarkRecipeMadeResponse) Reset() {
 	*x = MarkRecipeMadeResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[31]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2963,7 +3088,7 @@ func (x *MarkRecipeMadeResponse) String() string {
 func (*MarkRecipeMadeResponse) ProtoMessage() {}
 
 func (x *MarkRecipeMadeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[31]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2976,7 +3101,7 @@ func (x *MarkRecipeMadeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkRecipeMadeResponse.ProtoReflect.Descriptor instead.
 func (*MarkRecipeMadeResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{31}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *MarkRecipeMadeResponse) GetSlug() string {
@@ -3013,7 +3138,7 @@ type ParseIngredientsRequest struct {
 
 func (x *ParseIngredientsRequest) Reset() {
 	*x = ParseIngredientsRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[32]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3025,7 +3150,7 @@ func (x *ParseIngredientsRequest) String() string {
 func (*ParseIngredientsRequest) ProtoMessage() {}
 
 func (x *ParseIngredientsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[32]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3038,7 +3163,7 @@ func (x *ParseIngredientsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParseIngredientsRequest.ProtoReflect.Descriptor instead.
 func (*ParseIngredientsRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{32}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ParseIngredientsRequest) GetLines() []string {
@@ -3070,7 +3195,7 @@ type ParsedIngredient struct {
 
 func (x *ParsedIngredient) Reset() {
 	*x = ParsedIngredient{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[33]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3082,7 +3207,7 @@ func (x *ParsedIngredient) String() string {
 func (*ParsedIngredient) ProtoMessage() {}
 
 func (x *ParsedIngredient) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[33]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3095,7 +3220,7 @@ func (x *ParsedIngredient) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParsedIngredient.ProtoReflect.Descriptor instead.
 func (*ParsedIngredient) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{33}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ParsedIngredient) GetInput() string {
@@ -3123,14 +3248,17 @@ func (x *ParsedIngredient) GetConfidence() float64 {
 type ParseIngredientsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// One per input line.
-	Items         []*ParsedIngredient `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	Items []*ParsedIngredient `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	// Food and unit names the parser gave that sous read as an existing
+	// food or unit other than exactly; their ids are filled in.
+	Resolved      map[string]*Names `protobuf:"bytes,2,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ParseIngredientsResponse) Reset() {
 	*x = ParseIngredientsResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[34]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3142,7 +3270,7 @@ func (x *ParseIngredientsResponse) String() string {
 func (*ParseIngredientsResponse) ProtoMessage() {}
 
 func (x *ParseIngredientsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[34]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3155,12 +3283,19 @@ func (x *ParseIngredientsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParseIngredientsResponse.ProtoReflect.Descriptor instead.
 func (*ParseIngredientsResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{34}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ParseIngredientsResponse) GetItems() []*ParsedIngredient {
 	if x != nil {
 		return x.Items
+	}
+	return nil
+}
+
+func (x *ParseIngredientsResponse) GetResolved() map[string]*Names {
+	if x != nil {
+		return x.Resolved
 	}
 	return nil
 }
@@ -3195,7 +3330,7 @@ type TaxonomyItem struct {
 
 func (x *TaxonomyItem) Reset() {
 	*x = TaxonomyItem{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[35]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3207,7 +3342,7 @@ func (x *TaxonomyItem) String() string {
 func (*TaxonomyItem) ProtoMessage() {}
 
 func (x *TaxonomyItem) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[35]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3220,7 +3355,7 @@ func (x *TaxonomyItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaxonomyItem.ProtoReflect.Descriptor instead.
 func (*TaxonomyItem) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{35}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *TaxonomyItem) GetId() string {
@@ -3308,7 +3443,7 @@ type ListTaxonomyRequest struct {
 
 func (x *ListTaxonomyRequest) Reset() {
 	*x = ListTaxonomyRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[36]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3320,7 +3455,7 @@ func (x *ListTaxonomyRequest) String() string {
 func (*ListTaxonomyRequest) ProtoMessage() {}
 
 func (x *ListTaxonomyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[36]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3333,7 +3468,7 @@ func (x *ListTaxonomyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTaxonomyRequest.ProtoReflect.Descriptor instead.
 func (*ListTaxonomyRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{36}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ListTaxonomyRequest) GetResource() TaxonomyResource {
@@ -3374,7 +3509,7 @@ type ListTaxonomyResponse struct {
 
 func (x *ListTaxonomyResponse) Reset() {
 	*x = ListTaxonomyResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[37]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3386,7 +3521,7 @@ func (x *ListTaxonomyResponse) String() string {
 func (*ListTaxonomyResponse) ProtoMessage() {}
 
 func (x *ListTaxonomyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[37]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3399,7 +3534,7 @@ func (x *ListTaxonomyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTaxonomyResponse.ProtoReflect.Descriptor instead.
 func (*ListTaxonomyResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{37}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ListTaxonomyResponse) GetItems() []*TaxonomyItem {
@@ -3454,7 +3589,7 @@ type TaxonomyWrite struct {
 
 func (x *TaxonomyWrite) Reset() {
 	*x = TaxonomyWrite{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[38]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3466,7 +3601,7 @@ func (x *TaxonomyWrite) String() string {
 func (*TaxonomyWrite) ProtoMessage() {}
 
 func (x *TaxonomyWrite) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[38]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3479,7 +3614,7 @@ func (x *TaxonomyWrite) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaxonomyWrite.ProtoReflect.Descriptor instead.
 func (*TaxonomyWrite) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{38}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *TaxonomyWrite) GetId() string {
@@ -3546,7 +3681,7 @@ type ItemError struct {
 
 func (x *ItemError) Reset() {
 	*x = ItemError{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[39]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3558,7 +3693,7 @@ func (x *ItemError) String() string {
 func (*ItemError) ProtoMessage() {}
 
 func (x *ItemError) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[39]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3571,7 +3706,7 @@ func (x *ItemError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ItemError.ProtoReflect.Descriptor instead.
 func (*ItemError) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{39}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ItemError) GetIndex() int32 {
@@ -3608,7 +3743,7 @@ type CreateTaxonomyRequest struct {
 
 func (x *CreateTaxonomyRequest) Reset() {
 	*x = CreateTaxonomyRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[40]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3620,7 +3755,7 @@ func (x *CreateTaxonomyRequest) String() string {
 func (*CreateTaxonomyRequest) ProtoMessage() {}
 
 func (x *CreateTaxonomyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[40]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3633,7 +3768,7 @@ func (x *CreateTaxonomyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTaxonomyRequest.ProtoReflect.Descriptor instead.
 func (*CreateTaxonomyRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{40}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CreateTaxonomyRequest) GetResource() TaxonomyResource {
@@ -3663,7 +3798,7 @@ type CreateTaxonomyResponse struct {
 
 func (x *CreateTaxonomyResponse) Reset() {
 	*x = CreateTaxonomyResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[41]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3675,7 +3810,7 @@ func (x *CreateTaxonomyResponse) String() string {
 func (*CreateTaxonomyResponse) ProtoMessage() {}
 
 func (x *CreateTaxonomyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[41]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3688,7 +3823,7 @@ func (x *CreateTaxonomyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTaxonomyResponse.ProtoReflect.Descriptor instead.
 func (*CreateTaxonomyResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{41}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *CreateTaxonomyResponse) GetItems() []*TaxonomyItem {
@@ -3718,7 +3853,7 @@ type UpdateTaxonomyRequest struct {
 
 func (x *UpdateTaxonomyRequest) Reset() {
 	*x = UpdateTaxonomyRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[42]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3730,7 +3865,7 @@ func (x *UpdateTaxonomyRequest) String() string {
 func (*UpdateTaxonomyRequest) ProtoMessage() {}
 
 func (x *UpdateTaxonomyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[42]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3743,7 +3878,7 @@ func (x *UpdateTaxonomyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateTaxonomyRequest.ProtoReflect.Descriptor instead.
 func (*UpdateTaxonomyRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{42}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *UpdateTaxonomyRequest) GetResource() TaxonomyResource {
@@ -3773,7 +3908,7 @@ type UpdateTaxonomyResponse struct {
 
 func (x *UpdateTaxonomyResponse) Reset() {
 	*x = UpdateTaxonomyResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[43]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3785,7 +3920,7 @@ func (x *UpdateTaxonomyResponse) String() string {
 func (*UpdateTaxonomyResponse) ProtoMessage() {}
 
 func (x *UpdateTaxonomyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[43]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3798,7 +3933,7 @@ func (x *UpdateTaxonomyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateTaxonomyResponse.ProtoReflect.Descriptor instead.
 func (*UpdateTaxonomyResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{43}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *UpdateTaxonomyResponse) GetItems() []*TaxonomyItem {
@@ -3830,7 +3965,7 @@ type MergeTaxonomyRequest struct {
 
 func (x *MergeTaxonomyRequest) Reset() {
 	*x = MergeTaxonomyRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[44]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3842,7 +3977,7 @@ func (x *MergeTaxonomyRequest) String() string {
 func (*MergeTaxonomyRequest) ProtoMessage() {}
 
 func (x *MergeTaxonomyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[44]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3855,7 +3990,7 @@ func (x *MergeTaxonomyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeTaxonomyRequest.ProtoReflect.Descriptor instead.
 func (*MergeTaxonomyRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{44}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *MergeTaxonomyRequest) GetResource() TaxonomyResource {
@@ -3894,7 +4029,7 @@ type MergeTaxonomyResponse struct {
 
 func (x *MergeTaxonomyResponse) Reset() {
 	*x = MergeTaxonomyResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[45]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3906,7 +4041,7 @@ func (x *MergeTaxonomyResponse) String() string {
 func (*MergeTaxonomyResponse) ProtoMessage() {}
 
 func (x *MergeTaxonomyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[45]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3919,7 +4054,7 @@ func (x *MergeTaxonomyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeTaxonomyResponse.ProtoReflect.Descriptor instead.
 func (*MergeTaxonomyResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{45}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *MergeTaxonomyResponse) GetMerged() []string {
@@ -3959,7 +4094,7 @@ type DeleteTaxonomyRequest struct {
 
 func (x *DeleteTaxonomyRequest) Reset() {
 	*x = DeleteTaxonomyRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[46]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3971,7 +4106,7 @@ func (x *DeleteTaxonomyRequest) String() string {
 func (*DeleteTaxonomyRequest) ProtoMessage() {}
 
 func (x *DeleteTaxonomyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[46]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3984,7 +4119,7 @@ func (x *DeleteTaxonomyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteTaxonomyRequest.ProtoReflect.Descriptor instead.
 func (*DeleteTaxonomyRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{46}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *DeleteTaxonomyRequest) GetResource() TaxonomyResource {
@@ -4021,7 +4156,7 @@ type DeleteTaxonomyResponse struct {
 
 func (x *DeleteTaxonomyResponse) Reset() {
 	*x = DeleteTaxonomyResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[47]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4033,7 +4168,7 @@ func (x *DeleteTaxonomyResponse) String() string {
 func (*DeleteTaxonomyResponse) ProtoMessage() {}
 
 func (x *DeleteTaxonomyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[47]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4046,7 +4181,7 @@ func (x *DeleteTaxonomyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteTaxonomyResponse.ProtoReflect.Descriptor instead.
 func (*DeleteTaxonomyResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{47}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *DeleteTaxonomyResponse) GetDeleted() []string {
@@ -4076,7 +4211,7 @@ type SweepRecipesRequest struct {
 
 func (x *SweepRecipesRequest) Reset() {
 	*x = SweepRecipesRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[48]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4088,7 +4223,7 @@ func (x *SweepRecipesRequest) String() string {
 func (*SweepRecipesRequest) ProtoMessage() {}
 
 func (x *SweepRecipesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[48]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4101,7 +4236,7 @@ func (x *SweepRecipesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepRecipesRequest.ProtoReflect.Descriptor instead.
 func (*SweepRecipesRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{48}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *SweepRecipesRequest) GetMaxRecipes() int32 {
@@ -4133,7 +4268,7 @@ type SweepProgress struct {
 
 func (x *SweepProgress) Reset() {
 	*x = SweepProgress{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[49]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4145,7 +4280,7 @@ func (x *SweepProgress) String() string {
 func (*SweepProgress) ProtoMessage() {}
 
 func (x *SweepProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[49]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4158,7 +4293,7 @@ func (x *SweepProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepProgress.ProtoReflect.Descriptor instead.
 func (*SweepProgress) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{49}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *SweepProgress) GetScanned() int32 {
@@ -4197,7 +4332,7 @@ type SweepRecipesResponse struct {
 
 func (x *SweepRecipesResponse) Reset() {
 	*x = SweepRecipesResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[50]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4209,7 +4344,7 @@ func (x *SweepRecipesResponse) String() string {
 func (*SweepRecipesResponse) ProtoMessage() {}
 
 func (x *SweepRecipesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[50]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4222,7 +4357,7 @@ func (x *SweepRecipesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepRecipesResponse.ProtoReflect.Descriptor instead.
 func (*SweepRecipesResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{50}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *SweepRecipesResponse) GetItem() isSweepRecipesResponse_Item {
@@ -4298,7 +4433,7 @@ type SweepFailure struct {
 
 func (x *SweepFailure) Reset() {
 	*x = SweepFailure{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[51]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4310,7 +4445,7 @@ func (x *SweepFailure) String() string {
 func (*SweepFailure) ProtoMessage() {}
 
 func (x *SweepFailure) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[51]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4323,7 +4458,7 @@ func (x *SweepFailure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepFailure.ProtoReflect.Descriptor instead.
 func (*SweepFailure) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{51}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *SweepFailure) GetSlug() string {
@@ -4351,7 +4486,7 @@ type ResolveRecipeSlugsRequest struct {
 
 func (x *ResolveRecipeSlugsRequest) Reset() {
 	*x = ResolveRecipeSlugsRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[52]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4363,7 +4498,7 @@ func (x *ResolveRecipeSlugsRequest) String() string {
 func (*ResolveRecipeSlugsRequest) ProtoMessage() {}
 
 func (x *ResolveRecipeSlugsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[52]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4376,7 +4511,7 @@ func (x *ResolveRecipeSlugsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveRecipeSlugsRequest.ProtoReflect.Descriptor instead.
 func (*ResolveRecipeSlugsRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{52}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ResolveRecipeSlugsRequest) GetSlugs() []string {
@@ -4401,7 +4536,7 @@ type ResolvedRecipe struct {
 
 func (x *ResolvedRecipe) Reset() {
 	*x = ResolvedRecipe{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[53]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4413,7 +4548,7 @@ func (x *ResolvedRecipe) String() string {
 func (*ResolvedRecipe) ProtoMessage() {}
 
 func (x *ResolvedRecipe) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[53]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4426,7 +4561,7 @@ func (x *ResolvedRecipe) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolvedRecipe.ProtoReflect.Descriptor instead.
 func (*ResolvedRecipe) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{53}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *ResolvedRecipe) GetSlug() string {
@@ -4463,7 +4598,7 @@ type ResolveRecipeSlugsResponse struct {
 
 func (x *ResolveRecipeSlugsResponse) Reset() {
 	*x = ResolveRecipeSlugsResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[54]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4475,7 +4610,7 @@ func (x *ResolveRecipeSlugsResponse) String() string {
 func (*ResolveRecipeSlugsResponse) ProtoMessage() {}
 
 func (x *ResolveRecipeSlugsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[54]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4488,7 +4623,7 @@ func (x *ResolveRecipeSlugsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveRecipeSlugsResponse.ProtoReflect.Descriptor instead.
 func (*ResolveRecipeSlugsResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{54}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ResolveRecipeSlugsResponse) GetRecipes() []*ResolvedRecipe {
@@ -4598,7 +4733,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\bcookbook\x18\n" +
 	" \x01(\tR\bcookbookB\a\n" +
 	"\x05_pageB\b\n" +
-	"\x06_limit\"\xd9\x01\n" +
+	"\x06_limit\"\x80\x03\n" +
 	"\x15SearchRecipesResponse\x124\n" +
 	"\x05items\x18\x01 \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n" +
 	"\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n" +
@@ -4606,7 +4741,13 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n" +
 	"\vtotal_pages\x18\x05 \x01(\x05R\n" +
 	"totalPages\x12)\n" +
-	"\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\"R\n" +
+	"\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\x12P\n" +
+	"\bresolved\x18\a \x03(\v24.sous.recipes.v1.SearchRecipesResponse.ResolvedEntryR\bresolved\x1aS\n" +
+	"\rResolvedEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\x1d\n" +
+	"\x05Names\x12\x14\n" +
+	"\x05names\x18\x01 \x03(\tR\x05names\"R\n" +
 	"\x10GetRecipeRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04full\x18\x02 \x01(\bR\x04full\x12\x16\n" +
@@ -4626,12 +4767,16 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"Suggestion\x126\n" +
 	"\x06recipe\x18\x01 \x01(\v2\x1e.sous.recipes.v1.RecipeSummaryR\x06recipe\x12#\n" +
 	"\rmissing_foods\x18\x02 \x03(\tR\fmissingFoods\x12#\n" +
-	"\rmissing_tools\x18\x03 \x03(\tR\fmissingTools\"\xba\x01\n" +
+	"\rmissing_tools\x18\x03 \x03(\tR\fmissingTools\"\xe2\x02\n" +
 	"\x16SuggestRecipesResponse\x121\n" +
 	"\x05items\x18\x01 \x03(\v2\x1b.sous.recipes.v1.SuggestionR\x05items\x124\n" +
 	"\x16unmatched_pantry_items\x18\x02 \x03(\tR\x14unmatchedPantryItems\x12#\n" +
 	"\runknown_foods\x18\x03 \x03(\tR\funknownFoods\x12\x12\n" +
-	"\x04note\x18\x04 \x01(\tR\x04note\"x\n" +
+	"\x04note\x18\x04 \x01(\tR\x04note\x12Q\n" +
+	"\bresolved\x18\x05 \x03(\v25.sous.recipes.v1.SuggestRecipesResponse.ResolvedEntryR\bresolved\x1aS\n" +
+	"\rResolvedEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"x\n" +
 	"\x0fIngredientInput\x12\x14\n" +
 	"\x04text\x18\x01 \x01(\tH\x00R\x04text\x12G\n" +
 	"\n" +
@@ -4670,7 +4815,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\n" +
 	"categories\x18\x02 \x03(\tR\n" +
 	"categories\x12\x14\n" +
-	"\x05tools\x18\x03 \x03(\tR\x05tools\"\xb6\x01\n" +
+	"\x05tools\x18\x03 \x03(\tR\x05tools\"\xa6\x03\n" +
 	"\x14CreateRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12:\n" +
@@ -4678,7 +4823,13 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\n" +
 	"unresolved\x18\x04 \x03(\tR\n" +
 	"unresolved\x12\x1a\n" +
-	"\bunparsed\x18\x05 \x03(\tR\bunparsed\"\xf0\x06\n" +
+	"\bunparsed\x18\x05 \x03(\tR\bunparsed\x12O\n" +
+	"\bresolved\x18\x06 \x03(\v23.sous.recipes.v1.CreateRecipeResponse.ResolvedEntryR\bresolved\x12#\n" +
+	"\rcreated_foods\x18\a \x03(\tR\fcreatedFoods\x12#\n" +
+	"\rchanged_lines\x18\b \x03(\tR\fchangedLines\x1aS\n" +
+	"\rResolvedEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\xf0\x06\n" +
 	"\x13UpdateRecipeRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x17\n" +
 	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n" +
@@ -4715,7 +4866,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"_cook_timeB\r\n" +
 	"\v_total_timeB\r\n" +
 	"\v_source_urlB\t\n" +
-	"\a_rating\"\xed\x01\n" +
+	"\a_rating\"\xdd\x03\n" +
 	"\x14UpdateRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n" +
 	"\frenamed_from\x18\x02 \x01(\tR\vrenamedFrom\x12:\n" +
@@ -4724,7 +4875,13 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"unresolved\x18\x04 \x03(\tR\n" +
 	"unresolved\x12\x1b\n" +
 	"\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12\x1a\n" +
-	"\bunparsed\x18\x06 \x03(\tR\bunparsedB\t\n" +
+	"\bunparsed\x18\x06 \x03(\tR\bunparsed\x12O\n" +
+	"\bresolved\x18\a \x03(\v23.sous.recipes.v1.UpdateRecipeResponse.ResolvedEntryR\bresolved\x12#\n" +
+	"\rcreated_foods\x18\b \x03(\tR\fcreatedFoods\x12#\n" +
+	"\rchanged_lines\x18\t \x03(\tR\fchangedLines\x1aS\n" +
+	"\rResolvedEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01B\t\n" +
 	"\a_rating\"D\n" +
 	"\x1cSetRecipeImageFromURLRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x10\n" +
@@ -4785,9 +4942,13 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\n" +
 	"confidence\x18\x03 \x01(\x01H\x00R\n" +
 	"confidence\x88\x01\x01B\r\n" +
-	"\v_confidence\"S\n" +
+	"\v_confidence\"\xfd\x01\n" +
 	"\x18ParseIngredientsResponse\x127\n" +
-	"\x05items\x18\x01 \x03(\v2!.sous.recipes.v1.ParsedIngredientR\x05items\"\x8c\x02\n" +
+	"\x05items\x18\x01 \x03(\v2!.sous.recipes.v1.ParsedIngredientR\x05items\x12S\n" +
+	"\bresolved\x18\x02 \x03(\v27.sous.recipes.v1.ParseIngredientsResponse.ResolvedEntryR\bresolved\x1aS\n" +
+	"\rResolvedEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\x8c\x02\n" +
 	"\fTaxonomyItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
@@ -4938,7 +5099,7 @@ func file_sous_recipes_v1_recipes_proto_rawDescGZIP() []byte {
 }
 
 var file_sous_recipes_v1_recipes_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_sous_recipes_v1_recipes_proto_msgTypes = make([]protoimpl.MessageInfo, 55)
+var file_sous_recipes_v1_recipes_proto_msgTypes = make([]protoimpl.MessageInfo, 61)
 var file_sous_recipes_v1_recipes_proto_goTypes = []any{
 	(Parser)(0),                           // 0: sous.recipes.v1.Parser
 	(TaxonomyResource)(0),                 // 1: sous.recipes.v1.TaxonomyResource
@@ -4951,139 +5112,155 @@ var file_sous_recipes_v1_recipes_proto_goTypes = []any{
 	(*Recipe)(nil),                        // 8: sous.recipes.v1.Recipe
 	(*SearchRecipesRequest)(nil),          // 9: sous.recipes.v1.SearchRecipesRequest
 	(*SearchRecipesResponse)(nil),         // 10: sous.recipes.v1.SearchRecipesResponse
-	(*GetRecipeRequest)(nil),              // 11: sous.recipes.v1.GetRecipeRequest
-	(*GetRecipeResponse)(nil),             // 12: sous.recipes.v1.GetRecipeResponse
-	(*SuggestRecipesRequest)(nil),         // 13: sous.recipes.v1.SuggestRecipesRequest
-	(*Suggestion)(nil),                    // 14: sous.recipes.v1.Suggestion
-	(*SuggestRecipesResponse)(nil),        // 15: sous.recipes.v1.SuggestRecipesResponse
-	(*IngredientInput)(nil),               // 16: sous.recipes.v1.IngredientInput
-	(*StructuredIngredient)(nil),          // 17: sous.recipes.v1.StructuredIngredient
-	(*CreateRecipeRequest)(nil),           // 18: sous.recipes.v1.CreateRecipeRequest
-	(*TaxonomyCreated)(nil),               // 19: sous.recipes.v1.TaxonomyCreated
-	(*CreateRecipeResponse)(nil),          // 20: sous.recipes.v1.CreateRecipeResponse
-	(*UpdateRecipeRequest)(nil),           // 21: sous.recipes.v1.UpdateRecipeRequest
-	(*UpdateRecipeResponse)(nil),          // 22: sous.recipes.v1.UpdateRecipeResponse
-	(*SetRecipeImageFromURLRequest)(nil),  // 23: sous.recipes.v1.SetRecipeImageFromURLRequest
-	(*SetRecipeImageFromURLResponse)(nil), // 24: sous.recipes.v1.SetRecipeImageFromURLResponse
-	(*UploadRecipeImageRequest)(nil),      // 25: sous.recipes.v1.UploadRecipeImageRequest
-	(*UploadRecipeImageResponse)(nil),     // 26: sous.recipes.v1.UploadRecipeImageResponse
-	(*BulkTagRecipesRequest)(nil),         // 27: sous.recipes.v1.BulkTagRecipesRequest
-	(*BulkTagRecipesResponse)(nil),        // 28: sous.recipes.v1.BulkTagRecipesResponse
-	(*DeleteRecipeRequest)(nil),           // 29: sous.recipes.v1.DeleteRecipeRequest
-	(*DeleteRecipeResponse)(nil),          // 30: sous.recipes.v1.DeleteRecipeResponse
-	(*ImportRecipeFromURLRequest)(nil),    // 31: sous.recipes.v1.ImportRecipeFromURLRequest
-	(*ImportRecipeFromURLResponse)(nil),   // 32: sous.recipes.v1.ImportRecipeFromURLResponse
-	(*MarkRecipeMadeRequest)(nil),         // 33: sous.recipes.v1.MarkRecipeMadeRequest
-	(*MarkRecipeMadeResponse)(nil),        // 34: sous.recipes.v1.MarkRecipeMadeResponse
-	(*ParseIngredientsRequest)(nil),       // 35: sous.recipes.v1.ParseIngredientsRequest
-	(*ParsedIngredient)(nil),              // 36: sous.recipes.v1.ParsedIngredient
-	(*ParseIngredientsResponse)(nil),      // 37: sous.recipes.v1.ParseIngredientsResponse
-	(*TaxonomyItem)(nil),                  // 38: sous.recipes.v1.TaxonomyItem
-	(*ListTaxonomyRequest)(nil),           // 39: sous.recipes.v1.ListTaxonomyRequest
-	(*ListTaxonomyResponse)(nil),          // 40: sous.recipes.v1.ListTaxonomyResponse
-	(*TaxonomyWrite)(nil),                 // 41: sous.recipes.v1.TaxonomyWrite
-	(*ItemError)(nil),                     // 42: sous.recipes.v1.ItemError
-	(*CreateTaxonomyRequest)(nil),         // 43: sous.recipes.v1.CreateTaxonomyRequest
-	(*CreateTaxonomyResponse)(nil),        // 44: sous.recipes.v1.CreateTaxonomyResponse
-	(*UpdateTaxonomyRequest)(nil),         // 45: sous.recipes.v1.UpdateTaxonomyRequest
-	(*UpdateTaxonomyResponse)(nil),        // 46: sous.recipes.v1.UpdateTaxonomyResponse
-	(*MergeTaxonomyRequest)(nil),          // 47: sous.recipes.v1.MergeTaxonomyRequest
-	(*MergeTaxonomyResponse)(nil),         // 48: sous.recipes.v1.MergeTaxonomyResponse
-	(*DeleteTaxonomyRequest)(nil),         // 49: sous.recipes.v1.DeleteTaxonomyRequest
-	(*DeleteTaxonomyResponse)(nil),        // 50: sous.recipes.v1.DeleteTaxonomyResponse
-	(*SweepRecipesRequest)(nil),           // 51: sous.recipes.v1.SweepRecipesRequest
-	(*SweepProgress)(nil),                 // 52: sous.recipes.v1.SweepProgress
-	(*SweepRecipesResponse)(nil),          // 53: sous.recipes.v1.SweepRecipesResponse
-	(*SweepFailure)(nil),                  // 54: sous.recipes.v1.SweepFailure
-	(*ResolveRecipeSlugsRequest)(nil),     // 55: sous.recipes.v1.ResolveRecipeSlugsRequest
-	(*ResolvedRecipe)(nil),                // 56: sous.recipes.v1.ResolvedRecipe
-	(*ResolveRecipeSlugsResponse)(nil),    // 57: sous.recipes.v1.ResolveRecipeSlugsResponse
-	(*structpb.Struct)(nil),               // 58: google.protobuf.Struct
+	(*Names)(nil),                         // 11: sous.recipes.v1.Names
+	(*GetRecipeRequest)(nil),              // 12: sous.recipes.v1.GetRecipeRequest
+	(*GetRecipeResponse)(nil),             // 13: sous.recipes.v1.GetRecipeResponse
+	(*SuggestRecipesRequest)(nil),         // 14: sous.recipes.v1.SuggestRecipesRequest
+	(*Suggestion)(nil),                    // 15: sous.recipes.v1.Suggestion
+	(*SuggestRecipesResponse)(nil),        // 16: sous.recipes.v1.SuggestRecipesResponse
+	(*IngredientInput)(nil),               // 17: sous.recipes.v1.IngredientInput
+	(*StructuredIngredient)(nil),          // 18: sous.recipes.v1.StructuredIngredient
+	(*CreateRecipeRequest)(nil),           // 19: sous.recipes.v1.CreateRecipeRequest
+	(*TaxonomyCreated)(nil),               // 20: sous.recipes.v1.TaxonomyCreated
+	(*CreateRecipeResponse)(nil),          // 21: sous.recipes.v1.CreateRecipeResponse
+	(*UpdateRecipeRequest)(nil),           // 22: sous.recipes.v1.UpdateRecipeRequest
+	(*UpdateRecipeResponse)(nil),          // 23: sous.recipes.v1.UpdateRecipeResponse
+	(*SetRecipeImageFromURLRequest)(nil),  // 24: sous.recipes.v1.SetRecipeImageFromURLRequest
+	(*SetRecipeImageFromURLResponse)(nil), // 25: sous.recipes.v1.SetRecipeImageFromURLResponse
+	(*UploadRecipeImageRequest)(nil),      // 26: sous.recipes.v1.UploadRecipeImageRequest
+	(*UploadRecipeImageResponse)(nil),     // 27: sous.recipes.v1.UploadRecipeImageResponse
+	(*BulkTagRecipesRequest)(nil),         // 28: sous.recipes.v1.BulkTagRecipesRequest
+	(*BulkTagRecipesResponse)(nil),        // 29: sous.recipes.v1.BulkTagRecipesResponse
+	(*DeleteRecipeRequest)(nil),           // 30: sous.recipes.v1.DeleteRecipeRequest
+	(*DeleteRecipeResponse)(nil),          // 31: sous.recipes.v1.DeleteRecipeResponse
+	(*ImportRecipeFromURLRequest)(nil),    // 32: sous.recipes.v1.ImportRecipeFromURLRequest
+	(*ImportRecipeFromURLResponse)(nil),   // 33: sous.recipes.v1.ImportRecipeFromURLResponse
+	(*MarkRecipeMadeRequest)(nil),         // 34: sous.recipes.v1.MarkRecipeMadeRequest
+	(*MarkRecipeMadeResponse)(nil),        // 35: sous.recipes.v1.MarkRecipeMadeResponse
+	(*ParseIngredientsRequest)(nil),       // 36: sous.recipes.v1.ParseIngredientsRequest
+	(*ParsedIngredient)(nil),              // 37: sous.recipes.v1.ParsedIngredient
+	(*ParseIngredientsResponse)(nil),      // 38: sous.recipes.v1.ParseIngredientsResponse
+	(*TaxonomyItem)(nil),                  // 39: sous.recipes.v1.TaxonomyItem
+	(*ListTaxonomyRequest)(nil),           // 40: sous.recipes.v1.ListTaxonomyRequest
+	(*ListTaxonomyResponse)(nil),          // 41: sous.recipes.v1.ListTaxonomyResponse
+	(*TaxonomyWrite)(nil),                 // 42: sous.recipes.v1.TaxonomyWrite
+	(*ItemError)(nil),                     // 43: sous.recipes.v1.ItemError
+	(*CreateTaxonomyRequest)(nil),         // 44: sous.recipes.v1.CreateTaxonomyRequest
+	(*CreateTaxonomyResponse)(nil),        // 45: sous.recipes.v1.CreateTaxonomyResponse
+	(*UpdateTaxonomyRequest)(nil),         // 46: sous.recipes.v1.UpdateTaxonomyRequest
+	(*UpdateTaxonomyResponse)(nil),        // 47: sous.recipes.v1.UpdateTaxonomyResponse
+	(*MergeTaxonomyRequest)(nil),          // 48: sous.recipes.v1.MergeTaxonomyRequest
+	(*MergeTaxonomyResponse)(nil),         // 49: sous.recipes.v1.MergeTaxonomyResponse
+	(*DeleteTaxonomyRequest)(nil),         // 50: sous.recipes.v1.DeleteTaxonomyRequest
+	(*DeleteTaxonomyResponse)(nil),        // 51: sous.recipes.v1.DeleteTaxonomyResponse
+	(*SweepRecipesRequest)(nil),           // 52: sous.recipes.v1.SweepRecipesRequest
+	(*SweepProgress)(nil),                 // 53: sous.recipes.v1.SweepProgress
+	(*SweepRecipesResponse)(nil),          // 54: sous.recipes.v1.SweepRecipesResponse
+	(*SweepFailure)(nil),                  // 55: sous.recipes.v1.SweepFailure
+	(*ResolveRecipeSlugsRequest)(nil),     // 56: sous.recipes.v1.ResolveRecipeSlugsRequest
+	(*ResolvedRecipe)(nil),                // 57: sous.recipes.v1.ResolvedRecipe
+	(*ResolveRecipeSlugsResponse)(nil),    // 58: sous.recipes.v1.ResolveRecipeSlugsResponse
+	nil,                                   // 59: sous.recipes.v1.SearchRecipesResponse.ResolvedEntry
+	nil,                                   // 60: sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry
+	nil,                                   // 61: sous.recipes.v1.CreateRecipeResponse.ResolvedEntry
+	nil,                                   // 62: sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry
+	nil,                                   // 63: sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry
+	(*structpb.Struct)(nil),               // 64: google.protobuf.Struct
 }
 var file_sous_recipes_v1_recipes_proto_depIdxs = []int32{
 	6,  // 0: sous.recipes.v1.Recipe.ingredients:type_name -> sous.recipes.v1.Ingredient
 	7,  // 1: sous.recipes.v1.Recipe.notes:type_name -> sous.recipes.v1.Note
 	5,  // 2: sous.recipes.v1.SearchRecipesResponse.items:type_name -> sous.recipes.v1.RecipeSummary
-	8,  // 3: sous.recipes.v1.GetRecipeResponse.recipe:type_name -> sous.recipes.v1.Recipe
-	58, // 4: sous.recipes.v1.GetRecipeResponse.raw:type_name -> google.protobuf.Struct
-	5,  // 5: sous.recipes.v1.Suggestion.recipe:type_name -> sous.recipes.v1.RecipeSummary
-	14, // 6: sous.recipes.v1.SuggestRecipesResponse.items:type_name -> sous.recipes.v1.Suggestion
-	17, // 7: sous.recipes.v1.IngredientInput.structured:type_name -> sous.recipes.v1.StructuredIngredient
-	16, // 8: sous.recipes.v1.CreateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
-	7,  // 9: sous.recipes.v1.CreateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
-	19, // 10: sous.recipes.v1.CreateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
-	16, // 11: sous.recipes.v1.UpdateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
-	7,  // 12: sous.recipes.v1.UpdateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
-	19, // 13: sous.recipes.v1.UpdateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
-	19, // 14: sous.recipes.v1.BulkTagRecipesResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
-	0,  // 15: sous.recipes.v1.ParseIngredientsRequest.parser:type_name -> sous.recipes.v1.Parser
-	6,  // 16: sous.recipes.v1.ParsedIngredient.ingredient:type_name -> sous.recipes.v1.Ingredient
-	36, // 17: sous.recipes.v1.ParseIngredientsResponse.items:type_name -> sous.recipes.v1.ParsedIngredient
-	1,  // 18: sous.recipes.v1.ListTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	38, // 19: sous.recipes.v1.ListTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
-	1,  // 20: sous.recipes.v1.CreateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	41, // 21: sous.recipes.v1.CreateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
-	38, // 22: sous.recipes.v1.CreateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
-	42, // 23: sous.recipes.v1.CreateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	1,  // 24: sous.recipes.v1.UpdateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	41, // 25: sous.recipes.v1.UpdateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
-	38, // 26: sous.recipes.v1.UpdateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
-	42, // 27: sous.recipes.v1.UpdateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	1,  // 28: sous.recipes.v1.MergeTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	38, // 29: sous.recipes.v1.MergeTaxonomyResponse.into:type_name -> sous.recipes.v1.TaxonomyItem
-	42, // 30: sous.recipes.v1.MergeTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	1,  // 31: sous.recipes.v1.DeleteTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	42, // 32: sous.recipes.v1.DeleteTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	2,  // 33: sous.recipes.v1.SweepRecipesRequest.view:type_name -> sous.recipes.v1.RecipeView
-	52, // 34: sous.recipes.v1.SweepRecipesResponse.progress:type_name -> sous.recipes.v1.SweepProgress
-	8,  // 35: sous.recipes.v1.SweepRecipesResponse.recipe:type_name -> sous.recipes.v1.Recipe
-	54, // 36: sous.recipes.v1.SweepRecipesResponse.failure:type_name -> sous.recipes.v1.SweepFailure
-	56, // 37: sous.recipes.v1.ResolveRecipeSlugsResponse.recipes:type_name -> sous.recipes.v1.ResolvedRecipe
-	3,  // 38: sous.recipes.v1.RecipesService.GetStatus:input_type -> sous.recipes.v1.GetStatusRequest
-	9,  // 39: sous.recipes.v1.RecipesService.SearchRecipes:input_type -> sous.recipes.v1.SearchRecipesRequest
-	11, // 40: sous.recipes.v1.RecipesService.GetRecipe:input_type -> sous.recipes.v1.GetRecipeRequest
-	13, // 41: sous.recipes.v1.RecipesService.SuggestRecipes:input_type -> sous.recipes.v1.SuggestRecipesRequest
-	18, // 42: sous.recipes.v1.RecipesService.CreateRecipe:input_type -> sous.recipes.v1.CreateRecipeRequest
-	21, // 43: sous.recipes.v1.RecipesService.UpdateRecipe:input_type -> sous.recipes.v1.UpdateRecipeRequest
-	23, // 44: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:input_type -> sous.recipes.v1.SetRecipeImageFromURLRequest
-	25, // 45: sous.recipes.v1.RecipesService.UploadRecipeImage:input_type -> sous.recipes.v1.UploadRecipeImageRequest
-	27, // 46: sous.recipes.v1.RecipesService.BulkTagRecipes:input_type -> sous.recipes.v1.BulkTagRecipesRequest
-	29, // 47: sous.recipes.v1.RecipesService.DeleteRecipe:input_type -> sous.recipes.v1.DeleteRecipeRequest
-	31, // 48: sous.recipes.v1.RecipesService.ImportRecipeFromURL:input_type -> sous.recipes.v1.ImportRecipeFromURLRequest
-	33, // 49: sous.recipes.v1.RecipesService.MarkRecipeMade:input_type -> sous.recipes.v1.MarkRecipeMadeRequest
-	35, // 50: sous.recipes.v1.RecipesService.ParseIngredients:input_type -> sous.recipes.v1.ParseIngredientsRequest
-	39, // 51: sous.recipes.v1.RecipesService.ListTaxonomy:input_type -> sous.recipes.v1.ListTaxonomyRequest
-	43, // 52: sous.recipes.v1.RecipesService.CreateTaxonomy:input_type -> sous.recipes.v1.CreateTaxonomyRequest
-	45, // 53: sous.recipes.v1.RecipesService.UpdateTaxonomy:input_type -> sous.recipes.v1.UpdateTaxonomyRequest
-	47, // 54: sous.recipes.v1.RecipesService.MergeTaxonomy:input_type -> sous.recipes.v1.MergeTaxonomyRequest
-	49, // 55: sous.recipes.v1.RecipesService.DeleteTaxonomy:input_type -> sous.recipes.v1.DeleteTaxonomyRequest
-	51, // 56: sous.recipes.v1.RecipesService.SweepRecipes:input_type -> sous.recipes.v1.SweepRecipesRequest
-	55, // 57: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:input_type -> sous.recipes.v1.ResolveRecipeSlugsRequest
-	4,  // 58: sous.recipes.v1.RecipesService.GetStatus:output_type -> sous.recipes.v1.GetStatusResponse
-	10, // 59: sous.recipes.v1.RecipesService.SearchRecipes:output_type -> sous.recipes.v1.SearchRecipesResponse
-	12, // 60: sous.recipes.v1.RecipesService.GetRecipe:output_type -> sous.recipes.v1.GetRecipeResponse
-	15, // 61: sous.recipes.v1.RecipesService.SuggestRecipes:output_type -> sous.recipes.v1.SuggestRecipesResponse
-	20, // 62: sous.recipes.v1.RecipesService.CreateRecipe:output_type -> sous.recipes.v1.CreateRecipeResponse
-	22, // 63: sous.recipes.v1.RecipesService.UpdateRecipe:output_type -> sous.recipes.v1.UpdateRecipeResponse
-	24, // 64: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:output_type -> sous.recipes.v1.SetRecipeImageFromURLResponse
-	26, // 65: sous.recipes.v1.RecipesService.UploadRecipeImage:output_type -> sous.recipes.v1.UploadRecipeImageResponse
-	28, // 66: sous.recipes.v1.RecipesService.BulkTagRecipes:output_type -> sous.recipes.v1.BulkTagRecipesResponse
-	30, // 67: sous.recipes.v1.RecipesService.DeleteRecipe:output_type -> sous.recipes.v1.DeleteRecipeResponse
-	32, // 68: sous.recipes.v1.RecipesService.ImportRecipeFromURL:output_type -> sous.recipes.v1.ImportRecipeFromURLResponse
-	34, // 69: sous.recipes.v1.RecipesService.MarkRecipeMade:output_type -> sous.recipes.v1.MarkRecipeMadeResponse
-	37, // 70: sous.recipes.v1.RecipesService.ParseIngredients:output_type -> sous.recipes.v1.ParseIngredientsResponse
-	40, // 71: sous.recipes.v1.RecipesService.ListTaxonomy:output_type -> sous.recipes.v1.ListTaxonomyResponse
-	44, // 72: sous.recipes.v1.RecipesService.CreateTaxonomy:output_type -> sous.recipes.v1.CreateTaxonomyResponse
-	46, // 73: sous.recipes.v1.RecipesService.UpdateTaxonomy:output_type -> sous.recipes.v1.UpdateTaxonomyResponse
-	48, // 74: sous.recipes.v1.RecipesService.MergeTaxonomy:output_type -> sous.recipes.v1.MergeTaxonomyResponse
-	50, // 75: sous.recipes.v1.RecipesService.DeleteTaxonomy:output_type -> sous.recipes.v1.DeleteTaxonomyResponse
-	53, // 76: sous.recipes.v1.RecipesService.SweepRecipes:output_type -> sous.recipes.v1.SweepRecipesResponse
-	57, // 77: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:output_type -> sous.recipes.v1.ResolveRecipeSlugsResponse
-	58, // [58:78] is the sub-list for method output_type
-	38, // [38:58] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	59, // 3: sous.recipes.v1.SearchRecipesResponse.resolved:type_name -> sous.recipes.v1.SearchRecipesResponse.ResolvedEntry
+	8,  // 4: sous.recipes.v1.GetRecipeResponse.recipe:type_name -> sous.recipes.v1.Recipe
+	64, // 5: sous.recipes.v1.GetRecipeResponse.raw:type_name -> google.protobuf.Struct
+	5,  // 6: sous.recipes.v1.Suggestion.recipe:type_name -> sous.recipes.v1.RecipeSummary
+	15, // 7: sous.recipes.v1.SuggestRecipesResponse.items:type_name -> sous.recipes.v1.Suggestion
+	60, // 8: sous.recipes.v1.SuggestRecipesResponse.resolved:type_name -> sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry
+	18, // 9: sous.recipes.v1.IngredientInput.structured:type_name -> sous.recipes.v1.StructuredIngredient
+	17, // 10: sous.recipes.v1.CreateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
+	7,  // 11: sous.recipes.v1.CreateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
+	20, // 12: sous.recipes.v1.CreateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
+	61, // 13: sous.recipes.v1.CreateRecipeResponse.resolved:type_name -> sous.recipes.v1.CreateRecipeResponse.ResolvedEntry
+	17, // 14: sous.recipes.v1.UpdateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
+	7,  // 15: sous.recipes.v1.UpdateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
+	20, // 16: sous.recipes.v1.UpdateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
+	62, // 17: sous.recipes.v1.UpdateRecipeResponse.resolved:type_name -> sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry
+	20, // 18: sous.recipes.v1.BulkTagRecipesResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
+	0,  // 19: sous.recipes.v1.ParseIngredientsRequest.parser:type_name -> sous.recipes.v1.Parser
+	6,  // 20: sous.recipes.v1.ParsedIngredient.ingredient:type_name -> sous.recipes.v1.Ingredient
+	37, // 21: sous.recipes.v1.ParseIngredientsResponse.items:type_name -> sous.recipes.v1.ParsedIngredient
+	63, // 22: sous.recipes.v1.ParseIngredientsResponse.resolved:type_name -> sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry
+	1,  // 23: sous.recipes.v1.ListTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	39, // 24: sous.recipes.v1.ListTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
+	1,  // 25: sous.recipes.v1.CreateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	42, // 26: sous.recipes.v1.CreateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
+	39, // 27: sous.recipes.v1.CreateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
+	43, // 28: sous.recipes.v1.CreateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	1,  // 29: sous.recipes.v1.UpdateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	42, // 30: sous.recipes.v1.UpdateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
+	39, // 31: sous.recipes.v1.UpdateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
+	43, // 32: sous.recipes.v1.UpdateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	1,  // 33: sous.recipes.v1.MergeTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	39, // 34: sous.recipes.v1.MergeTaxonomyResponse.into:type_name -> sous.recipes.v1.TaxonomyItem
+	43, // 35: sous.recipes.v1.MergeTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	1,  // 36: sous.recipes.v1.DeleteTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	43, // 37: sous.recipes.v1.DeleteTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	2,  // 38: sous.recipes.v1.SweepRecipesRequest.view:type_name -> sous.recipes.v1.RecipeView
+	53, // 39: sous.recipes.v1.SweepRecipesResponse.progress:type_name -> sous.recipes.v1.SweepProgress
+	8,  // 40: sous.recipes.v1.SweepRecipesResponse.recipe:type_name -> sous.recipes.v1.Recipe
+	55, // 41: sous.recipes.v1.SweepRecipesResponse.failure:type_name -> sous.recipes.v1.SweepFailure
+	57, // 42: sous.recipes.v1.ResolveRecipeSlugsResponse.recipes:type_name -> sous.recipes.v1.ResolvedRecipe
+	11, // 43: sous.recipes.v1.SearchRecipesResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	11, // 44: sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	11, // 45: sous.recipes.v1.CreateRecipeResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	11, // 46: sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	11, // 47: sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	3,  // 48: sous.recipes.v1.RecipesService.GetStatus:input_type -> sous.recipes.v1.GetStatusRequest
+	9,  // 49: sous.recipes.v1.RecipesService.SearchRecipes:input_type -> sous.recipes.v1.SearchRecipesRequest
+	12, // 50: sous.recipes.v1.RecipesService.GetRecipe:input_type -> sous.recipes.v1.GetRecipeRequest
+	14, // 51: sous.recipes.v1.RecipesService.SuggestRecipes:input_type -> sous.recipes.v1.SuggestRecipesRequest
+	19, // 52: sous.recipes.v1.RecipesService.CreateRecipe:input_type -> sous.recipes.v1.CreateRecipeRequest
+	22, // 53: sous.recipes.v1.RecipesService.UpdateRecipe:input_type -> sous.recipes.v1.UpdateRecipeRequest
+	24, // 54: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:input_type -> sous.recipes.v1.SetRecipeImageFromURLRequest
+	26, // 55: sous.recipes.v1.RecipesService.UploadRecipeImage:input_type -> sous.recipes.v1.UploadRecipeImageRequest
+	28, // 56: sous.recipes.v1.RecipesService.BulkTagRecipes:input_type -> sous.recipes.v1.BulkTagRecipesRequest
+	30, // 57: sous.recipes.v1.RecipesService.DeleteRecipe:input_type -> sous.recipes.v1.DeleteRecipeRequest
+	32, // 58: sous.recipes.v1.RecipesService.ImportRecipeFromURL:input_type -> sous.recipes.v1.ImportRecipeFromURLRequest
+	34, // 59: sous.recipes.v1.RecipesService.MarkRecipeMade:input_type -> sous.recipes.v1.MarkRecipeMadeRequest
+	36, // 60: sous.recipes.v1.RecipesService.ParseIngredients:input_type -> sous.recipes.v1.ParseIngredientsRequest
+	40, // 61: sous.recipes.v1.RecipesService.ListTaxonomy:input_type -> sous.recipes.v1.ListTaxonomyRequest
+	44, // 62: sous.recipes.v1.RecipesService.CreateTaxonomy:input_type -> sous.recipes.v1.CreateTaxonomyRequest
+	46, // 63: sous.recipes.v1.RecipesService.UpdateTaxonomy:input_type -> sous.recipes.v1.UpdateTaxonomyRequest
+	48, // 64: sous.recipes.v1.RecipesService.MergeTaxonomy:input_type -> sous.recipes.v1.MergeTaxonomyRequest
+	50, // 65: sous.recipes.v1.RecipesService.DeleteTaxonomy:input_type -> sous.recipes.v1.DeleteTaxonomyRequest
+	52, // 66: sous.recipes.v1.RecipesService.SweepRecipes:input_type -> sous.recipes.v1.SweepRecipesRequest
+	56, // 67: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:input_type -> sous.recipes.v1.ResolveRecipeSlugsRequest
+	4,  // 68: sous.recipes.v1.RecipesService.GetStatus:output_type -> sous.recipes.v1.GetStatusResponse
+	10, // 69: sous.recipes.v1.RecipesService.SearchRecipes:output_type -> sous.recipes.v1.SearchRecipesResponse
+	13, // 70: sous.recipes.v1.RecipesService.GetRecipe:output_type -> sous.recipes.v1.GetRecipeResponse
+	16, // 71: sous.recipes.v1.RecipesService.SuggestRecipes:output_type -> sous.recipes.v1.SuggestRecipesResponse
+	21, // 72: sous.recipes.v1.RecipesService.CreateRecipe:output_type -> sous.recipes.v1.CreateRecipeResponse
+	23, // 73: sous.recipes.v1.RecipesService.UpdateRecipe:output_type -> sous.recipes.v1.UpdateRecipeResponse
+	25, // 74: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:output_type -> sous.recipes.v1.SetRecipeImageFromURLResponse
+	27, // 75: sous.recipes.v1.RecipesService.UploadRecipeImage:output_type -> sous.recipes.v1.UploadRecipeImageResponse
+	29, // 76: sous.recipes.v1.RecipesService.BulkTagRecipes:output_type -> sous.recipes.v1.BulkTagRecipesResponse
+	31, // 77: sous.recipes.v1.RecipesService.DeleteRecipe:output_type -> sous.recipes.v1.DeleteRecipeResponse
+	33, // 78: sous.recipes.v1.RecipesService.ImportRecipeFromURL:output_type -> sous.recipes.v1.ImportRecipeFromURLResponse
+	35, // 79: sous.recipes.v1.RecipesService.MarkRecipeMade:output_type -> sous.recipes.v1.MarkRecipeMadeResponse
+	38, // 80: sous.recipes.v1.RecipesService.ParseIngredients:output_type -> sous.recipes.v1.ParseIngredientsResponse
+	41, // 81: sous.recipes.v1.RecipesService.ListTaxonomy:output_type -> sous.recipes.v1.ListTaxonomyResponse
+	45, // 82: sous.recipes.v1.RecipesService.CreateTaxonomy:output_type -> sous.recipes.v1.CreateTaxonomyResponse
+	47, // 83: sous.recipes.v1.RecipesService.UpdateTaxonomy:output_type -> sous.recipes.v1.UpdateTaxonomyResponse
+	49, // 84: sous.recipes.v1.RecipesService.MergeTaxonomy:output_type -> sous.recipes.v1.MergeTaxonomyResponse
+	51, // 85: sous.recipes.v1.RecipesService.DeleteTaxonomy:output_type -> sous.recipes.v1.DeleteTaxonomyResponse
+	54, // 86: sous.recipes.v1.RecipesService.SweepRecipes:output_type -> sous.recipes.v1.SweepRecipesResponse
+	58, // 87: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:output_type -> sous.recipes.v1.ResolveRecipeSlugsResponse
+	68, // [68:88] is the sub-list for method output_type
+	48, // [48:68] is the sub-list for method input_type
+	48, // [48:48] is the sub-list for extension type_name
+	48, // [48:48] is the sub-list for extension extendee
+	0,  // [0:48] is the sub-list for field type_name
 }
 
 func init() { file_sous_recipes_v1_recipes_proto_init() }
@@ -5095,18 +5272,18 @@ func file_sous_recipes_v1_recipes_proto_init() {
 	file_sous_recipes_v1_recipes_proto_msgTypes[3].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[5].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[6].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[10].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[13].OneofWrappers = []any{
+	file_sous_recipes_v1_recipes_proto_msgTypes[11].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[14].OneofWrappers = []any{
 		(*IngredientInput_Text)(nil),
 		(*IngredientInput_Structured)(nil),
 	}
-	file_sous_recipes_v1_recipes_proto_msgTypes[14].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[18].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[15].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[19].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[28].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[33].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[38].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[50].OneofWrappers = []any{
+	file_sous_recipes_v1_recipes_proto_msgTypes[20].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[29].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[34].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[39].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[51].OneofWrappers = []any{
 		(*SweepRecipesResponse_Progress)(nil),
 		(*SweepRecipesResponse_Recipe)(nil),
 		(*SweepRecipesResponse_Failure)(nil),
@@ -5117,7 +5294,7 @@ func file_sous_recipes_v1_recipes_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sous_recipes_v1_recipes_proto_rawDesc), len(file_sous_recipes_v1_recipes_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   55,
+			NumMessages:   61,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -671,7 +671,7 @@ class SearchRecipesRequest(Message[_SearchRecipesRequestFields]):
         limit: int
         cookbook: str
 
-_SearchRecipesResponseFields: TypeAlias = Literal["items", "page", "limit", "total", "total_pages", "descriptions_cut"]
+_SearchRecipesResponseFields: TypeAlias = Literal["items", "page", "limit", "total", "total_pages", "descriptions_cut", "resolved"]
 
 class SearchRecipesResponse(Message[_SearchRecipesResponseFields]):
     """
@@ -720,9 +720,16 @@ class SearchRecipesResponse(Message[_SearchRecipesResponseFields]):
             ```proto
             int32 descriptions_cut = 6;
             ```
+        resolved:
+            Filter names read other than exactly, with what they were read as:
+            "rice" -> ["jasmine rice", "rice ($0.60)"], "dinners" -> ["Dinner"].
+
+            ```proto
+            map<string, sous.recipes.v1.Names> resolved = 7;
+            ```
     """
 
-    __slots__ = ("items", "page", "limit", "total", "total_pages", "descriptions_cut")
+    __slots__ = ("items", "page", "limit", "total", "total_pages", "descriptions_cut", "resolved")
 
     if TYPE_CHECKING:
 
@@ -735,6 +742,7 @@ class SearchRecipesResponse(Message[_SearchRecipesResponseFields]):
             total: int = 0,
             total_pages: int = 0,
             descriptions_cut: int = 0,
+            resolved: dict[str, Names] | None = None,
         ) -> None:
             pass
 
@@ -744,6 +752,40 @@ class SearchRecipesResponse(Message[_SearchRecipesResponseFields]):
         total: int
         total_pages: int
         descriptions_cut: int
+        resolved: dict[str, Names]
+
+_NamesFields: TypeAlias = Literal["names"]
+
+class Names(Message[_NamesFields]):
+    """
+    Names is a list of names (a map value: proto maps cannot hold repeated
+    fields).
+
+    ```proto
+    message sous.recipes.v1.Names
+    ```
+
+    Attributes:
+        names:
+            The names.
+
+            ```proto
+            repeated string names = 1;
+            ```
+    """
+
+    __slots__ = ("names",)
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            names: list[str] | None = None,
+        ) -> None:
+            pass
+
+        names: list[str]
 
 _GetRecipeRequestFields: TypeAlias = Literal["slug", "full", "fields"]
 
@@ -946,7 +988,7 @@ class Suggestion(Message[_SuggestionFields]):
         missing_foods: list[str]
         missing_tools: list[str]
 
-_SuggestRecipesResponseFields: TypeAlias = Literal["items", "unmatched_pantry_items", "unknown_foods", "note"]
+_SuggestRecipesResponseFields: TypeAlias = Literal["items", "unmatched_pantry_items", "unknown_foods", "note", "resolved"]
 
 class SuggestRecipesResponse(Message[_SuggestRecipesResponseFields]):
     """
@@ -982,9 +1024,16 @@ class SuggestRecipesResponse(Message[_SuggestRecipesResponseFields]):
             ```proto
             string note = 4;
             ```
+        resolved:
+            Food and pantry names read other than exactly, with the Mealie foods
+            they were read as ("rice" -> the library's rices).
+
+            ```proto
+            map<string, sous.recipes.v1.Names> resolved = 5;
+            ```
     """
 
-    __slots__ = ("items", "unmatched_pantry_items", "unknown_foods", "note")
+    __slots__ = ("items", "unmatched_pantry_items", "unknown_foods", "note", "resolved")
 
     if TYPE_CHECKING:
 
@@ -995,6 +1044,7 @@ class SuggestRecipesResponse(Message[_SuggestRecipesResponseFields]):
             unmatched_pantry_items: list[str] | None = None,
             unknown_foods: list[str] | None = None,
             note: str = "",
+            resolved: dict[str, Names] | None = None,
         ) -> None:
             pass
 
@@ -1002,6 +1052,7 @@ class SuggestRecipesResponse(Message[_SuggestRecipesResponseFields]):
         unmatched_pantry_items: list[str]
         unknown_foods: list[str]
         note: str
+        resolved: dict[str, Names]
 
 _IngredientInputFields: TypeAlias = Literal["text", "structured"]
 
@@ -1284,7 +1335,7 @@ class TaxonomyCreated(Message[_TaxonomyCreatedFields]):
         categories: list[str]
         tools: list[str]
 
-_CreateRecipeResponseFields: TypeAlias = Literal["slug", "name", "created", "unresolved", "unparsed"]
+_CreateRecipeResponseFields: TypeAlias = Literal["slug", "name", "created", "unresolved", "unparsed", "resolved", "created_foods", "changed_lines"]
 
 class CreateRecipeResponse(Message[_CreateRecipeResponseFields]):
     """
@@ -1327,9 +1378,30 @@ class CreateRecipeResponse(Message[_CreateRecipeResponseFields]):
             ```proto
             repeated string unparsed = 5;
             ```
+        resolved:
+            Food and unit names read other than exactly, with the Mealie food or
+            unit they were written as ("tomatoes" -> ["tomato"]).
+
+            ```proto
+            map<string, sous.recipes.v1.Names> resolved = 6;
+            ```
+        created_foods:
+            Foods created because no Mealie food had the line's name.
+
+            ```proto
+            repeated string created_foods = 7;
+            ```
+        changed_lines:
+            Lines whose reading sous changed from the parser's: words the parser
+            dropped put back in the note, a unit it could not match kept in the
+            line's order, a food it missed matched or created.
+
+            ```proto
+            repeated string changed_lines = 8;
+            ```
     """
 
-    __slots__ = ("slug", "name", "created", "unresolved", "unparsed")
+    __slots__ = ("slug", "name", "created", "unresolved", "unparsed", "resolved", "created_foods", "changed_lines")
 
     if TYPE_CHECKING:
 
@@ -1341,6 +1413,9 @@ class CreateRecipeResponse(Message[_CreateRecipeResponseFields]):
             created: TaxonomyCreated | None = None,
             unresolved: list[str] | None = None,
             unparsed: list[str] | None = None,
+            resolved: dict[str, Names] | None = None,
+            created_foods: list[str] | None = None,
+            changed_lines: list[str] | None = None,
         ) -> None:
             pass
 
@@ -1349,6 +1424,9 @@ class CreateRecipeResponse(Message[_CreateRecipeResponseFields]):
         created: TaxonomyCreated | None
         unresolved: list[str]
         unparsed: list[str]
+        resolved: dict[str, Names]
+        created_foods: list[str]
+        changed_lines: list[str]
 
 _UpdateRecipeRequestFields: TypeAlias = Literal["slug", "name", "description", "ingredients", "set_ingredients", "instructions", "set_instructions", "recipe_yield", "prep_time", "cook_time", "total_time", "tags", "categories", "tools", "replace_tags", "replace_categories", "replace_tools", "source_url", "rating", "notes", "set_notes"]
 
@@ -1542,7 +1620,7 @@ class UpdateRecipeRequest(Message[_UpdateRecipeRequestFields]):
         notes: list[Note]
         set_notes: bool
 
-_UpdateRecipeResponseFields: TypeAlias = Literal["slug", "renamed_from", "created", "unresolved", "rating", "unparsed"]
+_UpdateRecipeResponseFields: TypeAlias = Literal["slug", "renamed_from", "created", "unresolved", "rating", "unparsed", "resolved", "created_foods", "changed_lines"]
 
 class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
     """
@@ -1591,9 +1669,28 @@ class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
             ```proto
             repeated string unparsed = 6;
             ```
+        resolved:
+            Food and unit names read other than exactly (see CreateRecipeResponse).
+
+            ```proto
+            map<string, sous.recipes.v1.Names> resolved = 7;
+            ```
+        created_foods:
+            Foods created because no Mealie food had the line's name.
+
+            ```proto
+            repeated string created_foods = 8;
+            ```
+        changed_lines:
+            Lines whose reading sous changed from the parser's (see
+            CreateRecipeResponse).
+
+            ```proto
+            repeated string changed_lines = 9;
+            ```
     """
 
-    __slots__ = ("slug", "renamed_from", "created", "unresolved", "rating", "unparsed")
+    __slots__ = ("slug", "renamed_from", "created", "unresolved", "rating", "unparsed", "resolved", "created_foods", "changed_lines")
 
     if TYPE_CHECKING:
 
@@ -1606,6 +1703,9 @@ class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
             unresolved: list[str] | None = None,
             rating: float | None = None,
             unparsed: list[str] | None = None,
+            resolved: dict[str, Names] | None = None,
+            created_foods: list[str] | None = None,
+            changed_lines: list[str] | None = None,
         ) -> None:
             pass
 
@@ -1615,6 +1715,9 @@ class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
         unresolved: list[str]
         rating: float
         unparsed: list[str]
+        resolved: dict[str, Names]
+        created_foods: list[str]
+        changed_lines: list[str]
 
 _SetRecipeImageFromURLRequestFields: TypeAlias = Literal["slug", "url"]
 
@@ -2256,7 +2359,7 @@ class ParsedIngredient(Message[_ParsedIngredientFields]):
         ingredient: Ingredient | None
         confidence: float
 
-_ParseIngredientsResponseFields: TypeAlias = Literal["items"]
+_ParseIngredientsResponseFields: TypeAlias = Literal["items", "resolved"]
 
 class ParseIngredientsResponse(Message[_ParseIngredientsResponseFields]):
     """
@@ -2273,9 +2376,16 @@ class ParseIngredientsResponse(Message[_ParseIngredientsResponseFields]):
             ```proto
             repeated sous.recipes.v1.ParsedIngredient items = 1;
             ```
+        resolved:
+            Food and unit names the parser gave that sous read as an existing
+            food or unit other than exactly; their ids are filled in.
+
+            ```proto
+            map<string, sous.recipes.v1.Names> resolved = 2;
+            ```
     """
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "resolved")
 
     if TYPE_CHECKING:
 
@@ -2283,10 +2393,12 @@ class ParseIngredientsResponse(Message[_ParseIngredientsResponseFields]):
             self,
             *,
             items: list[ParsedIngredient] | None = None,
+            resolved: dict[str, Names] | None = None,
         ) -> None:
             pass
 
         items: list[ParsedIngredient]
+        resolved: dict[str, Names]
 
 _TaxonomyItemFields: TypeAlias = Literal["id", "name", "slug", "description", "plural_name", "abbreviation", "label", "aliases", "color", "on_hand"]
 
@@ -3387,7 +3499,7 @@ class RecipeView(Enum):
 
 
 _DESC = file_desc(
-    b'\n\x1dsous/recipes/v1/recipes.proto\x12\x0fsous.recipes.v1\x1a\x1cgoogle/protobuf/struct.proto"\x12\n\x10GetStatusRequest"\x89\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly"\xcf\x03\n\rRecipeSummary\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12\x12\n\x04tags\x18\x05 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x06 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x07 \x03(\tR\x05tools\x12\x1b\n\x06rating\x18\x08 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12!\n\x0crecipe_yield\x18\t \x01(\tR\x0brecipeYield\x12\x1d\n\ntotal_time\x18\n \x01(\tR\ttotalTime\x12\x1b\n\tprep_time\x18\x0b \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x0c \x01(\tR\x08cookTime\x12\x1d\n\nsource_url\x18\r \x01(\tR\tsourceUrl\x12\x1d\n\ndate_added\x18\x0e \x01(\tR\tdateAdded\x12\x1b\n\tlast_made\x18\x0f \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x10 \x01(\x08R\x08hasImageB\t\n\x07_rating"\xfd\x01\n\nIngredient\x12\x18\n\x07display\x18\x01 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x02 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x03 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x04 \x01(\tR\x04food\x12\x12\n\x04note\x18\x05 \x01(\tR\x04note\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x17\n\x07food_id\x18\x07 \x01(\tR\x06foodId\x12\x17\n\x07unit_id\x18\x08 \x01(\tR\x06unitId\x12#\n\roriginal_text\x18\t \x01(\tR\x0coriginalTextB\x0b\n\t_quantity"0\n\x04Note\x12\x14\n\x05title\x18\x01 \x01(\tR\x05title\x12\x12\n\x04text\x18\x02 \x01(\tR\x04text"\xd8\x04\n\x06Recipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12=\n\x0bingredients\x18\t \x03(\x0b2\x1b.sous.recipes.v1.IngredientR\x0bingredients\x12"\n\x0cinstructions\x18\n \x03(\tR\x0cinstructions\x12\x12\n\x04tags\x18\x0b \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x0c \x03(\tR\ncategories\x12\x14\n\x05tools\x18\r \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0e \x01(\tR\tsourceUrl\x12\x1b\n\x06rating\x18\x0f \x01(\x01H\x00R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x10 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tlast_made\x18\x11 \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x12 \x01(\x08R\x08hasImage\x12\x1d\n\ndate_added\x18\x13 \x01(\tR\tdateAddedB\t\n\x07_rating"\xa8\x02\n\x14SearchRecipesRequest\x12\x14\n\x05query\x18\x01 \x01(\tR\x05query\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x04 \x03(\tR\x05tools\x12\x14\n\x05foods\x18\x05 \x03(\tR\x05foods\x12\x1f\n\x0brequire_all\x18\x06 \x01(\x08R\nrequireAll\x12\x16\n\x06fields\x18\x07 \x03(\tR\x06fields\x12\x17\n\x04page\x18\x08 \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x19\n\x05limit\x18\t \x01(\x05H\x01R\x05limit\x88\x01\x01\x12\x1a\n\x08cookbook\x18\n \x01(\tR\x08cookbookB\x07\n\x05_pageB\x08\n\x06_limit"\xd9\x01\n\x15SearchRecipesResponse\x124\n\x05items\x18\x01 \x03(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x14\n\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x05 \x01(\x05R\ntotalPages\x12)\n\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut"R\n\x10GetRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04full\x18\x02 \x01(\x08R\x04full\x12\x16\n\x06fields\x18\x03 \x03(\tR\x06fields"o\n\x11GetRecipeResponse\x12/\n\x06recipe\x18\x01 \x01(\x0b2\x17.sous.recipes.v1.RecipeR\x06recipe\x12)\n\x03raw\x18\x02 \x01(\x0b2\x17.google.protobuf.StructR\x03raw"\xc1\x01\n\x15SuggestRecipesRequest\x12\x14\n\x05foods\x18\x01 \x03(\tR\x05foods\x12\x14\n\x05tools\x18\x02 \x03(\tR\x05tools\x12/\n\x11max_missing_foods\x18\x03 \x01(\x05H\x00R\x0fmaxMissingFoods\x88\x01\x01\x12\x14\n\x05limit\x18\x04 \x01(\x05R\x05limit\x12\x1f\n\x0bfrom_pantry\x18\x05 \x01(\x08R\nfromPantryB\x14\n\x12_max_missing_foods"\x8e\x01\n\nSuggestion\x126\n\x06recipe\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x06recipe\x12#\n\rmissing_foods\x18\x02 \x03(\tR\x0cmissingFoods\x12#\n\rmissing_tools\x18\x03 \x03(\tR\x0cmissingTools"\xba\x01\n\x16SuggestRecipesResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.recipes.v1.SuggestionR\x05items\x124\n\x16unmatched_pantry_items\x18\x02 \x03(\tR\x14unmatchedPantryItems\x12#\n\runknown_foods\x18\x03 \x03(\tR\x0cunknownFoods\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note"x\n\x0fIngredientInput\x12\x14\n\x04text\x18\x01 \x01(\tH\x00R\x04text\x12G\n\nstructured\x18\x02 \x01(\x0b2%.sous.recipes.v1.StructuredIngredientH\x00R\nstructuredB\x06\n\x04kind"\x96\x01\n\x14StructuredIngredient\x12\x1f\n\x08quantity\x18\x01 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x02 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x03 \x01(\tR\x04food\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note\x12\x14\n\x05title\x18\x05 \x01(\tR\x05titleB\x0b\n\t_quantity"\xe2\x03\n\x13CreateRecipeRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x02 \x01(\tR\x0bdescription\x12B\n\x0bingredients\x18\x03 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12"\n\x0cinstructions\x18\x04 \x03(\tR\x0cinstructions\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12\x12\n\x04tags\x18\t \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\n \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0b \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0c \x01(\tR\tsourceUrl\x12\x1b\n\tfrom_slug\x18\r \x01(\tR\x08fromSlug\x12+\n\x05notes\x18\x0e \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes"[\n\x0fTaxonomyCreated\x12\x12\n\x04tags\x18\x01 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x02 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x03 \x03(\tR\x05tools"\xb6\x01\n\x14CreateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed"\xf0\x06\n\x13UpdateRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12B\n\x0bingredients\x18\x04 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12\'\n\x0fset_ingredients\x18\x05 \x01(\x08R\x0esetIngredients\x12"\n\x0cinstructions\x18\x06 \x03(\tR\x0cinstructions\x12)\n\x10set_instructions\x18\x07 \x01(\x08R\x0fsetInstructions\x12&\n\x0crecipe_yield\x18\x08 \x01(\tH\x02R\x0brecipeYield\x88\x01\x01\x12 \n\tprep_time\x18\t \x01(\tH\x03R\x08prepTime\x88\x01\x01\x12 \n\tcook_time\x18\n \x01(\tH\x04R\x08cookTime\x88\x01\x01\x12"\n\ntotal_time\x18\x0b \x01(\tH\x05R\ttotalTime\x88\x01\x01\x12\x12\n\x04tags\x18\x0c \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\r \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0e \x03(\tR\x05tools\x12!\n\x0creplace_tags\x18\x0f \x01(\x08R\x0breplaceTags\x12-\n\x12replace_categories\x18\x10 \x01(\x08R\x11replaceCategories\x12#\n\rreplace_tools\x18\x11 \x01(\x08R\x0creplaceTools\x12"\n\nsource_url\x18\x12 \x01(\tH\x06R\tsourceUrl\x88\x01\x01\x12\x1b\n\x06rating\x18\x13 \x01(\x01H\x07R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x14 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tset_notes\x18\x15 \x01(\x08R\x08setNotesB\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0f\n\r_recipe_yieldB\x0c\n\n_prep_timeB\x0c\n\n_cook_timeB\r\n\x0b_total_timeB\r\n\x0b_source_urlB\t\n\x07_rating"\xed\x01\n\x14UpdateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0crenamed_from\x18\x02 \x01(\tR\x0brenamedFrom\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1b\n\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12\x1a\n\x08unparsed\x18\x06 \x03(\tR\x08unparsedB\t\n\x07_rating"D\n\x1cSetRecipeImageFromURLRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x10\n\x03url\x18\x02 \x01(\tR\x03url"3\n\x1dSetRecipeImageFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"b\n\x18UploadRecipeImageRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x14\n\x05image\x18\x02 \x01(\x0cR\x05image\x12\x1c\n\textension\x18\x03 \x01(\tR\textension"/\n\x19UploadRecipeImageResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"a\n\x15BulkTagRecipesRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories"\x87\x01\n\x16BulkTagRecipesResponse\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12:\n\x07created\x18\x02 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1b\n\tnot_found\x18\x03 \x03(\tR\x08notFound"L\n\x13DeleteRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0cconfirm_slug\x18\x02 \x01(\tR\x0bconfirmSlug"X\n\x14DeleteRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12,\n\x12used_bulk_fallback\x18\x02 \x01(\x08R\x10usedBulkFallback"\xdb\x01\n\x1aImportRecipeFromURLRequest\x12\x10\n\x03url\x18\x01 \x01(\tR\x03url\x12&\n\x0cinclude_tags\x18\x02 \x01(\x08H\x00R\x0bincludeTags\x88\x01\x01\x122\n\x12include_categories\x18\x03 \x01(\x08H\x01R\x11includeCategories\x88\x01\x01\x12\'\n\x0fallow_duplicate\x18\x04 \x01(\x08R\x0eallowDuplicateB\x0f\n\r_include_tagsB\x15\n\x13_include_categories"\xc2\x01\n\x1bImportRecipeFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12#\n\rscrape_failed\x18\x03 \x01(\x08R\x0cscrapeFailed\x12)\n\x10ingredient_count\x18\x04 \x01(\x05R\x0fingredientCount\x12+\n\x11instruction_count\x18\x05 \x01(\x05R\x10instructionCount"S\n\x15MarkRecipeMadeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x12\n\x04note\x18\x03 \x01(\tR\x04note"[\n\x16MarkRecipeMadeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x19\n\x08event_id\x18\x03 \x01(\tR\x07eventId"`\n\x17ParseIngredientsRequest\x12\x14\n\x05lines\x18\x01 \x03(\tR\x05lines\x12/\n\x06parser\x18\x02 \x01(\x0e2\x17.sous.recipes.v1.ParserR\x06parser"\x99\x01\n\x10ParsedIngredient\x12\x14\n\x05input\x18\x01 \x01(\tR\x05input\x12;\n\ningredient\x18\x02 \x01(\x0b2\x1b.sous.recipes.v1.IngredientR\ningredient\x12#\n\nconfidence\x18\x03 \x01(\x01H\x00R\nconfidence\x88\x01\x01B\r\n\x0b_confidence"S\n\x18ParseIngredientsResponse\x127\n\x05items\x18\x01 \x03(\x0b2!.sous.recipes.v1.ParsedIngredientR\x05items"\x8c\x02\n\x0cTaxonomyItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n\x04slug\x18\x03 \x01(\tR\x04slug\x12 \n\x0bdescription\x18\x04 \x01(\tR\x0bdescription\x12\x1f\n\x0bplural_name\x18\x05 \x01(\tR\npluralName\x12"\n\x0cabbreviation\x18\x06 \x01(\tR\x0cabbreviation\x12\x14\n\x05label\x18\x07 \x01(\tR\x05label\x12\x18\n\x07aliases\x18\x08 \x03(\tR\x07aliases\x12\x14\n\x05color\x18\t \x01(\tR\x05color\x12\x17\n\x07on_hand\x18\n \x01(\x08R\x06onHand"\x80\x01\n\x13ListTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x16\n\x06search\x18\x02 \x01(\tR\x06search\x12\x12\n\x04page\x18\x03 \x01(\x05R\x04page"\x96\x01\n\x14ListTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05total\x18\x03 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x04 \x01(\x05R\ntotalPages"\xb7\x02\n\rTaxonomyWrite\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12$\n\x0bplural_name\x18\x04 \x01(\tH\x02R\npluralName\x88\x01\x01\x12\'\n\x0cabbreviation\x18\x05 \x01(\tH\x03R\x0cabbreviation\x88\x01\x01\x12\x19\n\x05color\x18\x06 \x01(\tH\x04R\x05color\x88\x01\x01\x12\x1c\n\x07on_hand\x18\x07 \x01(\x08H\x05R\x06onHand\x88\x01\x01B\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0e\n\x0c_plural_nameB\x0f\n\r_abbreviationB\x08\n\x06_colorB\n\n\x08_on_hand"O\n\tItemError\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n\x04item\x18\x02 \x01(\tR\x04item\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"\x8c\x01\n\x15CreateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16CreateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x8c\x01\n\x15UpdateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16UpdateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x89\x01\n\x14MergeTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x19\n\x08from_ids\x18\x02 \x03(\tR\x07fromIds\x12\x17\n\x07into_id\x18\x03 \x01(\tR\x06intoId"\x96\x01\n\x15MergeTaxonomyResponse\x12\x16\n\x06merged\x18\x01 \x03(\tR\x06merged\x121\n\x04into\x18\x02 \x01(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x04into\x122\n\x06errors\x18\x03 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"~\n\x15DeleteTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x10\n\x03ids\x18\x02 \x03(\tR\x03ids\x12\x14\n\x05force\x18\x03 \x01(\x08R\x05force"f\n\x16DeleteTaxonomyResponse\x12\x18\n\x07deleted\x18\x01 \x03(\tR\x07deleted\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"g\n\x13SweepRecipesRequest\x12\x1f\n\x0bmax_recipes\x18\x01 \x01(\x05R\nmaxRecipes\x12/\n\x04view\x18\x02 \x01(\x0e2\x1b.sous.recipes.v1.RecipeViewR\x04view"d\n\rSweepProgress\x12\x18\n\x07scanned\x18\x01 \x01(\x05R\x07scanned\x12\x14\n\x05total\x18\x02 \x01(\x05R\x05total\x12#\n\rlibrary_total\x18\x03 \x01(\x05R\x0clibraryTotal"\xca\x01\n\x14SweepRecipesResponse\x12<\n\x08progress\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.SweepProgressH\x00R\x08progress\x121\n\x06recipe\x18\x02 \x01(\x0b2\x17.sous.recipes.v1.RecipeH\x00R\x06recipe\x129\n\x07failure\x18\x03 \x01(\x0b2\x1d.sous.recipes.v1.SweepFailureH\x00R\x07failureB\x06\n\x04item"<\n\x0cSweepFailure\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"1\n\x19ResolveRecipeSlugsRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs"H\n\x0eResolvedRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name"t\n\x1aResolveRecipeSlugsResponse\x129\n\x07recipes\x18\x01 \x03(\x0b2\x1f.sous.recipes.v1.ResolvedRecipeR\x07recipes\x12\x1b\n\tnot_found\x18\x02 \x03(\tR\x08notFound*U\n\x06Parser\x12\x16\n\x12PARSER_UNSPECIFIED\x10\x00\x12\x0e\n\nPARSER_NLP\x10\x01\x12\x10\n\x0cPARSER_BRUTE\x10\x02\x12\x11\n\rPARSER_OPENAI\x10\x03*\xe8\x01\n\x10TaxonomyResource\x12!\n\x1dTAXONOMY_RESOURCE_UNSPECIFIED\x10\x00\x12\x1b\n\x17TAXONOMY_RESOURCE_FOODS\x10\x01\x12\x1b\n\x17TAXONOMY_RESOURCE_UNITS\x10\x02\x12\x1c\n\x18TAXONOMY_RESOURCE_LABELS\x10\x03\x12\x1a\n\x16TAXONOMY_RESOURCE_TAGS\x10\x04\x12 \n\x1cTAXONOMY_RESOURCE_CATEGORIES\x10\x05\x12\x1b\n\x17TAXONOMY_RESOURCE_TOOLS\x10\x06*Z\n\nRecipeView\x12\x1b\n\x17RECIPE_VIEW_UNSPECIFIED\x10\x00\x12\x17\n\x13RECIPE_VIEW_SUMMARY\x10\x01\x12\x16\n\x12RECIPE_VIEW_DETAIL\x10\x022\x91\x10\n\x0eRecipesService\x12W\n\tGetStatus\x12!.sous.recipes.v1.GetStatusRequest\x1a".sous.recipes.v1.GetStatusResponse"\x03\x90\x02\x01\x12c\n\rSearchRecipes\x12%.sous.recipes.v1.SearchRecipesRequest\x1a&.sous.recipes.v1.SearchRecipesResponse"\x03\x90\x02\x01\x12W\n\tGetRecipe\x12!.sous.recipes.v1.GetRecipeRequest\x1a".sous.recipes.v1.GetRecipeResponse"\x03\x90\x02\x01\x12f\n\x0eSuggestRecipes\x12&.sous.recipes.v1.SuggestRecipesRequest\x1a\'.sous.recipes.v1.SuggestRecipesResponse"\x03\x90\x02\x01\x12]\n\x0cCreateRecipe\x12$.sous.recipes.v1.CreateRecipeRequest\x1a%.sous.recipes.v1.CreateRecipeResponse"\x00\x12]\n\x0cUpdateRecipe\x12$.sous.recipes.v1.UpdateRecipeRequest\x1a%.sous.recipes.v1.UpdateRecipeResponse"\x00\x12x\n\x15SetRecipeImageFromURL\x12-.sous.recipes.v1.SetRecipeImageFromURLRequest\x1a..sous.recipes.v1.SetRecipeImageFromURLResponse"\x00\x12l\n\x11UploadRecipeImage\x12).sous.recipes.v1.UploadRecipeImageRequest\x1a*.sous.recipes.v1.UploadRecipeImageResponse"\x00\x12c\n\x0eBulkTagRecipes\x12&.sous.recipes.v1.BulkTagRecipesRequest\x1a\'.sous.recipes.v1.BulkTagRecipesResponse"\x00\x12`\n\x0cDeleteRecipe\x12$.sous.recipes.v1.DeleteRecipeRequest\x1a%.sous.recipes.v1.DeleteRecipeResponse"\x03\x90\x02\x02\x12r\n\x13ImportRecipeFromURL\x12+.sous.recipes.v1.ImportRecipeFromURLRequest\x1a,.sous.recipes.v1.ImportRecipeFromURLResponse"\x00\x12c\n\x0eMarkRecipeMade\x12&.sous.recipes.v1.MarkRecipeMadeRequest\x1a\'.sous.recipes.v1.MarkRecipeMadeResponse"\x00\x12l\n\x10ParseIngredients\x12(.sous.recipes.v1.ParseIngredientsRequest\x1a).sous.recipes.v1.ParseIngredientsResponse"\x03\x90\x02\x01\x12`\n\x0cListTaxonomy\x12$.sous.recipes.v1.ListTaxonomyRequest\x1a%.sous.recipes.v1.ListTaxonomyResponse"\x03\x90\x02\x01\x12c\n\x0eCreateTaxonomy\x12&.sous.recipes.v1.CreateTaxonomyRequest\x1a\'.sous.recipes.v1.CreateTaxonomyResponse"\x00\x12c\n\x0eUpdateTaxonomy\x12&.sous.recipes.v1.UpdateTaxonomyRequest\x1a\'.sous.recipes.v1.UpdateTaxonomyResponse"\x00\x12`\n\rMergeTaxonomy\x12%.sous.recipes.v1.MergeTaxonomyRequest\x1a&.sous.recipes.v1.MergeTaxonomyResponse"\x00\x12f\n\x0eDeleteTaxonomy\x12&.sous.recipes.v1.DeleteTaxonomyRequest\x1a\'.sous.recipes.v1.DeleteTaxonomyResponse"\x03\x90\x02\x02\x12b\n\x0cSweepRecipes\x12$.sous.recipes.v1.SweepRecipesRequest\x1a%.sous.recipes.v1.SweepRecipesResponse"\x03\x90\x02\x010\x01\x12r\n\x12ResolveRecipeSlugs\x12*.sous.recipes.v1.ResolveRecipeSlugsRequest\x1a+.sous.recipes.v1.ResolveRecipeSlugsResponse"\x03\x90\x02\x01B\xc2\x01\n\x13com.sous.recipes.v1B\x0cRecipesProtoP\x01Z?github.com/souskitchen/sous/proto/gen/sous/recipes/v1;recipesv1\xa2\x02\x03SRX\xaa\x02\x0fSous.Recipes.V1\xca\x02\x0fSous\\Recipes\\V1\xe2\x02\x1bSous\\Recipes\\V1\\GPBMetadata\xea\x02\x11Sous::Recipes::V1b\x06proto3',
+    b'\n\x1dsous/recipes/v1/recipes.proto\x12\x0fsous.recipes.v1\x1a\x1cgoogle/protobuf/struct.proto"\x12\n\x10GetStatusRequest"\x89\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly"\xcf\x03\n\rRecipeSummary\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12\x12\n\x04tags\x18\x05 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x06 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x07 \x03(\tR\x05tools\x12\x1b\n\x06rating\x18\x08 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12!\n\x0crecipe_yield\x18\t \x01(\tR\x0brecipeYield\x12\x1d\n\ntotal_time\x18\n \x01(\tR\ttotalTime\x12\x1b\n\tprep_time\x18\x0b \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x0c \x01(\tR\x08cookTime\x12\x1d\n\nsource_url\x18\r \x01(\tR\tsourceUrl\x12\x1d\n\ndate_added\x18\x0e \x01(\tR\tdateAdded\x12\x1b\n\tlast_made\x18\x0f \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x10 \x01(\x08R\x08hasImageB\t\n\x07_rating"\xfd\x01\n\nIngredient\x12\x18\n\x07display\x18\x01 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x02 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x03 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x04 \x01(\tR\x04food\x12\x12\n\x04note\x18\x05 \x01(\tR\x04note\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x17\n\x07food_id\x18\x07 \x01(\tR\x06foodId\x12\x17\n\x07unit_id\x18\x08 \x01(\tR\x06unitId\x12#\n\roriginal_text\x18\t \x01(\tR\x0coriginalTextB\x0b\n\t_quantity"0\n\x04Note\x12\x14\n\x05title\x18\x01 \x01(\tR\x05title\x12\x12\n\x04text\x18\x02 \x01(\tR\x04text"\xd8\x04\n\x06Recipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12=\n\x0bingredients\x18\t \x03(\x0b2\x1b.sous.recipes.v1.IngredientR\x0bingredients\x12"\n\x0cinstructions\x18\n \x03(\tR\x0cinstructions\x12\x12\n\x04tags\x18\x0b \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x0c \x03(\tR\ncategories\x12\x14\n\x05tools\x18\r \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0e \x01(\tR\tsourceUrl\x12\x1b\n\x06rating\x18\x0f \x01(\x01H\x00R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x10 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tlast_made\x18\x11 \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x12 \x01(\x08R\x08hasImage\x12\x1d\n\ndate_added\x18\x13 \x01(\tR\tdateAddedB\t\n\x07_rating"\xa8\x02\n\x14SearchRecipesRequest\x12\x14\n\x05query\x18\x01 \x01(\tR\x05query\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x04 \x03(\tR\x05tools\x12\x14\n\x05foods\x18\x05 \x03(\tR\x05foods\x12\x1f\n\x0brequire_all\x18\x06 \x01(\x08R\nrequireAll\x12\x16\n\x06fields\x18\x07 \x03(\tR\x06fields\x12\x17\n\x04page\x18\x08 \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x19\n\x05limit\x18\t \x01(\x05H\x01R\x05limit\x88\x01\x01\x12\x1a\n\x08cookbook\x18\n \x01(\tR\x08cookbookB\x07\n\x05_pageB\x08\n\x06_limit"\x80\x03\n\x15SearchRecipesResponse\x124\n\x05items\x18\x01 \x03(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x14\n\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x05 \x01(\x05R\ntotalPages\x12)\n\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\x12P\n\x08resolved\x18\x07 \x03(\x0b24.sous.recipes.v1.SearchRecipesResponse.ResolvedEntryR\x08resolved\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\x1d\n\x05Names\x12\x14\n\x05names\x18\x01 \x03(\tR\x05names"R\n\x10GetRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04full\x18\x02 \x01(\x08R\x04full\x12\x16\n\x06fields\x18\x03 \x03(\tR\x06fields"o\n\x11GetRecipeResponse\x12/\n\x06recipe\x18\x01 \x01(\x0b2\x17.sous.recipes.v1.RecipeR\x06recipe\x12)\n\x03raw\x18\x02 \x01(\x0b2\x17.google.protobuf.StructR\x03raw"\xc1\x01\n\x15SuggestRecipesRequest\x12\x14\n\x05foods\x18\x01 \x03(\tR\x05foods\x12\x14\n\x05tools\x18\x02 \x03(\tR\x05tools\x12/\n\x11max_missing_foods\x18\x03 \x01(\x05H\x00R\x0fmaxMissingFoods\x88\x01\x01\x12\x14\n\x05limit\x18\x04 \x01(\x05R\x05limit\x12\x1f\n\x0bfrom_pantry\x18\x05 \x01(\x08R\nfromPantryB\x14\n\x12_max_missing_foods"\x8e\x01\n\nSuggestion\x126\n\x06recipe\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x06recipe\x12#\n\rmissing_foods\x18\x02 \x03(\tR\x0cmissingFoods\x12#\n\rmissing_tools\x18\x03 \x03(\tR\x0cmissingTools"\xe2\x02\n\x16SuggestRecipesResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.recipes.v1.SuggestionR\x05items\x124\n\x16unmatched_pantry_items\x18\x02 \x03(\tR\x14unmatchedPantryItems\x12#\n\runknown_foods\x18\x03 \x03(\tR\x0cunknownFoods\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note\x12Q\n\x08resolved\x18\x05 \x03(\x0b25.sous.recipes.v1.SuggestRecipesResponse.ResolvedEntryR\x08resolved\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"x\n\x0fIngredientInput\x12\x14\n\x04text\x18\x01 \x01(\tH\x00R\x04text\x12G\n\nstructured\x18\x02 \x01(\x0b2%.sous.recipes.v1.StructuredIngredientH\x00R\nstructuredB\x06\n\x04kind"\x96\x01\n\x14StructuredIngredient\x12\x1f\n\x08quantity\x18\x01 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x02 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x03 \x01(\tR\x04food\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note\x12\x14\n\x05title\x18\x05 \x01(\tR\x05titleB\x0b\n\t_quantity"\xe2\x03\n\x13CreateRecipeRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x02 \x01(\tR\x0bdescription\x12B\n\x0bingredients\x18\x03 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12"\n\x0cinstructions\x18\x04 \x03(\tR\x0cinstructions\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12\x12\n\x04tags\x18\t \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\n \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0b \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0c \x01(\tR\tsourceUrl\x12\x1b\n\tfrom_slug\x18\r \x01(\tR\x08fromSlug\x12+\n\x05notes\x18\x0e \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes"[\n\x0fTaxonomyCreated\x12\x12\n\x04tags\x18\x01 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x02 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x03 \x03(\tR\x05tools"\xa6\x03\n\x14CreateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed\x12O\n\x08resolved\x18\x06 \x03(\x0b23.sous.recipes.v1.CreateRecipeResponse.ResolvedEntryR\x08resolved\x12#\n\rcreated_foods\x18\x07 \x03(\tR\x0ccreatedFoods\x12#\n\rchanged_lines\x18\x08 \x03(\tR\x0cchangedLines\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\xf0\x06\n\x13UpdateRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12B\n\x0bingredients\x18\x04 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12\'\n\x0fset_ingredients\x18\x05 \x01(\x08R\x0esetIngredients\x12"\n\x0cinstructions\x18\x06 \x03(\tR\x0cinstructions\x12)\n\x10set_instructions\x18\x07 \x01(\x08R\x0fsetInstructions\x12&\n\x0crecipe_yield\x18\x08 \x01(\tH\x02R\x0brecipeYield\x88\x01\x01\x12 \n\tprep_time\x18\t \x01(\tH\x03R\x08prepTime\x88\x01\x01\x12 \n\tcook_time\x18\n \x01(\tH\x04R\x08cookTime\x88\x01\x01\x12"\n\ntotal_time\x18\x0b \x01(\tH\x05R\ttotalTime\x88\x01\x01\x12\x12\n\x04tags\x18\x0c \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\r \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0e \x03(\tR\x05tools\x12!\n\x0creplace_tags\x18\x0f \x01(\x08R\x0breplaceTags\x12-\n\x12replace_categories\x18\x10 \x01(\x08R\x11replaceCategories\x12#\n\rreplace_tools\x18\x11 \x01(\x08R\x0creplaceTools\x12"\n\nsource_url\x18\x12 \x01(\tH\x06R\tsourceUrl\x88\x01\x01\x12\x1b\n\x06rating\x18\x13 \x01(\x01H\x07R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x14 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tset_notes\x18\x15 \x01(\x08R\x08setNotesB\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0f\n\r_recipe_yieldB\x0c\n\n_prep_timeB\x0c\n\n_cook_timeB\r\n\x0b_total_timeB\r\n\x0b_source_urlB\t\n\x07_rating"\xdd\x03\n\x14UpdateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0crenamed_from\x18\x02 \x01(\tR\x0brenamedFrom\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1b\n\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12\x1a\n\x08unparsed\x18\x06 \x03(\tR\x08unparsed\x12O\n\x08resolved\x18\x07 \x03(\x0b23.sous.recipes.v1.UpdateRecipeResponse.ResolvedEntryR\x08resolved\x12#\n\rcreated_foods\x18\x08 \x03(\tR\x0ccreatedFoods\x12#\n\rchanged_lines\x18\t \x03(\tR\x0cchangedLines\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01B\t\n\x07_rating"D\n\x1cSetRecipeImageFromURLRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x10\n\x03url\x18\x02 \x01(\tR\x03url"3\n\x1dSetRecipeImageFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"b\n\x18UploadRecipeImageRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x14\n\x05image\x18\x02 \x01(\x0cR\x05image\x12\x1c\n\textension\x18\x03 \x01(\tR\textension"/\n\x19UploadRecipeImageResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"a\n\x15BulkTagRecipesRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories"\x87\x01\n\x16BulkTagRecipesResponse\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12:\n\x07created\x18\x02 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1b\n\tnot_found\x18\x03 \x03(\tR\x08notFound"L\n\x13DeleteRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0cconfirm_slug\x18\x02 \x01(\tR\x0bconfirmSlug"X\n\x14DeleteRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12,\n\x12used_bulk_fallback\x18\x02 \x01(\x08R\x10usedBulkFallback"\xdb\x01\n\x1aImportRecipeFromURLRequest\x12\x10\n\x03url\x18\x01 \x01(\tR\x03url\x12&\n\x0cinclude_tags\x18\x02 \x01(\x08H\x00R\x0bincludeTags\x88\x01\x01\x122\n\x12include_categories\x18\x03 \x01(\x08H\x01R\x11includeCategories\x88\x01\x01\x12\'\n\x0fallow_duplicate\x18\x04 \x01(\x08R\x0eallowDuplicateB\x0f\n\r_include_tagsB\x15\n\x13_include_categories"\xc2\x01\n\x1bImportRecipeFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12#\n\rscrape_failed\x18\x03 \x01(\x08R\x0cscrapeFailed\x12)\n\x10ingredient_count\x18\x04 \x01(\x05R\x0fingredientCount\x12+\n\x11instruction_count\x18\x05 \x01(\x05R\x10instructionCount"S\n\x15MarkRecipeMadeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x12\n\x04note\x18\x03 \x01(\tR\x04note"[\n\x16MarkRecipeMadeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x19\n\x08event_id\x18\x03 \x01(\tR\x07eventId"`\n\x17ParseIngredientsRequest\x12\x14\n\x05lines\x18\x01 \x03(\tR\x05lines\x12/\n\x06parser\x18\x02 \x01(\x0e2\x17.sous.recipes.v1.ParserR\x06parser"\x99\x01\n\x10ParsedIngredient\x12\x14\n\x05input\x18\x01 \x01(\tR\x05input\x12;\n\ningredient\x18\x02 \x01(\x0b2\x1b.sous.recipes.v1.IngredientR\ningredient\x12#\n\nconfidence\x18\x03 \x01(\x01H\x00R\nconfidence\x88\x01\x01B\r\n\x0b_confidence"\xfd\x01\n\x18ParseIngredientsResponse\x127\n\x05items\x18\x01 \x03(\x0b2!.sous.recipes.v1.ParsedIngredientR\x05items\x12S\n\x08resolved\x18\x02 \x03(\x0b27.sous.recipes.v1.ParseIngredientsResponse.ResolvedEntryR\x08resolved\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\x8c\x02\n\x0cTaxonomyItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n\x04slug\x18\x03 \x01(\tR\x04slug\x12 \n\x0bdescription\x18\x04 \x01(\tR\x0bdescription\x12\x1f\n\x0bplural_name\x18\x05 \x01(\tR\npluralName\x12"\n\x0cabbreviation\x18\x06 \x01(\tR\x0cabbreviation\x12\x14\n\x05label\x18\x07 \x01(\tR\x05label\x12\x18\n\x07aliases\x18\x08 \x03(\tR\x07aliases\x12\x14\n\x05color\x18\t \x01(\tR\x05color\x12\x17\n\x07on_hand\x18\n \x01(\x08R\x06onHand"\x80\x01\n\x13ListTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x16\n\x06search\x18\x02 \x01(\tR\x06search\x12\x12\n\x04page\x18\x03 \x01(\x05R\x04page"\x96\x01\n\x14ListTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05total\x18\x03 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x04 \x01(\x05R\ntotalPages"\xb7\x02\n\rTaxonomyWrite\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12$\n\x0bplural_name\x18\x04 \x01(\tH\x02R\npluralName\x88\x01\x01\x12\'\n\x0cabbreviation\x18\x05 \x01(\tH\x03R\x0cabbreviation\x88\x01\x01\x12\x19\n\x05color\x18\x06 \x01(\tH\x04R\x05color\x88\x01\x01\x12\x1c\n\x07on_hand\x18\x07 \x01(\x08H\x05R\x06onHand\x88\x01\x01B\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0e\n\x0c_plural_nameB\x0f\n\r_abbreviationB\x08\n\x06_colorB\n\n\x08_on_hand"O\n\tItemError\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n\x04item\x18\x02 \x01(\tR\x04item\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"\x8c\x01\n\x15CreateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16CreateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x8c\x01\n\x15UpdateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16UpdateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x89\x01\n\x14MergeTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x19\n\x08from_ids\x18\x02 \x03(\tR\x07fromIds\x12\x17\n\x07into_id\x18\x03 \x01(\tR\x06intoId"\x96\x01\n\x15MergeTaxonomyResponse\x12\x16\n\x06merged\x18\x01 \x03(\tR\x06merged\x121\n\x04into\x18\x02 \x01(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x04into\x122\n\x06errors\x18\x03 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"~\n\x15DeleteTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x10\n\x03ids\x18\x02 \x03(\tR\x03ids\x12\x14\n\x05force\x18\x03 \x01(\x08R\x05force"f\n\x16DeleteTaxonomyResponse\x12\x18\n\x07deleted\x18\x01 \x03(\tR\x07deleted\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"g\n\x13SweepRecipesRequest\x12\x1f\n\x0bmax_recipes\x18\x01 \x01(\x05R\nmaxRecipes\x12/\n\x04view\x18\x02 \x01(\x0e2\x1b.sous.recipes.v1.RecipeViewR\x04view"d\n\rSweepProgress\x12\x18\n\x07scanned\x18\x01 \x01(\x05R\x07scanned\x12\x14\n\x05total\x18\x02 \x01(\x05R\x05total\x12#\n\rlibrary_total\x18\x03 \x01(\x05R\x0clibraryTotal"\xca\x01\n\x14SweepRecipesResponse\x12<\n\x08progress\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.SweepProgressH\x00R\x08progress\x121\n\x06recipe\x18\x02 \x01(\x0b2\x17.sous.recipes.v1.RecipeH\x00R\x06recipe\x129\n\x07failure\x18\x03 \x01(\x0b2\x1d.sous.recipes.v1.SweepFailureH\x00R\x07failureB\x06\n\x04item"<\n\x0cSweepFailure\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"1\n\x19ResolveRecipeSlugsRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs"H\n\x0eResolvedRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name"t\n\x1aResolveRecipeSlugsResponse\x129\n\x07recipes\x18\x01 \x03(\x0b2\x1f.sous.recipes.v1.ResolvedRecipeR\x07recipes\x12\x1b\n\tnot_found\x18\x02 \x03(\tR\x08notFound*U\n\x06Parser\x12\x16\n\x12PARSER_UNSPECIFIED\x10\x00\x12\x0e\n\nPARSER_NLP\x10\x01\x12\x10\n\x0cPARSER_BRUTE\x10\x02\x12\x11\n\rPARSER_OPENAI\x10\x03*\xe8\x01\n\x10TaxonomyResource\x12!\n\x1dTAXONOMY_RESOURCE_UNSPECIFIED\x10\x00\x12\x1b\n\x17TAXONOMY_RESOURCE_FOODS\x10\x01\x12\x1b\n\x17TAXONOMY_RESOURCE_UNITS\x10\x02\x12\x1c\n\x18TAXONOMY_RESOURCE_LABELS\x10\x03\x12\x1a\n\x16TAXONOMY_RESOURCE_TAGS\x10\x04\x12 \n\x1cTAXONOMY_RESOURCE_CATEGORIES\x10\x05\x12\x1b\n\x17TAXONOMY_RESOURCE_TOOLS\x10\x06*Z\n\nRecipeView\x12\x1b\n\x17RECIPE_VIEW_UNSPECIFIED\x10\x00\x12\x17\n\x13RECIPE_VIEW_SUMMARY\x10\x01\x12\x16\n\x12RECIPE_VIEW_DETAIL\x10\x022\x91\x10\n\x0eRecipesService\x12W\n\tGetStatus\x12!.sous.recipes.v1.GetStatusRequest\x1a".sous.recipes.v1.GetStatusResponse"\x03\x90\x02\x01\x12c\n\rSearchRecipes\x12%.sous.recipes.v1.SearchRecipesRequest\x1a&.sous.recipes.v1.SearchRecipesResponse"\x03\x90\x02\x01\x12W\n\tGetRecipe\x12!.sous.recipes.v1.GetRecipeRequest\x1a".sous.recipes.v1.GetRecipeResponse"\x03\x90\x02\x01\x12f\n\x0eSuggestRecipes\x12&.sous.recipes.v1.SuggestRecipesRequest\x1a\'.sous.recipes.v1.SuggestRecipesResponse"\x03\x90\x02\x01\x12]\n\x0cCreateRecipe\x12$.sous.recipes.v1.CreateRecipeRequest\x1a%.sous.recipes.v1.CreateRecipeResponse"\x00\x12]\n\x0cUpdateRecipe\x12$.sous.recipes.v1.UpdateRecipeRequest\x1a%.sous.recipes.v1.UpdateRecipeResponse"\x00\x12x\n\x15SetRecipeImageFromURL\x12-.sous.recipes.v1.SetRecipeImageFromURLRequest\x1a..sous.recipes.v1.SetRecipeImageFromURLResponse"\x00\x12l\n\x11UploadRecipeImage\x12).sous.recipes.v1.UploadRecipeImageRequest\x1a*.sous.recipes.v1.UploadRecipeImageResponse"\x00\x12c\n\x0eBulkTagRecipes\x12&.sous.recipes.v1.BulkTagRecipesRequest\x1a\'.sous.recipes.v1.BulkTagRecipesResponse"\x00\x12`\n\x0cDeleteRecipe\x12$.sous.recipes.v1.DeleteRecipeRequest\x1a%.sous.recipes.v1.DeleteRecipeResponse"\x03\x90\x02\x02\x12r\n\x13ImportRecipeFromURL\x12+.sous.recipes.v1.ImportRecipeFromURLRequest\x1a,.sous.recipes.v1.ImportRecipeFromURLResponse"\x00\x12c\n\x0eMarkRecipeMade\x12&.sous.recipes.v1.MarkRecipeMadeRequest\x1a\'.sous.recipes.v1.MarkRecipeMadeResponse"\x00\x12l\n\x10ParseIngredients\x12(.sous.recipes.v1.ParseIngredientsRequest\x1a).sous.recipes.v1.ParseIngredientsResponse"\x03\x90\x02\x01\x12`\n\x0cListTaxonomy\x12$.sous.recipes.v1.ListTaxonomyRequest\x1a%.sous.recipes.v1.ListTaxonomyResponse"\x03\x90\x02\x01\x12c\n\x0eCreateTaxonomy\x12&.sous.recipes.v1.CreateTaxonomyRequest\x1a\'.sous.recipes.v1.CreateTaxonomyResponse"\x00\x12c\n\x0eUpdateTaxonomy\x12&.sous.recipes.v1.UpdateTaxonomyRequest\x1a\'.sous.recipes.v1.UpdateTaxonomyResponse"\x00\x12`\n\rMergeTaxonomy\x12%.sous.recipes.v1.MergeTaxonomyRequest\x1a&.sous.recipes.v1.MergeTaxonomyResponse"\x00\x12f\n\x0eDeleteTaxonomy\x12&.sous.recipes.v1.DeleteTaxonomyRequest\x1a\'.sous.recipes.v1.DeleteTaxonomyResponse"\x03\x90\x02\x02\x12b\n\x0cSweepRecipes\x12$.sous.recipes.v1.SweepRecipesRequest\x1a%.sous.recipes.v1.SweepRecipesResponse"\x03\x90\x02\x010\x01\x12r\n\x12ResolveRecipeSlugs\x12*.sous.recipes.v1.ResolveRecipeSlugsRequest\x1a+.sous.recipes.v1.ResolveRecipeSlugsResponse"\x03\x90\x02\x01B\xc2\x01\n\x13com.sous.recipes.v1B\x0cRecipesProtoP\x01Z?github.com/souskitchen/sous/proto/gen/sous/recipes/v1;recipesv1\xa2\x02\x03SRX\xaa\x02\x0fSous.Recipes.V1\xca\x02\x0fSous\\Recipes\\V1\xe2\x02\x1bSous\\Recipes\\V1\\GPBMetadata\xea\x02\x11Sous::Recipes::V1b\x06proto3',
     [
         struct_pb.desc(),
     ],
@@ -3400,6 +3512,7 @@ _DESC = file_desc(
         "Recipe": Recipe,
         "SearchRecipesRequest": SearchRecipesRequest,
         "SearchRecipesResponse": SearchRecipesResponse,
+        "Names": Names,
         "GetRecipeRequest": GetRecipeRequest,
         "GetRecipeResponse": GetRecipeResponse,
         "SuggestRecipesRequest": SuggestRecipesRequest,

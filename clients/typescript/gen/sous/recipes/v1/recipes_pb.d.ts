@@ -596,6 +596,14 @@ export declare type SearchRecipesResponse = Message<"sous.recipes.v1.SearchRecip
    * @generated from field: int32 descriptions_cut = 6;
    */
   descriptionsCut: number;
+
+  /**
+   * Filter names read other than exactly, with what they were read as:
+   * "rice" -> ["jasmine rice", "rice ($0.60)"], "dinners" -> ["Dinner"].
+   *
+   * @generated from field: map<string, sous.recipes.v1.Names> resolved = 7;
+   */
+  resolved: { [key: string]: Names };
 };
 
 /**
@@ -603,6 +611,27 @@ export declare type SearchRecipesResponse = Message<"sous.recipes.v1.SearchRecip
  * Use `create(SearchRecipesResponseSchema)` to create a new message.
  */
 export declare const SearchRecipesResponseSchema: GenMessage<SearchRecipesResponse>;
+
+/**
+ * Names is a list of names (a map value: proto maps cannot hold repeated
+ * fields).
+ *
+ * @generated from message sous.recipes.v1.Names
+ */
+export declare type Names = Message<"sous.recipes.v1.Names"> & {
+  /**
+   * The names.
+   *
+   * @generated from field: repeated string names = 1;
+   */
+  names: string[];
+};
+
+/**
+ * Describes the message sous.recipes.v1.Names.
+ * Use `create(NamesSchema)` to create a new message.
+ */
+export declare const NamesSchema: GenMessage<Names>;
 
 /**
  * GetRecipeRequest names one recipe.
@@ -782,6 +811,14 @@ export declare type SuggestRecipesResponse = Message<"sous.recipes.v1.SuggestRec
    * @generated from field: string note = 4;
    */
   note: string;
+
+  /**
+   * Food and pantry names read other than exactly, with the Mealie foods
+   * they were read as ("rice" -> the library's rices).
+   *
+   * @generated from field: map<string, sous.recipes.v1.Names> resolved = 5;
+   */
+  resolved: { [key: string]: Names };
 };
 
 /**
@@ -1062,6 +1099,30 @@ export declare type CreateRecipeResponse = Message<"sous.recipes.v1.CreateRecipe
    * @generated from field: repeated string unparsed = 5;
    */
   unparsed: string[];
+
+  /**
+   * Food and unit names read other than exactly, with the Mealie food or
+   * unit they were written as ("tomatoes" -> ["tomato"]).
+   *
+   * @generated from field: map<string, sous.recipes.v1.Names> resolved = 6;
+   */
+  resolved: { [key: string]: Names };
+
+  /**
+   * Foods created because no Mealie food had the line's name.
+   *
+   * @generated from field: repeated string created_foods = 7;
+   */
+  createdFoods: string[];
+
+  /**
+   * Lines whose reading sous changed from the parser's: words the parser
+   * dropped put back in the note, a unit it could not match kept in the
+   * line's order, a food it missed matched or created.
+   *
+   * @generated from field: repeated string changed_lines = 8;
+   */
+  changedLines: string[];
 };
 
 /**
@@ -1279,6 +1340,28 @@ export declare type UpdateRecipeResponse = Message<"sous.recipes.v1.UpdateRecipe
    * @generated from field: repeated string unparsed = 6;
    */
   unparsed: string[];
+
+  /**
+   * Food and unit names read other than exactly (see CreateRecipeResponse).
+   *
+   * @generated from field: map<string, sous.recipes.v1.Names> resolved = 7;
+   */
+  resolved: { [key: string]: Names };
+
+  /**
+   * Foods created because no Mealie food had the line's name.
+   *
+   * @generated from field: repeated string created_foods = 8;
+   */
+  createdFoods: string[];
+
+  /**
+   * Lines whose reading sous changed from the parser's (see
+   * CreateRecipeResponse).
+   *
+   * @generated from field: repeated string changed_lines = 9;
+   */
+  changedLines: string[];
 };
 
 /**
@@ -1748,6 +1831,14 @@ export declare type ParseIngredientsResponse = Message<"sous.recipes.v1.ParseIng
    * @generated from field: repeated sous.recipes.v1.ParsedIngredient items = 1;
    */
   items: ParsedIngredient[];
+
+  /**
+   * Food and unit names the parser gave that sous read as an existing
+   * food or unit other than exactly; their ids are filled in.
+   *
+   * @generated from field: map<string, sous.recipes.v1.Names> resolved = 2;
+   */
+  resolved: { [key: string]: Names };
 };
 
 /**

@@ -1,0 +1,158 @@
+package recipes_test
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/proto"
+
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+)
+
+// words are the lower-case words of letters in s.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) })
+}
+
+// TestNamesOnWriteAsMealieShowsThem writes pasted lines through sous with
+// unknown foods created (the default), against each emulated version and a
+// live Mealie: a food named by its plural binds to the stored one, a new
+// food is created and reported, and every word of every line is in what
+// Mealie's app shows for it, in the line's order where sous could not
+// link the unit.
+func TestNamesOnWriteAsMealieShowsThem(t *testing.T) {
+	eachMealieCreating(t, func(t *testing.T, m *mealieTarget) {
+		c := ctx(t)
+		base := unique("plum")
+		id := m.taxonomyWith("foods", map[string]any{"name": base, "pluralName": base + "s"})
+		fresh := unique("quinoa")
+		lines := []string{
+			"2 " + base + "s",
+			"1 tsp " + fresh + ", rinsed",
+			"3 " + fresh,
+		}
+		var slug string
+		m.forget(&slug)
+		res, err := m.client.CreateRecipe(c, connect.NewRequest(&recipesv1.CreateRecipeRequest{Name: unique("names"), Ingredients: textLinesOf(lines...)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slug = res.Msg.Slug
+		for _, f := range res.Msg.CreatedFoods {
+			m.deleteFoodNamed(f)
+		}
+		if !slices.ContainsFunc(res.Msg.CreatedFoods, func(f string) bool { return strings.Contains(f, fresh) }) {
+			t.Errorf("created_foods = %q, want %q", res.Msg.CreatedFoods, fresh)
+		}
+		if slices.ContainsFunc(res.Msg.CreatedFoods, func(f string) bool { return strings.HasPrefix(f, base) }) {
+			t.Errorf("a near-duplicate of %q was created: %q", base, res.Msg.CreatedFoods)
+		}
+		rec := m.recipe(slug)
+		ings, _ := rec["recipeIngredient"].([]any)
+		if len(ings) != len(lines) {
+			t.Fatalf("stored %d lines, want %d", len(ings), len(lines))
+		}
+		if f, _ := ings[0].(map[string]any)["food"].(map[string]any); f == nil || f["id"] != id {
+			t.Errorf("%q was not linked to the stored food %s: %v", lines[0], id, ings[0])
+		}
+		for i, l := range lines {
+			shown := strings.ToLower(appLine(rec, i))
+			for _, w := range words(l) {
+				if !strings.Contains(shown, w) {
+					t.Errorf("line %q lost %q: the app shows %q", l, w, shown)
+				}
+			}
+		}
+		// "1 tsp <food>": whether or not this Mealie has the unit, the
+		// app shows the unit before the food.
+		shown := strings.ToLower(appLine(rec, 1))
+		if u, f := strings.Index(shown, "t"), strings.Index(shown, fresh); u < 0 || f < 0 || u > f {
+			t.Errorf("line %q shows as %q, not in the cook's order", lines[1], shown)
+		}
+	})
+}
+
+func textLinesOf(lines ...string) []*recipesv1.IngredientInput {
+	out := make([]*recipesv1.IngredientInput, len(lines))
+	for i, l := range lines {
+		out[i] = &recipesv1.IngredientInput{Kind: &recipesv1.IngredientInput_Text{Text: l}}
+	}
+	return out
+}
+
+// taxonomyWith creates a taxonomy item with body, deleted after the test.
+func (m *mealieTarget) taxonomyWith(kind string, body map[string]any) string {
+	m.t.Helper()
+	st, o := m.api(http.MethodPost, "/api/"+kind, body)
+	id, _ := o["id"].(string)
+	if st != http.StatusCreated && st != http.StatusOK || id == "" {
+		m.t.Fatalf("creating %s %v: %d %v", kind, body, st, o)
+	}
+	m.t.Cleanup(func() { m.api(http.MethodDelete, "/api/"+kind+"/"+id, nil) })
+	return id
+}
+
+// deleteFoodNamed deletes, after the test, the foods sous created under name.
+func (m *mealieTarget) deleteFoodNamed(name string) {
+	m.t.Cleanup(func() {
+		_, o := m.api(http.MethodGet, "/api/foods?perPage=50&search="+url.QueryEscape(name), nil)
+		items, _ := o["items"].([]any)
+		for _, it := range items {
+			if f, _ := it.(map[string]any); f != nil && strings.EqualFold(f["name"].(string), name) {
+				m.api(http.MethodDelete, "/api/foods/"+f["id"].(string), nil)
+			}
+		}
+	})
+}
+
+// TestSuggestAsACookSaysIt is the household's "what can I make with
+// chicken, rice and a lime" against a library whose foods are
+// "<x> rice" and "boneless <x> chicken thighs" and whose lime is a line of
+// text: every name counts, on each emulated version and a live Mealie
+// (Mealie's own suggestions on 3.x, sous's ranking on 2.0).
+func TestSuggestAsACookSaysIt(t *testing.T) {
+	eachMealie(t, func(t *testing.T, m *mealieTarget) {
+		c := ctx(t)
+		rice := unique("jasmine") + " rice"
+		chicken := "boneless " + unique("farm") + " chicken thighs"
+		m.taxonomyWith("foods", map[string]any{"name": rice})
+		m.taxonomyWith("foods", map[string]any{"name": chicken})
+		var slug string
+		m.forget(&slug)
+		res, err := m.client.CreateRecipe(c, connect.NewRequest(&recipesv1.CreateRecipeRequest{Name: unique("lime-chicken"), Ingredients: []*recipesv1.IngredientInput{
+			structuredLine(2, "", rice, ""), structuredLine(1, "", chicken, ""),
+			{Kind: &recipesv1.IngredientInput_Structured{Structured: &recipesv1.StructuredIngredient{Note: "juice of 1 lime"}}},
+		}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slug = res.Msg.Slug
+		sg, err := m.client.SuggestRecipes(c, connect.NewRequest(&recipesv1.SuggestRecipesRequest{
+			Foods: []string{"chicken", "rice", "lime"}, MaxMissingFoods: proto.Int32(0), Limit: 50}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var slugs []string
+		for _, it := range sg.Msg.Items {
+			slugs = append(slugs, it.GetRecipe().GetSlug())
+		}
+		if !slices.Contains(slugs, slug) {
+			t.Errorf("suggestions %q lack %s", slugs, slug)
+		}
+		if slices.Contains(sg.Msg.UnknownFoods, "rice") || slices.Contains(sg.Msg.UnknownFoods, "chicken") {
+			t.Errorf("unknown_foods = %q", sg.Msg.UnknownFoods)
+		}
+		got := map[string][]string{}
+		for k, v := range sg.Msg.Resolved {
+			got[k] = v.GetNames()
+		}
+		if !slices.Contains(got["rice"], rice) || !slices.Contains(got["chicken"], chicken) {
+			t.Errorf("resolved = %v", got)
+		}
+	})
+}
