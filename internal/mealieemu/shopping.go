@@ -149,6 +149,44 @@ func (s *Server) updateShoppingList(w http.ResponseWriter, r *http.Request) {
 		st.writeNoRow(w)
 		return
 	}
+	// ShoppingListUpdate's listItems defaults to [] and Mealie writes the
+	// list whole, so the items are the ones the body lists, as the body
+	// has them; the rest are deleted. Label settings are not part of the
+	// update and stay
+	// (testdata/recordings/<version>/TestShoppingListRenameKeepsItems.json
+	// in the contract package).
+	sent, _ := b["listItems"].([]any)
+	var items []*shoppingItem
+	for _, raw := range sent {
+		ib, ok := asBody(raw)
+		if !ok {
+			continue
+		}
+		id, _ := ib.str("id")
+		var old *shoppingItem
+		for _, x := range l.Items {
+			if x.ID == id {
+				old = x
+			}
+		}
+		if old == nil {
+			continue
+		}
+		if c, ok := ib.boolean("checked"); ok {
+			old.Checked = c
+		}
+		if q, ok := ib.num("quantity"); ok {
+			old.Quantity = q
+		}
+		if n, ok := ib.str("note"); ok {
+			old.Note = n
+		}
+		if p, ok := ib.num("position"); ok {
+			old.Position = int(p)
+		}
+		items = append(items, old)
+	}
+	l.Items = items
 	l.Name = b.optStr("name")
 	l.UpdatedAt = st.now().UTC()
 	writeJSON(w, http.StatusOK, st.renderList(l))
@@ -421,39 +459,24 @@ func (s *Server) deleteShoppingItem(w http.ResponseWriter, r *http.Request) {
 }
 
 // addRecipeToList adds a recipe's ingredients, scaled by
-// recipeIncrementQuantity, merging into existing items, and answers the whole
-// list (services/mealplan/testdata/shopping_lists__add_recipe.json). An unknown recipe fails unhandled
+// recipeIncrementQuantity, merging into existing unchecked items, and answers
+// the whole list (services/mealplan/testdata/shopping_lists__add_recipe.json;
+// testdata/recordings/<version>/TestShoppingListAddRecipeIngredients.json in
+// the contract package). As in Mealie's
+// ShoppingListService.get_shopping_list_items_from_recipe (2.0, 2.8, 3.11):
+// recipeIngredients, when sent, replaces the recipe's own lines; a line
+// without a quantity adds quantity 0; each row's reference holds the line's
+// own quantity and the scale; two lines of one recipe that merge add their
+// quantities, not their scales. An unknown recipe fails unhandled
 // (services/mealplan/testdata/shopping_lists__add_unknown_recipe.json).
 func (s *Server) addRecipeToList(w http.ResponseWriter, r *http.Request) {
-	s.changeRecipeOnList(w, r, 1)
-}
-
-// removeRecipeFromList subtracts one scaled portion of the recipe's
-// ingredients (services/mealplan/testdata/shopping_lists__remove_recipe.json).
-func (s *Server) removeRecipeFromList(w http.ResponseWriter, r *http.Request) {
-	s.changeRecipeOnList(w, r, -1)
-}
-
-func (s *Server) changeRecipeOnList(w http.ResponseWriter, r *http.Request, sign float64) {
-	lid, ok := itemUUID(w, r)
-	if !ok {
-		return
-	}
-	rid, ok := pathUUID(w, "recipe_id", r.PathValue("recipeId"))
+	lid, rid, b, ok := recipeOnListArgs(w, r)
 	if !ok {
 		return
 	}
 	scale := 1.0
-	if r.ContentLength != 0 {
-		b, ok := decodeBody(w, r)
-		if !ok {
-			return
-		}
-		if q, ok := b.num("recipeIncrementQuantity"); ok {
-			scale = q
-		} else if q, ok := b.num("recipeDecrementQuantity"); ok {
-			scale = q
-		}
+	if q, ok := b.num("recipeIncrementQuantity"); ok {
+		scale = q
 	}
 	st := s.store
 	st.mu.Lock()
@@ -464,6 +487,19 @@ func (s *Server) changeRecipeOnList(w http.ResponseWriter, r *http.Request, sign
 		writeInternal(w)
 		return
 	}
+	lines := rc.Ingredients
+	if raw, present := b["recipeIngredients"]; present && raw != nil {
+		list, _ := raw.([]any)
+		lines = nil
+		for i, it := range list {
+			in, verrs, _ := st.parseIngredient(it, i)
+			if len(verrs) > 0 {
+				writeValidation(w, verrs...)
+				return
+			}
+			lines = append(lines, in)
+		}
+	}
 	now := st.now().UTC()
 	var ref *listRecipeRef
 	for _, x := range l.RecipeRefs {
@@ -471,54 +507,149 @@ func (s *Server) changeRecipeOnList(w http.ResponseWriter, r *http.Request, sign
 			ref = x
 		}
 	}
-	if ref == nil && sign > 0 {
+	if ref == nil {
 		ref = &listRecipeRef{ID: newID(), RecipeID: rid}
 		l.RecipeRefs = append(l.RecipeRefs, ref)
 	}
-	if ref != nil {
-		ref.RecipeQuantity += sign * scale
-	}
-	for _, in := range rc.Ingredients {
-		q := 1.0
+	ref.RecipeQuantity += scale
+	var made []*shoppingItem
+	for _, in := range lines {
+		q := 0.0
 		if in.Quantity != nil {
 			q = *in.Quantity
 		}
-		if sign > 0 {
-			it := &shoppingItem{ID: newID(), Quantity: q * scale, UnitID: in.UnitID, FoodID: in.FoodID, Note: in.Note,
-				Extras: map[string]any{}, CreatedAt: now, UpdatedAt: now,
-				RecipeRefs: []*itemRecipeRef{{ID: newID(), RecipeID: rid, RecipeQuantity: q * scale, RecipeScale: scale, RecipeNote: strp(in.Note)}}}
-			if in.FoodID != nil {
-				if f := st.foodByID(*in.FoodID); f != nil {
-					it.LabelID = f.LabelID
-					it.IsFood = true
-				}
+		it := &shoppingItem{ID: newID(), Quantity: q * scale, UnitID: in.UnitID, FoodID: in.FoodID, Note: in.Note,
+			Extras: map[string]any{}, CreatedAt: now, UpdatedAt: now,
+			RecipeRefs: []*itemRecipeRef{{ID: newID(), RecipeID: rid, RecipeQuantity: q, RecipeScale: scale, RecipeNote: optNote(in.Note)}}}
+		if in.FoodID != nil {
+			if f := st.foodByID(*in.FoodID); f != nil {
+				it.LabelID = f.LabelID
+				it.IsFood = true
 			}
-			st.addItem(l, it)
-			continue
 		}
-		for i, x := range l.Items {
-			if sameIngredient(x, in) {
-				x.Quantity -= q * scale
-				if x.Quantity <= 0 {
-					l.Items = append(l.Items[:i], l.Items[i+1:]...)
-				}
+		merged := false
+		for _, x := range made {
+			if sameRow(x, it) {
+				x.Quantity += it.Quantity
+				x.RecipeRefs[0].RecipeQuantity += q
+				merged = true
 				break
 			}
 		}
+		if !merged {
+			made = append(made, it)
+		}
 	}
-	if ref != nil && ref.RecipeQuantity <= 0 {
-		l.RecipeRefs = removeRef(l.RecipeRefs, ref)
+	for _, it := range made {
+		st.addItem(l, it)
 	}
 	l.UpdatedAt = now
 	writeJSON(w, http.StatusOK, st.renderList(l))
 }
 
-func sameIngredient(x *shoppingItem, in ingredient) bool {
-	eq := func(a, b *string) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
-	if in.FoodID != nil {
-		return eq(x.FoodID, in.FoodID) && eq(x.UnitID, in.UnitID)
+// optNote is a reference's recipeNote: null for an empty note.
+func optNote(n string) *string {
+	if n == "" {
+		return nil
 	}
-	return x.FoodID == nil && x.Note == in.Note && eq(x.UnitID, in.UnitID)
+	return strp(n)
+}
+
+// sameRow is Mealie's can_merge: both unchecked, the same food and unit,
+// and for rows without a food the same note.
+func sameRow(a, b *shoppingItem) bool {
+	eq := func(x, y *string) bool { return (x == nil && y == nil) || (x != nil && y != nil && *x == *y) }
+	if a.Checked || b.Checked || !eq(a.FoodID, b.FoodID) || !eq(a.UnitID, b.UnitID) {
+		return false
+	}
+	return a.FoodID != nil || a.Note == b.Note
+}
+
+// removeRecipeFromList takes recipeDecrementQuantity portions of a recipe
+// off a list by each row's reference, as Mealie's
+// remove_recipe_ingredients_from_list does (2.0, 2.8, 3.11): a row loses
+// decrement times its reference's quantity (all that is left when the
+// reference's scale is smaller), the reference goes when its scale reaches
+// 0, and a row whose quantity falls below 0, or to 0 with no reference
+// left, is deleted; the list's count of the recipe drops by the decrement
+// (services/mealplan/testdata/shopping_lists__remove_recipe.json).
+func (s *Server) removeRecipeFromList(w http.ResponseWriter, r *http.Request) {
+	lid, rid, b, ok := recipeOnListArgs(w, r)
+	if !ok {
+		return
+	}
+	dec := 1.0
+	if q, ok := b.num("recipeDecrementQuantity"); ok {
+		dec = q
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	l := st.shoppingListByID(lid)
+	if l == nil {
+		writeInternal(w)
+		return
+	}
+	now := st.now().UTC()
+	var keep []*shoppingItem
+	for _, it := range l.Items {
+		found := false
+		for j, ref := range it.RecipeRefs {
+			if ref.RecipeID != rid {
+				continue
+			}
+			if ref.RecipeScale > dec {
+				it.Quantity -= dec * ref.RecipeQuantity
+			} else {
+				it.Quantity -= ref.RecipeScale * ref.RecipeQuantity
+			}
+			ref.RecipeScale -= dec
+			if ref.RecipeScale <= 0 {
+				it.RecipeRefs = append(it.RecipeRefs[:j:j], it.RecipeRefs[j+1:]...)
+			}
+			found = true
+			break
+		}
+		if found {
+			it.UpdatedAt = now
+			if it.Quantity < 0 || (it.Quantity == 0 && len(it.RecipeRefs) == 0) {
+				continue
+			}
+		}
+		keep = append(keep, it)
+	}
+	l.Items = keep
+	for _, ref := range l.RecipeRefs {
+		if ref.RecipeID == rid {
+			ref.RecipeQuantity -= dec
+			if ref.RecipeQuantity <= 0 {
+				l.RecipeRefs = removeRef(l.RecipeRefs, ref)
+			}
+			break
+		}
+	}
+	l.UpdatedAt = now
+	writeJSON(w, http.StatusOK, st.renderList(l))
+}
+
+// recipeOnListArgs reads the list id, the recipe id and the optional body
+// of the add- and remove-recipe endpoints.
+func recipeOnListArgs(w http.ResponseWriter, r *http.Request) (string, string, jsonBody, bool) {
+	lid, ok := itemUUID(w, r)
+	if !ok {
+		return "", "", nil, false
+	}
+	rid, ok := pathUUID(w, "recipe_id", r.PathValue("recipeId"))
+	if !ok {
+		return "", "", nil, false
+	}
+	b := jsonBody{}
+	if r.ContentLength != 0 {
+		if b, ok = decodeBody(w, r); !ok {
+			return "", "", nil, false
+		}
+	}
+	return lid, rid, b, true
 }
 
 func removeRef(refs []*listRecipeRef, r *listRecipeRef) []*listRecipeRef {

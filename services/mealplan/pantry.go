@@ -2,13 +2,16 @@ package mealplan
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"unicode"
 
 	"connectrpc.com/connect"
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
+	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
 // pantryNotConfigured says no pantry service is wired in, naming the
@@ -156,4 +159,52 @@ func locationName(l pantryv1.Location) string {
 		return "freezer"
 	}
 	return ""
+}
+
+// withoutStock returns a recipe's ingredient lines, as Mealie sent them in
+// raw, minus those the pantry has, for Mealie's recipeIngredients override;
+// nil when nothing is in stock, so Mealie reads the recipe itself. Each
+// skipped line is reported scaled by times, as it would have been added.
+// A line naming a sub-recipe (referencedRecipe, Mealie 3.5 and later) is
+// kept whole: Mealie expands it.
+func (st *stock) withoutStock(r *mealie.Recipe, raw json.RawMessage, times float64, report func(string, stockItem)) ([]json.RawMessage, error) {
+	var body struct {
+		Ingredients []json.RawMessage `json:"recipeIngredient"`
+	}
+	if err := json.Unmarshal(raw, &body); err != nil || len(body.Ingredients) != len(r.Ingredients) {
+		return nil, fmt.Errorf("recipe %s: Mealie's ingredient lines could not be read for the pantry check", r.Slug)
+	}
+	var keep []json.RawMessage
+	dropped := false
+	for i, ing := range r.Ingredients {
+		food, note := "", strings.TrimSpace(deref(ing.Note))
+		if ing.Food != nil {
+			food = ing.Food.Name
+		}
+		if food == "" && note == "" {
+			keep = append(keep, body.Ingredients[i])
+			continue
+		}
+		if it, ok := st.match(food, note); ok {
+			q := 0.0
+			if ing.Quantity != nil {
+				q = *ing.Quantity * times
+			}
+			unit := ""
+			if ing.Unit != nil {
+				unit = ing.Unit.Name
+			}
+			report(display(q, unit, food, note), it)
+			dropped = true
+			continue
+		}
+		keep = append(keep, body.Ingredients[i])
+	}
+	if !dropped {
+		return nil, nil
+	}
+	if keep == nil {
+		keep = []json.RawMessage{}
+	}
+	return keep, nil
 }

@@ -99,11 +99,17 @@ func TestShapeListGroupsByLabel(t *testing.T) {
 	note := func(s string) *string { return &s }
 	l := &mealie.ShoppingList{ID: "l", ListItems: []mealie.ShoppingItem{
 		{ID: "a", Note: note("bin bags")},
-		{ID: "b", Quantity: 2, Food: &mealie.ShoppingFood{Name: "egg", Label: &mealie.ShoppingLabel{Name: "Produce"}}},
+		{ID: "b", Quantity: 2, Food: &mealie.ShoppingFood{Name: "egg"}, Label: &mealie.ShoppingLabel{Name: "Produce"}},
+		// Mealie's app groups by the row's own label, not its food's.
+		{ID: "f", Quantity: 1, Food: &mealie.ShoppingFood{Name: "kale", Label: &mealie.ShoppingLabel{Name: "Produce"}}},
 		{ID: "c", Quantity: 1, Food: &mealie.ShoppingFood{Name: "milk"}, Label: &mealie.ShoppingLabel{Name: "Dairy"}},
 		{ID: "d", Note: note("done"), Checked: true},
 		{ID: "e", Quantity: 3, Note: note("butter")},
 	}}
+	l.LabelSettings = []mealie.ShoppingLabelSetting{
+		{Position: 1, Label: &mealie.ShoppingLabel{Name: "Dairy"}},
+		{Position: 0, Label: &mealie.ShoppingLabel{Name: "Produce"}},
+	}
 	out := shapeList(l)
 	var got []string
 	for _, g := range out.GetGroups() {
@@ -113,8 +119,9 @@ func TestShapeListGroupsByLabel(t *testing.T) {
 		}
 		got = append(got, s)
 	}
-	// Counted foods agree with their number: 1 milk, 2 eggs.
-	want := []string{"Dairy: 1 milk", "Produce: 2 eggs", ": bin bags 3 butter"}
+	// Counted foods agree with their number: 1 milk, 2 eggs. Sections
+	// follow the list's label positions; unlabelled rows come last.
+	want := []string{"Produce: 2 eggs", "Dairy: 1 milk", ": bin bags 1 kale 3 butter"}
 	if !slices.Equal(got, want) || out.GetCheckedCount() != 1 {
 		t.Fatalf("got %q checked %d", got, out.GetCheckedCount())
 	}
@@ -164,68 +171,6 @@ func TestAddFreeTextSkipsInStock(t *testing.T) {
 	}
 }
 
-func TestAddRecipesMergesIntoExistingRows(t *testing.T) {
-	h := newHarness(t)
-	h.pantry.items = inStock("egg")
-	h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_after_add_recipe").
-		on("GET", "/api/households/mealplans", "mealplans__list_date_range").
-		on("GET", "/api/recipes/fixture-pancakes-deluxe", "recipes_get__new_slug_after_put_rename").
-		on("GET", "/api/recipes/no-such-recipe", "recipes_get__unknown_404").
-		on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_food_unit").
-		on("PUT", "/api/households/shopping/items/"+milkRow, "shopping_items__put_check").
-		on("PUT", "/api/households/shopping/items/0f44c879-d273-478d-a5d3-13262894d18d", "shopping_items__put_check")
-	// The recipe is named once and planned once in the range: bought twice.
-	res, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
-		ListId: weeklyID, RecipeSlugs: []string{"fixture-pancakes-deluxe", "no-such-recipe"},
-		MealPlanRange: &mealplanv1.DateRange{StartDate: "2026-11-30", EndDate: "2026-11-30"}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := res.Msg
-	if !slices.Equal(m.GetNotFound(), []string{"no-such-recipe"}) {
-		t.Fatalf("not found %q", m.GetNotFound())
-	}
-	if len(m.GetSkippedInStock()) != 1 || m.GetSkippedInStock()[0].GetName() != "4 eggs" {
-		t.Fatalf("skipped %v", m.GetSkippedInStock())
-	}
-	// The recipe is fetched once even though it is wanted twice.
-	if n := len(bodies(h.mealie, "GET", "/api/recipes/fixture-pancakes-deluxe")); n != 1 {
-		t.Fatalf("recipe read %d times", n)
-	}
-	creates := bodies(h.mealie, "POST", "/api/households/shopping/items/create-bulk")
-	rows := creates[0].([]any)
-	if len(rows) != 1 {
-		t.Fatalf("rows %v", rows)
-	}
-	flour := rows[0].(map[string]any)
-	refs := flour["recipeReferences"].([]any)
-	if flour["foodId"] != flourID || flour["quantity"] != 4.0 || flour["isFood"] != true || len(refs) != 1 ||
-		refs[0].(map[string]any)["recipeId"] != pancakesID || refs[0].(map[string]any)["recipeQuantity"] != 2.0 {
-		t.Fatalf("flour row %v", flour)
-	}
-	// Milk (1.5 cup, twice) merges into the 7.5 cup row: one PUT of the
-	// whole row with the new quantity, no second row.
-	puts := bodies(h.mealie, "PUT", "/api/households/shopping/items/"+milkRow)
-	if len(puts) != 1 {
-		t.Fatalf("%d milk PUTs", len(puts))
-	}
-	milk := puts[0].(map[string]any)
-	if milk["quantity"] != 10.5 || milk["shoppingListId"] != weeklyID || milk["foodId"] == nil || len(milk["recipeReferences"].([]any)) != 2 {
-		t.Fatalf("milk PUT %v", milk)
-	}
-	// "a pinch of salt" is already a note row: merged too.
-	if n := len(bodies(h.mealie, "PUT", "/api/households/shopping/items/0f44c879-d273-478d-a5d3-13262894d18d")); n != 1 {
-		t.Fatalf("salt merged %d times", n)
-	}
-	var merged []string
-	for _, mi := range m.GetMerged() {
-		merged = append(merged, mi.GetName())
-	}
-	if !slices.Equal(merged, []string{"3 cup whole milk", "a pinch of salt"}) {
-		t.Fatalf("merged %q", merged)
-	}
-}
-
 func TestAddPantryUnreachable(t *testing.T) {
 	req := func(skip *bool) *mealplanv1.AddToShoppingListRequest {
 		return &mealplanv1.AddToShoppingListRequest{ListId: weeklyID, RecipeSlugs: []string{"fixture-pancakes-deluxe"}, SkipInStock: skip}
@@ -235,7 +180,7 @@ func TestAddPantryUnreachable(t *testing.T) {
 	readyMealie := func(h *harness) {
 		h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_one").
 			on("GET", "/api/recipes/fixture-pancakes-deluxe", "recipes_get__new_slug_after_put_rename").
-			on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_bulk")
+			on("POST", "/api/households/shopping/lists/"+weeklyID+"/recipe/"+pancakesID, "shopping_lists__add_recipe")
 	}
 	// Refused: nothing is added and the sentence says why and what to do.
 	for _, tc := range []struct {
@@ -288,10 +233,14 @@ func TestAddPantryUnreachable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows := bodies(h.mealie, "POST", "/api/households/shopping/items/create-bulk")[0].([]any)
-			// flour, egg, milk and the salt note: nothing skipped.
-			if len(rows) != 4 || len(res.Msg.GetSkippedInStock()) != 0 || h.pantry.calls != 0 {
-				t.Fatalf("rows %d skipped %v pantry calls %d", len(rows), res.Msg.GetSkippedInStock(), h.pantry.calls)
+			// The recipe goes through Mealie's own endpoint whole: no
+			// recipeIngredients override, as nothing was skipped.
+			adds := bodies(h.mealie, "POST", "/api/households/shopping/lists/"+weeklyID+"/recipe/"+pancakesID)
+			if len(adds) != 1 || len(res.Msg.GetSkippedInStock()) != 0 || h.pantry.calls != 0 {
+				t.Fatalf("adds %v skipped %v pantry calls %d", adds, res.Msg.GetSkippedInStock(), h.pantry.calls)
+			}
+			if body := adds[0].(map[string]any); body["recipeIncrementQuantity"] != 1.0 || body["recipeIngredients"] != nil {
+				t.Fatalf("add body %v", body)
 			}
 			if res.Msg.GetNote() != tc.note {
 				t.Errorf("note %q, want %q", res.Msg.GetNote(), tc.note)
