@@ -178,6 +178,9 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		Name     string `json:"name"`
 		Have     string `json:"have,omitempty"`
 		Location string `json:"location,omitempty"`
+		// Why names a read other than exact: "general" when the
+		// pantry's name covers the ingredient's.
+		Why string `json:"read_as,omitempty"`
 	}
 	out := struct {
 		ListID   string         `json:"list_id"`
@@ -198,7 +201,7 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		out.Merged = append(out.Merged, merged{Name: m.GetName(), Into: m.GetItem().GetDisplay()})
 	}
 	for _, s := range res.Msg.GetSkippedInStock() {
-		out.Skipped = append(out.Skipped, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation()})
+		out.Skipped = append(out.Skipped, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation(), Why: readAs(s.GetHow())})
 	}
 	if len(out.Already) > 0 {
 		note := strings.Join(out.Already, ", ") + " already on the list: nothing added for them (add_again adds more)"
@@ -308,6 +311,15 @@ func manageShoppingLists(ctx context.Context, _ *mcp.CallToolRequest, b Backends
 		n := res.Msg.GetItemCount()
 		return listOut{ID: res.Msg.GetListId(), Name: res.Msg.GetName(), Deleted: true, Items: &n}, nil
 	}
+}
+
+// readAs is a skip's reading when it is worth saying: an exact name needs
+// no explanation.
+func readAs(how string) string {
+	if how == "exact" {
+		return ""
+	}
+	return how
 }
 
 // listOrNil shapes the list read back after a change, when there is one.

@@ -206,9 +206,13 @@ func TestShoppingFlowSkipsPantryStock(t *testing.T) {
 		if !slices.Equal(skipped, []string{"garlic@cupboard", "turmeric@cupboard"}) {
 			t.Fatalf("skipped %q", skipped)
 		}
-		// One write of new rows plus one PUT per row already on the list.
-		if n := calls(s.mealie, http.MethodPost, "/api/households/shopping/items/create-bulk"); n != 1 {
-			t.Fatalf("%d create-bulk calls", n)
+		// One call of Mealie's add-recipe endpoint per recipe, no item
+		// writes of sous's own.
+		if n := calls(s.mealie, http.MethodPost, "/api/households/shopping/items"); n != 0 {
+			t.Fatalf("%d item writes", n)
+		}
+		if n := calls(s.mealie, http.MethodPost, "/api/households/shopping/lists/"); n != 3 {
+			t.Fatalf("%d add-recipe calls, want 3", n)
 		}
 
 		l := weeklyList(t, s)

@@ -366,7 +366,7 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	report := func(name string, it stockItem) {
 		if !skipped[name] {
 			skipped[name] = true
-			out.SkippedInStock = append(out.SkippedInStock, &mealplanv1.SkippedItem{Name: name, PantryItem: it.name, Location: it.location})
+			out.SkippedInStock = append(out.SkippedInStock, &mealplanv1.SkippedItem{Name: name, PantryItem: it.name, Location: it.location, How: it.how})
 		}
 	}
 	for _, slug := range order {
@@ -819,18 +819,20 @@ func (s *Service) UpdateShoppingItems(ctx context.Context, req *connect.Request[
 		}
 	}
 	if m.GetRemoveChecked() {
+		// Checked means checked once this call's check and uncheck are
+		// done: a row unchecked now stays, a row checked now goes.
+		for i := range targets {
+			if targets[i].op == "check" {
+				targets[i].op = "remove"
+			}
+		}
 		for i := range list.ListItems {
 			it := &list.ListItems[i]
-			if !it.Checked {
+			if _, dup := seen[it.ID]; dup || !it.Checked {
 				continue
 			}
-			if prev, dup := seen[it.ID]; dup && prev != "remove" {
-				return nil, invalid("item %q (%s) is checked, so remove_checked removes it, and it is also in %s", shapeItem(it, nil).GetDisplay(), it.ID, prev)
-			}
-			if _, dup := seen[it.ID]; !dup {
-				seen[it.ID] = "remove"
-				targets = append(targets, target{"remove", it.ID, it})
-			}
+			seen[it.ID] = "remove"
+			targets = append(targets, target{"remove", it.ID, it})
 		}
 	}
 	recipeIDs, err := s.recipesOnList(ctx, list, m.GetRemoveRecipes(), fail)

@@ -2002,7 +2002,11 @@ type SkippedItem struct {
 	// The pantry item that matched, by its name, such as "eggs".
 	PantryItem string `protobuf:"bytes,2,opt,name=pantry_item,json=pantryItem,proto3" json:"pantry_item,omitempty"`
 	// Where the pantry item is: fridge, cupboard or freezer.
-	Location      string `protobuf:"bytes,3,opt,name=location,proto3" json:"location,omitempty"`
+	Location string `protobuf:"bytes,3,opt,name=location,proto3" json:"location,omitempty"`
+	// How the ingredient's name was read as the pantry item's: exact, alias,
+	// plural, or general (the pantry's name covers the ingredient's, as
+	// "butter" covers "unsalted butter").
+	How           string `protobuf:"bytes,4,opt,name=how,proto3" json:"how,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2054,6 +2058,13 @@ func (x *SkippedItem) GetPantryItem() string {
 func (x *SkippedItem) GetLocation() string {
 	if x != nil {
 		return x.Location
+	}
+	return ""
+}
+
+func (x *SkippedItem) GetHow() string {
+	if x != nil {
+		return x.How
 	}
 	return ""
 }
@@ -2269,7 +2280,8 @@ type UpdateShoppingItemsRequest struct {
 	Uncheck []string `protobuf:"bytes,3,rep,name=uncheck,proto3" json:"uncheck,omitempty"`
 	// Items to delete, by id or name; at most 100.
 	Remove []string `protobuf:"bytes,4,rep,name=remove,proto3" json:"remove,omitempty"`
-	// Delete every checked item.
+	// Delete every checked item, counting those this call checks and not
+	// those it unchecks.
 	RemoveChecked bool `protobuf:"varint,5,opt,name=remove_checked,json=removeChecked,proto3" json:"remove_checked,omitempty"`
 	// Take these recipes' ingredients off the list, by slug (all the times
 	// each was added), through Mealie's own endpoint: rows another recipe
@@ -2626,12 +2638,13 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\frecipe_scale\x18\a \x01(\x01H\x01R\vrecipeScale\x88\x01\x01\x12\x1b\n" +
 	"\tadd_again\x18\b \x01(\bR\baddAgainB\x10\n" +
 	"\x0e_skip_in_stockB\x0f\n" +
-	"\r_recipe_scale\"^\n" +
+	"\r_recipe_scale\"p\n" +
 	"\vSkippedItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
 	"\vpantry_item\x18\x02 \x01(\tR\n" +
 	"pantryItem\x12\x1a\n" +
-	"\blocation\x18\x03 \x01(\tR\blocation\"T\n" +
+	"\blocation\x18\x03 \x01(\tR\blocation\x12\x10\n" +
+	"\x03how\x18\x04 \x01(\tR\x03how\"T\n" +
 	"\n" +
 	"MergedItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x122\n" +

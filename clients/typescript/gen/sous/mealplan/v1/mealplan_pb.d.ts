@@ -1043,6 +1043,15 @@ export declare type SkippedItem = Message<"sous.mealplan.v1.SkippedItem"> & {
    * @generated from field: string location = 3;
    */
   location: string;
+
+  /**
+   * How the ingredient's name was read as the pantry item's: exact, alias,
+   * plural, or general (the pantry's name covers the ingredient's, as
+   * "butter" covers "unsalted butter").
+   *
+   * @generated from field: string how = 4;
+   */
+  how: string;
 };
 
 /**
@@ -1212,7 +1221,8 @@ export declare type UpdateShoppingItemsRequest = Message<"sous.mealplan.v1.Updat
   remove: string[];
 
   /**
-   * Delete every checked item.
+   * Delete every checked item, counting those this call checks and not
+   * those it unchecks.
    *
    * @generated from field: bool remove_checked = 5;
    */
