@@ -80,7 +80,11 @@ func (st *store) listHeader(l *shoppingList) object {
 		settings = append(settings, object{{"shoppingListId", l.ID}, {"labelId", lb.ID}, {"position", i},
 			{"id", seedID("label-setting", l.ID+lb.ID)}, {"label", st.renderLabel(lb)}})
 	}
-	return object{{"name", optString(l.Name)}, {"extras", map[string]any{}}, {"createdAt", stamp(l.CreatedAt)},
+	var created any = stamp(l.CreatedAt)
+	if l.CreatedLost {
+		created = nil
+	}
+	return object{{"name", optString(l.Name)}, {"extras", map[string]any{}}, {"createdAt", created},
 		{"updatedAt", stamp(l.UpdatedAt)}, {"groupId", st.user.GroupID}, {"userId", st.user.ID}, {"id", l.ID},
 		{"householdId", st.user.HouseholdID}, {"recipeReferences", refs}, {"labelSettings", settings}}
 }
@@ -188,6 +192,9 @@ func (s *Server) updateShoppingList(w http.ResponseWriter, r *http.Request) {
 	}
 	l.Items = items
 	l.Name = b.optStr("name")
+	if _, ok := b.str("createdAt"); !ok {
+		l.CreatedLost = true
+	}
 	l.UpdatedAt = st.now().UTC()
 	writeJSON(w, http.StatusOK, st.renderList(l))
 }
@@ -316,12 +323,40 @@ func (s *Server) createShoppingItem(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var created, updated []any
-	if x, merged := st.addItem(l, it); merged {
+	x, merged := st.addItem(l, it)
+	dropCheckedRefs(l)
+	if merged {
 		updated = append(updated, st.renderItem(l, x))
 	} else {
 		created = append(created, st.renderItem(l, x))
 	}
 	writeJSON(w, http.StatusCreated, itemsResult(created, updated, nil))
+}
+
+// dropCheckedRefs is Mealie's rule that a checked row carries no recipe
+// references, applied on every item create and update, and its
+// remove_unused_recipe_references: the list forgets a recipe no row refers
+// to any more (bulk_create_items and bulk_update_items in
+// services/household_services/shopping_lists.py of 2.0, 2.8 and 3.11;
+// testdata/recordings/<version>/TestShoppingAddRecipeBody.json in the
+// contract package: after a check, a re-add counts the recipe once).
+func dropCheckedRefs(l *shoppingList) {
+	used := map[string]bool{}
+	for _, it := range l.Items {
+		if it.Checked {
+			it.RecipeRefs = nil
+		}
+		for _, r := range it.RecipeRefs {
+			used[r.RecipeID] = true
+		}
+	}
+	var keep []*listRecipeRef
+	for _, r := range l.RecipeRefs {
+		if used[r.RecipeID] {
+			keep = append(keep, r)
+		}
+	}
+	l.RecipeRefs = keep
 }
 
 func (s *Server) createShoppingItems(w http.ResponseWriter, r *http.Request) {
@@ -344,7 +379,9 @@ func (s *Server) createShoppingItems(w http.ResponseWriter, r *http.Request) {
 			writeInternal(w)
 			return
 		}
-		if x, merged := st.addItem(l, it); merged {
+		x, merged := st.addItem(l, it)
+		dropCheckedRefs(l)
+		if merged {
 			updated = append(updated, st.renderItem(l, x))
 		} else {
 			created = append(created, st.renderItem(l, x))
@@ -437,6 +474,7 @@ func (s *Server) updateShoppingItem(w http.ResponseWriter, r *http.Request) {
 	}
 	next.ID, next.CreatedAt, next.RecipeRefs = it.ID, it.CreatedAt, it.RecipeRefs
 	*it = *next
+	dropCheckedRefs(l)
 	writeJSON(w, http.StatusOK, itemsResult(nil, []any{st.renderItem(l, it)}, nil))
 }
 

@@ -200,6 +200,11 @@ type shoppingList struct {
 	ID        string
 	Name      *string
 	CreatedAt time.Time
+	// CreatedLost is set by a PUT without createdAt: Mealie writes the
+	// list whole and answers createdAt null from then on
+	// (testdata/recordings/<version>/TestShoppingListRenameKeepsItems.json
+	// in the contract package).
+	CreatedLost bool
 	UpdatedAt time.Time
 	Items     []*shoppingItem
 	// RecipeRefs counts how many times each recipe was added.
