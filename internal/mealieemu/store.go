@@ -205,8 +205,8 @@ type shoppingList struct {
 	// (testdata/recordings/<version>/TestShoppingListRenameKeepsItems.json
 	// in the contract package).
 	CreatedLost bool
-	UpdatedAt time.Time
-	Items     []*shoppingItem
+	UpdatedAt   time.Time
+	Items       []*shoppingItem
 	// RecipeRefs counts how many times each recipe was added.
 	RecipeRefs []*listRecipeRef
 }
