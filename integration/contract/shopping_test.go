@@ -180,3 +180,56 @@ func TestShoppingAddRecipeBody(t *testing.T) {
 		}
 	})
 }
+
+// TestShoppingSubRecipeExpands: a recipe line that uses another recipe
+// (referencedRecipe, Mealie 3.5 and later) comes back with the whole
+// sub-recipe and a display of its quantity alone, and Mealie's add-recipe
+// endpoint expands it into the sub-recipe's lines, scaled by the line's
+// quantity, the rows referring to the sub-recipe and the list counting
+// only the recipe added. 2.x has no such field and keeps nothing of it.
+func TestShoppingSubRecipeExpands(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		crust, _ := recipeWithFood(t, tg)
+		_, r := tg.call(t, http.MethodGet, "/api/recipes/"+crust, nil)
+		sub := asObj(t, r)
+		pie := newRecipe(t, tg, tg.uniqueName("Contract Pie"))
+		line := map[string]any{"quantity": 2, "note": "", "referencedRecipe": map[string]any{"id": sub["id"], "name": sub["name"], "slug": sub["slug"]},
+			"referenceId": "4a0d9e7c-6b1f-4c55-8f0e-2f3c0b7d9a11"}
+		if code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+pie, map[string]any{"recipeIngredient": []any{line}}); code != 200 {
+			t.Fatalf("patch: %d %v", code, body)
+		}
+		_, r = tg.call(t, http.MethodGet, "/api/recipes/"+pie, nil)
+		parent := asObj(t, r)
+		ing := asObj(t, parent["recipeIngredient"].([]any)[0])
+		ref, has := ing["referencedRecipe"].(map[string]any)
+		if tg.profile != "3.11" {
+			if _, present := ing["referencedRecipe"]; present {
+				t.Errorf("2.x line carries referencedRecipe %v", ing["referencedRecipe"])
+			}
+			return
+		}
+		if !has || ref["slug"] != sub["slug"] || ing["display"] != "2" {
+			t.Fatalf("line = %v, want the sub-recipe whole and display \"2\"", ing)
+		}
+		if lines, _ := ref["recipeIngredient"].([]any); len(lines) != 1 {
+			t.Errorf("the sub-recipe comes with %d lines", len(lines))
+		}
+		id := newList(t, tg, "Contract Pie List")["id"].(string)
+		code, body := tg.call(t, http.MethodPost, "/api/households/shopping/lists/"+id+"/recipe/"+parent["id"].(string), map[string]any{"recipeIncrementQuantity": 1})
+		if code != 200 {
+			t.Fatalf("add: %d %v", code, body)
+		}
+		items, _ := asObj(t, body)["listItems"].([]any)
+		if len(items) != 1 || asObj(t, items[0])["quantity"] != 4.0 {
+			t.Fatalf("listItems = %v, want the crust's 2 twice", items)
+		}
+		refs, _ := asObj(t, items[0])["recipeReferences"].([]any)
+		if len(refs) != 1 || asObj(t, refs[0])["recipeId"] != sub["id"] || asObj(t, refs[0])["recipeScale"] != 2.0 {
+			t.Errorf("row references %v, want the sub-recipe at scale 2", refs)
+		}
+		listRefs, _ := asObj(t, body)["recipeReferences"].([]any)
+		if len(listRefs) != 1 || asObj(t, listRefs[0])["recipeId"] != parent["id"] {
+			t.Errorf("list references %v, want the pie alone", listRefs)
+		}
+	})
+}

@@ -58,8 +58,9 @@ func TestShoppingListOverviewAndGroups(t *testing.T) {
 		got := unchecked(l)
 		// As a cook reads them, and as get_recipe shows the same units
 		// (Mealie's abbreviation where the unit uses one): 6 eggs, 500 g.
-		// Sections in the list's label order, as Mealie's app shows them.
-		want := []string{"Produce: 2 onions", "Dairy: 6 eggs, free range", "Pantry: 1 can coconut milk", "Pantry: 500 g red lentils", ": paper towels"}
+		// Sections in the list's label order, unlabelled rows first, as
+		// Mealie's app shows them.
+		want := []string{": paper towels", "Produce: 2 onions", "Dairy: 6 eggs, free range", "Pantry: 1 can coconut milk", "Pantry: 500 g red lentils"}
 		if !slices.Equal(got, want) || l.GetCheckedCount() != 1 {
 			t.Fatalf("got %q checked %d", got, l.GetCheckedCount())
 		}

@@ -2,6 +2,7 @@ package mealieemu
 
 import (
 	"net/http"
+	"time"
 )
 
 func (s *Server) shoppingRoutes(mux *http.ServeMux) {
@@ -551,10 +552,34 @@ func (s *Server) addRecipeToList(w http.ResponseWriter, r *http.Request) {
 	}
 	ref.RecipeQuantity += scale
 	var made []*shoppingItem
+	st.recipeRows(&made, rid, lines, scale, now, 0)
+	for _, it := range made {
+		st.addItem(l, it)
+	}
+	l.UpdatedAt = now
+	writeJSON(w, http.StatusOK, st.renderList(l))
+}
+
+// recipeRows turns a recipe's lines into rows. A line that uses another
+// recipe is that recipe's lines at the line's quantity (1 when unset)
+// times the scale, referring to the sub-recipe, as on 3.11 (two of a
+// sub-recipe whose line is 200 g of flour add 400 g, with a reference to
+// the sub-recipe of scale 2; the list counts only the recipe added).
+func (st *store) recipeRows(made *[]*shoppingItem, rid string, lines []ingredient, scale float64, now time.Time, depth int) {
 	for _, in := range lines {
 		q := 0.0
 		if in.Quantity != nil {
 			q = *in.Quantity
+		}
+		if in.RecipeID != nil {
+			if sub := st.recipeByID(*in.RecipeID); sub != nil && depth < 10 {
+				subScale := scale
+				if q != 0 {
+					subScale = q * scale
+				}
+				st.recipeRows(made, sub.ID, sub.Ingredients, subScale, now, depth+1)
+			}
+			continue
 		}
 		it := &shoppingItem{ID: newID(), Quantity: q * scale, UnitID: in.UnitID, FoodID: in.FoodID, Note: in.Note,
 			Extras: map[string]any{}, CreatedAt: now, UpdatedAt: now,
@@ -566,8 +591,8 @@ func (s *Server) addRecipeToList(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		merged := false
-		for _, x := range made {
-			if sameRow(x, it) {
+		for _, x := range *made {
+			if sameRow(x, it) && x.RecipeRefs[0].RecipeID == rid {
 				x.Quantity += it.Quantity
 				x.RecipeRefs[0].RecipeQuantity += q
 				merged = true
@@ -575,14 +600,9 @@ func (s *Server) addRecipeToList(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if !merged {
-			made = append(made, it)
+			*made = append(*made, it)
 		}
 	}
-	for _, it := range made {
-		st.addItem(l, it)
-	}
-	l.UpdatedAt = now
-	writeJSON(w, http.StatusOK, st.renderList(l))
 }
 
 // optNote is a reference's recipeNote: null for an empty note.

@@ -15,6 +15,9 @@ import (
 // whole request, which keeps each request atomic as a database transaction
 // would and is fast enough for the few thousand rows the bench seed makes.
 type store struct {
+	// renderingSub counts nested renders of a referencedRecipe (held
+	// under mu).
+	renderingSub int
 	mu      sync.Mutex
 	profile profile
 	now     func() time.Time
@@ -154,6 +157,9 @@ type ingredient struct {
 	Title         *string
 	OriginalText  *string
 	ReferenceID   *string
+	// RecipeID is the recipe the line uses as an ingredient
+	// (referencedRecipe, Mealie 3.5 and later; kept on the 3.11 profile).
+	RecipeID *string
 }
 
 // step is one recipeInstructions entry.

@@ -151,7 +151,7 @@ func (st *stock) withoutStock(r *mealie.Recipe, raw json.RawMessage, times float
 		if ing.Food != nil {
 			food = ing.Food.Name
 		}
-		if food == "" && note == "" {
+		if (food == "" && note == "") || ing.ReferencedRecipe != nil {
 			keep = append(keep, body.Ingredients[i])
 			continue
 		}

@@ -88,9 +88,8 @@ func (s *Service) GetShoppingList(ctx context.Context, req *connect.Request[meal
 // does (updateItemsByLabel: frontend pages/shopping-lists/_id.vue on 2.0,
 // composables/shopping-list-page/sub-composables/use-shopping-list-sorting.ts
 // on 3.11): by the item's own label, sections in the order of the list's
-// labelSettings, items in position order. The app puts its "No Label"
-// section first; sous puts it last, where a shopper who walks the store by
-// section wants the odds and ends, and names it "other".
+// labelSettings, items in position order, and the rows without a label
+// first, where the app shows its "No Label" section.
 func shapeList(l *mealie.ShoppingList) *mealplanv1.ShoppingList {
 	slugs := recipeSlugs(l)
 	out := &mealplanv1.ShoppingList{Id: l.ID, Name: deref(l.Name)}
@@ -129,7 +128,7 @@ func shapeList(l *mealie.ShoppingList) *mealplanv1.ShoppingList {
 	}
 	at := func(label string) int {
 		if label == "" {
-			return len(rank) + 1
+			return -1
 		}
 		if r, ok := rank[label]; ok {
 			return r
@@ -868,7 +867,9 @@ func (s *Service) UpdateShoppingItems(ctx context.Context, req *connect.Request[
 			fail(r.slug, err)
 			continue
 		}
-		out.RecipesRemoved = append(out.RecipesRemoved, r.slug)
+		if !r.sub {
+			out.RecipesRemoved = append(out.RecipesRemoved, r.slug)
+		}
 	}
 	after, err := s.mealie.GetShoppingList(ctx, listID)
 	if err != nil {
@@ -882,6 +883,8 @@ func (s *Service) UpdateShoppingItems(ctx context.Context, req *connect.Request[
 type onListRecipe struct {
 	slug, id string
 	times    float64
+	// sub marks a sub-recipe's rows taken off with the recipe named.
+	sub bool
 }
 
 // recipesOnList finds the recipes of slugs among the list's; one that is
@@ -912,6 +915,27 @@ func (s *Service) recipesOnList(ctx context.Context, list *mealie.ShoppingList, 
 			continue
 		}
 		out = append(out, onListRecipe{slug: slug, id: hit.RecipeID, times: hit.RecipeQuantity})
+		// Mealie expands a line that uses another recipe (3.5 and later)
+		// into rows that refer to the sub-recipe, not to this one, so its
+		// removal would leave them: they are taken off too, as many
+		// portions as the line asked for (seen on 3.11: two of a
+		// sub-recipe add rows of recipeScale 2 referring to it).
+		r, _, err := s.mealie.GetRecipe(ctx, slug)
+		if err != nil {
+			if mealie.StatusOf(err) == http.StatusNotFound {
+				continue
+			}
+			return nil, mealie.ConnectError(err)
+		}
+		for _, ing := range r.Ingredients {
+			if sub := ing.ReferencedRecipe; sub != nil && sub.ID != "" {
+				q := 1.0
+				if ing.Quantity != nil && *ing.Quantity > 0 {
+					q = *ing.Quantity
+				}
+				out = append(out, onListRecipe{slug: slug, id: sub.ID, times: q * hit.RecipeQuantity, sub: true})
+			}
+		}
 	}
 	return out, nil
 }

@@ -121,8 +121,9 @@ func TestShapeListGroupsByLabel(t *testing.T) {
 		got = append(got, s)
 	}
 	// Counted foods agree with their number: 1 milk, 2 eggs. Sections
-	// follow the list's label positions; unlabelled rows come last.
-	want := []string{"Produce: 2 eggs", "Dairy: 1 milk", ": bin bags 1 kale 3 butter"}
+	// follow the list's label positions, unlabelled rows first, as in
+	// Mealie's app.
+	want := []string{": bin bags 1 kale 3 butter", "Produce: 2 eggs", "Dairy: 1 milk"}
 	if !slices.Equal(got, want) || out.GetCheckedCount() != 1 {
 		t.Fatalf("got %q checked %d", got, out.GetCheckedCount())
 	}

@@ -1621,7 +1621,7 @@ type ShoppingList struct {
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	// Unchecked items grouped by label, in the list's label order (its
 	// labelSettings positions, as Mealie's app orders sections), unlabelled
-	// last.
+	// first as in the app.
 	Groups []*ShoppingLabelGroup `protobuf:"bytes,3,rep,name=groups,proto3" json:"groups,omitempty"`
 	// Items checked off (counted, not listed).
 	CheckedCount int32 `protobuf:"varint,4,opt,name=checked_count,json=checkedCount,proto3" json:"checked_count,omitempty"`

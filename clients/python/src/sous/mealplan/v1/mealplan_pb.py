@@ -1115,7 +1115,7 @@ class ShoppingList(Message[_ShoppingListFields]):
         groups:
             Unchecked items grouped by label, in the list's label order (its
             labelSettings positions, as Mealie's app orders sections), unlabelled
-            last.
+            first as in the app.
 
             ```proto
             repeated sous.mealplan.v1.ShoppingLabelGroup groups = 3;

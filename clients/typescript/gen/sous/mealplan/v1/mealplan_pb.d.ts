@@ -818,7 +818,7 @@ export declare type ShoppingList = Message<"sous.mealplan.v1.ShoppingList"> & {
   /**
    * Unchecked items grouped by label, in the list's label order (its
    * labelSettings positions, as Mealie's app orders sections), unlabelled
-   * last.
+   * first as in the app.
    *
    * @generated from field: repeated sous.mealplan.v1.ShoppingLabelGroup groups = 3;
    */
