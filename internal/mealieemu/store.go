@@ -18,9 +18,9 @@ type store struct {
 	// renderingSub counts nested renders of a referencedRecipe (held
 	// under mu).
 	renderingSub int
-	mu      sync.Mutex
-	profile profile
-	now     func() time.Time
+	mu           sync.Mutex
+	profile      profile
+	now          func() time.Time
 
 	user      user
 	apiTokens []*apiToken
