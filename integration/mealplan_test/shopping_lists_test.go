@@ -356,3 +356,58 @@ func TestPantrySkipReadsNames(t *testing.T) {
 		}
 	})
 }
+
+// mealieCall sends one request to the emulator's Mealie API.
+func mealieCall(t *testing.T, s *stack, method, path string, body any) map[string]any {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequestWithContext(ctx(t), method, s.mealie.URL+path, strings.NewReader(string(b)))
+	req.Header.Set("Authorization", "Bearer "+s.mealie.Token)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	if resp.StatusCode >= 300 {
+		t.Fatalf("%s %s: %d %v", method, path, resp.StatusCode, out)
+	}
+	return out
+}
+
+// A recipe that uses another (referencedRecipe, 3.11): Mealie's endpoint
+// expands it, scaled, into the sub-recipe's rows, and taking the recipe
+// off the list takes those rows too, though they refer to the sub-recipe.
+func TestSubRecipeOnAList(t *testing.T) {
+	s := setup(t, "3.11")
+	dal := mealieCall(t, s, http.MethodGet, "/api/recipes/lentil-dal", nil)
+	mealieCall(t, s, http.MethodPost, "/api/recipes", map[string]any{"name": "Dal Night"})
+	mealieCall(t, s, http.MethodPatch, "/api/recipes/dal-night", map[string]any{"recipeIngredient": []any{
+		map[string]any{"quantity": 2, "note": "", "referenceId": "0b6f3c52-2f0e-4d7e-9a53-6d8e2f1c4a10",
+			"referencedRecipe": map[string]any{"id": dal["id"], "name": dal["name"], "slug": dal["slug"]}},
+		map[string]any{"quantity": 0, "note": "poppadoms", "referenceId": "6a1d0c3e-8b2f-4f4a-b7c9-1e5d3a9f2b64"},
+	}})
+	res, err := s.client.AddToShoppingList(ctx(t), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+		ListName: "Dal night", RecipeSlugs: []string{"dal-night"}, SkipInStock: proto.Bool(false)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := res.Msg.GetListId()
+	by := rowsBy(rawList(t, s, id))
+	// The dal's 250 g of lentils, twice.
+	if r := by["red lentils"]; len(r) != 1 || r[0]["quantity"] != 500.0 {
+		t.Fatalf("red lentils %v", r)
+	}
+	if len(by["poppadoms"]) != 1 {
+		t.Fatalf("poppadoms %v", rows(rawList(t, s, id)))
+	}
+	up, err := s.client.UpdateShoppingItems(ctx(t), connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: id, RemoveRecipes: []string{"dal-night"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left := rows(rawList(t, s, id)); len(left) != 0 || !slices.Equal(up.Msg.GetRecipesRemoved(), []string{"dal-night"}) {
+		t.Fatalf("after taking dal night off: %q (%v)", left, up.Msg)
+	}
+}
