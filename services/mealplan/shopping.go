@@ -704,7 +704,7 @@ func (s *Service) pickList(ctx context.Context, id, name string) (string, string
 	}
 	switch len(lists) {
 	case 0:
-		return "", "", invalid("list_name is required: the household has no shopping list yet; name one and it is created")
+		return "", "", invalid("the household has no shopping list yet: name the list to add to and it is created")
 	case 1:
 		return lists[0].ID, "", nil
 	}

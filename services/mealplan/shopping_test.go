@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"connectrpc.com/connect"
@@ -262,6 +263,30 @@ func TestAddPicksTheOnlyList(t *testing.T) {
 			t.Fatal("written")
 		}
 	})
+	t.Run("no list yet: the error says a name creates one", func(t *testing.T) {
+		h := newHarness(t)
+		h.mealie.on("GET", "/api/households/shopping/lists", "shopping_lists__list")
+		_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+			Items: []string{"bread"}, SkipInStock: proto.Bool(false)}))
+		wantCode(t, err, connect.CodeInvalidArgument, "no shopping list yet", "name the list")
+		if h.mealie.writes() != 0 {
+			t.Fatal("written")
+		}
+	})
+	t.Run("recipe_scale out of range or without recipes", func(t *testing.T) {
+		h := newHarness(t)
+		for _, m := range []*mealplanv1.AddToShoppingListRequest{
+			{ListName: "Weekly", RecipeSlugs: []string{"soup"}, RecipeScale: proto.Float64(0)},
+			{ListName: "Weekly", RecipeSlugs: []string{"soup"}, RecipeScale: proto.Float64(50)},
+			{ListName: "Weekly", Items: []string{"bread"}, RecipeScale: proto.Float64(2)},
+		} {
+			_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(m))
+			wantCode(t, err, connect.CodeInvalidArgument, "recipe_scale")
+		}
+		if len(h.mealie.requests()) != 0 {
+			t.Fatal("called Mealie")
+		}
+	})
 	t.Run("nothing to add", func(t *testing.T) {
 		h := newHarness(t)
 		_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{}))
@@ -359,5 +384,55 @@ func TestStockMatch(t *testing.T) {
 	var none *stock
 	if _, ok := none.match("egg", ""); ok {
 		t.Error("a nil stock matched")
+	}
+}
+
+// TestListManagementValidation: bad arguments are refused with a sentence
+// before Mealie is asked.
+func TestListManagementValidation(t *testing.T) {
+	long := strings.Repeat("x", MaxListNameChars+1)
+	h := newHarness(t)
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"create without a name", func() error {
+			_, err := h.svc.CreateShoppingList(ctx, connect.NewRequest(&mealplanv1.CreateShoppingListRequest{Name: "  "}))
+			return err
+		}, "name is required"},
+		{"create with a long name", func() error {
+			_, err := h.svc.CreateShoppingList(ctx, connect.NewRequest(&mealplanv1.CreateShoppingListRequest{Name: long}))
+			return err
+		}, "longer than 100"},
+		{"rename without a list", func() error {
+			_, err := h.svc.RenameShoppingList(ctx, connect.NewRequest(&mealplanv1.RenameShoppingListRequest{Name: "Big shop"}))
+			return err
+		}, "list_id is required"},
+		{"rename without a name", func() error {
+			_, err := h.svc.RenameShoppingList(ctx, connect.NewRequest(&mealplanv1.RenameShoppingListRequest{ListId: weeklyID}))
+			return err
+		}, "name is required"},
+		{"delete without the name repeated", func() error {
+			_, err := h.svc.DeleteShoppingList(ctx, connect.NewRequest(&mealplanv1.DeleteShoppingListRequest{ListId: weeklyID}))
+			return err
+		}, "confirm_name is required"},
+		{"update with nothing to do", func() error {
+			_, err := h.svc.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: weeklyID}))
+			return err
+		}, "remove_recipes"},
+		{"the same item checked and removed by name", func() error {
+			_, err := h.svc.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: weeklyID, Check: []string{"Milk"}, Remove: []string{"milk"}}))
+			return err
+		}, "both check and remove"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			wantCode(t, tc.call(), connect.CodeInvalidArgument, tc.want)
+		})
+	}
+	if n := len(h.mealie.requests()); n != 0 {
+		t.Fatalf("%d Mealie requests", n)
 	}
 }
