@@ -231,9 +231,6 @@ func unitShown(it *mealie.ShoppingItem) string {
 	return u.Name
 }
 
-// formatQty writes a quantity as a cook does: 1½, ¾, 2, 0.3.
-func formatQty(q float64) string { return amount.Quantity(q) }
-
 func deref(p *string) string {
 	if p == nil {
 		return ""
