@@ -82,7 +82,7 @@ var prepWords = map[string]bool{
 // Normalize reads a stored or typed name for matching: folded (see Fold),
 // with what a name carries besides the food taken away: bracketed notes and
 // prices ("rice ($0.60)"), anything after a comma or semicolon
-// ("chicken thighs, boneless"), digits and fractions, marks ("vegetable
+// ("chicken thighs, boneless"), counts and fractions, marks ("vegetable
 // oil*"), note phrases ("milk of choice", "to taste"), a connector at
 // either end ("cornstarch +") and a leading package word ("pkt Ranch
 // Seasoning"). Hyphens split words ("long-grain"). What is
@@ -97,12 +97,20 @@ func Normalize(s string) string {
 	s = strings.ReplaceAll(s, "'", "")
 	s = strings.ReplaceAll(s, "’", "")
 	s = strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || r == '&' || r == '+' {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&' || r == '+' {
 			return r
 		}
 		return ' '
 	}, s)
-	words := trimConnectors(dropPhrases(strings.Fields(s)))
+	// A count is a word without letters ("2", "1/2"); digits within a word
+	// are part of the name ("7up", "400g").
+	var kept []string
+	for _, w := range strings.Fields(s) {
+		if strings.ContainsFunc(w, unicode.IsLetter) || w == "&" || w == "+" {
+			kept = append(kept, w)
+		}
+	}
+	words := trimConnectors(dropPhrases(kept))
 	if len(words) > 1 && packWords[words[0]] {
 		words = words[1:]
 		if len(words) > 1 && words[0] == "of" {
