@@ -76,7 +76,9 @@ func TestNormalize(t *testing.T) {
 		{"chicken thighs, boneless", "chicken thighs"},
 		{"Crème  Fraîche", "creme fraiche"},
 		{"long-grain white rice", "long grain white rice"},
-		{"2 x 400g can chickpeas", "g can chickpeas"},
+		{"2 x 400g can chickpeas", "400g can chickpeas"},
+		{"7up", "7up"},
+		{"live rice ba0dbf13", "live rice ba0dbf13"},
 		{"can chickpeas", "chickpeas"},
 		{"can", "can"},
 		{"baker's yeast", "bakers yeast"},
@@ -84,6 +86,8 @@ func TestNormalize(t *testing.T) {
 		{"salt to taste", "salt"},
 		{"½ cup honey", "cup honey"},
 		{"(optional)", ""},
+		{"cornstarch +", "cornstarch"},
+		{"or canola oil", "canola oil"},
 		{"", ""},
 	} {
 		if got := Normalize(c.in); got != c.want {
@@ -537,6 +541,65 @@ func TestCoversLines(t *testing.T) {
 		}
 		if n < c.atLeast {
 			t.Errorf("%q covers %d lines, want at least %d", c.name, n, c.atLeast)
+		}
+	}
+}
+
+// TestLibraryFoods reads everyday names against the foods Mealie 2.8's nlp
+// parser made of 413 public recipe lines (testdata/README.md): the names a
+// library that was parsed in Mealie's editor ends up with.
+func TestLibraryFoods(t *testing.T) {
+	ix := NewIndex(foodEntries(load[food](t, "library-foods-2.8.json")))
+	for _, c := range []struct {
+		name    string
+		how     How
+		include []string // among the matches
+		exclude []string // never among them
+	}{
+		{"rice", General, []string{"jasmine rice", "Spanish style ready rice"}, []string{"rice flour", "rice vinegar"}},
+		{"chicken", General, []string{"boneless chicken thighs", "chicken breasts", "chicken thighs"}, []string{"low sodium chicken stock"}},
+		{"butter", Exact, []string{"butter"}, []string{"unsalted butter"}},
+		{"cilantro", Exact, []string{"cilantro"}, nil}, // "fresh cilantro" too: see Covered below
+		{"ginger", Plural, []string{"fresh ginger"}, []string{"ginger ale"}},
+		{"parmesan", General, []string{"Parmesan cheese"}, nil},
+		{"avocados", Exact, nil, nil},
+		{"lime", Exact, []string{"lime"}, nil},
+		{"cornstarch", Exact, []string{"cornstarch"}, nil},
+		{"lemon", Exact, []string{"lemon"}, nil},
+	} {
+		r := ix.Resolve(c.name)
+		got := r.MatchNames()
+		if c.name == "avocados" {
+			if r.How != Plural || !slices.Contains(got, "avocado") {
+				t.Errorf("Resolve(%q) = %v %q", c.name, r.How, got)
+			}
+			continue
+		}
+		if r.How != c.how {
+			t.Errorf("Resolve(%q) = %v %q, want %v", c.name, r.How, got, c.how)
+		}
+		for _, n := range c.include {
+			if !slices.Contains(got, n) {
+				t.Errorf("Resolve(%q) = %q, want %q among them", c.name, got, n)
+			}
+		}
+		for _, n := range c.exclude {
+			if slices.Contains(got, n) {
+				t.Errorf("Resolve(%q) = %q, must not hold %q", c.name, got, n)
+			}
+		}
+	}
+	// what a cook has covers what the recipe needs, by Covered
+	for _, c := range []struct{ name, covers string }{
+		{"butter", "unsalted butter"}, {"rice", "jasmine rice"}, {"lemon", "lemon juice"},
+		{"cilantro", "fresh cilantro"}, {"cornstarch", "cornstarch +"}, {"ginger", "fresh ginger"},
+	} {
+		var got []string
+		for _, e := range ix.Covered(c.name) {
+			got = append(got, e.Name)
+		}
+		if !slices.Contains(got, c.covers) {
+			t.Errorf("Covered(%q) = %q, want %q among them", c.name, got, c.covers)
 		}
 	}
 }

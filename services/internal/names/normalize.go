@@ -82,9 +82,10 @@ var prepWords = map[string]bool{
 // Normalize reads a stored or typed name for matching: folded (see Fold),
 // with what a name carries besides the food taken away: bracketed notes and
 // prices ("rice ($0.60)"), anything after a comma or semicolon
-// ("chicken thighs, boneless"), digits and fractions, marks ("vegetable
-// oil*"), note phrases ("milk of choice", "to taste") and a leading package
-// word ("pkt Ranch Seasoning"). Hyphens split words ("long-grain"). What is
+// ("chicken thighs, boneless"), counts and fractions, marks ("vegetable
+// oil*"), note phrases ("milk of choice", "to taste"), a connector at
+// either end ("cornstarch +") and a leading package word ("pkt Ranch
+// Seasoning"). Hyphens split words ("long-grain"). What is
 // left is words of letters separated by single spaces; it may be empty.
 func Normalize(s string) string {
 	s = Fold(s)
@@ -96,12 +97,20 @@ func Normalize(s string) string {
 	s = strings.ReplaceAll(s, "'", "")
 	s = strings.ReplaceAll(s, "’", "")
 	s = strings.Map(func(r rune) rune {
-		if unicode.IsLetter(r) || r == '&' || r == '+' {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '&' || r == '+' {
 			return r
 		}
 		return ' '
 	}, s)
-	words := dropPhrases(strings.Fields(s))
+	// A count is a word without letters ("2", "1/2"); digits within a word
+	// are part of the name ("7up", "400g").
+	var kept []string
+	for _, w := range strings.Fields(s) {
+		if strings.ContainsFunc(w, unicode.IsLetter) || w == "&" || w == "+" {
+			kept = append(kept, w)
+		}
+	}
+	words := trimConnectors(dropPhrases(kept))
 	if len(words) > 1 && packWords[words[0]] {
 		words = words[1:]
 		if len(words) > 1 && words[0] == "of" {
@@ -109,6 +118,21 @@ func Normalize(s string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// connectors join alternatives ("or", "+"); one at either end joins nothing
+// (Mealie 2.8's parser reads "1 Tbsp. cornstarch + 1 Tbsp. water" as the
+// food "cornstarch +").
+var connectors = map[string]bool{"and": true, "or": true, "+": true, "&": true}
+
+func trimConnectors(words []string) []string {
+	for len(words) > 0 && connectors[words[0]] {
+		words = words[1:]
+	}
+	for len(words) > 0 && connectors[words[len(words)-1]] {
+		words = words[:len(words)-1]
+	}
+	return words
 }
 
 func dropPhrases(words []string) []string {
