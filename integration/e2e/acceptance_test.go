@@ -530,6 +530,44 @@ func acceptance(t *testing.T, m *liveMealie, importURL string) {
 		}
 	})
 
+	// A recipe that uses another (referencedRecipe, Mealie 3.5 and later):
+	// get_recipe names the sub-recipe, Mealie's endpoint expands it onto
+	// the list, and taking the recipe off takes its rows.
+	t.Run("sub_recipe", func(t *testing.T) {
+		if !strings.HasPrefix(m.version, "v3") {
+			t.Skip("Mealie " + m.version + " has no referencedRecipe")
+		}
+		feast := slugOf("Feast")
+		cleanups = append(cleanups, deleteRecipe(feast))
+		ok(t, "create_recipe", map[string]any{"name": title("Feast"), "ingredients": []any{"1 lemon"}})
+		sub := m.obj(t, "/api/recipes/"+recipe)
+		line := map[string]any{"quantity": 2, "note": "", "referenceId": uuid.NewString(),
+			"referencedRecipe": map[string]any{"id": sub["id"], "name": sub["name"], "slug": sub["slug"]}}
+		if code, body := m.call(t, http.MethodPatch, "/api/recipes/"+feast, map[string]any{"recipeIngredient": []any{line}}); code != 200 {
+			t.Fatalf("linking the sub-recipe: %d %v", code, body)
+		}
+		view := ok(t, "get_recipe", map[string]any{"slug": feast})
+		if want := fmt.Sprintf("2 %s (recipe %s)", sub["name"], recipe); fmt.Sprint(view["ingredients"]) != "["+want+"]" {
+			t.Errorf("get_recipe ingredients = %v, want [%s]", view["ingredients"], want)
+		}
+		r := ok(t, "add_to_shopping_list", map[string]any{"list_id": title("Feast List"), "recipe_slugs": []string{feast}, "skip_in_stock": false})
+		listID := pick(r, "list_id")
+		cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/households/shopping/lists/"+listID, nil) })
+		var rice map[string]any
+		for _, it := range m.obj(t, "/api/households/shopping/lists/"+listID)["listItems"].([]any) {
+			if f, _ := it.(map[string]any)["food"].(map[string]any); f != nil && f["name"] == foodName {
+				rice = it.(map[string]any)
+			}
+		}
+		if rice == nil || rice["quantity"] != 4.0 {
+			t.Fatalf("the sub-recipe's 2 units of rice, twice: %v (sous said %v)", rice, r)
+		}
+		ok(t, "update_shopping_items", map[string]any{"list_id": listID, "remove_recipes": []string{feast}})
+		if left := m.obj(t, "/api/households/shopping/lists/"+listID)["listItems"].([]any); len(left) != 0 {
+			t.Errorf("after taking the feast off, the list holds %v", left)
+		}
+	})
+
 	t.Run("shopping", func(t *testing.T) {
 		code, l := m.call(t, http.MethodPost, "/api/households/shopping/lists", map[string]any{"name": title("List")})
 		if code != 201 {
