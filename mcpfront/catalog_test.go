@@ -214,8 +214,8 @@ var wantReadOnly = []string{
 
 func TestCatalogInventory(t *testing.T) {
 	all := catalog()
-	if len(all) != 36 {
-		t.Errorf("catalog has %d tools, want 36 (mcp-mealie's 25, the pantry spec's 7, 3 shopping, mark_recipe_made)", len(all))
+	if len(all) != 37 {
+		t.Errorf("catalog has %d tools, want 37 (mcp-mealie's 25, the pantry spec's 7, 4 shopping, mark_recipe_made)", len(all))
 	}
 	seen := map[string]bool{}
 	for _, tool := range all {
@@ -263,9 +263,9 @@ func TestSelect(t *testing.T) {
 		wantErr string
 	}{
 		{name: "read-only mode", b: b, opts: Options{ReadOnly: true, ImageDir: "/x"}, want: wantReadOnly},
-		{name: "all", b: b, opts: fullOpts, count: 36},
-		{name: "no image dir leaves upload out", b: b, count: 35},
-		{name: "shopping alone", b: b, opts: Options{Toolsets: []string{"shopping"}}, want: []string{"add_to_shopping_list", "get_shopping_list", "update_shopping_items"}},
+		{name: "all", b: b, opts: fullOpts, count: 37},
+		{name: "no image dir leaves upload out", b: b, count: 36},
+		{name: "shopping alone", b: b, opts: Options{Toolsets: []string{"shopping"}}, want: []string{"add_to_shopping_list", "get_shopping_list", "manage_shopping_lists", "update_shopping_items"}},
 		{name: "pantry alone", b: b, opts: Options{Toolsets: []string{" Pantry "}}, want: []string{"add_to_pantry", "create_meta_recipe", "get_meta_recipes", "get_pantry", "log_cook", "set_item_state", "what_can_i_cook"}},
 		{name: "mealplan alone", b: b, opts: Options{Toolsets: []string{"mealplan"}}, want: []string{"add_meal_plan_entry", "delete_meal_plan_entry", "get_meal_plan", "get_todays_meals", "random_meal_plan"}},
 		{name: "library alone", b: b, opts: Options{Toolsets: []string{"library"}}, count: 8},

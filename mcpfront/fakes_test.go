@@ -221,6 +221,18 @@ func (f fakeMealPlanService) UpdateShoppingItems(_ context.Context, req *connect
 	return reply[mealplanv1.UpdateShoppingItemsResponse](f.recorder, "UpdateShoppingItems", req.Msg)
 }
 
+func (f fakeMealPlanService) CreateShoppingList(_ context.Context, req *connect.Request[mealplanv1.CreateShoppingListRequest]) (*connect.Response[mealplanv1.CreateShoppingListResponse], error) {
+	return reply[mealplanv1.CreateShoppingListResponse](f.recorder, "CreateShoppingList", req.Msg)
+}
+
+func (f fakeMealPlanService) RenameShoppingList(_ context.Context, req *connect.Request[mealplanv1.RenameShoppingListRequest]) (*connect.Response[mealplanv1.RenameShoppingListResponse], error) {
+	return reply[mealplanv1.RenameShoppingListResponse](f.recorder, "RenameShoppingList", req.Msg)
+}
+
+func (f fakeMealPlanService) DeleteShoppingList(_ context.Context, req *connect.Request[mealplanv1.DeleteShoppingListRequest]) (*connect.Response[mealplanv1.DeleteShoppingListResponse], error) {
+	return reply[mealplanv1.DeleteShoppingListResponse](f.recorder, "DeleteShoppingList", req.Msg)
+}
+
 type fakeLibraryService struct{ *recorder }
 
 func (f fakeLibraryService) GetStatus(_ context.Context, req *connect.Request[libraryv1.GetStatusRequest]) (*connect.Response[libraryv1.GetStatusResponse], error) {

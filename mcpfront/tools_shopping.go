@@ -2,10 +2,13 @@ package mcpfront
 
 import (
 	"context"
+	"regexp"
+	"strings"
 
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/souskitchen/sous/internal/amount"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/proto/limits"
 )
@@ -17,6 +20,7 @@ func shoppingTools() []Tool {
 		getShoppingListTool(),
 		addToShoppingListTool(),
 		updateShoppingItemsTool(),
+		manageShoppingListsTool(),
 	}
 }
 
@@ -76,36 +80,57 @@ func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in
 		}
 		return out, nil
 	}
-	l := res.Msg.GetList()
-	sections := map[string][]shoppingItem{}
-	n := 0
+	return shapeShoppingList(res.Msg.GetList()), nil
+}
+
+// shoppingSection is one store section of a list, in the order Mealie's
+// app shows them.
+type shoppingSection struct {
+	Section string         `json:"section"`
+	Items   []shoppingItem `json:"items"`
+}
+
+// shoppingListOut is one list as a model reads it.
+type shoppingListOut struct {
+	ID       string            `json:"list_id"`
+	Name     string            `json:"name,omitempty"`
+	Sections []shoppingSection `json:"sections"`
+	Checked  int32             `json:"checked,omitempty"`
+	Recipes  []string          `json:"recipes,omitempty"`
+	Hint     string            `json:"hint,omitempty"`
+}
+
+func shapeShoppingList(l *mealplanv1.ShoppingList) shoppingListOut {
+	out := shoppingListOut{ID: l.GetId(), Name: l.GetName(), Sections: []shoppingSection{}, Checked: l.GetCheckedCount()}
 	for _, g := range l.GetGroups() {
-		label := g.GetLabel()
-		if label == "" {
-			label = "other"
+		sec := shoppingSection{Section: g.GetLabel()}
+		if sec.Section == "" {
+			sec.Section = "other"
 		}
 		for _, it := range g.GetItems() {
-			sections[label] = append(sections[label], shapeShoppingItem(it))
-			n++
+			sec.Items = append(sec.Items, shapeShoppingItem(it))
 		}
+		out.Sections = append(out.Sections, sec)
 	}
-	out := struct {
-		ID       string                    `json:"list_id"`
-		Name     string                    `json:"name,omitempty"`
-		Sections map[string][]shoppingItem `json:"sections"`
-		Checked  int32                     `json:"checked,omitempty"`
-		Hint     string                    `json:"hint,omitempty"`
-	}{ID: l.GetId(), Name: l.GetName(), Sections: sections, Checked: l.GetCheckedCount()}
-	if n == 0 {
+	for _, r := range l.GetRecipes() {
+		name := r.GetSlug()
+		if t := r.GetTimes(); t != 1 {
+			name += " ×" + amount.Quantity(t)
+		}
+		out.Recipes = append(out.Recipes, name)
+	}
+	if len(out.Sections) == 0 {
 		out.Hint = "nothing left to buy"
 	}
-	return out, nil
+	return out
 }
 
 type addToShoppingListIn struct {
-	ListID        string       `json:"list_id,omitempty" jsonschema:"List id or exact name; optional if only one."`
+	ListID        string       `json:"list_id,omitempty" jsonschema:"List id or exact name (a new name creates it); optional if only one."`
 	Items         []string     `json:"items,omitempty" jsonschema:"Free-text items, e.g. \"2 onions\"."`
 	RecipeSlugs   []string     `json:"recipe_slugs,omitempty" jsonschema:"Recipes to shop for."`
+	RecipeScale   *float64     `json:"recipe_scale,omitempty" jsonschema:"Times each recipe, e.g. 2 for double."`
+	AddAgain      bool         `json:"add_again,omitempty" jsonschema:"Add a recipe already on the list again."`
 	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the plan for these days (YYYY-MM-DD, up to 31)."`
 	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Skip what the pantry has in stock (default when one is set up)."`
 }
@@ -118,7 +143,7 @@ func addToShoppingListTool() Tool {
 		Annotations: writeAnn(false, false, false),
 	}, hasShopping, props{
 		"list_id": maxLen(100), "items": both(maxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
-		"recipe_slugs": maxItems(limits.ShoppingRecipes),
+		"recipe_slugs": maxItems(limits.ShoppingRecipes), "recipe_scale": numRange(0.1, 20),
 		"meal_plan_range": func(s *mcpSchema) {
 			// Described by the parameter; get_meal_plan's wording
 			// would be paid for twice.
@@ -133,11 +158,11 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 	if len(in.Items) == 0 && len(in.RecipeSlugs) == 0 && in.MealPlanRange == nil {
 		return nil, errorf("give items, recipe_slugs or meal_plan_range")
 	}
-	id, err := resolveList(ctx, b, in.ListID)
-	if err != nil {
-		return nil, err
+	req := &mealplanv1.AddToShoppingListRequest{ListId: in.ListID, Items: in.Items, RecipeSlugs: in.RecipeSlugs, SkipInStock: in.SkipInStock, RecipeScale: in.RecipeScale, AddAgain: in.AddAgain}
+	if !isUUID(in.ListID) {
+		// A name: the service finds it (case-insensitive) or creates it.
+		req.ListId, req.ListName = "", in.ListID
 	}
-	req := &mealplanv1.AddToShoppingListRequest{ListId: id, Items: in.Items, RecipeSlugs: in.RecipeSlugs, SkipInStock: in.SkipInStock}
 	if r := in.MealPlanRange; r != nil {
 		req.MealPlanRange = &mealplanv1.DateRange{StartDate: r.StartDate, EndDate: r.EndDate}
 	}
@@ -153,16 +178,22 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		Name     string `json:"name"`
 		Have     string `json:"have,omitempty"`
 		Location string `json:"location,omitempty"`
+		// Why names a read other than exact: "general" when the
+		// pantry's name covers the ingredient's.
+		Why string `json:"read_as,omitempty"`
 	}
 	out := struct {
 		ListID   string         `json:"list_id"`
+		Name     string         `json:"list_name,omitempty"`
+		Created  bool           `json:"created_list,omitempty"`
+		Already  []string       `json:"already_on_list,omitempty"`
 		Added    []shoppingItem `json:"added"`
 		Merged   []merged       `json:"merged,omitempty"`
 		Skipped  []skipped      `json:"skipped_in_stock,omitempty"`
 		Unparsed []string       `json:"unparsed,omitempty"`
 		NotFound []string       `json:"not_found,omitempty"`
 		Note     string         `json:"note,omitempty"`
-	}{ListID: res.Msg.GetListId(), Added: []shoppingItem{}, Unparsed: res.Msg.GetUnparsed(), NotFound: res.Msg.GetNotFound(), Note: res.Msg.GetNote()}
+	}{ListID: res.Msg.GetListId(), Name: res.Msg.GetListName(), Created: res.Msg.GetCreatedList(), Already: res.Msg.GetAlreadyOnList(), Added: []shoppingItem{}, Unparsed: res.Msg.GetUnparsed(), NotFound: res.Msg.GetNotFound(), Note: res.Msg.GetNote()}
 	for _, it := range res.Msg.GetAdded() {
 		out.Added = append(out.Added, shapeShoppingItem(it))
 	}
@@ -170,37 +201,43 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		out.Merged = append(out.Merged, merged{Name: m.GetName(), Into: m.GetItem().GetDisplay()})
 	}
 	for _, s := range res.Msg.GetSkippedInStock() {
-		out.Skipped = append(out.Skipped, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation()})
+		out.Skipped = append(out.Skipped, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation(), Why: readAs(s.GetHow())})
+	}
+	if len(out.Already) > 0 {
+		note := strings.Join(out.Already, ", ") + " already on the list: nothing added for them (add_again adds more)"
+		out.Note = strings.TrimPrefix(out.Note+"; "+note, "; ")
 	}
 	return out, nil
 }
 
 type updateShoppingItemsIn struct {
-	ListID  string   `json:"list_id" jsonschema:"List id or exact name."`
-	Check   []string `json:"check,omitempty" jsonschema:"Item ids bought."`
-	Uncheck []string `json:"uncheck,omitempty" jsonschema:"Item ids to buy again."`
-	Remove  []string `json:"remove,omitempty" jsonschema:"Item ids to delete."`
+	ListID        string   `json:"list_id" jsonschema:"List id or exact name."`
+	Check         []string `json:"check,omitempty" jsonschema:"Items bought, by id or name."`
+	Uncheck       []string `json:"uncheck,omitempty" jsonschema:"Items to buy again."`
+	Remove        []string `json:"remove,omitempty" jsonschema:"Items to delete."`
+	RemoveChecked bool     `json:"remove_checked,omitempty" jsonschema:"Delete every checked item."`
+	RemoveRecipes []string `json:"remove_recipes,omitempty" jsonschema:"Take these recipes' items off, by slug."`
 }
 
 // updateShoppingItemsTool declares update_shopping_items.
 func updateShoppingItemsTool() Tool {
 	return newTool(ToolsetShopping, &mcp.Tool{
 		Name:        "update_shopping_items",
-		Description: "Call when the user bought something or wants an item unchecked or gone. Updates items by id.",
+		Description: "Call when the user bought something or wants items unchecked or gone, or a recipe's items off.",
 		Annotations: writeAnn(true, true, false),
-	}, hasShopping, props{"list_id": maxLen(100), "check": maxItems(limits.ShoppingItemOps), "uncheck": maxItems(limits.ShoppingItemOps), "remove": maxItems(limits.ShoppingItemOps)}, updateShoppingItems)
+	}, hasShopping, props{"list_id": maxLen(100), "check": maxItems(limits.ShoppingItemOps), "uncheck": maxItems(limits.ShoppingItemOps), "remove": maxItems(limits.ShoppingItemOps), "remove_recipes": maxItems(limits.ShoppingRecipes)}, updateShoppingItems)
 }
 
 func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateShoppingItemsIn) (any, error) {
-	if len(in.Check)+len(in.Uncheck)+len(in.Remove) == 0 {
-		return nil, errorf("give item ids to check, uncheck or remove")
+	if len(in.Check)+len(in.Uncheck)+len(in.Remove)+len(in.RemoveRecipes) == 0 && !in.RemoveChecked {
+		return nil, errorf("give items to check, uncheck or remove, remove_checked or remove_recipes")
 	}
 	id, err := resolveList(ctx, b, in.ListID)
 	if err != nil {
 		return nil, err
 	}
 	res, err := b.MealPlan.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{
-		ListId: id, Check: in.Check, Uncheck: in.Uncheck, Remove: in.Remove,
+		ListId: id, Check: in.Check, Uncheck: in.Uncheck, Remove: in.Remove, RemoveChecked: in.RemoveChecked, RemoveRecipes: in.RemoveRecipes,
 	}))
 	if err != nil {
 		return nil, onListMiss(ctx, b, in.ListID, err)
@@ -210,9 +247,92 @@ func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends
 		errs = append(errs, e.GetItem()+": "+e.GetMessage())
 	}
 	return struct {
-		Checked   []string `json:"checked,omitempty"`
-		Unchecked []string `json:"unchecked,omitempty"`
-		Removed   []string `json:"removed,omitempty"`
-		Errors    []string `json:"errors,omitempty"`
-	}{res.Msg.GetChecked(), res.Msg.GetUnchecked(), res.Msg.GetRemoved(), errs}, nil
+		Checked        []string         `json:"checked,omitempty"`
+		Unchecked      []string         `json:"unchecked,omitempty"`
+		Removed        []string         `json:"removed,omitempty"`
+		RecipesRemoved []string         `json:"recipes_removed,omitempty"`
+		Errors         []string         `json:"errors,omitempty"`
+		List           *shoppingListOut `json:"list,omitempty"`
+	}{res.Msg.GetChecked(), res.Msg.GetUnchecked(), res.Msg.GetRemoved(), res.Msg.GetRecipesRemoved(), errs, listOrNil(res.Msg.GetList())}, nil
 }
+
+type manageShoppingListsIn struct {
+	Action      string `json:"action" jsonschema:"What to do."`
+	ListID      string `json:"list_id,omitempty" jsonschema:"rename, delete: list id or exact name."`
+	Name        string `json:"name,omitempty" jsonschema:"create, rename: the new name."`
+	ConfirmName string `json:"confirm_name,omitempty" jsonschema:"delete: repeat the list's name."`
+}
+
+// manageShoppingListsTool declares manage_shopping_lists.
+func manageShoppingListsTool() Tool {
+	return newTool(ToolsetShopping, &mcp.Tool{
+		Name:        "manage_shopping_lists",
+		Description: "Call to create, rename or delete a shopping list. A rename keeps the items; delete is permanent.",
+		Annotations: writeAnn(true, false, false),
+	}, hasShopping, props{"action": enum("create", "rename", "delete"), "list_id": maxLen(100), "name": maxLen(limits.ShoppingListNameChars), "confirm_name": maxLen(limits.ShoppingListNameChars)}, manageShoppingLists)
+}
+
+func manageShoppingLists(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in manageShoppingListsIn) (any, error) {
+	type listOut struct {
+		ID      string `json:"list_id"`
+		Name    string `json:"name"`
+		Deleted bool   `json:"deleted,omitempty"`
+		Items   *int32 `json:"items_deleted,omitempty"`
+	}
+	if in.Action == "create" {
+		if in.ListID != "" {
+			return nil, errorf("list_id is for rename and delete; create takes only name")
+		}
+		res, err := b.MealPlan.CreateShoppingList(ctx, connect.NewRequest(&mealplanv1.CreateShoppingListRequest{Name: in.Name}))
+		if err != nil {
+			return nil, err
+		}
+		return listOut{ID: res.Msg.GetList().GetId(), Name: res.Msg.GetList().GetName()}, nil
+	}
+	if in.ListID == "" {
+		return nil, errorf("list_id is required for %s: the list's id or exact name (get_shopping_list lists them)", in.Action)
+	}
+	id, err := resolveList(ctx, b, in.ListID)
+	if err != nil {
+		return nil, err
+	}
+	switch in.Action {
+	case "rename":
+		res, err := b.MealPlan.RenameShoppingList(ctx, connect.NewRequest(&mealplanv1.RenameShoppingListRequest{ListId: id, Name: in.Name}))
+		if err != nil {
+			return nil, onListMiss(ctx, b, in.ListID, err)
+		}
+		return shapeShoppingList(res.Msg.GetList()), nil
+	default:
+		res, err := b.MealPlan.DeleteShoppingList(ctx, connect.NewRequest(&mealplanv1.DeleteShoppingListRequest{ListId: id, ConfirmName: in.ConfirmName}))
+		if err != nil {
+			return nil, onListMiss(ctx, b, in.ListID, err)
+		}
+		n := res.Msg.GetItemCount()
+		return listOut{ID: res.Msg.GetListId(), Name: res.Msg.GetName(), Deleted: true, Items: &n}, nil
+	}
+}
+
+// readAs is a skip's reading when it is worth saying: an exact name needs
+// no explanation.
+func readAs(how string) string {
+	if how == "exact" {
+		return ""
+	}
+	return how
+}
+
+// listOrNil shapes the list read back after a change, when there is one.
+func listOrNil(l *mealplanv1.ShoppingList) *shoppingListOut {
+	if l == nil {
+		return nil
+	}
+	out := shapeShoppingList(l)
+	return &out
+}
+
+// uuidText is a Mealie id as it reaches a tool.
+var uuidText = regexp.MustCompile(`^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$`)
+
+// isUUID tells a list id from a list's name: anything else is a name.
+func isUUID(s string) bool { return uuidText.MatchString(strings.TrimSpace(s)) }

@@ -314,7 +314,7 @@ func TestShoppingTools(t *testing.T) {
 				{Label: "Produce", Items: []*mealplanv1.ShoppingItem{{Id: "i1", Display: "2 onions", Food: "onion", RecipeSlugs: []string{"soup"}}}},
 			}}},
 			wantReq: &mealplanv1.GetShoppingListRequest{ListId: "l1"},
-			want:    []string{`"sections":{"Produce":[{"item_id":"i1","item":"2 onions","for":["soup"]}]}`, `"checked":2`},
+			want:    []string{`"sections":[{"section":"Produce","items":[{"item_id":"i1","item":"2 onions","for":["soup"]}]}]`, `"checked":2`},
 		},
 		{
 			name: "add skips what is in stock by default", tool: "add_to_shopping_list", service: mealplanOf, method: "AddToShoppingList",
@@ -345,6 +345,49 @@ func TestShoppingTools(t *testing.T) {
 			reply:   &mealplanv1.UpdateShoppingItemsResponse{Checked: []string{"i1"}, Errors: []*mealplanv1.ItemError{{Item: "i9", Message: "item not on this list"}}},
 			wantReq: &mealplanv1.UpdateShoppingItemsRequest{ListId: "l1", Check: []string{"i1"}, Remove: []string{"i9"}},
 			want:    []string{`{"checked":["i1"],"errors":["i9: item not on this list"]}`},
+		},
+		{
+			name: "check by name, remove checked, take a recipe off", tool: "update_shopping_items", service: mealplanOf, method: "UpdateShoppingItems",
+			args: map[string]any{"list_id": "0751b2e0-d447-4287-8834-975356f4d75e", "check": []string{"onions"}, "remove_checked": true, "remove_recipes": []string{"soup"}},
+			reply: &mealplanv1.UpdateShoppingItemsResponse{Checked: []string{"i1"}, RecipesRemoved: []string{"soup"},
+				List: &mealplanv1.ShoppingList{Id: "0751b2e0-d447-4287-8834-975356f4d75e", Name: "Weekly"}},
+			wantReq: &mealplanv1.UpdateShoppingItemsRequest{ListId: "0751b2e0-d447-4287-8834-975356f4d75e", Check: []string{"onions"}, RemoveChecked: true, RemoveRecipes: []string{"soup"}},
+			want:    []string{`"recipes_removed":["soup"]`, `"list":{"list_id":"0751b2e0-d447-4287-8834-975356f4d75e","name":"Weekly","sections":[],"hint":"nothing left to buy"}`},
+		},
+		{
+			name: "a list named but missing is created", tool: "add_to_shopping_list", service: mealplanOf, method: "AddToShoppingList",
+			args: map[string]any{"list_id": "Week of Dec 7", "recipe_slugs": []string{"soup"}, "recipe_scale": 2, "skip_in_stock": false},
+			reply: &mealplanv1.AddToShoppingListResponse{ListId: "l2", ListName: "Week of Dec 7", CreatedList: true, RecipesAdded: []string{"soup"},
+				Added: []*mealplanv1.ShoppingItem{{Id: "i4", Display: "4 leeks", RecipeSlugs: []string{"soup"}}}},
+			// A name goes to the service as list_name: it matches case-
+			// insensitively or creates the list.
+			wantReq: &mealplanv1.AddToShoppingListRequest{ListName: "Week of Dec 7", RecipeSlugs: []string{"soup"}, RecipeScale: proto.Float64(2), SkipInStock: proto.Bool(false)},
+			want:    []string{`"list_name":"Week of Dec 7","created_list":true`},
+		},
+		{
+			name: "a recipe already on the list adds nothing and says so", tool: "add_to_shopping_list", service: mealplanOf, method: "AddToShoppingList",
+			args:    map[string]any{"list_id": "Weekly", "recipe_slugs": []string{"lasagna"}},
+			reply:   &mealplanv1.AddToShoppingListResponse{ListId: "l1", ListName: "Weekly", AlreadyOnList: []string{"lasagna"}},
+			wantReq: &mealplanv1.AddToShoppingListRequest{ListName: "Weekly", RecipeSlugs: []string{"lasagna"}},
+			want:    []string{`"already_on_list":["lasagna"]`, `"note":"lasagna already on the list: nothing added for them (add_again adds more)"`},
+		},
+		{
+			name: "create a list", tool: "manage_shopping_lists", service: mealplanOf, method: "CreateShoppingList",
+			args:    map[string]any{"action": "create", "name": "Week of Dec 7"},
+			reply:   &mealplanv1.CreateShoppingListResponse{List: &mealplanv1.ShoppingListSummary{Id: "l2", Name: "Week of Dec 7"}},
+			wantReq: &mealplanv1.CreateShoppingListRequest{Name: "Week of Dec 7"},
+			want:    []string{`{"list_id":"l2","name":"Week of Dec 7"}`},
+		},
+		{
+			name: "delete a list", tool: "manage_shopping_lists", service: mealplanOf, method: "DeleteShoppingList",
+			args:    map[string]any{"action": "delete", "list_id": "0751b2e0-d447-4287-8834-975356f4d75e", "confirm_name": "weekly"},
+			reply:   &mealplanv1.DeleteShoppingListResponse{ListId: "0751b2e0-d447-4287-8834-975356f4d75e", Name: "Weekly", ItemCount: 3},
+			wantReq: &mealplanv1.DeleteShoppingListRequest{ListId: "0751b2e0-d447-4287-8834-975356f4d75e", ConfirmName: "weekly"},
+			want:    []string{`"deleted":true,"items_deleted":3`},
+		},
+		{
+			name: "rename needs a list", tool: "manage_shopping_lists", service: mealplanOf, method: "RenameShoppingList",
+			args: map[string]any{"action": "rename", "name": "Big shop"}, isError: true,
 		},
 	})
 }

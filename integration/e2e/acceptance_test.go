@@ -27,6 +27,8 @@ type liveMealie struct {
 	token   string
 	version string
 	client  *http.Client
+	// emulated is set for the emulator, whose household starts empty.
+	emulated bool
 }
 
 // newLiveMealie reads the environment, or skips with what is missing.
@@ -149,7 +151,9 @@ func TestAcceptance(t *testing.T) {
 	for _, v := range catalogVersions {
 		t.Run("emulator-"+v, func(t *testing.T) {
 			em := mealietest.NewServer(t, mealieemu.WithVersion(v), mealieemu.WithSeed("empty"), mealieemu.WithWebPage(importURL, importPageHTML))
-			acceptance(t, dialMealie(t, em.URL, em.Token), importURL)
+			m := dialMealie(t, em.URL, em.Token)
+			m.emulated = true
+			acceptance(t, m, importURL)
 		})
 	}
 	t.Run("live", func(t *testing.T) {
@@ -502,6 +506,118 @@ func acceptance(t *testing.T, m *liveMealie, importURL string) {
 		ok(t, "library_stats", map[string]any{"resource": "foods", "max_recipes": 50})
 		ok(t, "find_duplicate_recipes", nil)
 		ok(t, "check_recipe_links", map[string]any{"check_sources": false})
+	})
+
+	// The sentence a kitchen assistant exists for: plan a week and shop for
+	// it on a list that does not exist yet (the emulator's household has
+	// none; a live one gets a new, uniquely named list).
+	t.Run("plan_a_week_and_shop", func(t *testing.T) {
+		if m.emulated {
+			if l := ok(t, "get_shopping_list", nil); len(items(t, l)) != 0 {
+				t.Fatalf("the empty household has lists: %v", l)
+			}
+		}
+		for _, d := range []int{20, 22} {
+			e := ok(t, "add_meal_plan_entry", map[string]any{"date": day(d), "recipe_slug": recipe, "entry_type": "dinner"})
+			id := pick(e, "entry_id", "id")
+			cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/households/mealplans/"+id, nil) })
+		}
+		week := map[string]any{"start_date": day(20), "end_date": day(26)}
+		name := title("Week")
+		r := ok(t, "add_to_shopping_list", map[string]any{"list_id": name, "meal_plan_range": week, "skip_in_stock": false})
+		listID := pick(r, "list_id")
+		if listID != "" {
+			cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/households/shopping/lists/"+listID, nil) })
+		}
+		if r["created_list"] != true || pick(r, "list_name") != name {
+			t.Fatalf("add_to_shopping_list on a missing list = %v, want it created", r)
+		}
+		stored := m.obj(t, "/api/households/shopping/lists/"+listID)
+		listItems, _ := stored["listItems"].([]any)
+		var rice map[string]any
+		for _, it := range listItems {
+			row := it.(map[string]any)
+			if refs, _ := row["recipeReferences"].([]any); len(refs) == 0 {
+				t.Errorf("a row without its recipe: %v", row)
+			}
+			if f, _ := row["food"].(map[string]any); f != nil && f["name"] == foodName {
+				rice = row
+			}
+		}
+		// Planned twice: the recipe's 2 units of rice are bought twice, on
+		// one row.
+		if rice == nil || rice["quantity"] != 4.0 {
+			t.Fatalf("Mealie's list holds %v (sous said %v)", listItems, r)
+		}
+		refs, _ := stored["recipeReferences"].([]any)
+		if len(refs) != 1 || refs[0].(map[string]any)["recipeQuantity"] != 2.0 {
+			t.Errorf("list recipe references %v, want the recipe twice", refs)
+		}
+		// The same sentence again adds nothing.
+		again := ok(t, "add_to_shopping_list", map[string]any{"list_id": strings.ToLower(name), "meal_plan_range": week, "skip_in_stock": false})
+		if pick(again, "list_id") != listID || !strings.Contains(fmt.Sprint(again["already_on_list"]), recipe) {
+			t.Errorf("second add = %v", again)
+		}
+		if n := len(m.obj(t, "/api/households/shopping/lists/"+listID)["listItems"].([]any)); n != len(listItems) {
+			t.Errorf("the second add changed the list: %d rows, were %d", n, len(listItems))
+		}
+		// Bought the rice, by name; then the list renamed keeps it.
+		ok(t, "update_shopping_items", map[string]any{"list_id": listID, "check": []string{foodName}})
+		if got := m.obj(t, "/api/households/shopping/items/"+fmt.Sprint(rice["id"])); got["checked"] != true {
+			t.Errorf("rice after check by name: %v", got)
+		}
+		renamed := title("Big Shop")
+		ok(t, "manage_shopping_lists", map[string]any{"action": "rename", "list_id": listID, "name": renamed})
+		after := m.obj(t, "/api/households/shopping/lists/"+listID)
+		if after["name"] != renamed || len(after["listItems"].([]any)) != len(listItems) {
+			t.Errorf("after rename: %v with %d rows, want %d", after["name"], len(after["listItems"].([]any)), len(listItems))
+		}
+		if got := m.obj(t, "/api/households/shopping/items/"+fmt.Sprint(rice["id"])); got["checked"] != true {
+			t.Errorf("the rename un-checked the rice: %v", got)
+		}
+		fails(t, "manage_shopping_lists", map[string]any{"action": "delete", "list_id": listID, "confirm_name": name}, "does not match")
+		ok(t, "manage_shopping_lists", map[string]any{"action": "delete", "list_id": listID, "confirm_name": renamed})
+		if code := m.status(t, "/api/households/shopping/lists/"+listID); code != 404 {
+			t.Errorf("list after delete: %d, want 404", code)
+		}
+	})
+
+	// A recipe that uses another (referencedRecipe, Mealie 3.5 and later):
+	// get_recipe names the sub-recipe, Mealie's endpoint expands it onto
+	// the list, and taking the recipe off takes its rows.
+	t.Run("sub_recipe", func(t *testing.T) {
+		if !strings.HasPrefix(m.version, "v3") {
+			t.Skip("Mealie " + m.version + " has no referencedRecipe")
+		}
+		feast := slugOf("Feast")
+		cleanups = append(cleanups, deleteRecipe(feast))
+		ok(t, "create_recipe", map[string]any{"name": title("Feast"), "ingredients": []any{"1 lemon"}})
+		sub := m.obj(t, "/api/recipes/"+recipe)
+		line := map[string]any{"quantity": 2, "note": "", "referenceId": uuid.NewString(),
+			"referencedRecipe": map[string]any{"id": sub["id"], "name": sub["name"], "slug": sub["slug"]}}
+		if code, body := m.call(t, http.MethodPatch, "/api/recipes/"+feast, map[string]any{"recipeIngredient": []any{line}}); code != 200 {
+			t.Fatalf("linking the sub-recipe: %d %v", code, body)
+		}
+		view := ok(t, "get_recipe", map[string]any{"slug": feast})
+		if want := fmt.Sprintf("2 %s (recipe %s)", sub["name"], recipe); fmt.Sprint(view["ingredients"]) != "["+want+"]" {
+			t.Errorf("get_recipe ingredients = %v, want [%s]", view["ingredients"], want)
+		}
+		r := ok(t, "add_to_shopping_list", map[string]any{"list_id": title("Feast List"), "recipe_slugs": []string{feast}, "skip_in_stock": false})
+		listID := pick(r, "list_id")
+		cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/households/shopping/lists/"+listID, nil) })
+		var rice map[string]any
+		for _, it := range m.obj(t, "/api/households/shopping/lists/"+listID)["listItems"].([]any) {
+			if f, _ := it.(map[string]any)["food"].(map[string]any); f != nil && f["name"] == foodName {
+				rice = it.(map[string]any)
+			}
+		}
+		if rice == nil || rice["quantity"] != 4.0 {
+			t.Fatalf("the sub-recipe's 2 units of rice, twice: %v (sous said %v)", rice, r)
+		}
+		ok(t, "update_shopping_items", map[string]any{"list_id": listID, "remove_recipes": []string{feast}})
+		if left := m.obj(t, "/api/households/shopping/lists/"+listID)["listItems"].([]any); len(left) != 0 {
+			t.Errorf("after taking the feast off, the list holds %v", left)
+		}
 	})
 
 	t.Run("shopping", func(t *testing.T) {

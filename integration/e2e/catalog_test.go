@@ -380,6 +380,8 @@ func everyTool(t *testing.T, version, transport string) {
 		if fmt.Sprint(u["checked"]) != "["+itemID+"]" {
 			t.Errorf("check = %v", u)
 		}
+		made := ok(t, "manage_shopping_lists", map[string]any{"action": "create", "name": "E2E Spare"})
+		ok(t, "manage_shopping_lists", map[string]any{"action": "delete", "list_id": str(made, "list_id"), "confirm_name": "e2e spare"})
 	})
 
 	if withPantry {

@@ -58,7 +58,9 @@ func TestShoppingListOverviewAndGroups(t *testing.T) {
 		got := unchecked(l)
 		// As a cook reads them, and as get_recipe shows the same units
 		// (Mealie's abbreviation where the unit uses one): 6 eggs, 500 g.
-		want := []string{"Dairy: 6 eggs, free range", "Pantry: 1 can coconut milk", "Pantry: 500 g red lentils", "Produce: 2 onions", ": paper towels"}
+		// Sections in the list's label order, unlabelled rows first, as
+		// Mealie's app shows them.
+		want := []string{": paper towels", "Produce: 2 onions", "Dairy: 6 eggs, free range", "Pantry: 1 can coconut milk", "Pantry: 500 g red lentils"}
 		if !slices.Equal(got, want) || l.GetCheckedCount() != 1 {
 			t.Fatalf("got %q checked %d", got, l.GetCheckedCount())
 		}
@@ -205,9 +207,13 @@ func TestShoppingFlowSkipsPantryStock(t *testing.T) {
 		if !slices.Equal(skipped, []string{"garlic@cupboard", "turmeric@cupboard"}) {
 			t.Fatalf("skipped %q", skipped)
 		}
-		// One write of new rows plus one PUT per row already on the list.
-		if n := calls(s.mealie, http.MethodPost, "/api/households/shopping/items/create-bulk"); n != 1 {
-			t.Fatalf("%d create-bulk calls", n)
+		// One call of Mealie's add-recipe endpoint per recipe, no item
+		// writes of sous's own.
+		if n := calls(s.mealie, http.MethodPost, "/api/households/shopping/items"); n != 0 {
+			t.Fatalf("%d item writes", n)
+		}
+		if n := calls(s.mealie, http.MethodPost, "/api/households/shopping/lists/"); n != 3 {
+			t.Fatalf("%d add-recipe calls, want 3", n)
 		}
 
 		l := weeklyList(t, s)

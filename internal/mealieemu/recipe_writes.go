@@ -314,6 +314,13 @@ func (st *store) parseIngredient(it any, i int) (ingredient, []valErr, string) {
 		}
 	}
 	in.Note, _ = ob.str("note")
+	// Mealie 3.5 and later keep a line's referencedRecipe by its id; an
+	// id that matches no recipe is dropped, as for foods and units.
+	if v, ok := asBody(ob["referencedRecipe"]); ok && !st.profile.ingredientFlags {
+		if id, ok := v.str("id"); ok && st.recipeByID(id) != nil {
+			in.RecipeID = strp(id)
+		}
+	}
 	in.Title = ob.optStr("title")
 	in.OriginalText = ob.optStr("originalText")
 	isFood, hasIsFood := ob.boolean("isFood")

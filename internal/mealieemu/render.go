@@ -235,7 +235,17 @@ func (s *store) renderIngredient(in *ingredient, recipeDisableAmount bool) objec
 	}
 	o := object{{"quantity", optFloat(in.Quantity)}, {"unit", unitJSON}, {"food", foodJSON}}
 	if !s.profile.ingredientFlags {
-		o = append(o, field{"referencedRecipe", nil})
+		// The sub-recipe comes whole, as Mealie 3.11 sends it; one level
+		// deep, so recipes that use each other cannot recurse.
+		var sub any
+		if in.RecipeID != nil && s.renderingSub == 0 {
+			if rc := s.recipeByID(*in.RecipeID); rc != nil {
+				s.renderingSub++
+				sub = s.renderRecipe(rc)
+				s.renderingSub--
+			}
+		}
+		o = append(o, field{"referencedRecipe", sub})
 	}
 	o = append(o, field{"note", in.Note})
 	// On 2.x the recipe's setting overrides whatever flags the ingredient was

@@ -2,6 +2,7 @@ package mealieemu
 
 import (
 	"net/http"
+	"time"
 )
 
 func (s *Server) shoppingRoutes(mux *http.ServeMux) {
@@ -80,7 +81,11 @@ func (st *store) listHeader(l *shoppingList) object {
 		settings = append(settings, object{{"shoppingListId", l.ID}, {"labelId", lb.ID}, {"position", i},
 			{"id", seedID("label-setting", l.ID+lb.ID)}, {"label", st.renderLabel(lb)}})
 	}
-	return object{{"name", optString(l.Name)}, {"extras", map[string]any{}}, {"createdAt", stamp(l.CreatedAt)},
+	var created any = stamp(l.CreatedAt)
+	if l.CreatedLost {
+		created = nil
+	}
+	return object{{"name", optString(l.Name)}, {"extras", map[string]any{}}, {"createdAt", created},
 		{"updatedAt", stamp(l.UpdatedAt)}, {"groupId", st.user.GroupID}, {"userId", st.user.ID}, {"id", l.ID},
 		{"householdId", st.user.HouseholdID}, {"recipeReferences", refs}, {"labelSettings", settings}}
 }
@@ -149,7 +154,48 @@ func (s *Server) updateShoppingList(w http.ResponseWriter, r *http.Request) {
 		st.writeNoRow(w)
 		return
 	}
+	// ShoppingListUpdate's listItems defaults to [] and Mealie writes the
+	// list whole, so the items are the ones the body lists, as the body
+	// has them; the rest are deleted. Label settings are not part of the
+	// update and stay
+	// (testdata/recordings/<version>/TestShoppingListRenameKeepsItems.json
+	// in the contract package).
+	sent, _ := b["listItems"].([]any)
+	var items []*shoppingItem
+	for _, raw := range sent {
+		ib, ok := asBody(raw)
+		if !ok {
+			continue
+		}
+		id, _ := ib.str("id")
+		var old *shoppingItem
+		for _, x := range l.Items {
+			if x.ID == id {
+				old = x
+			}
+		}
+		if old == nil {
+			continue
+		}
+		if c, ok := ib.boolean("checked"); ok {
+			old.Checked = c
+		}
+		if q, ok := ib.num("quantity"); ok {
+			old.Quantity = q
+		}
+		if n, ok := ib.str("note"); ok {
+			old.Note = n
+		}
+		if p, ok := ib.num("position"); ok {
+			old.Position = int(p)
+		}
+		items = append(items, old)
+	}
+	l.Items = items
 	l.Name = b.optStr("name")
+	if _, ok := b.str("createdAt"); !ok {
+		l.CreatedLost = true
+	}
 	l.UpdatedAt = st.now().UTC()
 	writeJSON(w, http.StatusOK, st.renderList(l))
 }
@@ -278,12 +324,40 @@ func (s *Server) createShoppingItem(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var created, updated []any
-	if x, merged := st.addItem(l, it); merged {
+	x, merged := st.addItem(l, it)
+	dropCheckedRefs(l)
+	if merged {
 		updated = append(updated, st.renderItem(l, x))
 	} else {
 		created = append(created, st.renderItem(l, x))
 	}
 	writeJSON(w, http.StatusCreated, itemsResult(created, updated, nil))
+}
+
+// dropCheckedRefs is Mealie's rule that a checked row carries no recipe
+// references, applied on every item create and update, and its
+// remove_unused_recipe_references: the list forgets a recipe no row refers
+// to any more (bulk_create_items and bulk_update_items in
+// services/household_services/shopping_lists.py of 2.0, 2.8 and 3.11;
+// testdata/recordings/<version>/TestShoppingAddRecipeBody.json in the
+// contract package: after a check, a re-add counts the recipe once).
+func dropCheckedRefs(l *shoppingList) {
+	used := map[string]bool{}
+	for _, it := range l.Items {
+		if it.Checked {
+			it.RecipeRefs = nil
+		}
+		for _, r := range it.RecipeRefs {
+			used[r.RecipeID] = true
+		}
+	}
+	var keep []*listRecipeRef
+	for _, r := range l.RecipeRefs {
+		if used[r.RecipeID] {
+			keep = append(keep, r)
+		}
+	}
+	l.RecipeRefs = keep
 }
 
 func (s *Server) createShoppingItems(w http.ResponseWriter, r *http.Request) {
@@ -306,7 +380,9 @@ func (s *Server) createShoppingItems(w http.ResponseWriter, r *http.Request) {
 			writeInternal(w)
 			return
 		}
-		if x, merged := st.addItem(l, it); merged {
+		x, merged := st.addItem(l, it)
+		dropCheckedRefs(l)
+		if merged {
 			updated = append(updated, st.renderItem(l, x))
 		} else {
 			created = append(created, st.renderItem(l, x))
@@ -399,6 +475,7 @@ func (s *Server) updateShoppingItem(w http.ResponseWriter, r *http.Request) {
 	}
 	next.ID, next.CreatedAt, next.RecipeRefs = it.ID, it.CreatedAt, it.RecipeRefs
 	*it = *next
+	dropCheckedRefs(l)
 	writeJSON(w, http.StatusOK, itemsResult(nil, []any{st.renderItem(l, it)}, nil))
 }
 
@@ -421,39 +498,24 @@ func (s *Server) deleteShoppingItem(w http.ResponseWriter, r *http.Request) {
 }
 
 // addRecipeToList adds a recipe's ingredients, scaled by
-// recipeIncrementQuantity, merging into existing items, and answers the whole
-// list (services/mealplan/testdata/shopping_lists__add_recipe.json). An unknown recipe fails unhandled
+// recipeIncrementQuantity, merging into existing unchecked items, and answers
+// the whole list (services/mealplan/testdata/shopping_lists__add_recipe.json;
+// testdata/recordings/<version>/TestShoppingListAddRecipeIngredients.json in
+// the contract package). As in Mealie's
+// ShoppingListService.get_shopping_list_items_from_recipe (2.0, 2.8, 3.11):
+// recipeIngredients, when sent, replaces the recipe's own lines; a line
+// without a quantity adds quantity 0; each row's reference holds the line's
+// own quantity and the scale; two lines of one recipe that merge add their
+// quantities, not their scales. An unknown recipe fails unhandled
 // (services/mealplan/testdata/shopping_lists__add_unknown_recipe.json).
 func (s *Server) addRecipeToList(w http.ResponseWriter, r *http.Request) {
-	s.changeRecipeOnList(w, r, 1)
-}
-
-// removeRecipeFromList subtracts one scaled portion of the recipe's
-// ingredients (services/mealplan/testdata/shopping_lists__remove_recipe.json).
-func (s *Server) removeRecipeFromList(w http.ResponseWriter, r *http.Request) {
-	s.changeRecipeOnList(w, r, -1)
-}
-
-func (s *Server) changeRecipeOnList(w http.ResponseWriter, r *http.Request, sign float64) {
-	lid, ok := itemUUID(w, r)
-	if !ok {
-		return
-	}
-	rid, ok := pathUUID(w, "recipe_id", r.PathValue("recipeId"))
+	lid, rid, b, ok := recipeOnListArgs(w, r)
 	if !ok {
 		return
 	}
 	scale := 1.0
-	if r.ContentLength != 0 {
-		b, ok := decodeBody(w, r)
-		if !ok {
-			return
-		}
-		if q, ok := b.num("recipeIncrementQuantity"); ok {
-			scale = q
-		} else if q, ok := b.num("recipeDecrementQuantity"); ok {
-			scale = q
-		}
+	if q, ok := b.num("recipeIncrementQuantity"); ok {
+		scale = q
 	}
 	st := s.store
 	st.mu.Lock()
@@ -464,6 +526,19 @@ func (s *Server) changeRecipeOnList(w http.ResponseWriter, r *http.Request, sign
 		writeInternal(w)
 		return
 	}
+	lines := rc.Ingredients
+	if raw, present := b["recipeIngredients"]; present && raw != nil {
+		list, _ := raw.([]any)
+		lines = nil
+		for i, it := range list {
+			in, verrs, _ := st.parseIngredient(it, i)
+			if len(verrs) > 0 {
+				writeValidation(w, verrs...)
+				return
+			}
+			lines = append(lines, in)
+		}
+	}
 	now := st.now().UTC()
 	var ref *listRecipeRef
 	for _, x := range l.RecipeRefs {
@@ -471,54 +546,168 @@ func (s *Server) changeRecipeOnList(w http.ResponseWriter, r *http.Request, sign
 			ref = x
 		}
 	}
-	if ref == nil && sign > 0 {
+	if ref == nil {
 		ref = &listRecipeRef{ID: newID(), RecipeID: rid}
 		l.RecipeRefs = append(l.RecipeRefs, ref)
 	}
-	if ref != nil {
-		ref.RecipeQuantity += sign * scale
-	}
-	for _, in := range rc.Ingredients {
-		q := 1.0
-		if in.Quantity != nil {
-			q = *in.Quantity
-		}
-		if sign > 0 {
-			it := &shoppingItem{ID: newID(), Quantity: q * scale, UnitID: in.UnitID, FoodID: in.FoodID, Note: in.Note,
-				Extras: map[string]any{}, CreatedAt: now, UpdatedAt: now,
-				RecipeRefs: []*itemRecipeRef{{ID: newID(), RecipeID: rid, RecipeQuantity: q * scale, RecipeScale: scale, RecipeNote: strp(in.Note)}}}
-			if in.FoodID != nil {
-				if f := st.foodByID(*in.FoodID); f != nil {
-					it.LabelID = f.LabelID
-					it.IsFood = true
-				}
-			}
-			st.addItem(l, it)
-			continue
-		}
-		for i, x := range l.Items {
-			if sameIngredient(x, in) {
-				x.Quantity -= q * scale
-				if x.Quantity <= 0 {
-					l.Items = append(l.Items[:i], l.Items[i+1:]...)
-				}
-				break
-			}
-		}
-	}
-	if ref != nil && ref.RecipeQuantity <= 0 {
-		l.RecipeRefs = removeRef(l.RecipeRefs, ref)
+	ref.RecipeQuantity += scale
+	var made []*shoppingItem
+	st.recipeRows(&made, rid, lines, scale, now, 0)
+	for _, it := range made {
+		st.addItem(l, it)
 	}
 	l.UpdatedAt = now
 	writeJSON(w, http.StatusOK, st.renderList(l))
 }
 
-func sameIngredient(x *shoppingItem, in ingredient) bool {
-	eq := func(a, b *string) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
-	if in.FoodID != nil {
-		return eq(x.FoodID, in.FoodID) && eq(x.UnitID, in.UnitID)
+// recipeRows turns a recipe's lines into rows. A line that uses another
+// recipe is that recipe's lines at the line's quantity (1 when unset)
+// times the scale, referring to the sub-recipe, as on 3.11 (two of a
+// sub-recipe whose line is 200 g of flour add 400 g, with a reference to
+// the sub-recipe of scale 2; the list counts only the recipe added).
+func (st *store) recipeRows(made *[]*shoppingItem, rid string, lines []ingredient, scale float64, now time.Time, depth int) {
+	for _, in := range lines {
+		q := 0.0
+		if in.Quantity != nil {
+			q = *in.Quantity
+		}
+		if in.RecipeID != nil {
+			if sub := st.recipeByID(*in.RecipeID); sub != nil && depth < 10 {
+				subScale := scale
+				if q != 0 {
+					subScale = q * scale
+				}
+				st.recipeRows(made, sub.ID, sub.Ingredients, subScale, now, depth+1)
+			}
+			continue
+		}
+		it := &shoppingItem{ID: newID(), Quantity: q * scale, UnitID: in.UnitID, FoodID: in.FoodID, Note: in.Note,
+			Extras: map[string]any{}, CreatedAt: now, UpdatedAt: now,
+			RecipeRefs: []*itemRecipeRef{{ID: newID(), RecipeID: rid, RecipeQuantity: q, RecipeScale: scale, RecipeNote: optNote(in.Note)}}}
+		if in.FoodID != nil {
+			if f := st.foodByID(*in.FoodID); f != nil {
+				it.LabelID = f.LabelID
+				it.IsFood = true
+			}
+		}
+		merged := false
+		for _, x := range *made {
+			if sameRow(x, it) && x.RecipeRefs[0].RecipeID == rid {
+				x.Quantity += it.Quantity
+				x.RecipeRefs[0].RecipeQuantity += q
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			*made = append(*made, it)
+		}
 	}
-	return x.FoodID == nil && x.Note == in.Note && eq(x.UnitID, in.UnitID)
+}
+
+// optNote is a reference's recipeNote: null for an empty note.
+func optNote(n string) *string {
+	if n == "" {
+		return nil
+	}
+	return strp(n)
+}
+
+// sameRow is Mealie's can_merge: both unchecked, the same food and unit,
+// and for rows without a food the same note.
+func sameRow(a, b *shoppingItem) bool {
+	eq := func(x, y *string) bool { return (x == nil && y == nil) || (x != nil && y != nil && *x == *y) }
+	if a.Checked || b.Checked || !eq(a.FoodID, b.FoodID) || !eq(a.UnitID, b.UnitID) {
+		return false
+	}
+	return a.FoodID != nil || a.Note == b.Note
+}
+
+// removeRecipeFromList takes recipeDecrementQuantity portions of a recipe
+// off a list by each row's reference, as Mealie's
+// remove_recipe_ingredients_from_list does (2.0, 2.8, 3.11): a row loses
+// decrement times its reference's quantity (all that is left when the
+// reference's scale is smaller), the reference goes when its scale reaches
+// 0, and a row whose quantity falls below 0, or to 0 with no reference
+// left, is deleted; the list's count of the recipe drops by the decrement
+// (services/mealplan/testdata/shopping_lists__remove_recipe.json).
+func (s *Server) removeRecipeFromList(w http.ResponseWriter, r *http.Request) {
+	lid, rid, b, ok := recipeOnListArgs(w, r)
+	if !ok {
+		return
+	}
+	dec := 1.0
+	if q, ok := b.num("recipeDecrementQuantity"); ok {
+		dec = q
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	l := st.shoppingListByID(lid)
+	if l == nil {
+		writeInternal(w)
+		return
+	}
+	now := st.now().UTC()
+	var keep []*shoppingItem
+	for _, it := range l.Items {
+		found := false
+		for j, ref := range it.RecipeRefs {
+			if ref.RecipeID != rid {
+				continue
+			}
+			if ref.RecipeScale > dec {
+				it.Quantity -= dec * ref.RecipeQuantity
+			} else {
+				it.Quantity -= ref.RecipeScale * ref.RecipeQuantity
+			}
+			ref.RecipeScale -= dec
+			if ref.RecipeScale <= 0 {
+				it.RecipeRefs = append(it.RecipeRefs[:j:j], it.RecipeRefs[j+1:]...)
+			}
+			found = true
+			break
+		}
+		if found {
+			it.UpdatedAt = now
+			if it.Quantity < 0 || (it.Quantity == 0 && len(it.RecipeRefs) == 0) {
+				continue
+			}
+		}
+		keep = append(keep, it)
+	}
+	l.Items = keep
+	for _, ref := range l.RecipeRefs {
+		if ref.RecipeID == rid {
+			ref.RecipeQuantity -= dec
+			if ref.RecipeQuantity <= 0 {
+				l.RecipeRefs = removeRef(l.RecipeRefs, ref)
+			}
+			break
+		}
+	}
+	l.UpdatedAt = now
+	writeJSON(w, http.StatusOK, st.renderList(l))
+}
+
+// recipeOnListArgs reads the list id, the recipe id and the optional body
+// of the add- and remove-recipe endpoints.
+func recipeOnListArgs(w http.ResponseWriter, r *http.Request) (string, string, jsonBody, bool) {
+	lid, ok := itemUUID(w, r)
+	if !ok {
+		return "", "", nil, false
+	}
+	rid, ok := pathUUID(w, "recipe_id", r.PathValue("recipeId"))
+	if !ok {
+		return "", "", nil, false
+	}
+	b := jsonBody{}
+	if r.ContentLength != 0 {
+		if b, ok = decodeBody(w, r); !ok {
+			return "", "", nil, false
+		}
+	}
+	return lid, rid, b, true
 }
 
 func removeRef(refs []*listRecipeRef, r *listRecipeRef) []*listRecipeRef {

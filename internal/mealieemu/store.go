@@ -15,9 +15,12 @@ import (
 // whole request, which keeps each request atomic as a database transaction
 // would and is fast enough for the few thousand rows the bench seed makes.
 type store struct {
-	mu      sync.Mutex
-	profile profile
-	now     func() time.Time
+	// renderingSub counts nested renders of a referencedRecipe (held
+	// under mu).
+	renderingSub int
+	mu           sync.Mutex
+	profile      profile
+	now          func() time.Time
 
 	user      user
 	apiTokens []*apiToken
@@ -154,6 +157,9 @@ type ingredient struct {
 	Title         *string
 	OriginalText  *string
 	ReferenceID   *string
+	// RecipeID is the recipe the line uses as an ingredient
+	// (referencedRecipe, Mealie 3.5 and later; kept on the 3.11 profile).
+	RecipeID *string
 }
 
 // step is one recipeInstructions entry.
@@ -200,8 +206,13 @@ type shoppingList struct {
 	ID        string
 	Name      *string
 	CreatedAt time.Time
-	UpdatedAt time.Time
-	Items     []*shoppingItem
+	// CreatedLost is set by a PUT without createdAt: Mealie writes the
+	// list whole and answers createdAt null from then on
+	// (testdata/recordings/<version>/TestShoppingListRenameKeepsItems.json
+	// in the contract package).
+	CreatedLost bool
+	UpdatedAt   time.Time
+	Items       []*shoppingItem
 	// RecipeRefs counts how many times each recipe was added.
 	RecipeRefs []*listRecipeRef
 }

@@ -99,6 +99,8 @@ const (
 	// ShoppingItemOps caps each of check, uncheck and remove: one Mealie
 	// write per id.
 	ShoppingItemOps = 100
+	// ShoppingListNameChars caps a shopping list's name.
+	ShoppingListNameChars = 100
 )
 
 // Library service (sous.library.v1), cookbooks and whole-library reports.

@@ -3,9 +3,12 @@ package mealplan
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -34,6 +37,12 @@ const (
 	// MaxItemOps caps each of check, uncheck and remove: one Mealie write
 	// per id.
 	MaxItemOps = limits.ShoppingItemOps
+	// MaxListNameChars caps a shopping list's name.
+	MaxListNameChars = limits.ShoppingListNameChars
+	// MinRecipeScale and MaxRecipeScale bound recipe_scale: a tenth of a
+	// recipe to twenty times it.
+	MinRecipeScale = 0.1
+	MaxRecipeScale = 20.0
 )
 
 // GetShoppingList lists the household's lists with item counts, or one
@@ -75,11 +84,30 @@ func (s *Service) GetShoppingList(ctx context.Context, req *connect.Request[meal
 	return connect.NewResponse(&mealplanv1.GetShoppingListResponse{List: shapeList(l)}), nil
 }
 
-// shapeList groups a list's unchecked items by label: labels by name,
-// unlabelled last; items keep Mealie's position order.
+// shapeList groups a list's unchecked items by label as Mealie's app
+// does (updateItemsByLabel: frontend pages/shopping-lists/_id.vue on 2.0,
+// composables/shopping-list-page/sub-composables/use-shopping-list-sorting.ts
+// on 3.11): by the item's own label, sections in the order of the list's
+// labelSettings, items in position order, and the rows without a label
+// first, where the app shows its "No Label" section.
 func shapeList(l *mealie.ShoppingList) *mealplanv1.ShoppingList {
 	slugs := recipeSlugs(l)
 	out := &mealplanv1.ShoppingList{Id: l.ID, Name: deref(l.Name)}
+	for _, r := range l.RecipeReferences {
+		if r.Recipe != nil && r.RecipeQuantity > 0 {
+			out.Recipes = append(out.Recipes, &mealplanv1.ShoppingListRecipe{Slug: r.Recipe.Slug, Name: r.Recipe.Name, Times: r.RecipeQuantity})
+		}
+	}
+	rank := map[string]int{}
+	settings := slices.Clone(l.LabelSettings)
+	slices.SortStableFunc(settings, func(a, b mealie.ShoppingLabelSetting) int { return cmp.Compare(a.Position, b.Position) })
+	for i, ls := range settings {
+		if ls.Label != nil {
+			if _, dup := rank[ls.Label.Name]; !dup {
+				rank[ls.Label.Name] = i
+			}
+		}
+	}
 	groups := map[string]*mealplanv1.ShoppingLabelGroup{}
 	items := slices.Clone(l.ListItems)
 	slices.SortStableFunc(items, func(a, b mealie.ShoppingItem) int { return cmp.Compare(a.Position, b.Position) })
@@ -98,25 +126,31 @@ func shapeList(l *mealie.ShoppingList) *mealplanv1.ShoppingList {
 		}
 		g.Items = append(g.Items, shapeItem(it, slugs))
 	}
-	slices.SortStableFunc(out.Groups, func(a, b *mealplanv1.ShoppingLabelGroup) int {
-		if (a.Label == "") != (b.Label == "") {
-			if a.Label == "" {
-				return 1
-			}
+	at := func(label string) int {
+		if label == "" {
 			return -1
+		}
+		if r, ok := rank[label]; ok {
+			return r
+		}
+		return len(rank)
+	}
+	slices.SortStableFunc(out.Groups, func(a, b *mealplanv1.ShoppingLabelGroup) int {
+		if c := cmp.Compare(at(a.Label), at(b.Label)); c != 0 {
+			return c
 		}
 		return cmp.Compare(strings.ToLower(a.Label), strings.ToLower(b.Label))
 	})
 	return out
 }
 
-// labelOf is the item's label, or its food's when the item has none.
+// labelOf is the item's own label, the one Mealie's app groups by. Mealie
+// gives a new row its food's label (find_matching_label in
+// services/household_services/shopping_lists.py), so a food's label shows
+// without sous copying it.
 func labelOf(it *mealie.ShoppingItem) string {
 	if it.Label != nil {
 		return it.Label.Name
-	}
-	if it.Food != nil && it.Food.Label != nil {
-		return it.Food.Label.Name
 	}
 	return ""
 }
@@ -136,7 +170,7 @@ func recipeSlugs(l *mealie.ShoppingList) map[string]string {
 // display drops the food of a row whose isFood is false ("2" for two cups of
 // milk: testdata/shopping_items__create_food_unit.json).
 func shapeItem(it *mealie.ShoppingItem, slugs map[string]string) *mealplanv1.ShoppingItem {
-	out := &mealplanv1.ShoppingItem{Id: it.ID, Note: strings.TrimSpace(deref(it.Note)), Checked: it.Checked}
+	out := &mealplanv1.ShoppingItem{Id: it.ID, Note: strings.TrimSpace(deref(it.Note)), Checked: it.Checked, MealieDisplay: it.Display}
 	if it.Unit != nil {
 		out.Unit = it.Unit.Name
 	}
@@ -197,9 +231,6 @@ func unitShown(it *mealie.ShoppingItem) string {
 	return u.Name
 }
 
-// formatQty writes a quantity as a cook does: 1½, ¾, 2, 0.3.
-func formatQty(q float64) string { return amount.Quantity(q) }
-
 func deref(p *string) string {
 	if p == nil {
 		return ""
@@ -219,8 +250,6 @@ type line struct {
 	unit     string
 	quantity float64
 	note     string
-	// refs are the recipes the line was added for.
-	refs []mealie.ShoppingRecipeRef
 	// unparsed marks a free-text line the parser could not match to a food.
 	unparsed bool
 }
@@ -245,7 +274,9 @@ func itemKey(it *mealie.ShoppingItem) string {
 
 // AddToShoppingList adds free-text items, recipes' ingredients and the
 // recipes planned in a range. Everything is read and checked against the
-// pantry before the first write, so a refusal adds nothing.
+// pantry before the first write, so a refusal adds nothing. Recipes go
+// through Mealie's own add-recipe endpoint, one call per recipe, so their
+// rows are the rows Mealie's app would make.
 func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[mealplanv1.AddToShoppingListRequest]) (*connect.Response[mealplanv1.AddToShoppingListResponse], error) {
 	m := req.Msg
 	texts, slugs, err := validateAdd(m)
@@ -266,15 +297,17 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 			return nil, err
 		}
 	}
-	listID, err := s.pickList(ctx, m.GetListId())
+	listID, createName, err := s.pickList(ctx, m.GetListId(), m.GetListName())
 	if err != nil {
 		return nil, err
 	}
-	list, err := s.mealie.GetShoppingList(ctx, listID)
-	if err != nil {
-		return nil, mealie.ConnectError(err)
+	list := &mealie.ShoppingList{}
+	if listID != "" {
+		if list, err = s.mealie.GetShoppingList(ctx, listID); err != nil {
+			return nil, mealie.ConnectError(err)
+		}
 	}
-	out := &mealplanv1.AddToShoppingListResponse{ListId: listID, Note: note}
+	out := &mealplanv1.AddToShoppingListResponse{ListId: listID, ListName: deref(list.Name), Note: note}
 
 	var lines []line
 	if len(texts) > 0 {
@@ -288,15 +321,19 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	// Recipes and how many times each is wanted: a recipe planned twice in
 	// the range is bought for twice.
 	var order []string
-	times := map[string]int{}
-	want := func(slug string) {
+	times := map[string]float64{}
+	scale := 1.0
+	if m.RecipeScale != nil {
+		scale = m.GetRecipeScale()
+	}
+	want := func(slug string, n float64) {
 		if times[slug] == 0 {
 			order = append(order, slug)
 		}
-		times[slug]++
+		times[slug] += n
 	}
 	for _, slug := range slugs {
-		want(slug)
+		want(slug, scale)
 	}
 	if r := m.GetMealPlanRange(); r != nil {
 		entries, err := s.mealie.ListMealPlans(ctx, r.GetStartDate(), r.GetEndDate())
@@ -305,16 +342,31 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 		}
 		for _, e := range entries {
 			if e.Recipe != nil && e.Recipe.Slug != "" {
-				want(e.Recipe.Slug)
+				want(e.Recipe.Slug, 1)
 			}
 		}
 	}
 	if len(order) > MaxRecipesPerAdd {
 		return nil, invalid("%d recipes to add; at most %d per call — narrow the range or the list", len(order), MaxRecipesPerAdd)
 	}
+	onList := map[string]bool{}
+	for _, r := range list.RecipeReferences {
+		if r.RecipeQuantity > 0 {
+			onList[r.RecipeID] = true
+		}
+	}
+	again := m.GetAddAgain() || m.RecipeScale != nil
 	known := recipeSlugs(list)
+	var adds []recipeAdd
+	skipped := map[string]bool{}
+	report := func(name string, it stockItem) {
+		if !skipped[name] {
+			skipped[name] = true
+			out.SkippedInStock = append(out.SkippedInStock, &mealplanv1.SkippedItem{Name: name, PantryItem: it.name, Location: it.location, How: it.how})
+		}
+	}
 	for _, slug := range order {
-		r, _, err := s.mealie.GetRecipe(ctx, slug)
+		r, raw, err := s.mealie.GetRecipe(ctx, slug)
 		if err != nil {
 			if mealie.StatusOf(err) == http.StatusNotFound {
 				out.NotFound = append(out.NotFound, slug)
@@ -323,15 +375,25 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 			return nil, mealie.ConnectError(err)
 		}
 		known[r.ID] = r.Slug
-		lines = append(lines, recipeLines(r, float64(times[slug]))...)
+		if onList[r.ID] && !again {
+			out.AlreadyOnList = append(out.AlreadyOnList, r.Slug)
+			continue
+		}
+		add := recipeAdd{slug: r.Slug, id: r.ID, scale: times[slug]}
+		if st != nil {
+			if add.ingredients, err = st.withoutStock(r, raw, times[slug], report); err != nil {
+				return nil, connect.NewError(connect.CodeInternal, err)
+			}
+		}
+		adds = append(adds, add)
 	}
 
-	// Fold lines that are the same row (garlic in two recipes is one row,
-	// and one skip), then drop what the pantry has.
+	// Free-text lines that are the same row fold into one, then what the
+	// pantry has is dropped.
 	var merged []line
 	for _, l := range fold(lines) {
 		if it, ok := st.match(l.food, l.note); ok {
-			out.SkippedInStock = append(out.SkippedInStock, &mealplanv1.SkippedItem{Name: l.name, PantryItem: it.name, Location: it.location})
+			report(l.name, it)
 			continue
 		}
 		if l.unparsed {
@@ -340,8 +402,80 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 		merged = append(merged, l)
 	}
 
-	// Rows already on the list (unchecked) take the quantity; the rest are
-	// created in one call.
+	// The first write: a list named but missing is made now, when nothing
+	// can be refused any more.
+	if createName != "" {
+		created, err := s.mealie.CreateShoppingList(ctx, createName)
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		list, listID = created, created.ID
+		out.ListId, out.ListName, out.CreatedList = created.ID, deref(created.Name), true
+	}
+	reported := map[string]bool{}
+	if err := s.addLines(ctx, list, merged, known, out, reported); err != nil {
+		return nil, err
+	}
+	if len(adds) == 0 {
+		return connect.NewResponse(out), nil
+	}
+	before := map[string]float64{}
+	for _, it := range list.ListItems {
+		before[it.ID] = it.Quantity
+	}
+	var after *mealie.ShoppingList
+	for _, a := range adds {
+		if a.ingredients != nil && len(a.ingredients) == 0 {
+			// Everything is in stock: nothing to add, and the recipe is
+			// not put on the list empty.
+			continue
+		}
+		l, err := s.mealie.AddRecipeToShoppingList(ctx, listID, a.id, a.scale, a.ingredients)
+		if err != nil {
+			done := "nothing was added for it"
+			if len(out.RecipesAdded) > 0 {
+				done = "added before it: " + strings.Join(out.RecipesAdded, ", ")
+			}
+			return nil, connect.NewError(connect.CodeOf(mealie.ConnectError(err)), fmt.Errorf("adding recipe %s to the list failed (%s): %v", a.slug, done, err))
+		}
+		after = l
+		out.RecipesAdded = append(out.RecipesAdded, a.slug)
+	}
+	if after == nil {
+		return connect.NewResponse(out), nil
+	}
+	// Each answer is the whole list; the last one says what the recipes
+	// changed: rows that are new, and rows whose quantity grew.
+	maps.Copy(known, recipeSlugs(after))
+	for i := range after.ListItems {
+		it := &after.ListItems[i]
+		if reported[it.ID] {
+			continue
+		}
+		q, had := before[it.ID]
+		switch {
+		case !had:
+			out.Added = append(out.Added, shapeItem(it, known))
+		case q != it.Quantity:
+			row := shapeItem(it, known)
+			out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: row.GetDisplay(), Item: row})
+		}
+	}
+	return connect.NewResponse(out), nil
+}
+
+// recipeAdd is one call of Mealie's add-recipe endpoint.
+type recipeAdd struct {
+	slug, id string
+	scale    float64
+	// ingredients replaces the recipe's own lines when the pantry skip
+	// left some out; nil sends none, and Mealie uses the recipe's.
+	ingredients []json.RawMessage
+}
+
+// addLines writes free-text lines: those matching an unchecked row merge
+// into it, the rest are created in one call.
+func (s *Service) addLines(ctx context.Context, list *mealie.ShoppingList, lines []line, known map[string]string, out *mealplanv1.AddToShoppingListResponse, reported map[string]bool) error {
 	existing := map[string]*mealie.ShoppingItem{}
 	for i := range list.ListItems {
 		it := &list.ListItems[i]
@@ -357,43 +491,41 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 		it *mealie.ShoppingItem
 	}
 	var updates []update
-	for _, l := range merged {
+	for _, l := range lines {
 		if it := existing[l.key()]; it != nil {
 			updates = append(updates, update{l, it})
 			continue
 		}
-		creates = append(creates, l.create(listID))
+		creates = append(creates, l.create(list.ID))
 	}
 	if len(creates) > 0 {
 		ch, err := s.mealie.CreateShoppingItems(ctx, creates)
 		if err != nil {
-			return nil, mealie.ConnectError(err)
+			return mealie.ConnectError(err)
 		}
 		for i := range ch.CreatedItems {
+			reported[ch.CreatedItems[i].ID] = true
 			out.Added = append(out.Added, shapeItem(&ch.CreatedItems[i], known))
 		}
 		// Mealie merges a new row into one with the same food and unit by
 		// itself; such rows come back as updated.
 		for i := range ch.UpdatedItems {
+			reported[ch.UpdatedItems[i].ID] = true
 			it := shapeItem(&ch.UpdatedItems[i], known)
 			out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: it.GetDisplay(), Item: it})
 		}
 	}
 	for _, u := range updates {
-		changes := map[string]any{"quantity": mergedQuantity(u.it.Quantity, u.l.quantity)}
-		if len(u.l.refs) > 0 {
-			refs := []any{}
-			if old, ok := u.it.Raw["recipeReferences"].([]any); ok {
-				refs = append(refs, old...)
-			}
-			for _, r := range u.l.refs {
-				refs = append(refs, map[string]any{"recipeId": r.RecipeID, "recipeQuantity": r.RecipeQuantity})
-			}
-			changes["recipeReferences"] = refs
+		reported[u.it.ID] = true
+		if u.l.foodID == "" {
+			// The same text is already to buy: a second "2 onions" row,
+			// or "2 onions" made "2 2 onions", is not what a cook meant.
+			out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: u.l.name, Item: shapeItem(u.it, known)})
+			continue
 		}
-		ch, err := s.mealie.UpdateShoppingItem(ctx, u.it, changes)
+		ch, err := s.mealie.UpdateShoppingItem(ctx, u.it, map[string]any{"quantity": mergedQuantity(u.it.Quantity, u.l.quantity)})
 		if err != nil {
-			return nil, connect.NewError(connect.CodeOf(mealie.ConnectError(err)), fmt.Errorf(
+			return connect.NewError(connect.CodeOf(mealie.ConnectError(err)), fmt.Errorf(
 				"added %d new rows, then merging %q into the row already on the list failed: %v", len(out.Added), u.l.name, err))
 		}
 		item := u.it
@@ -402,7 +534,7 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 		}
 		out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: u.l.name, Item: shapeItem(item, known)})
 	}
-	return connect.NewResponse(out), nil
+	return nil
 }
 
 // mergedQuantity adds a quantity to a row's. A row or a line without an
@@ -419,13 +551,14 @@ func mergedQuantity(have, add float64) float64 {
 
 // create is the Mealie body for a new row.
 func (l *line) create(listID string) mealie.ShoppingItemCreate {
-	c := mealie.ShoppingItemCreate{ShoppingListID: listID, Quantity: l.quantity, Note: l.note, RecipeReferences: l.refs}
+	c := mealie.ShoppingItemCreate{ShoppingListID: listID, Quantity: l.quantity, Note: l.note}
 	if l.foodID != "" {
 		// isFood true makes Mealie's own display show the food.
 		c.FoodID, c.UnitID, c.IsFood = l.foodID, l.unitID, true
 	} else {
-		// A note row's amount, if any, is in its text.
-		c.DisableAmount = true
+		// A note row's amount, if any, is in its text: quantity 0 (sent,
+		// not left to Mealie's default of 1) shows the text exactly.
+		c.Quantity, c.DisableAmount = 0, true
 	}
 	return c
 }
@@ -445,50 +578,11 @@ func fold(lines []line) []line {
 			} else {
 				o.quantity += l.quantity
 			}
-			o.refs = append(o.refs, l.refs...)
 			o.name = display(o.quantity, o.unit, o.food, o.note)
 			continue
 		}
 		at[k] = len(out)
 		out = append(out, l)
-	}
-	return out
-}
-
-// recipeLines turns a recipe's ingredients into lines, times over. Section
-// titles (lines with neither food nor text) add nothing.
-func recipeLines(r *mealie.Recipe, times float64) []line {
-	var out []line
-	ref := []mealie.ShoppingRecipeRef{{RecipeID: r.ID, RecipeQuantity: times}}
-	for _, ing := range r.Ingredients {
-		note := strings.TrimSpace(deref(ing.Note))
-		if ing.Food != nil && ing.Food.ID != "" {
-			l := line{foodID: ing.Food.ID, food: ing.Food.Name, note: note, refs: ref}
-			if ing.Quantity != nil {
-				l.quantity = *ing.Quantity * times
-			}
-			if ing.Unit != nil && ing.Unit.ID != "" {
-				l.unitID, l.unit = ing.Unit.ID, ing.Unit.Name
-			}
-			l.name = display(l.quantity, l.unit, l.food, l.note)
-			out = append(out, l)
-			continue
-		}
-		// A line with no food: its amount and text become the note. Mealie's
-		// display is not used, as it drops text for such lines ("2 sifted":
-		// testdata/recipes_get__new_slug_after_put_rename.json).
-		if note == "" {
-			continue
-		}
-		text := note
-		if ing.Quantity != nil && *ing.Quantity > 0 {
-			unit := ""
-			if ing.Unit != nil {
-				unit = ing.Unit.Name
-			}
-			text = strings.Join(strings.Fields(formatQty(*ing.Quantity*times)+" "+unit+" "+note), " ")
-		}
-		out = append(out, line{name: text, note: text, refs: ref})
 	}
 	return out
 }
@@ -569,29 +663,63 @@ func validateAdd(m *mealplanv1.AddToShoppingListRequest) ([]string, []string, er
 			return nil, nil, err
 		}
 	}
+	if utf8.RuneCountInString(m.GetListName()) > MaxListNameChars {
+		return nil, nil, invalid("list_name is longer than %d characters", MaxListNameChars)
+	}
+	if m.RecipeScale != nil {
+		if sc := m.GetRecipeScale(); !(sc >= MinRecipeScale && sc <= MaxRecipeScale) {
+			return nil, nil, invalid("recipe_scale: %v is out of range; give a number from %v to %v, such as 2 for twice the servings", sc, MinRecipeScale, MaxRecipeScale)
+		}
+		if len(slugs) == 0 {
+			return nil, nil, invalid("recipe_scale applies to recipe_slugs, and none were given")
+		}
+	}
 	if len(texts) == 0 && len(slugs) == 0 && m.GetMealPlanRange() == nil {
 		return nil, nil, invalid("nothing to add: give items, recipe_slugs or meal_plan_range")
 	}
 	return texts, slugs, nil
 }
 
-// pickList returns the list id to write to. Without one, a household with
+// pickList returns the list id to write to, or the name of a list to
+// create. A name matches a list exactly, case and outer spaces aside; no
+// match means the list is to be made. Without id or name, a household with
 // exactly one list uses it; otherwise the caller must choose, and the error
 // names the lists.
-func (s *Service) pickList(ctx context.Context, id string) (string, error) {
+func (s *Service) pickList(ctx context.Context, id, name string) (string, string, error) {
 	if id = strings.TrimSpace(id); id != "" {
-		return id, nil
+		return id, "", nil
 	}
 	lists, err := s.mealie.ListShoppingLists(ctx)
 	if err != nil {
-		return "", mealie.ConnectError(err)
+		return "", "", mealie.ConnectError(err)
+	}
+	if name = strings.TrimSpace(name); name != "" {
+		if l := listNamed(lists, name); l != nil {
+			return l.ID, "", nil
+		}
+		return "", name, nil
 	}
 	switch len(lists) {
 	case 0:
-		return "", connect.NewError(connect.CodeFailedPrecondition, errors.New("the household has no shopping list: create one in Mealie first"))
+		return "", "", invalid("the household has no shopping list yet: name the list to add to and it is created")
 	case 1:
-		return lists[0].ID, nil
+		return lists[0].ID, "", nil
 	}
+	return "", "", invalid("list_id is required: the household has %d shopping lists: %s", len(lists), listNames(lists))
+}
+
+// listNamed is the list called name (case-insensitive), or nil.
+func listNamed(lists []mealie.ShoppingList, name string) *mealie.ShoppingList {
+	for i := range lists {
+		if strings.EqualFold(strings.TrimSpace(deref(lists[i].Name)), strings.TrimSpace(name)) {
+			return &lists[i]
+		}
+	}
+	return nil
+}
+
+// listNames names lists with their ids, for an error.
+func listNames(lists []mealie.ShoppingList) string {
 	names := make([]string, 0, len(lists))
 	for _, l := range lists {
 		n := deref(l.Name)
@@ -600,12 +728,14 @@ func (s *Service) pickList(ctx context.Context, id string) (string, error) {
 		}
 		names = append(names, fmt.Sprintf("%s (%s)", n, l.ID))
 	}
-	return "", invalid("list_id is required: the household has %d shopping lists: %s", len(lists), strings.Join(names, ", "))
+	return strings.Join(names, ", ")
 }
 
-// UpdateShoppingItems checks, unchecks and removes items of one list. The
-// list is read once; each item is then written alone (PUT of the whole
-// object, or DELETE), and a failure is reported without stopping the rest.
+// UpdateShoppingItems checks, unchecks and removes items of one list, by
+// id or name, removes checked items and takes recipes off. The list is read
+// once; each item is then written alone (PUT of the whole object, or
+// DELETE), and a failure is reported without stopping the rest. The answer
+// carries the list read back.
 func (s *Service) UpdateShoppingItems(ctx context.Context, req *connect.Request[mealplanv1.UpdateShoppingItemsRequest]) (*connect.Response[mealplanv1.UpdateShoppingItemsResponse], error) {
 	m := req.Msg
 	listID := strings.TrimSpace(m.GetListId())
@@ -614,76 +744,348 @@ func (s *Service) UpdateShoppingItems(ctx context.Context, req *connect.Request[
 	}
 	ops := []struct {
 		name string
-		ids  []string
+		refs []string
 	}{{"check", m.GetCheck()}, {"uncheck", m.GetUncheck()}, {"remove", m.GetRemove()}}
-	seen := map[string]string{}
 	total := 0
+	given := map[string]string{}
 	for _, op := range ops {
-		if len(op.ids) > MaxItemOps {
-			return nil, invalid("%s: at most %d ids per call, got %d", op.name, MaxItemOps, len(op.ids))
+		if len(op.refs) > MaxItemOps {
+			return nil, invalid("%s: at most %d items per call, got %d", op.name, MaxItemOps, len(op.refs))
 		}
-		for _, id := range op.ids {
-			id = strings.TrimSpace(id)
-			if id == "" {
-				return nil, invalid("%s: an item id is empty", op.name)
+		for _, ref := range op.refs {
+			if strings.TrimSpace(ref) == "" {
+				return nil, invalid("%s: an item is empty; give an item id or name", op.name)
 			}
-			if prev, dup := seen[id]; dup && prev != op.name {
-				return nil, invalid("item %s is in both %s and %s", id, prev, op.name)
+			if utf8.RuneCountInString(ref) > MaxItemChars {
+				return nil, invalid("%s: an item is longer than %d characters", op.name, MaxItemChars)
 			}
-			seen[id] = op.name
+			k := strings.ToLower(strings.TrimSpace(ref))
+			if prev, dup := given[k]; dup && prev != op.name {
+				return nil, invalid("item %s is in both %s and %s", strings.TrimSpace(ref), prev, op.name)
+			}
+			given[k] = op.name
 			total++
 		}
 	}
-	if total == 0 {
-		return nil, invalid("nothing to do: give check, uncheck or remove")
+	if len(m.GetRemoveRecipes()) > MaxRecipesPerAdd {
+		return nil, invalid("remove_recipes: at most %d per call, got %d", MaxRecipesPerAdd, len(m.GetRemoveRecipes()))
+	}
+	for i, sl := range m.GetRemoveRecipes() {
+		if strings.TrimSpace(sl) == "" {
+			return nil, invalid("remove_recipes[%d] is empty", i)
+		}
+	}
+	if total == 0 && !m.GetRemoveChecked() && len(m.GetRemoveRecipes()) == 0 {
+		return nil, invalid("nothing to do: give check, uncheck, remove, remove_checked or remove_recipes")
 	}
 	list, err := s.mealie.GetShoppingList(ctx, listID)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
-	byID := map[string]*mealie.ShoppingItem{}
-	for i := range list.ListItems {
-		byID[list.ListItems[i].ID] = &list.ListItems[i]
+	// Every name and id is resolved before the first write, so a clash is
+	// refused with nothing changed.
+	type target struct {
+		op, given string
+		it        *mealie.ShoppingItem
 	}
+	var targets []target
+	seen := map[string]string{}
 	out := &mealplanv1.UpdateShoppingItemsResponse{}
-	fail := func(id string, err error) {
-		out.Errors = append(out.Errors, &mealplanv1.ItemError{Item: id, Message: err.Error()})
+	fail := func(ref string, err error) {
+		out.Errors = append(out.Errors, &mealplanv1.ItemError{Item: ref, Message: err.Error()})
 	}
-	done := map[string]bool{}
 	for _, op := range ops {
-		for _, id := range op.ids {
-			id = strings.TrimSpace(id)
-			if done[op.name+id] {
+		for _, ref := range op.refs {
+			ref = strings.TrimSpace(ref)
+			found, err := findItems(list, ref, op.name)
+			if err != nil {
+				fail(ref, err)
 				continue
 			}
-			done[op.name+id] = true
-			it := byID[id]
-			if it == nil {
-				fail(id, errors.New("item not on this list"))
-				continue
-			}
-			switch op.name {
-			case "check", "uncheck":
-				want := op.name == "check"
-				if it.Checked != want {
-					if _, err := s.mealie.UpdateShoppingItem(ctx, it, map[string]any{"checked": want}); err != nil {
-						fail(id, err)
-						continue
+			for _, it := range found {
+				if prev, dup := seen[it.ID]; dup {
+					if prev != op.name {
+						return nil, invalid("item %q (%s) is in both %s and %s", shapeItem(it, nil).GetDisplay(), it.ID, prev, op.name)
 					}
-				}
-				if want {
-					out.Checked = append(out.Checked, id)
-				} else {
-					out.Unchecked = append(out.Unchecked, id)
-				}
-			case "remove":
-				if err := s.mealie.DeleteShoppingItem(ctx, id); err != nil {
-					fail(id, err)
 					continue
 				}
-				out.Removed = append(out.Removed, id)
+				seen[it.ID] = op.name
+				targets = append(targets, target{op.name, ref, it})
 			}
 		}
 	}
+	if m.GetRemoveChecked() {
+		// Checked means checked once this call's check and uncheck are
+		// done: a row unchecked now stays, a row checked now goes.
+		for i := range targets {
+			if targets[i].op == "check" {
+				targets[i].op = "remove"
+			}
+		}
+		for i := range list.ListItems {
+			it := &list.ListItems[i]
+			if _, dup := seen[it.ID]; dup || !it.Checked {
+				continue
+			}
+			seen[it.ID] = "remove"
+			targets = append(targets, target{"remove", it.ID, it})
+		}
+	}
+	recipeIDs, err := s.recipesOnList(ctx, list, m.GetRemoveRecipes(), fail)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range targets {
+		it := t.it
+		switch t.op {
+		case "check", "uncheck":
+			want := t.op == "check"
+			if it.Checked != want {
+				if _, err := s.mealie.UpdateShoppingItem(ctx, it, map[string]any{"checked": want}); err != nil {
+					fail(t.given, err)
+					continue
+				}
+			}
+			if want {
+				out.Checked = append(out.Checked, it.ID)
+			} else {
+				out.Unchecked = append(out.Unchecked, it.ID)
+			}
+		case "remove":
+			if err := s.mealie.DeleteShoppingItem(ctx, it.ID); err != nil {
+				fail(t.given, err)
+				continue
+			}
+			out.Removed = append(out.Removed, it.ID)
+		}
+	}
+	for _, r := range recipeIDs {
+		if _, err := s.mealie.RemoveRecipeFromShoppingList(ctx, listID, r.id, r.times); err != nil {
+			fail(r.slug, err)
+			continue
+		}
+		if !r.sub {
+			out.RecipesRemoved = append(out.RecipesRemoved, r.slug)
+		}
+	}
+	after, err := s.mealie.GetShoppingList(ctx, listID)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	out.List = shapeList(after)
 	return connect.NewResponse(out), nil
+}
+
+// onListRecipe is a recipe to take off a list, all the times it is on it.
+type onListRecipe struct {
+	slug, id string
+	times    float64
+	// sub marks a sub-recipe's rows taken off with the recipe named.
+	sub bool
+}
+
+// recipesOnList finds the recipes of slugs among the list's; one that is
+// not on it fails alone.
+func (s *Service) recipesOnList(ctx context.Context, list *mealie.ShoppingList, slugs []string, fail func(string, error)) ([]onListRecipe, error) {
+	var out []onListRecipe
+	for _, slug := range slugs {
+		slug = strings.TrimSpace(slug)
+		var hit *mealie.ShoppingListRecipeRef
+		for i := range list.RecipeReferences {
+			r := &list.RecipeReferences[i]
+			if r.Recipe != nil && r.Recipe.Slug == slug && r.RecipeQuantity > 0 {
+				hit = r
+			}
+		}
+		if hit == nil {
+			var on []string
+			for _, r := range list.RecipeReferences {
+				if r.Recipe != nil && r.RecipeQuantity > 0 {
+					on = append(on, r.Recipe.Slug)
+				}
+			}
+			if len(on) == 0 {
+				fail(slug, errors.New("no recipe is on this list"))
+			} else {
+				fail(slug, fmt.Errorf("recipe not on this list; on it: %s", strings.Join(on, ", ")))
+			}
+			continue
+		}
+		out = append(out, onListRecipe{slug: slug, id: hit.RecipeID, times: hit.RecipeQuantity})
+		// Mealie expands a line that uses another recipe (3.5 and later)
+		// into rows that refer to the sub-recipe, not to this one, so its
+		// removal would leave them: they are taken off too, as many
+		// portions as the line asked for (seen on 3.11: two of a
+		// sub-recipe add rows of recipeScale 2 referring to it).
+		r, _, err := s.mealie.GetRecipe(ctx, slug)
+		if err != nil {
+			if mealie.StatusOf(err) == http.StatusNotFound {
+				continue
+			}
+			return nil, mealie.ConnectError(err)
+		}
+		for _, ing := range r.Ingredients {
+			if sub := ing.ReferencedRecipe; sub != nil && sub.ID != "" {
+				q := 1.0
+				if ing.Quantity != nil && *ing.Quantity > 0 {
+					q = *ing.Quantity
+				}
+				out = append(out, onListRecipe{slug: slug, id: sub.ID, times: q * hit.RecipeQuantity, sub: true})
+			}
+		}
+	}
+	return out, nil
+}
+
+// findItems resolves an item given by id or by name. A name matches every
+// row whose food, note or display reads the same after normalisation
+// ("Onions" finds "2 onions" and the onion row a recipe added); check
+// looks only at unchecked rows and uncheck only at checked ones, so "check
+// milk" with one milk bought and one to buy means the one to buy.
+func findItems(list *mealie.ShoppingList, ref, op string) ([]*mealie.ShoppingItem, error) {
+	for i := range list.ListItems {
+		if list.ListItems[i].ID == ref {
+			return []*mealie.ShoppingItem{&list.ListItems[i]}, nil
+		}
+	}
+	if uuidText.MatchString(ref) {
+		return nil, errors.New("item not on this list")
+	}
+	key := nameKey(ref)
+	var hits, all []*mealie.ShoppingItem
+	for i := range list.ListItems {
+		it := &list.ListItems[i]
+		names := []string{deref(it.Note), it.Display, shapeItem(it, nil).GetDisplay()}
+		if it.Food != nil {
+			names = append(names, it.Food.Name, deref(it.Food.PluralName))
+		}
+		match := false
+		for _, n := range names {
+			if n != "" && nameKey(n) == key {
+				match = true
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		all = append(all, it)
+		if (op == "check" && !it.Checked) || (op == "uncheck" && it.Checked) || op == "remove" {
+			hits = append(hits, it)
+		}
+	}
+	if len(hits) > 0 {
+		return hits, nil
+	}
+	if len(all) > 0 {
+		// Already as asked: checking what is checked is done.
+		return all, nil
+	}
+	var rows []string
+	for i := range list.ListItems {
+		if len(rows) == 10 {
+			rows = append(rows, "…")
+			break
+		}
+		rows = append(rows, shapeItem(&list.ListItems[i], nil).GetDisplay())
+	}
+	if len(rows) == 0 {
+		return nil, errors.New("no item of that id or name: the list is empty")
+	}
+	return nil, fmt.Errorf("no item of that id or name on this list; it has: %s", strings.Join(rows, "; "))
+}
+
+// uuidText is an item id: such a reference is never read as a name.
+var uuidText = regexp.MustCompile(`^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$`)
+
+// CreateShoppingList makes an empty list; a name in use is refused.
+func (s *Service) CreateShoppingList(ctx context.Context, req *connect.Request[mealplanv1.CreateShoppingListRequest]) (*connect.Response[mealplanv1.CreateShoppingListResponse], error) {
+	name, err := listName("name", req.Msg.GetName())
+	if err != nil {
+		return nil, err
+	}
+	lists, err := s.mealie.ListShoppingLists(ctx)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	if l := listNamed(lists, name); l != nil {
+		return nil, connect.NewError(connect.CodeAlreadyExists, fmt.Errorf("the household already has a shopping list named %q (%s); use it, or give another name", deref(l.Name), l.ID))
+	}
+	l, err := s.mealie.CreateShoppingList(ctx, name)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	return connect.NewResponse(&mealplanv1.CreateShoppingListResponse{List: &mealplanv1.ShoppingListSummary{Id: l.ID, Name: deref(l.Name)}}), nil
+}
+
+// RenameShoppingList renames a list, sending it back whole, and reads it
+// back to make sure every item stayed.
+func (s *Service) RenameShoppingList(ctx context.Context, req *connect.Request[mealplanv1.RenameShoppingListRequest]) (*connect.Response[mealplanv1.RenameShoppingListResponse], error) {
+	id := strings.TrimSpace(req.Msg.GetListId())
+	if id == "" {
+		return nil, invalid("list_id is required")
+	}
+	name, err := listName("name", req.Msg.GetName())
+	if err != nil {
+		return nil, err
+	}
+	lists, err := s.mealie.ListShoppingLists(ctx)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	if l := listNamed(lists, name); l != nil && l.ID != id {
+		return nil, connect.NewError(connect.CodeAlreadyExists, fmt.Errorf("another shopping list is already named %q (%s)", deref(l.Name), l.ID))
+	}
+	list, err := s.mealie.GetShoppingList(ctx, id)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	if deref(list.Name) != name {
+		if _, err := s.mealie.RenameShoppingList(ctx, list, name); err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+	}
+	after, err := s.mealie.GetShoppingList(ctx, id)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	if len(after.ListItems) != len(list.ListItems) {
+		return nil, connect.NewError(connect.CodeInternal, fmt.Errorf("the list was renamed but Mealie now holds %d items where it held %d", len(after.ListItems), len(list.ListItems)))
+	}
+	return connect.NewResponse(&mealplanv1.RenameShoppingListResponse{List: shapeList(after)}), nil
+}
+
+// DeleteShoppingList deletes a list once its name is repeated.
+func (s *Service) DeleteShoppingList(ctx context.Context, req *connect.Request[mealplanv1.DeleteShoppingListRequest]) (*connect.Response[mealplanv1.DeleteShoppingListResponse], error) {
+	id := strings.TrimSpace(req.Msg.GetListId())
+	if id == "" {
+		return nil, invalid("list_id is required")
+	}
+	confirm := strings.TrimSpace(req.Msg.GetConfirmName())
+	if confirm == "" {
+		return nil, invalid("confirm_name is required: repeat the list's name to delete it")
+	}
+	list, err := s.mealie.GetShoppingList(ctx, id)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	if !strings.EqualFold(strings.TrimSpace(deref(list.Name)), confirm) {
+		return nil, invalid("confirm_name %q does not match the list's name %q; nothing was deleted", confirm, deref(list.Name))
+	}
+	if err := s.mealie.DeleteShoppingList(ctx, id); err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	return connect.NewResponse(&mealplanv1.DeleteShoppingListResponse{ListId: id, Name: deref(list.Name), ItemCount: int32(len(list.ListItems))}), nil
+}
+
+// listName checks a list name argument.
+func listName(arg, name string) (string, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return "", invalid("%s is required: the shopping list's name", arg)
+	}
+	if utf8.RuneCountInString(name) > MaxListNameChars {
+		return "", invalid("%s is longer than %d characters", arg, MaxListNameChars)
+	}
+	return name, nil
 }

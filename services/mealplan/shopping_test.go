@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // IDs from the captures.
@@ -99,11 +101,17 @@ func TestShapeListGroupsByLabel(t *testing.T) {
 	note := func(s string) *string { return &s }
 	l := &mealie.ShoppingList{ID: "l", ListItems: []mealie.ShoppingItem{
 		{ID: "a", Note: note("bin bags")},
-		{ID: "b", Quantity: 2, Food: &mealie.ShoppingFood{Name: "egg", Label: &mealie.ShoppingLabel{Name: "Produce"}}},
+		{ID: "b", Quantity: 2, Food: &mealie.ShoppingFood{Name: "egg"}, Label: &mealie.ShoppingLabel{Name: "Produce"}},
+		// Mealie's app groups by the row's own label, not its food's.
+		{ID: "f", Quantity: 1, Food: &mealie.ShoppingFood{Name: "kale", Label: &mealie.ShoppingLabel{Name: "Produce"}}},
 		{ID: "c", Quantity: 1, Food: &mealie.ShoppingFood{Name: "milk"}, Label: &mealie.ShoppingLabel{Name: "Dairy"}},
 		{ID: "d", Note: note("done"), Checked: true},
 		{ID: "e", Quantity: 3, Note: note("butter")},
 	}}
+	l.LabelSettings = []mealie.ShoppingLabelSetting{
+		{Position: 1, Label: &mealie.ShoppingLabel{Name: "Dairy"}},
+		{Position: 0, Label: &mealie.ShoppingLabel{Name: "Produce"}},
+	}
 	out := shapeList(l)
 	var got []string
 	for _, g := range out.GetGroups() {
@@ -113,8 +121,10 @@ func TestShapeListGroupsByLabel(t *testing.T) {
 		}
 		got = append(got, s)
 	}
-	// Counted foods agree with their number: 1 milk, 2 eggs.
-	want := []string{"Dairy: 1 milk", "Produce: 2 eggs", ": bin bags 3 butter"}
+	// Counted foods agree with their number: 1 milk, 2 eggs. Sections
+	// follow the list's label positions, unlabelled rows first, as in
+	// Mealie's app.
+	want := []string{": bin bags 1 kale 3 butter", "Produce: 2 eggs", "Dairy: 1 milk"}
 	if !slices.Equal(got, want) || out.GetCheckedCount() != 1 {
 		t.Fatalf("got %q checked %d", got, out.GetCheckedCount())
 	}
@@ -164,68 +174,6 @@ func TestAddFreeTextSkipsInStock(t *testing.T) {
 	}
 }
 
-func TestAddRecipesMergesIntoExistingRows(t *testing.T) {
-	h := newHarness(t)
-	h.pantry.items = inStock("egg")
-	h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_after_add_recipe").
-		on("GET", "/api/households/mealplans", "mealplans__list_date_range").
-		on("GET", "/api/recipes/fixture-pancakes-deluxe", "recipes_get__new_slug_after_put_rename").
-		on("GET", "/api/recipes/no-such-recipe", "recipes_get__unknown_404").
-		on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_food_unit").
-		on("PUT", "/api/households/shopping/items/"+milkRow, "shopping_items__put_check").
-		on("PUT", "/api/households/shopping/items/0f44c879-d273-478d-a5d3-13262894d18d", "shopping_items__put_check")
-	// The recipe is named once and planned once in the range: bought twice.
-	res, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
-		ListId: weeklyID, RecipeSlugs: []string{"fixture-pancakes-deluxe", "no-such-recipe"},
-		MealPlanRange: &mealplanv1.DateRange{StartDate: "2026-11-30", EndDate: "2026-11-30"}}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := res.Msg
-	if !slices.Equal(m.GetNotFound(), []string{"no-such-recipe"}) {
-		t.Fatalf("not found %q", m.GetNotFound())
-	}
-	if len(m.GetSkippedInStock()) != 1 || m.GetSkippedInStock()[0].GetName() != "4 eggs" {
-		t.Fatalf("skipped %v", m.GetSkippedInStock())
-	}
-	// The recipe is fetched once even though it is wanted twice.
-	if n := len(bodies(h.mealie, "GET", "/api/recipes/fixture-pancakes-deluxe")); n != 1 {
-		t.Fatalf("recipe read %d times", n)
-	}
-	creates := bodies(h.mealie, "POST", "/api/households/shopping/items/create-bulk")
-	rows := creates[0].([]any)
-	if len(rows) != 1 {
-		t.Fatalf("rows %v", rows)
-	}
-	flour := rows[0].(map[string]any)
-	refs := flour["recipeReferences"].([]any)
-	if flour["foodId"] != flourID || flour["quantity"] != 4.0 || flour["isFood"] != true || len(refs) != 1 ||
-		refs[0].(map[string]any)["recipeId"] != pancakesID || refs[0].(map[string]any)["recipeQuantity"] != 2.0 {
-		t.Fatalf("flour row %v", flour)
-	}
-	// Milk (1.5 cup, twice) merges into the 7.5 cup row: one PUT of the
-	// whole row with the new quantity, no second row.
-	puts := bodies(h.mealie, "PUT", "/api/households/shopping/items/"+milkRow)
-	if len(puts) != 1 {
-		t.Fatalf("%d milk PUTs", len(puts))
-	}
-	milk := puts[0].(map[string]any)
-	if milk["quantity"] != 10.5 || milk["shoppingListId"] != weeklyID || milk["foodId"] == nil || len(milk["recipeReferences"].([]any)) != 2 {
-		t.Fatalf("milk PUT %v", milk)
-	}
-	// "a pinch of salt" is already a note row: merged too.
-	if n := len(bodies(h.mealie, "PUT", "/api/households/shopping/items/0f44c879-d273-478d-a5d3-13262894d18d")); n != 1 {
-		t.Fatalf("salt merged %d times", n)
-	}
-	var merged []string
-	for _, mi := range m.GetMerged() {
-		merged = append(merged, mi.GetName())
-	}
-	if !slices.Equal(merged, []string{"3 cup whole milk", "a pinch of salt"}) {
-		t.Fatalf("merged %q", merged)
-	}
-}
-
 func TestAddPantryUnreachable(t *testing.T) {
 	req := func(skip *bool) *mealplanv1.AddToShoppingListRequest {
 		return &mealplanv1.AddToShoppingListRequest{ListId: weeklyID, RecipeSlugs: []string{"fixture-pancakes-deluxe"}, SkipInStock: skip}
@@ -235,7 +183,7 @@ func TestAddPantryUnreachable(t *testing.T) {
 	readyMealie := func(h *harness) {
 		h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_one").
 			on("GET", "/api/recipes/fixture-pancakes-deluxe", "recipes_get__new_slug_after_put_rename").
-			on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_bulk")
+			on("POST", "/api/households/shopping/lists/"+weeklyID+"/recipe/"+pancakesID, "shopping_lists__add_recipe")
 	}
 	// Refused: nothing is added and the sentence says why and what to do.
 	for _, tc := range []struct {
@@ -288,10 +236,14 @@ func TestAddPantryUnreachable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rows := bodies(h.mealie, "POST", "/api/households/shopping/items/create-bulk")[0].([]any)
-			// flour, egg, milk and the salt note: nothing skipped.
-			if len(rows) != 4 || len(res.Msg.GetSkippedInStock()) != 0 || h.pantry.calls != 0 {
-				t.Fatalf("rows %d skipped %v pantry calls %d", len(rows), res.Msg.GetSkippedInStock(), h.pantry.calls)
+			// The recipe goes through Mealie's own endpoint whole: no
+			// recipeIngredients override, as nothing was skipped.
+			adds := bodies(h.mealie, "POST", "/api/households/shopping/lists/"+weeklyID+"/recipe/"+pancakesID)
+			if len(adds) != 1 || len(res.Msg.GetSkippedInStock()) != 0 || h.pantry.calls != 0 {
+				t.Fatalf("adds %v skipped %v pantry calls %d", adds, res.Msg.GetSkippedInStock(), h.pantry.calls)
+			}
+			if body := adds[0].(map[string]any); body["recipeIncrementQuantity"] != 1.0 || body["recipeIngredients"] != nil {
+				t.Fatalf("add body %v", body)
 			}
 			if res.Msg.GetNote() != tc.note {
 				t.Errorf("note %q, want %q", res.Msg.GetNote(), tc.note)
@@ -309,6 +261,30 @@ func TestAddPicksTheOnlyList(t *testing.T) {
 		wantCode(t, err, connect.CodeInvalidArgument, "list_id is required", "Weekly ("+weeklyID+")", "(unnamed)")
 		if h.mealie.writes() != 0 {
 			t.Fatal("written")
+		}
+	})
+	t.Run("no list yet: the error says a name creates one", func(t *testing.T) {
+		h := newHarness(t)
+		h.mealie.on("GET", "/api/households/shopping/lists", "shopping_lists__list")
+		_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+			Items: []string{"bread"}, SkipInStock: proto.Bool(false)}))
+		wantCode(t, err, connect.CodeInvalidArgument, "no shopping list yet", "name the list")
+		if h.mealie.writes() != 0 {
+			t.Fatal("written")
+		}
+	})
+	t.Run("recipe_scale out of range or without recipes", func(t *testing.T) {
+		h := newHarness(t)
+		for _, m := range []*mealplanv1.AddToShoppingListRequest{
+			{ListName: "Weekly", RecipeSlugs: []string{"soup"}, RecipeScale: proto.Float64(0)},
+			{ListName: "Weekly", RecipeSlugs: []string{"soup"}, RecipeScale: proto.Float64(50)},
+			{ListName: "Weekly", Items: []string{"bread"}, RecipeScale: proto.Float64(2)},
+		} {
+			_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(m))
+			wantCode(t, err, connect.CodeInvalidArgument, "recipe_scale")
+		}
+		if len(h.mealie.requests()) != 0 {
+			t.Fatal("called Mealie")
 		}
 	})
 	t.Run("nothing to add", func(t *testing.T) {
@@ -367,34 +343,96 @@ func TestUpdateShoppingItems(t *testing.T) {
 }
 
 func TestStockMatch(t *testing.T) {
-	st := &stock{byKey: map[string]stockItem{}}
-	for _, n := range []string{"Eggs", "egg noodles", "salt", "tomatoes", "Berries"} {
-		k := nameKey(n)
-		st.byKey[k] = stockItem{name: n}
-		st.keys = append(st.keys, strings.Fields(k))
+	st := &stock{}
+	var entries []names.Entry
+	for i, n := range []struct {
+		name    string
+		aliases []string
+	}{{"Eggs", nil}, {"egg noodles", nil}, {"salt", nil}, {"tomatoes", nil}, {"Berries", nil}, {"butter", nil}, {"jasmine rice", nil}, {"scallions", []string{"green onions"}}} {
+		entries = append(entries, names.Entry{ID: strconv.Itoa(i), Name: n.name, Others: n.aliases})
+		st.items = append(st.items, stockItem{name: n.name})
+		st.names = append(st.names, append([]string{n.name}, n.aliases...))
 	}
+	st.ix = names.NewIndex(entries)
 	cases := []struct {
-		food, text, want string
+		food, text, want, how string
 	}{
-		{"egg", "", "Eggs"},
-		{"EGGS", "", "Eggs"},
-		{"Egg-Noodles", "", "egg noodles"},
-		{"tomato", "", "tomatoes"},
-		{"berry", "", "Berries"},
-		{"whole milk", "", ""},
-		{"", "a pinch of salt", "salt"},
-		{"", "unsalted butter", ""},
-		{"", "2 eggs, beaten", "Eggs"},
-		{"sea salt", "", ""},
+		{"egg", "", "Eggs", "plural"},
+		{"EGGS", "", "Eggs", "exact"},
+		{"Egg-Noodles", "", "egg noodles", "plural"},
+		{"tomato", "", "tomatoes", "plural"},
+		{"berry", "", "Berries", "plural"},
+		{"green onion", "", "scallions", "plural"},
+		{"whole milk", "", "", ""},
+		{"", "a pinch of salt", "salt", "general"},
+		// The pantry's general name covers a recipe's kind of it...
+		{"unsalted butter", "", "butter", "general"},
+		{"sea salt", "", "salt", "general"},
+		{"", "2 eggs, beaten", "Eggs", "plural"},
+		// ...but a word inside another is not the food, and a recipe's
+		// general name does not claim the pantry's kind.
+		{"", "unsalted butter", "butter", "general"},
+		{"rice", "", "", ""},
+		{"rice vinegar", "", "", ""},
 	}
 	for _, tc := range cases {
 		got, ok := st.match(tc.food, tc.text)
-		if (tc.want != "") != ok || got.name != tc.want {
-			t.Errorf("match(%q, %q) = %q, %v; want %q", tc.food, tc.text, got.name, ok, tc.want)
+		if (tc.want != "") != ok || got.name != tc.want || got.how != tc.how {
+			t.Errorf("match(%q, %q) = %q (%s), %v; want %q (%s)", tc.food, tc.text, got.name, got.how, ok, tc.want, tc.how)
 		}
 	}
 	var none *stock
 	if _, ok := none.match("egg", ""); ok {
 		t.Error("a nil stock matched")
+	}
+}
+
+// TestListManagementValidation: bad arguments are refused with a sentence
+// before Mealie is asked.
+func TestListManagementValidation(t *testing.T) {
+	long := strings.Repeat("x", MaxListNameChars+1)
+	h := newHarness(t)
+	ctx := context.Background()
+	cases := []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"create without a name", func() error {
+			_, err := h.svc.CreateShoppingList(ctx, connect.NewRequest(&mealplanv1.CreateShoppingListRequest{Name: "  "}))
+			return err
+		}, "name is required"},
+		{"create with a long name", func() error {
+			_, err := h.svc.CreateShoppingList(ctx, connect.NewRequest(&mealplanv1.CreateShoppingListRequest{Name: long}))
+			return err
+		}, "longer than 100"},
+		{"rename without a list", func() error {
+			_, err := h.svc.RenameShoppingList(ctx, connect.NewRequest(&mealplanv1.RenameShoppingListRequest{Name: "Big shop"}))
+			return err
+		}, "list_id is required"},
+		{"rename without a name", func() error {
+			_, err := h.svc.RenameShoppingList(ctx, connect.NewRequest(&mealplanv1.RenameShoppingListRequest{ListId: weeklyID}))
+			return err
+		}, "name is required"},
+		{"delete without the name repeated", func() error {
+			_, err := h.svc.DeleteShoppingList(ctx, connect.NewRequest(&mealplanv1.DeleteShoppingListRequest{ListId: weeklyID}))
+			return err
+		}, "confirm_name is required"},
+		{"update with nothing to do", func() error {
+			_, err := h.svc.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: weeklyID}))
+			return err
+		}, "remove_recipes"},
+		{"the same item checked and removed by name", func() error {
+			_, err := h.svc.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: weeklyID, Check: []string{"Milk"}, Remove: []string{"milk"}}))
+			return err
+		}, "both check and remove"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			wantCode(t, tc.call(), connect.CodeInvalidArgument, tc.want)
+		})
+	}
+	if n := len(h.mealie.requests()); n != 0 {
+		t.Fatalf("%d Mealie requests", n)
 	}
 }

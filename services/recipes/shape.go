@@ -134,6 +134,15 @@ func fallbackDisplay(out *recipesv1.Ingredient) *recipesv1.Ingredient {
 // plurals and abbreviations.
 func recipeLine(in *mealie.RecipeIngredient, amountsHidden bool) *recipesv1.Ingredient {
 	out := ingredientParts(in)
+	if sub := in.ReferencedRecipe; sub != nil && sub.Slug != "" {
+		// Mealie's display of such a line leaves the sub-recipe out (it
+		// formats quantity, unit, food and note only:
+		// RecipeIngredientBase._format_display in 3.11), so the line is
+		// written here, by the sub-recipe's name and slug.
+		out.Food, out.RecipeSlug = sub.Name, sub.Slug
+		out.Display = amount.Line(out.GetQuantity(), out.Unit, sub.Name, "", out.Note) + " (recipe " + sub.Slug + ")"
+		return out
+	}
 	if amountsHidden {
 		return &recipesv1.Ingredient{Display: out.Note, Note: out.Note, Title: out.Title, OriginalText: out.OriginalText}
 	}

@@ -234,3 +234,28 @@ func TestDisplayFractions(t *testing.T) {
 		}
 	}
 }
+
+// TestSubRecipeLine: a line using another recipe (Mealie 3.5 and later,
+// referencedRecipe) shows by the sub-recipe's name and slug; Mealie's own
+// display leaves it out and the whole sub-recipe body is not carried.
+func TestSubRecipeLine(t *testing.T) {
+	one, two := 1.0, 2.0
+	s := func(v string) *string { return &v }
+	tests := []struct {
+		name      string
+		in        mealie.RecipeIngredient
+		want      string
+		wantSlug  string
+		amountsOf bool
+	}{
+		{"one sub-recipe", mealie.RecipeIngredient{Quantity: &one, Display: "1", ReferencedRecipe: &mealie.RecipeSummary{Name: "Pie Crust", Slug: "pie-crust"}}, "1 Pie Crust (recipe pie-crust)", "pie-crust", false},
+		{"two batches with a note", mealie.RecipeIngredient{Quantity: &two, Note: s("chilled"), Display: "2 chilled", ReferencedRecipe: &mealie.RecipeSummary{Name: "Pie Crust", Slug: "pie-crust"}}, "2 Pie Crust, chilled (recipe pie-crust)", "pie-crust", false},
+		{"no sub-recipe", mealie.RecipeIngredient{Quantity: &two, Food: &mealie.Food{Name: "egg"}, Display: "2 eggs"}, "2 eggs", "", false},
+	}
+	for _, tc := range tests {
+		got := recipeLine(&tc.in, tc.amountsOf)
+		if got.GetDisplay() != tc.want || got.GetRecipeSlug() != tc.wantSlug {
+			t.Errorf("%s: %q (%q), want %q (%q)", tc.name, got.GetDisplay(), got.GetRecipeSlug(), tc.want, tc.wantSlug)
+		}
+	}
+}

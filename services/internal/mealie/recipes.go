@@ -84,6 +84,10 @@ type RecipeIngredient struct {
 	Title         *string  `json:"title"`
 	OriginalText  *string  `json:"originalText"`
 	ReferenceID   *string  `json:"referenceId"`
+	// ReferencedRecipe is the recipe a line uses as an ingredient (Mealie
+	// 3.5 and later, which sends the whole sub-recipe): only its summary
+	// is read, so an answer names it rather than carrying its body.
+	ReferencedRecipe *RecipeSummary `json:"referencedRecipe"`
 }
 
 // RecipeStep is one instruction step.

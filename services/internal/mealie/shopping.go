@@ -92,8 +92,23 @@ func (it *ShoppingItem) UnmarshalJSON(b []byte) error {
 
 // ShoppingListRecipeRef is a recipe recorded on a list, with its summary.
 type ShoppingListRecipeRef struct {
-	RecipeID string         `json:"recipeId"`
-	Recipe   *RecipeSummary `json:"recipe"`
+	RecipeID string `json:"recipeId"`
+	// RecipeQuantity is how many times the recipe is on the list: Mealie
+	// adds each add's scale and subtracts each removal's
+	// (ShoppingListService.add_recipe_ingredients_to_list in 2.0, 2.8 and
+	// 3.11 alike).
+	RecipeQuantity float64        `json:"recipeQuantity"`
+	Recipe         *RecipeSummary `json:"recipe"`
+}
+
+// ShoppingLabelSetting places one label on a list: Mealie's app shows a
+// list's sections in the order of position
+// (testdata/recordings/<version>/TestShoppingListRenameKeepsItems.json in
+// the contract package).
+type ShoppingLabelSetting struct {
+	LabelID  string         `json:"labelId"`
+	Position int            `json:"position"`
+	Label    *ShoppingLabel `json:"label"`
 }
 
 // ShoppingList is a household shopping list. Name is null for a list
@@ -105,13 +120,35 @@ type ShoppingList struct {
 	Name             *string                 `json:"name"`
 	ListItems        []ShoppingItem          `json:"listItems"`
 	RecipeReferences []ShoppingListRecipeRef `json:"recipeReferences"`
+	LabelSettings    []ShoppingLabelSetting  `json:"labelSettings"`
+	// Raw keeps every field Mealie sent: PUT of a list replaces it whole,
+	// listItems included, so a rename sends the list back as read.
+	Raw map[string]any `json:"-"`
 }
 
-// ShoppingItemCreate is one row to create. Quantity zero is omitted so that
-// Mealie applies its default of 1 to note-only rows.
+// UnmarshalJSON reads the typed fields and keeps the whole object in Raw.
+func (l *ShoppingList) UnmarshalJSON(b []byte) error {
+	type plain ShoppingList
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, &p.Raw); err != nil {
+		return err
+	}
+	*l = ShoppingList(p)
+	return nil
+}
+
+// ShoppingItemCreate is one row to create. Quantity is always sent: Mealie
+// defaults a missing one to 1, and 3.11 then shows a note row written as
+// "2 onions" as "1 2 onions" (its display prints any non-zero quantity;
+// 2.x hides a quantity of 1 on a row that is not a food:
+// testdata/recordings/<version>/TestShoppingNoteRowDisplay.json in the
+// contract package). Zero shows no quantity on every version.
 type ShoppingItemCreate struct {
 	ShoppingListID   string              `json:"shoppingListId"`
-	Quantity         float64             `json:"quantity,omitempty"`
+	Quantity         float64             `json:"quantity"`
 	FoodID           string              `json:"foodId,omitempty"`
 	UnitID           string              `json:"unitId,omitempty"`
 	Note             string              `json:"note"`
@@ -183,6 +220,77 @@ func (c *Client) UpdateShoppingItem(ctx context.Context, item *ShoppingItem, cha
 // services/mealplan/testdata/shopping_items__delete.json).
 func (c *Client) DeleteShoppingItem(ctx context.Context, id string) error {
 	return c.Do(ctx, Request{Method: http.MethodDelete, Path: "/api/households/shopping/items/" + url.PathEscape(id), Resource: fmt.Sprintf("shopping item '%s'", id)}, nil)
+}
+
+// CreateShoppingList creates an empty list named name
+// (POST /api/households/shopping/lists, answered 201 with the list:
+// services/mealplan/testdata/shopping_lists__create_ok.json).
+func (c *Client) CreateShoppingList(ctx context.Context, name string) (*ShoppingList, error) {
+	var l ShoppingList
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/shopping/lists", Body: map[string]any{"name": name}, Resource: "shopping lists", Subject: fmt.Sprintf("the shopping list '%s'", name)}, &l); err != nil {
+		return nil, err
+	}
+	return &l, nil
+}
+
+// RenameShoppingList writes list back with a new name. Mealie's PUT
+// replaces the whole list: a body without listItems empties it
+// (testdata/recordings/<version>/TestShoppingListRenameKeepsItems.json in
+// the contract package), so the body is the list as read (Raw), items,
+// checked states and label settings included, with only the name changed.
+func (c *Client) RenameShoppingList(ctx context.Context, list *ShoppingList, name string) (*ShoppingList, error) {
+	body := maps.Clone(list.Raw)
+	if body == nil {
+		return nil, &Error{Kind: KindProtocol, Message: "renaming a shopping list needs the list as Mealie sent it"}
+	}
+	body["name"] = name
+	var l ShoppingList
+	if err := c.Do(ctx, Request{Method: http.MethodPut, Path: "/api/households/shopping/lists/" + url.PathEscape(list.ID), Body: body, Resource: fmt.Sprintf("shopping list '%s'", list.ID)}, &l); err != nil {
+		return nil, err
+	}
+	return &l, nil
+}
+
+// DeleteShoppingList deletes a list and its items.
+func (c *Client) DeleteShoppingList(ctx context.Context, id string) error {
+	return c.Do(ctx, Request{Method: http.MethodDelete, Path: "/api/households/shopping/lists/" + url.PathEscape(id), Resource: fmt.Sprintf("shopping list '%s'", id)}, nil)
+}
+
+// AddRecipeToShoppingList puts a recipe's ingredients on a list through
+// Mealie's own endpoint, POST /api/households/shopping/lists/{id}/recipe/{recipeId}
+// with {recipeIncrementQuantity, recipeIngredients}: every item then carries
+// its recipe reference, merges into a row of the same food and unit, and
+// Mealie expands a referencedRecipe line (3.5 and later) into the
+// sub-recipe's ingredients, scaled. 2.0 has only this form; 2.8 and 3.x
+// also take a list at .../recipe and keep this one as a deprecated cast to
+// it (routes/households/controller_shopping_lists.py of each version), so
+// one form serves every version. ingredients, when not nil, replaces the
+// recipe's own lines (Mealie's recipeIngredients override): the pantry
+// skip leaves out what is in stock that way. The answer is the whole list
+// (testdata/recordings/<version>/TestShoppingListAddRecipeIngredients.json
+// in the contract package).
+func (c *Client) AddRecipeToShoppingList(ctx context.Context, listID, recipeID string, scale float64, ingredients []json.RawMessage) (*ShoppingList, error) {
+	body := map[string]any{"recipeIncrementQuantity": scale}
+	if ingredients != nil {
+		body["recipeIngredients"] = ingredients
+	}
+	var l ShoppingList
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/shopping/lists/" + url.PathEscape(listID) + "/recipe/" + url.PathEscape(recipeID), Body: body, Resource: fmt.Sprintf("shopping list '%s'", listID)}, &l); err != nil {
+		return nil, err
+	}
+	return &l, nil
+}
+
+// RemoveRecipeFromShoppingList takes times portions of a recipe's
+// ingredients off a list (POST .../recipe/{recipeId}/delete with
+// {recipeDecrementQuantity}, on every version): rows the recipe alone
+// put there go, merged rows keep what other recipes added.
+func (c *Client) RemoveRecipeFromShoppingList(ctx context.Context, listID, recipeID string, times float64) (*ShoppingList, error) {
+	var l ShoppingList
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/shopping/lists/" + url.PathEscape(listID) + "/recipe/" + url.PathEscape(recipeID) + "/delete", Body: map[string]any{"recipeDecrementQuantity": times}, Resource: fmt.Sprintf("shopping list '%s'", listID)}, &l); err != nil {
+		return nil, err
+	}
+	return &l, nil
 }
 
 // ParsedShoppingLine is one answer of the ingredient parser

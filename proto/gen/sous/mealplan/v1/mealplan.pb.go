@@ -119,6 +119,321 @@ func (EntryType) EnumDescriptor() ([]byte, []int) {
 	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{0}
 }
 
+// CreateShoppingListRequest names the new list.
+type CreateShoppingListRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The list's name, such as "Week of Dec 7"; at most 100 characters.
+	// Required.
+	Name          string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateShoppingListRequest) Reset() {
+	*x = CreateShoppingListRequest{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateShoppingListRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateShoppingListRequest) ProtoMessage() {}
+
+func (x *CreateShoppingListRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateShoppingListRequest.ProtoReflect.Descriptor instead.
+func (*CreateShoppingListRequest) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *CreateShoppingListRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// CreateShoppingListResponse is the list made.
+type CreateShoppingListResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The new list, empty.
+	List          *ShoppingListSummary `protobuf:"bytes,1,opt,name=list,proto3" json:"list,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateShoppingListResponse) Reset() {
+	*x = CreateShoppingListResponse{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateShoppingListResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateShoppingListResponse) ProtoMessage() {}
+
+func (x *CreateShoppingListResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateShoppingListResponse.ProtoReflect.Descriptor instead.
+func (*CreateShoppingListResponse) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *CreateShoppingListResponse) GetList() *ShoppingListSummary {
+	if x != nil {
+		return x.List
+	}
+	return nil
+}
+
+// RenameShoppingListRequest names a list and its new name.
+type RenameShoppingListRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The list's UUID. Required.
+	ListId string `protobuf:"bytes,1,opt,name=list_id,json=listId,proto3" json:"list_id,omitempty"`
+	// The new name; at most 100 characters. Required.
+	Name          string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenameShoppingListRequest) Reset() {
+	*x = RenameShoppingListRequest{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenameShoppingListRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenameShoppingListRequest) ProtoMessage() {}
+
+func (x *RenameShoppingListRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenameShoppingListRequest.ProtoReflect.Descriptor instead.
+func (*RenameShoppingListRequest) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *RenameShoppingListRequest) GetListId() string {
+	if x != nil {
+		return x.ListId
+	}
+	return ""
+}
+
+func (x *RenameShoppingListRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// RenameShoppingListResponse is the list as Mealie holds it after the
+// rename, read back.
+type RenameShoppingListResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The renamed list with its unchecked items.
+	List          *ShoppingList `protobuf:"bytes,1,opt,name=list,proto3" json:"list,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenameShoppingListResponse) Reset() {
+	*x = RenameShoppingListResponse{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenameShoppingListResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenameShoppingListResponse) ProtoMessage() {}
+
+func (x *RenameShoppingListResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenameShoppingListResponse.ProtoReflect.Descriptor instead.
+func (*RenameShoppingListResponse) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *RenameShoppingListResponse) GetList() *ShoppingList {
+	if x != nil {
+		return x.List
+	}
+	return nil
+}
+
+// DeleteShoppingListRequest names the list twice over.
+type DeleteShoppingListRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The list's UUID. Required.
+	ListId string `protobuf:"bytes,1,opt,name=list_id,json=listId,proto3" json:"list_id,omitempty"`
+	// The list's name repeated, as a guard against deleting the wrong list.
+	// Required.
+	ConfirmName   string `protobuf:"bytes,2,opt,name=confirm_name,json=confirmName,proto3" json:"confirm_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteShoppingListRequest) Reset() {
+	*x = DeleteShoppingListRequest{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteShoppingListRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteShoppingListRequest) ProtoMessage() {}
+
+func (x *DeleteShoppingListRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteShoppingListRequest.ProtoReflect.Descriptor instead.
+func (*DeleteShoppingListRequest) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *DeleteShoppingListRequest) GetListId() string {
+	if x != nil {
+		return x.ListId
+	}
+	return ""
+}
+
+func (x *DeleteShoppingListRequest) GetConfirmName() string {
+	if x != nil {
+		return x.ConfirmName
+	}
+	return ""
+}
+
+// DeleteShoppingListResponse says what went.
+type DeleteShoppingListResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The deleted list's UUID.
+	ListId string `protobuf:"bytes,1,opt,name=list_id,json=listId,proto3" json:"list_id,omitempty"`
+	// Its name.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// How many items it held.
+	ItemCount     int32 `protobuf:"varint,3,opt,name=item_count,json=itemCount,proto3" json:"item_count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteShoppingListResponse) Reset() {
+	*x = DeleteShoppingListResponse{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteShoppingListResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteShoppingListResponse) ProtoMessage() {}
+
+func (x *DeleteShoppingListResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteShoppingListResponse.ProtoReflect.Descriptor instead.
+func (*DeleteShoppingListResponse) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *DeleteShoppingListResponse) GetListId() string {
+	if x != nil {
+		return x.ListId
+	}
+	return ""
+}
+
+func (x *DeleteShoppingListResponse) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *DeleteShoppingListResponse) GetItemCount() int32 {
+	if x != nil {
+		return x.ItemCount
+	}
+	return 0
+}
+
 // GetStatusRequest has no fields.
 type GetStatusRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -128,7 +443,7 @@ type GetStatusRequest struct {
 
 func (x *GetStatusRequest) Reset() {
 	*x = GetStatusRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[0]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -140,7 +455,7 @@ func (x *GetStatusRequest) String() string {
 func (*GetStatusRequest) ProtoMessage() {}
 
 func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[0]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -153,7 +468,7 @@ func (x *GetStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusRequest.ProtoReflect.Descriptor instead.
 func (*GetStatusRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{0}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{6}
 }
 
 // GetStatusResponse describes the backends behind the service.
@@ -179,7 +494,7 @@ type GetStatusResponse struct {
 
 func (x *GetStatusResponse) Reset() {
 	*x = GetStatusResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[1]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -191,7 +506,7 @@ func (x *GetStatusResponse) String() string {
 func (*GetStatusResponse) ProtoMessage() {}
 
 func (x *GetStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[1]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -204,7 +519,7 @@ func (x *GetStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetStatusResponse.ProtoReflect.Descriptor instead.
 func (*GetStatusResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{1}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *GetStatusResponse) GetMealieVersion() string {
@@ -272,7 +587,7 @@ type MealPlanEntry struct {
 
 func (x *MealPlanEntry) Reset() {
 	*x = MealPlanEntry{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[2]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -284,7 +599,7 @@ func (x *MealPlanEntry) String() string {
 func (*MealPlanEntry) ProtoMessage() {}
 
 func (x *MealPlanEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[2]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -297,7 +612,7 @@ func (x *MealPlanEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MealPlanEntry.ProtoReflect.Descriptor instead.
 func (*MealPlanEntry) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{2}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *MealPlanEntry) GetId() string {
@@ -362,7 +677,7 @@ type GetMealPlanRequest struct {
 
 func (x *GetMealPlanRequest) Reset() {
 	*x = GetMealPlanRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[3]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -374,7 +689,7 @@ func (x *GetMealPlanRequest) String() string {
 func (*GetMealPlanRequest) ProtoMessage() {}
 
 func (x *GetMealPlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[3]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -387,7 +702,7 @@ func (x *GetMealPlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMealPlanRequest.ProtoReflect.Descriptor instead.
 func (*GetMealPlanRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{3}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetMealPlanRequest) GetStartDate() string {
@@ -416,7 +731,7 @@ type GetMealPlanResponse struct {
 
 func (x *GetMealPlanResponse) Reset() {
 	*x = GetMealPlanResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[4]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -428,7 +743,7 @@ func (x *GetMealPlanResponse) String() string {
 func (*GetMealPlanResponse) ProtoMessage() {}
 
 func (x *GetMealPlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[4]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -441,7 +756,7 @@ func (x *GetMealPlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetMealPlanResponse.ProtoReflect.Descriptor instead.
 func (*GetMealPlanResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{4}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetMealPlanResponse) GetItems() []*MealPlanEntry {
@@ -460,7 +775,7 @@ type GetTodaysMealsRequest struct {
 
 func (x *GetTodaysMealsRequest) Reset() {
 	*x = GetTodaysMealsRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[5]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -472,7 +787,7 @@ func (x *GetTodaysMealsRequest) String() string {
 func (*GetTodaysMealsRequest) ProtoMessage() {}
 
 func (x *GetTodaysMealsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[5]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -485,7 +800,7 @@ func (x *GetTodaysMealsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTodaysMealsRequest.ProtoReflect.Descriptor instead.
 func (*GetTodaysMealsRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{5}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{11}
 }
 
 // GetTodaysMealsResponse lists today's entries and says which day that was.
@@ -506,7 +821,7 @@ type GetTodaysMealsResponse struct {
 
 func (x *GetTodaysMealsResponse) Reset() {
 	*x = GetTodaysMealsResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[6]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -518,7 +833,7 @@ func (x *GetTodaysMealsResponse) String() string {
 func (*GetTodaysMealsResponse) ProtoMessage() {}
 
 func (x *GetTodaysMealsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[6]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -531,7 +846,7 @@ func (x *GetTodaysMealsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTodaysMealsResponse.ProtoReflect.Descriptor instead.
 func (*GetTodaysMealsResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{6}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetTodaysMealsResponse) GetItems() []*MealPlanEntry {
@@ -578,7 +893,7 @@ type AddMealPlanEntryRequest struct {
 
 func (x *AddMealPlanEntryRequest) Reset() {
 	*x = AddMealPlanEntryRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[7]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -590,7 +905,7 @@ func (x *AddMealPlanEntryRequest) String() string {
 func (*AddMealPlanEntryRequest) ProtoMessage() {}
 
 func (x *AddMealPlanEntryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[7]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -603,7 +918,7 @@ func (x *AddMealPlanEntryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddMealPlanEntryRequest.ProtoReflect.Descriptor instead.
 func (*AddMealPlanEntryRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{7}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *AddMealPlanEntryRequest) GetDate() string {
@@ -681,7 +996,7 @@ type AddMealPlanEntryResponse struct {
 
 func (x *AddMealPlanEntryResponse) Reset() {
 	*x = AddMealPlanEntryResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[8]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -693,7 +1008,7 @@ func (x *AddMealPlanEntryResponse) String() string {
 func (*AddMealPlanEntryResponse) ProtoMessage() {}
 
 func (x *AddMealPlanEntryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[8]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -706,7 +1021,7 @@ func (x *AddMealPlanEntryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddMealPlanEntryResponse.ProtoReflect.Descriptor instead.
 func (*AddMealPlanEntryResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{8}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *AddMealPlanEntryResponse) GetEntry() *MealPlanEntry {
@@ -727,7 +1042,7 @@ type DeleteMealPlanEntryRequest struct {
 
 func (x *DeleteMealPlanEntryRequest) Reset() {
 	*x = DeleteMealPlanEntryRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[9]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -739,7 +1054,7 @@ func (x *DeleteMealPlanEntryRequest) String() string {
 func (*DeleteMealPlanEntryRequest) ProtoMessage() {}
 
 func (x *DeleteMealPlanEntryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[9]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -752,7 +1067,7 @@ func (x *DeleteMealPlanEntryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMealPlanEntryRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMealPlanEntryRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{9}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *DeleteMealPlanEntryRequest) GetEntryId() string {
@@ -773,7 +1088,7 @@ type DeleteMealPlanEntryResponse struct {
 
 func (x *DeleteMealPlanEntryResponse) Reset() {
 	*x = DeleteMealPlanEntryResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[10]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -785,7 +1100,7 @@ func (x *DeleteMealPlanEntryResponse) String() string {
 func (*DeleteMealPlanEntryResponse) ProtoMessage() {}
 
 func (x *DeleteMealPlanEntryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[10]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -798,7 +1113,7 @@ func (x *DeleteMealPlanEntryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMealPlanEntryResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMealPlanEntryResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{10}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *DeleteMealPlanEntryResponse) GetEntry() *MealPlanEntry {
@@ -824,7 +1139,7 @@ type RandomMealPlanRequest struct {
 
 func (x *RandomMealPlanRequest) Reset() {
 	*x = RandomMealPlanRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[11]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -836,7 +1151,7 @@ func (x *RandomMealPlanRequest) String() string {
 func (*RandomMealPlanRequest) ProtoMessage() {}
 
 func (x *RandomMealPlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[11]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -849,7 +1164,7 @@ func (x *RandomMealPlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RandomMealPlanRequest.ProtoReflect.Descriptor instead.
 func (*RandomMealPlanRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{11}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RandomMealPlanRequest) GetStartDate() string {
@@ -889,7 +1204,7 @@ type RandomDay struct {
 
 func (x *RandomDay) Reset() {
 	*x = RandomDay{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[12]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -901,7 +1216,7 @@ func (x *RandomDay) String() string {
 func (*RandomDay) ProtoMessage() {}
 
 func (x *RandomDay) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[12]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -914,7 +1229,7 @@ func (x *RandomDay) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RandomDay.ProtoReflect.Descriptor instead.
 func (*RandomDay) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{12}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *RandomDay) GetDate() string {
@@ -953,7 +1268,7 @@ type RandomMealPlanResponse struct {
 
 func (x *RandomMealPlanResponse) Reset() {
 	*x = RandomMealPlanResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[13]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -965,7 +1280,7 @@ func (x *RandomMealPlanResponse) String() string {
 func (*RandomMealPlanResponse) ProtoMessage() {}
 
 func (x *RandomMealPlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[13]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -978,7 +1293,7 @@ func (x *RandomMealPlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RandomMealPlanResponse.ProtoReflect.Descriptor instead.
 func (*RandomMealPlanResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{13}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *RandomMealPlanResponse) GetItems() []*RandomDay {
@@ -1013,7 +1328,7 @@ type GetShoppingListRequest struct {
 
 func (x *GetShoppingListRequest) Reset() {
 	*x = GetShoppingListRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[14]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1025,7 +1340,7 @@ func (x *GetShoppingListRequest) String() string {
 func (*GetShoppingListRequest) ProtoMessage() {}
 
 func (x *GetShoppingListRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[14]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1038,7 +1353,7 @@ func (x *GetShoppingListRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetShoppingListRequest.ProtoReflect.Descriptor instead.
 func (*GetShoppingListRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{14}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetShoppingListRequest) GetListId() string {
@@ -1065,7 +1380,7 @@ type ShoppingListSummary struct {
 
 func (x *ShoppingListSummary) Reset() {
 	*x = ShoppingListSummary{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[15]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1077,7 +1392,7 @@ func (x *ShoppingListSummary) String() string {
 func (*ShoppingListSummary) ProtoMessage() {}
 
 func (x *ShoppingListSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[15]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1090,7 +1405,7 @@ func (x *ShoppingListSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShoppingListSummary.ProtoReflect.Descriptor instead.
 func (*ShoppingListSummary) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{15}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ShoppingListSummary) GetId() string {
@@ -1140,14 +1455,17 @@ type ShoppingItem struct {
 	// True when checked off.
 	Checked bool `protobuf:"varint,7,opt,name=checked,proto3" json:"checked,omitempty"`
 	// Slugs of the recipes the row was added for.
-	RecipeSlugs   []string `protobuf:"bytes,8,rep,name=recipe_slugs,json=recipeSlugs,proto3" json:"recipe_slugs,omitempty"`
+	RecipeSlugs []string `protobuf:"bytes,8,rep,name=recipe_slugs,json=recipeSlugs,proto3" json:"recipe_slugs,omitempty"`
+	// The row as Mealie computes its display (what Mealie's app shows), read
+	// back from Mealie.
+	MealieDisplay string `protobuf:"bytes,9,opt,name=mealie_display,json=mealieDisplay,proto3" json:"mealie_display,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ShoppingItem) Reset() {
 	*x = ShoppingItem{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[16]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1159,7 +1477,7 @@ func (x *ShoppingItem) String() string {
 func (*ShoppingItem) ProtoMessage() {}
 
 func (x *ShoppingItem) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[16]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1172,7 +1490,7 @@ func (x *ShoppingItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShoppingItem.ProtoReflect.Descriptor instead.
 func (*ShoppingItem) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{16}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ShoppingItem) GetId() string {
@@ -1231,7 +1549,15 @@ func (x *ShoppingItem) GetRecipeSlugs() []string {
 	return nil
 }
 
-// ShoppingLabelGroup is the unchecked items of one label (store section).
+func (x *ShoppingItem) GetMealieDisplay() string {
+	if x != nil {
+		return x.MealieDisplay
+	}
+	return ""
+}
+
+// ShoppingLabelGroup is the unchecked items of one label (store section),
+// in the order Mealie's app shows the sections.
 type ShoppingLabelGroup struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The label's name, such as "Produce"; empty for items with no label.
@@ -1244,7 +1570,7 @@ type ShoppingLabelGroup struct {
 
 func (x *ShoppingLabelGroup) Reset() {
 	*x = ShoppingLabelGroup{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[17]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1256,7 +1582,7 @@ func (x *ShoppingLabelGroup) String() string {
 func (*ShoppingLabelGroup) ProtoMessage() {}
 
 func (x *ShoppingLabelGroup) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[17]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1269,7 +1595,7 @@ func (x *ShoppingLabelGroup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShoppingLabelGroup.ProtoReflect.Descriptor instead.
 func (*ShoppingLabelGroup) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{17}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ShoppingLabelGroup) GetLabel() string {
@@ -1293,17 +1619,21 @@ type ShoppingList struct {
 	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	// The list's name.
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	// Unchecked items grouped by label, labels by name, unlabelled last.
+	// Unchecked items grouped by label, in the list's label order (its
+	// labelSettings positions, as Mealie's app orders sections), unlabelled
+	// first as in the app.
 	Groups []*ShoppingLabelGroup `protobuf:"bytes,3,rep,name=groups,proto3" json:"groups,omitempty"`
 	// Items checked off (counted, not listed).
-	CheckedCount  int32 `protobuf:"varint,4,opt,name=checked_count,json=checkedCount,proto3" json:"checked_count,omitempty"`
+	CheckedCount int32 `protobuf:"varint,4,opt,name=checked_count,json=checkedCount,proto3" json:"checked_count,omitempty"`
+	// Recipes on the list and how many times each was added.
+	Recipes       []*ShoppingListRecipe `protobuf:"bytes,5,rep,name=recipes,proto3" json:"recipes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ShoppingList) Reset() {
 	*x = ShoppingList{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[18]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1315,7 +1645,7 @@ func (x *ShoppingList) String() string {
 func (*ShoppingList) ProtoMessage() {}
 
 func (x *ShoppingList) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[18]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1328,7 +1658,7 @@ func (x *ShoppingList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShoppingList.ProtoReflect.Descriptor instead.
 func (*ShoppingList) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{18}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ShoppingList) GetId() string {
@@ -1359,6 +1689,77 @@ func (x *ShoppingList) GetCheckedCount() int32 {
 	return 0
 }
 
+func (x *ShoppingList) GetRecipes() []*ShoppingListRecipe {
+	if x != nil {
+		return x.Recipes
+	}
+	return nil
+}
+
+// ShoppingListRecipe is a recipe whose ingredients are on a list.
+type ShoppingListRecipe struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The recipe's slug.
+	Slug string `protobuf:"bytes,1,opt,name=slug,proto3" json:"slug,omitempty"`
+	// The recipe's name.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// How many times it is on the list (Mealie's recipeQuantity).
+	Times         float64 `protobuf:"fixed64,3,opt,name=times,proto3" json:"times,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ShoppingListRecipe) Reset() {
+	*x = ShoppingListRecipe{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ShoppingListRecipe) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ShoppingListRecipe) ProtoMessage() {}
+
+func (x *ShoppingListRecipe) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ShoppingListRecipe.ProtoReflect.Descriptor instead.
+func (*ShoppingListRecipe) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *ShoppingListRecipe) GetSlug() string {
+	if x != nil {
+		return x.Slug
+	}
+	return ""
+}
+
+func (x *ShoppingListRecipe) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ShoppingListRecipe) GetTimes() float64 {
+	if x != nil {
+		return x.Times
+	}
+	return 0
+}
+
 // GetShoppingListResponse carries either the overview or one list.
 type GetShoppingListResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1372,7 +1773,7 @@ type GetShoppingListResponse struct {
 
 func (x *GetShoppingListResponse) Reset() {
 	*x = GetShoppingListResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[19]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1384,7 +1785,7 @@ func (x *GetShoppingListResponse) String() string {
 func (*GetShoppingListResponse) ProtoMessage() {}
 
 func (x *GetShoppingListResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[19]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1397,7 +1798,7 @@ func (x *GetShoppingListResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetShoppingListResponse.ProtoReflect.Descriptor instead.
 func (*GetShoppingListResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{19}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetShoppingListResponse) GetItems() []*ShoppingListSummary {
@@ -1427,7 +1828,7 @@ type DateRange struct {
 
 func (x *DateRange) Reset() {
 	*x = DateRange{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[20]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1439,7 +1840,7 @@ func (x *DateRange) String() string {
 func (*DateRange) ProtoMessage() {}
 
 func (x *DateRange) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[20]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1452,7 +1853,7 @@ func (x *DateRange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DateRange.ProtoReflect.Descriptor instead.
 func (*DateRange) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{20}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DateRange) GetStartDate() string {
@@ -1474,7 +1875,8 @@ func (x *DateRange) GetEndDate() string {
 type AddToShoppingListRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// A shopping list's UUID; may be empty when the household has exactly
-	// one list (otherwise InvalidArgument naming the lists).
+	// one list (otherwise InvalidArgument naming the lists) or when
+	// list_name is given.
 	ListId string `protobuf:"bytes,1,opt,name=list_id,json=listId,proto3" json:"list_id,omitempty"`
 	// Free-text lines, such as "2 onions", parsed into quantity, unit and food
 	// where Mealie's parser resolves them; at most 100, each at most 500
@@ -1489,14 +1891,26 @@ type AddToShoppingListRequest struct {
 	// not in stock), matched by name and alias. Unset means true when a
 	// pantry is configured and false (said in note) when none is; true with
 	// no pantry is refused. Free-text items are checked too.
-	SkipInStock   *bool `protobuf:"varint,5,opt,name=skip_in_stock,json=skipInStock,proto3,oneof" json:"skip_in_stock,omitempty"`
+	SkipInStock *bool `protobuf:"varint,5,opt,name=skip_in_stock,json=skipInStock,proto3,oneof" json:"skip_in_stock,omitempty"`
+	// A list by its exact name (case-insensitive), used when list_id is
+	// empty; when no list has that name it is created (created_list says
+	// so). At most 100 characters.
+	ListName string `protobuf:"bytes,6,opt,name=list_name,json=listName,proto3" json:"list_name,omitempty"`
+	// Multiplies each recipe of recipe_slugs, such as 2 for twice the
+	// servings; unset is 1. Between 0.1 and 20.
+	RecipeScale *float64 `protobuf:"fixed64,7,opt,name=recipe_scale,json=recipeScale,proto3,oneof" json:"recipe_scale,omitempty"`
+	// Add a recipe that is already on the list once more. Without it (and
+	// without recipe_scale) a recipe already on the list adds nothing and is
+	// named in already_on_list, so the same call twice leaves the list as one
+	// call did.
+	AddAgain      bool `protobuf:"varint,8,opt,name=add_again,json=addAgain,proto3" json:"add_again,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AddToShoppingListRequest) Reset() {
 	*x = AddToShoppingListRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[21]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1508,7 +1922,7 @@ func (x *AddToShoppingListRequest) String() string {
 func (*AddToShoppingListRequest) ProtoMessage() {}
 
 func (x *AddToShoppingListRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[21]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1521,7 +1935,7 @@ func (x *AddToShoppingListRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddToShoppingListRequest.ProtoReflect.Descriptor instead.
 func (*AddToShoppingListRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{21}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *AddToShoppingListRequest) GetListId() string {
@@ -1559,6 +1973,27 @@ func (x *AddToShoppingListRequest) GetSkipInStock() bool {
 	return false
 }
 
+func (x *AddToShoppingListRequest) GetListName() string {
+	if x != nil {
+		return x.ListName
+	}
+	return ""
+}
+
+func (x *AddToShoppingListRequest) GetRecipeScale() float64 {
+	if x != nil && x.RecipeScale != nil {
+		return *x.RecipeScale
+	}
+	return 0
+}
+
+func (x *AddToShoppingListRequest) GetAddAgain() bool {
+	if x != nil {
+		return x.AddAgain
+	}
+	return false
+}
+
 // SkippedItem is an ingredient left off because the pantry has it.
 type SkippedItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1567,14 +2002,18 @@ type SkippedItem struct {
 	// The pantry item that matched, by its name, such as "eggs".
 	PantryItem string `protobuf:"bytes,2,opt,name=pantry_item,json=pantryItem,proto3" json:"pantry_item,omitempty"`
 	// Where the pantry item is: fridge, cupboard or freezer.
-	Location      string `protobuf:"bytes,3,opt,name=location,proto3" json:"location,omitempty"`
+	Location string `protobuf:"bytes,3,opt,name=location,proto3" json:"location,omitempty"`
+	// How the ingredient's name was read as the pantry item's: exact, alias,
+	// plural, or general (the pantry's name covers the ingredient's, as
+	// "butter" covers "unsalted butter").
+	How           string `protobuf:"bytes,4,opt,name=how,proto3" json:"how,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SkippedItem) Reset() {
 	*x = SkippedItem{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[22]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1586,7 +2025,7 @@ func (x *SkippedItem) String() string {
 func (*SkippedItem) ProtoMessage() {}
 
 func (x *SkippedItem) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[22]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1599,7 +2038,7 @@ func (x *SkippedItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkippedItem.ProtoReflect.Descriptor instead.
 func (*SkippedItem) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{22}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *SkippedItem) GetName() string {
@@ -1623,6 +2062,13 @@ func (x *SkippedItem) GetLocation() string {
 	return ""
 }
 
+func (x *SkippedItem) GetHow() string {
+	if x != nil {
+		return x.How
+	}
+	return ""
+}
+
 // MergedItem is an addition folded into a row already on the list.
 type MergedItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1636,7 +2082,7 @@ type MergedItem struct {
 
 func (x *MergedItem) Reset() {
 	*x = MergedItem{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[23]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1648,7 +2094,7 @@ func (x *MergedItem) String() string {
 func (*MergedItem) ProtoMessage() {}
 
 func (x *MergedItem) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[23]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1661,7 +2107,7 @@ func (x *MergedItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergedItem.ProtoReflect.Descriptor instead.
 func (*MergedItem) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{23}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *MergedItem) GetName() string {
@@ -1696,14 +2142,24 @@ type AddToShoppingListResponse struct {
 	NotFound []string `protobuf:"bytes,6,rep,name=not_found,json=notFound,proto3" json:"not_found,omitempty"`
 	// What the caller should know about how the items were chosen, such as
 	// that no pantry is configured, so nothing was skipped as in stock.
-	Note          string `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
+	Note string `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
+	// True when list_name named no list and the list was created.
+	CreatedList bool `protobuf:"varint,8,opt,name=created_list,json=createdList,proto3" json:"created_list,omitempty"`
+	// The list's name.
+	ListName string `protobuf:"bytes,9,opt,name=list_name,json=listName,proto3" json:"list_name,omitempty"`
+	// Recipe slugs already on the list, so nothing was added for them (pass
+	// add_again or recipe_scale to add them once more).
+	AlreadyOnList []string `protobuf:"bytes,10,rep,name=already_on_list,json=alreadyOnList,proto3" json:"already_on_list,omitempty"`
+	// Recipe slugs whose ingredients were added, through Mealie's own
+	// add-recipe endpoint.
+	RecipesAdded  []string `protobuf:"bytes,11,rep,name=recipes_added,json=recipesAdded,proto3" json:"recipes_added,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AddToShoppingListResponse) Reset() {
 	*x = AddToShoppingListResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[24]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1715,7 +2171,7 @@ func (x *AddToShoppingListResponse) String() string {
 func (*AddToShoppingListResponse) ProtoMessage() {}
 
 func (x *AddToShoppingListResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[24]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1728,7 +2184,7 @@ func (x *AddToShoppingListResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddToShoppingListResponse.ProtoReflect.Descriptor instead.
 func (*AddToShoppingListResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{24}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *AddToShoppingListResponse) GetListId() string {
@@ -1780,26 +2236,64 @@ func (x *AddToShoppingListResponse) GetNote() string {
 	return ""
 }
 
-// UpdateShoppingItemsRequest names items of one list by their UUIDs. At
-// least one of check, uncheck and remove is required, and an id may appear
-// in only one of them.
+func (x *AddToShoppingListResponse) GetCreatedList() bool {
+	if x != nil {
+		return x.CreatedList
+	}
+	return false
+}
+
+func (x *AddToShoppingListResponse) GetListName() string {
+	if x != nil {
+		return x.ListName
+	}
+	return ""
+}
+
+func (x *AddToShoppingListResponse) GetAlreadyOnList() []string {
+	if x != nil {
+		return x.AlreadyOnList
+	}
+	return nil
+}
+
+func (x *AddToShoppingListResponse) GetRecipesAdded() []string {
+	if x != nil {
+		return x.RecipesAdded
+	}
+	return nil
+}
+
+// UpdateShoppingItemsRequest names items of one list by their UUIDs or
+// by name: a name matches every row whose food, note or display reads the
+// same (case and plural aside), such as "onions" for "2 onions". At least
+// one of check, uncheck, remove, remove_checked and remove_recipes is
+// required, and an item may appear in only one of check, uncheck and
+// remove.
 type UpdateShoppingItemsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The shopping list's UUID. Required.
 	ListId string `protobuf:"bytes,1,opt,name=list_id,json=listId,proto3" json:"list_id,omitempty"`
-	// Item ids to check off; at most 100.
+	// Items to check off, by id or name; at most 100.
 	Check []string `protobuf:"bytes,2,rep,name=check,proto3" json:"check,omitempty"`
-	// Item ids to put back as still to buy; at most 100.
+	// Items to put back as still to buy, by id or name; at most 100.
 	Uncheck []string `protobuf:"bytes,3,rep,name=uncheck,proto3" json:"uncheck,omitempty"`
-	// Item ids to delete; at most 100.
-	Remove        []string `protobuf:"bytes,4,rep,name=remove,proto3" json:"remove,omitempty"`
+	// Items to delete, by id or name; at most 100.
+	Remove []string `protobuf:"bytes,4,rep,name=remove,proto3" json:"remove,omitempty"`
+	// Delete every checked item, counting those this call checks and not
+	// those it unchecks.
+	RemoveChecked bool `protobuf:"varint,5,opt,name=remove_checked,json=removeChecked,proto3" json:"remove_checked,omitempty"`
+	// Take these recipes' ingredients off the list, by slug (all the times
+	// each was added), through Mealie's own endpoint: rows another recipe
+	// shares keep that recipe's part. At most 50.
+	RemoveRecipes []string `protobuf:"bytes,6,rep,name=remove_recipes,json=removeRecipes,proto3" json:"remove_recipes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateShoppingItemsRequest) Reset() {
 	*x = UpdateShoppingItemsRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[25]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1811,7 +2305,7 @@ func (x *UpdateShoppingItemsRequest) String() string {
 func (*UpdateShoppingItemsRequest) ProtoMessage() {}
 
 func (x *UpdateShoppingItemsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[25]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1824,7 +2318,7 @@ func (x *UpdateShoppingItemsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateShoppingItemsRequest.ProtoReflect.Descriptor instead.
 func (*UpdateShoppingItemsRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{25}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *UpdateShoppingItemsRequest) GetListId() string {
@@ -1855,6 +2349,20 @@ func (x *UpdateShoppingItemsRequest) GetRemove() []string {
 	return nil
 }
 
+func (x *UpdateShoppingItemsRequest) GetRemoveChecked() bool {
+	if x != nil {
+		return x.RemoveChecked
+	}
+	return false
+}
+
+func (x *UpdateShoppingItemsRequest) GetRemoveRecipes() []string {
+	if x != nil {
+		return x.RemoveRecipes
+	}
+	return nil
+}
+
 // ItemError is one failed item of a batch.
 type ItemError struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1868,7 +2376,7 @@ type ItemError struct {
 
 func (x *ItemError) Reset() {
 	*x = ItemError{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[26]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1880,7 +2388,7 @@ func (x *ItemError) String() string {
 func (*ItemError) ProtoMessage() {}
 
 func (x *ItemError) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[26]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1893,7 +2401,7 @@ func (x *ItemError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ItemError.ProtoReflect.Descriptor instead.
 func (*ItemError) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{26}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ItemError) GetItem() string {
@@ -1920,14 +2428,18 @@ type UpdateShoppingItemsResponse struct {
 	// Ids deleted.
 	Removed []string `protobuf:"bytes,3,rep,name=removed,proto3" json:"removed,omitempty"`
 	// Items that failed; the others were still written.
-	Errors        []*ItemError `protobuf:"bytes,4,rep,name=errors,proto3" json:"errors,omitempty"`
+	Errors []*ItemError `protobuf:"bytes,4,rep,name=errors,proto3" json:"errors,omitempty"`
+	// Recipe slugs whose ingredients were taken off.
+	RecipesRemoved []string `protobuf:"bytes,5,rep,name=recipes_removed,json=recipesRemoved,proto3" json:"recipes_removed,omitempty"`
+	// The list after the changes, read back.
+	List          *ShoppingList `protobuf:"bytes,6,opt,name=list,proto3" json:"list,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateShoppingItemsResponse) Reset() {
 	*x = UpdateShoppingItemsResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[27]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1939,7 +2451,7 @@ func (x *UpdateShoppingItemsResponse) String() string {
 func (*UpdateShoppingItemsResponse) ProtoMessage() {}
 
 func (x *UpdateShoppingItemsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[27]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1952,7 +2464,7 @@ func (x *UpdateShoppingItemsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateShoppingItemsResponse.ProtoReflect.Descriptor instead.
 func (*UpdateShoppingItemsResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{27}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *UpdateShoppingItemsResponse) GetChecked() []string {
@@ -1983,11 +2495,42 @@ func (x *UpdateShoppingItemsResponse) GetErrors() []*ItemError {
 	return nil
 }
 
+func (x *UpdateShoppingItemsResponse) GetRecipesRemoved() []string {
+	if x != nil {
+		return x.RecipesRemoved
+	}
+	return nil
+}
+
+func (x *UpdateShoppingItemsResponse) GetList() *ShoppingList {
+	if x != nil {
+		return x.List
+	}
+	return nil
+}
+
 var File_sous_mealplan_v1_mealplan_proto protoreflect.FileDescriptor
 
 const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\n" +
-	"\x1fsous/mealplan/v1/mealplan.proto\x12\x10sous.mealplan.v1\"\x12\n" +
+	"\x1fsous/mealplan/v1/mealplan.proto\x12\x10sous.mealplan.v1\"/\n" +
+	"\x19CreateShoppingListRequest\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"W\n" +
+	"\x1aCreateShoppingListResponse\x129\n" +
+	"\x04list\x18\x01 \x01(\v2%.sous.mealplan.v1.ShoppingListSummaryR\x04list\"H\n" +
+	"\x19RenameShoppingListRequest\x12\x17\n" +
+	"\alist_id\x18\x01 \x01(\tR\x06listId\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\"P\n" +
+	"\x1aRenameShoppingListResponse\x122\n" +
+	"\x04list\x18\x01 \x01(\v2\x1e.sous.mealplan.v1.ShoppingListR\x04list\"W\n" +
+	"\x19DeleteShoppingListRequest\x12\x17\n" +
+	"\alist_id\x18\x01 \x01(\tR\x06listId\x12!\n" +
+	"\fconfirm_name\x18\x02 \x01(\tR\vconfirmName\"h\n" +
+	"\x1aDeleteShoppingListResponse\x12\x17\n" +
+	"\alist_id\x18\x01 \x01(\tR\x06listId\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1d\n" +
+	"\n" +
+	"item_count\x18\x03 \x01(\x05R\titemCount\"\x12\n" +
 	"\x10GetStatusRequest\"\xdb\x01\n" +
 	"\x11GetStatusResponse\x12%\n" +
 	"\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n" +
@@ -2053,7 +2596,7 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12'\n" +
 	"\x0funchecked_count\x18\x03 \x01(\x05R\x0euncheckedCount\x12#\n" +
-	"\rchecked_count\x18\x04 \x01(\x05R\fcheckedCount\"\xdf\x01\n" +
+	"\rchecked_count\x18\x04 \x01(\x05R\fcheckedCount\"\x86\x02\n" +
 	"\fShoppingItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
 	"\adisplay\x18\x02 \x01(\tR\adisplay\x12\x1f\n" +
@@ -2062,39 +2605,50 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\x04food\x18\x05 \x01(\tR\x04food\x12\x12\n" +
 	"\x04note\x18\x06 \x01(\tR\x04note\x12\x18\n" +
 	"\achecked\x18\a \x01(\bR\achecked\x12!\n" +
-	"\frecipe_slugs\x18\b \x03(\tR\vrecipeSlugsB\v\n" +
+	"\frecipe_slugs\x18\b \x03(\tR\vrecipeSlugs\x12%\n" +
+	"\x0emealie_display\x18\t \x01(\tR\rmealieDisplayB\v\n" +
 	"\t_quantity\"`\n" +
 	"\x12ShoppingLabelGroup\x12\x14\n" +
 	"\x05label\x18\x01 \x01(\tR\x05label\x124\n" +
-	"\x05items\x18\x02 \x03(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x05items\"\x95\x01\n" +
+	"\x05items\x18\x02 \x03(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x05items\"\xd5\x01\n" +
 	"\fShoppingList\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12<\n" +
 	"\x06groups\x18\x03 \x03(\v2$.sous.mealplan.v1.ShoppingLabelGroupR\x06groups\x12#\n" +
-	"\rchecked_count\x18\x04 \x01(\x05R\fcheckedCount\"\x8a\x01\n" +
+	"\rchecked_count\x18\x04 \x01(\x05R\fcheckedCount\x12>\n" +
+	"\arecipes\x18\x05 \x03(\v2$.sous.mealplan.v1.ShoppingListRecipeR\arecipes\"R\n" +
+	"\x12ShoppingListRecipe\x12\x12\n" +
+	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n" +
+	"\x05times\x18\x03 \x01(\x01R\x05times\"\x8a\x01\n" +
 	"\x17GetShoppingListResponse\x12;\n" +
 	"\x05items\x18\x01 \x03(\v2%.sous.mealplan.v1.ShoppingListSummaryR\x05items\x122\n" +
 	"\x04list\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingListR\x04list\"E\n" +
 	"\tDateRange\x12\x1d\n" +
 	"\n" +
 	"start_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n" +
-	"\bend_date\x18\x02 \x01(\tR\aendDate\"\xec\x01\n" +
+	"\bend_date\x18\x02 \x01(\tR\aendDate\"\xdf\x02\n" +
 	"\x18AddToShoppingListRequest\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x12\x14\n" +
 	"\x05items\x18\x02 \x03(\tR\x05items\x12!\n" +
 	"\frecipe_slugs\x18\x03 \x03(\tR\vrecipeSlugs\x12C\n" +
 	"\x0fmeal_plan_range\x18\x04 \x01(\v2\x1b.sous.mealplan.v1.DateRangeR\rmealPlanRange\x12'\n" +
-	"\rskip_in_stock\x18\x05 \x01(\bH\x00R\vskipInStock\x88\x01\x01B\x10\n" +
-	"\x0e_skip_in_stock\"^\n" +
+	"\rskip_in_stock\x18\x05 \x01(\bH\x00R\vskipInStock\x88\x01\x01\x12\x1b\n" +
+	"\tlist_name\x18\x06 \x01(\tR\blistName\x12&\n" +
+	"\frecipe_scale\x18\a \x01(\x01H\x01R\vrecipeScale\x88\x01\x01\x12\x1b\n" +
+	"\tadd_again\x18\b \x01(\bR\baddAgainB\x10\n" +
+	"\x0e_skip_in_stockB\x0f\n" +
+	"\r_recipe_scale\"p\n" +
 	"\vSkippedItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
 	"\vpantry_item\x18\x02 \x01(\tR\n" +
 	"pantryItem\x12\x1a\n" +
-	"\blocation\x18\x03 \x01(\tR\blocation\"T\n" +
+	"\blocation\x18\x03 \x01(\tR\blocation\x12\x10\n" +
+	"\x03how\x18\x04 \x01(\tR\x03how\"T\n" +
 	"\n" +
 	"MergedItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x122\n" +
-	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\xb6\x02\n" +
+	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\xc3\x03\n" +
 	"\x19AddToShoppingListResponse\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x124\n" +
 	"\x05added\x18\x02 \x03(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n" +
@@ -2102,20 +2656,29 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\x10skipped_in_stock\x18\x04 \x03(\v2\x1d.sous.mealplan.v1.SkippedItemR\x0eskippedInStock\x12\x1a\n" +
 	"\bunparsed\x18\x05 \x03(\tR\bunparsed\x12\x1b\n" +
 	"\tnot_found\x18\x06 \x03(\tR\bnotFound\x12\x12\n" +
-	"\x04note\x18\a \x01(\tR\x04note\"}\n" +
+	"\x04note\x18\a \x01(\tR\x04note\x12!\n" +
+	"\fcreated_list\x18\b \x01(\bR\vcreatedList\x12\x1b\n" +
+	"\tlist_name\x18\t \x01(\tR\blistName\x12&\n" +
+	"\x0falready_on_list\x18\n" +
+	" \x03(\tR\ralreadyOnList\x12#\n" +
+	"\rrecipes_added\x18\v \x03(\tR\frecipesAdded\"\xcb\x01\n" +
 	"\x1aUpdateShoppingItemsRequest\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x12\x14\n" +
 	"\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n" +
 	"\auncheck\x18\x03 \x03(\tR\auncheck\x12\x16\n" +
-	"\x06remove\x18\x04 \x03(\tR\x06remove\"9\n" +
+	"\x06remove\x18\x04 \x03(\tR\x06remove\x12%\n" +
+	"\x0eremove_checked\x18\x05 \x01(\bR\rremoveChecked\x12%\n" +
+	"\x0eremove_recipes\x18\x06 \x03(\tR\rremoveRecipes\"9\n" +
 	"\tItemError\x12\x12\n" +
 	"\x04item\x18\x01 \x01(\tR\x04item\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\"\xa4\x01\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\x81\x02\n" +
 	"\x1bUpdateShoppingItemsResponse\x12\x18\n" +
 	"\achecked\x18\x01 \x03(\tR\achecked\x12\x1c\n" +
 	"\tunchecked\x18\x02 \x03(\tR\tunchecked\x12\x18\n" +
 	"\aremoved\x18\x03 \x03(\tR\aremoved\x123\n" +
-	"\x06errors\x18\x04 \x03(\v2\x1b.sous.mealplan.v1.ItemErrorR\x06errors*\xc7\x01\n" +
+	"\x06errors\x18\x04 \x03(\v2\x1b.sous.mealplan.v1.ItemErrorR\x06errors\x12'\n" +
+	"\x0frecipes_removed\x18\x05 \x03(\tR\x0erecipesRemoved\x122\n" +
+	"\x04list\x18\x06 \x01(\v2\x1e.sous.mealplan.v1.ShoppingListR\x04list*\xc7\x01\n" +
 	"\tEntryType\x12\x1a\n" +
 	"\x16ENTRY_TYPE_UNSPECIFIED\x10\x00\x12\x18\n" +
 	"\x14ENTRY_TYPE_BREAKFAST\x10\x01\x12\x14\n" +
@@ -2124,7 +2687,8 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\x0fENTRY_TYPE_SIDE\x10\x04\x12\x14\n" +
 	"\x10ENTRY_TYPE_SNACK\x10\x05\x12\x14\n" +
 	"\x10ENTRY_TYPE_DRINK\x10\x06\x12\x16\n" +
-	"\x12ENTRY_TYPE_DESSERT\x10\a2\xda\a\n" +
+	"\x12ENTRY_TYPE_DESSERT\x10\a2\xb9\n" +
+	"\n" +
 	"\x0fMealPlanService\x12Y\n" +
 	"\tGetStatus\x12\".sous.mealplan.v1.GetStatusRequest\x1a#.sous.mealplan.v1.GetStatusResponse\"\x03\x90\x02\x01\x12_\n" +
 	"\vGetMealPlan\x12$.sous.mealplan.v1.GetMealPlanRequest\x1a%.sous.mealplan.v1.GetMealPlanResponse\"\x03\x90\x02\x01\x12h\n" +
@@ -2134,7 +2698,10 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\x0eRandomMealPlan\x12'.sous.mealplan.v1.RandomMealPlanRequest\x1a(.sous.mealplan.v1.RandomMealPlanResponse\"\x00\x12k\n" +
 	"\x0fGetShoppingList\x12(.sous.mealplan.v1.GetShoppingListRequest\x1a).sous.mealplan.v1.GetShoppingListResponse\"\x03\x90\x02\x01\x12n\n" +
 	"\x11AddToShoppingList\x12*.sous.mealplan.v1.AddToShoppingListRequest\x1a+.sous.mealplan.v1.AddToShoppingListResponse\"\x00\x12w\n" +
-	"\x13UpdateShoppingItems\x12,.sous.mealplan.v1.UpdateShoppingItemsRequest\x1a-.sous.mealplan.v1.UpdateShoppingItemsResponse\"\x03\x90\x02\x02B\xca\x01\n" +
+	"\x13UpdateShoppingItems\x12,.sous.mealplan.v1.UpdateShoppingItemsRequest\x1a-.sous.mealplan.v1.UpdateShoppingItemsResponse\"\x03\x90\x02\x02\x12q\n" +
+	"\x12CreateShoppingList\x12+.sous.mealplan.v1.CreateShoppingListRequest\x1a,.sous.mealplan.v1.CreateShoppingListResponse\"\x00\x12t\n" +
+	"\x12RenameShoppingList\x12+.sous.mealplan.v1.RenameShoppingListRequest\x1a,.sous.mealplan.v1.RenameShoppingListResponse\"\x03\x90\x02\x02\x12t\n" +
+	"\x12DeleteShoppingList\x12+.sous.mealplan.v1.DeleteShoppingListRequest\x1a,.sous.mealplan.v1.DeleteShoppingListResponse\"\x03\x90\x02\x02B\xca\x01\n" +
 	"\x14com.sous.mealplan.v1B\rMealplanProtoP\x01ZAgithub.com/souskitchen/sous/proto/gen/sous/mealplan/v1;mealplanv1\xa2\x02\x03SMX\xaa\x02\x10Sous.Mealplan.V1\xca\x02\x10Sous\\Mealplan\\V1\xe2\x02\x1cSous\\Mealplan\\V1\\GPBMetadata\xea\x02\x12Sous::Mealplan::V1b\x06proto3"
 
 var (
@@ -2150,81 +2717,98 @@ func file_sous_mealplan_v1_mealplan_proto_rawDescGZIP() []byte {
 }
 
 var file_sous_mealplan_v1_mealplan_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_sous_mealplan_v1_mealplan_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_sous_mealplan_v1_mealplan_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_sous_mealplan_v1_mealplan_proto_goTypes = []any{
 	(EntryType)(0),                      // 0: sous.mealplan.v1.EntryType
-	(*GetStatusRequest)(nil),            // 1: sous.mealplan.v1.GetStatusRequest
-	(*GetStatusResponse)(nil),           // 2: sous.mealplan.v1.GetStatusResponse
-	(*MealPlanEntry)(nil),               // 3: sous.mealplan.v1.MealPlanEntry
-	(*GetMealPlanRequest)(nil),          // 4: sous.mealplan.v1.GetMealPlanRequest
-	(*GetMealPlanResponse)(nil),         // 5: sous.mealplan.v1.GetMealPlanResponse
-	(*GetTodaysMealsRequest)(nil),       // 6: sous.mealplan.v1.GetTodaysMealsRequest
-	(*GetTodaysMealsResponse)(nil),      // 7: sous.mealplan.v1.GetTodaysMealsResponse
-	(*AddMealPlanEntryRequest)(nil),     // 8: sous.mealplan.v1.AddMealPlanEntryRequest
-	(*AddMealPlanEntryResponse)(nil),    // 9: sous.mealplan.v1.AddMealPlanEntryResponse
-	(*DeleteMealPlanEntryRequest)(nil),  // 10: sous.mealplan.v1.DeleteMealPlanEntryRequest
-	(*DeleteMealPlanEntryResponse)(nil), // 11: sous.mealplan.v1.DeleteMealPlanEntryResponse
-	(*RandomMealPlanRequest)(nil),       // 12: sous.mealplan.v1.RandomMealPlanRequest
-	(*RandomDay)(nil),                   // 13: sous.mealplan.v1.RandomDay
-	(*RandomMealPlanResponse)(nil),      // 14: sous.mealplan.v1.RandomMealPlanResponse
-	(*GetShoppingListRequest)(nil),      // 15: sous.mealplan.v1.GetShoppingListRequest
-	(*ShoppingListSummary)(nil),         // 16: sous.mealplan.v1.ShoppingListSummary
-	(*ShoppingItem)(nil),                // 17: sous.mealplan.v1.ShoppingItem
-	(*ShoppingLabelGroup)(nil),          // 18: sous.mealplan.v1.ShoppingLabelGroup
-	(*ShoppingList)(nil),                // 19: sous.mealplan.v1.ShoppingList
-	(*GetShoppingListResponse)(nil),     // 20: sous.mealplan.v1.GetShoppingListResponse
-	(*DateRange)(nil),                   // 21: sous.mealplan.v1.DateRange
-	(*AddToShoppingListRequest)(nil),    // 22: sous.mealplan.v1.AddToShoppingListRequest
-	(*SkippedItem)(nil),                 // 23: sous.mealplan.v1.SkippedItem
-	(*MergedItem)(nil),                  // 24: sous.mealplan.v1.MergedItem
-	(*AddToShoppingListResponse)(nil),   // 25: sous.mealplan.v1.AddToShoppingListResponse
-	(*UpdateShoppingItemsRequest)(nil),  // 26: sous.mealplan.v1.UpdateShoppingItemsRequest
-	(*ItemError)(nil),                   // 27: sous.mealplan.v1.ItemError
-	(*UpdateShoppingItemsResponse)(nil), // 28: sous.mealplan.v1.UpdateShoppingItemsResponse
+	(*CreateShoppingListRequest)(nil),   // 1: sous.mealplan.v1.CreateShoppingListRequest
+	(*CreateShoppingListResponse)(nil),  // 2: sous.mealplan.v1.CreateShoppingListResponse
+	(*RenameShoppingListRequest)(nil),   // 3: sous.mealplan.v1.RenameShoppingListRequest
+	(*RenameShoppingListResponse)(nil),  // 4: sous.mealplan.v1.RenameShoppingListResponse
+	(*DeleteShoppingListRequest)(nil),   // 5: sous.mealplan.v1.DeleteShoppingListRequest
+	(*DeleteShoppingListResponse)(nil),  // 6: sous.mealplan.v1.DeleteShoppingListResponse
+	(*GetStatusRequest)(nil),            // 7: sous.mealplan.v1.GetStatusRequest
+	(*GetStatusResponse)(nil),           // 8: sous.mealplan.v1.GetStatusResponse
+	(*MealPlanEntry)(nil),               // 9: sous.mealplan.v1.MealPlanEntry
+	(*GetMealPlanRequest)(nil),          // 10: sous.mealplan.v1.GetMealPlanRequest
+	(*GetMealPlanResponse)(nil),         // 11: sous.mealplan.v1.GetMealPlanResponse
+	(*GetTodaysMealsRequest)(nil),       // 12: sous.mealplan.v1.GetTodaysMealsRequest
+	(*GetTodaysMealsResponse)(nil),      // 13: sous.mealplan.v1.GetTodaysMealsResponse
+	(*AddMealPlanEntryRequest)(nil),     // 14: sous.mealplan.v1.AddMealPlanEntryRequest
+	(*AddMealPlanEntryResponse)(nil),    // 15: sous.mealplan.v1.AddMealPlanEntryResponse
+	(*DeleteMealPlanEntryRequest)(nil),  // 16: sous.mealplan.v1.DeleteMealPlanEntryRequest
+	(*DeleteMealPlanEntryResponse)(nil), // 17: sous.mealplan.v1.DeleteMealPlanEntryResponse
+	(*RandomMealPlanRequest)(nil),       // 18: sous.mealplan.v1.RandomMealPlanRequest
+	(*RandomDay)(nil),                   // 19: sous.mealplan.v1.RandomDay
+	(*RandomMealPlanResponse)(nil),      // 20: sous.mealplan.v1.RandomMealPlanResponse
+	(*GetShoppingListRequest)(nil),      // 21: sous.mealplan.v1.GetShoppingListRequest
+	(*ShoppingListSummary)(nil),         // 22: sous.mealplan.v1.ShoppingListSummary
+	(*ShoppingItem)(nil),                // 23: sous.mealplan.v1.ShoppingItem
+	(*ShoppingLabelGroup)(nil),          // 24: sous.mealplan.v1.ShoppingLabelGroup
+	(*ShoppingList)(nil),                // 25: sous.mealplan.v1.ShoppingList
+	(*ShoppingListRecipe)(nil),          // 26: sous.mealplan.v1.ShoppingListRecipe
+	(*GetShoppingListResponse)(nil),     // 27: sous.mealplan.v1.GetShoppingListResponse
+	(*DateRange)(nil),                   // 28: sous.mealplan.v1.DateRange
+	(*AddToShoppingListRequest)(nil),    // 29: sous.mealplan.v1.AddToShoppingListRequest
+	(*SkippedItem)(nil),                 // 30: sous.mealplan.v1.SkippedItem
+	(*MergedItem)(nil),                  // 31: sous.mealplan.v1.MergedItem
+	(*AddToShoppingListResponse)(nil),   // 32: sous.mealplan.v1.AddToShoppingListResponse
+	(*UpdateShoppingItemsRequest)(nil),  // 33: sous.mealplan.v1.UpdateShoppingItemsRequest
+	(*ItemError)(nil),                   // 34: sous.mealplan.v1.ItemError
+	(*UpdateShoppingItemsResponse)(nil), // 35: sous.mealplan.v1.UpdateShoppingItemsResponse
 }
 var file_sous_mealplan_v1_mealplan_proto_depIdxs = []int32{
-	0,  // 0: sous.mealplan.v1.MealPlanEntry.entry_type:type_name -> sous.mealplan.v1.EntryType
-	3,  // 1: sous.mealplan.v1.GetMealPlanResponse.items:type_name -> sous.mealplan.v1.MealPlanEntry
-	3,  // 2: sous.mealplan.v1.GetTodaysMealsResponse.items:type_name -> sous.mealplan.v1.MealPlanEntry
-	0,  // 3: sous.mealplan.v1.AddMealPlanEntryRequest.entry_type:type_name -> sous.mealplan.v1.EntryType
-	3,  // 4: sous.mealplan.v1.AddMealPlanEntryResponse.entry:type_name -> sous.mealplan.v1.MealPlanEntry
-	3,  // 5: sous.mealplan.v1.DeleteMealPlanEntryResponse.entry:type_name -> sous.mealplan.v1.MealPlanEntry
-	0,  // 6: sous.mealplan.v1.RandomMealPlanRequest.entry_type:type_name -> sous.mealplan.v1.EntryType
-	3,  // 7: sous.mealplan.v1.RandomDay.entry:type_name -> sous.mealplan.v1.MealPlanEntry
-	13, // 8: sous.mealplan.v1.RandomMealPlanResponse.items:type_name -> sous.mealplan.v1.RandomDay
-	17, // 9: sous.mealplan.v1.ShoppingLabelGroup.items:type_name -> sous.mealplan.v1.ShoppingItem
-	18, // 10: sous.mealplan.v1.ShoppingList.groups:type_name -> sous.mealplan.v1.ShoppingLabelGroup
-	16, // 11: sous.mealplan.v1.GetShoppingListResponse.items:type_name -> sous.mealplan.v1.ShoppingListSummary
-	19, // 12: sous.mealplan.v1.GetShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingList
-	21, // 13: sous.mealplan.v1.AddToShoppingListRequest.meal_plan_range:type_name -> sous.mealplan.v1.DateRange
-	17, // 14: sous.mealplan.v1.MergedItem.item:type_name -> sous.mealplan.v1.ShoppingItem
-	17, // 15: sous.mealplan.v1.AddToShoppingListResponse.added:type_name -> sous.mealplan.v1.ShoppingItem
-	24, // 16: sous.mealplan.v1.AddToShoppingListResponse.merged:type_name -> sous.mealplan.v1.MergedItem
-	23, // 17: sous.mealplan.v1.AddToShoppingListResponse.skipped_in_stock:type_name -> sous.mealplan.v1.SkippedItem
-	27, // 18: sous.mealplan.v1.UpdateShoppingItemsResponse.errors:type_name -> sous.mealplan.v1.ItemError
-	1,  // 19: sous.mealplan.v1.MealPlanService.GetStatus:input_type -> sous.mealplan.v1.GetStatusRequest
-	4,  // 20: sous.mealplan.v1.MealPlanService.GetMealPlan:input_type -> sous.mealplan.v1.GetMealPlanRequest
-	6,  // 21: sous.mealplan.v1.MealPlanService.GetTodaysMeals:input_type -> sous.mealplan.v1.GetTodaysMealsRequest
-	8,  // 22: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:input_type -> sous.mealplan.v1.AddMealPlanEntryRequest
-	10, // 23: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:input_type -> sous.mealplan.v1.DeleteMealPlanEntryRequest
-	12, // 24: sous.mealplan.v1.MealPlanService.RandomMealPlan:input_type -> sous.mealplan.v1.RandomMealPlanRequest
-	15, // 25: sous.mealplan.v1.MealPlanService.GetShoppingList:input_type -> sous.mealplan.v1.GetShoppingListRequest
-	22, // 26: sous.mealplan.v1.MealPlanService.AddToShoppingList:input_type -> sous.mealplan.v1.AddToShoppingListRequest
-	26, // 27: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:input_type -> sous.mealplan.v1.UpdateShoppingItemsRequest
-	2,  // 28: sous.mealplan.v1.MealPlanService.GetStatus:output_type -> sous.mealplan.v1.GetStatusResponse
-	5,  // 29: sous.mealplan.v1.MealPlanService.GetMealPlan:output_type -> sous.mealplan.v1.GetMealPlanResponse
-	7,  // 30: sous.mealplan.v1.MealPlanService.GetTodaysMeals:output_type -> sous.mealplan.v1.GetTodaysMealsResponse
-	9,  // 31: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:output_type -> sous.mealplan.v1.AddMealPlanEntryResponse
-	11, // 32: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:output_type -> sous.mealplan.v1.DeleteMealPlanEntryResponse
-	14, // 33: sous.mealplan.v1.MealPlanService.RandomMealPlan:output_type -> sous.mealplan.v1.RandomMealPlanResponse
-	20, // 34: sous.mealplan.v1.MealPlanService.GetShoppingList:output_type -> sous.mealplan.v1.GetShoppingListResponse
-	25, // 35: sous.mealplan.v1.MealPlanService.AddToShoppingList:output_type -> sous.mealplan.v1.AddToShoppingListResponse
-	28, // 36: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:output_type -> sous.mealplan.v1.UpdateShoppingItemsResponse
-	28, // [28:37] is the sub-list for method output_type
-	19, // [19:28] is the sub-list for method input_type
-	19, // [19:19] is the sub-list for extension type_name
-	19, // [19:19] is the sub-list for extension extendee
-	0,  // [0:19] is the sub-list for field type_name
+	22, // 0: sous.mealplan.v1.CreateShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingListSummary
+	25, // 1: sous.mealplan.v1.RenameShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingList
+	0,  // 2: sous.mealplan.v1.MealPlanEntry.entry_type:type_name -> sous.mealplan.v1.EntryType
+	9,  // 3: sous.mealplan.v1.GetMealPlanResponse.items:type_name -> sous.mealplan.v1.MealPlanEntry
+	9,  // 4: sous.mealplan.v1.GetTodaysMealsResponse.items:type_name -> sous.mealplan.v1.MealPlanEntry
+	0,  // 5: sous.mealplan.v1.AddMealPlanEntryRequest.entry_type:type_name -> sous.mealplan.v1.EntryType
+	9,  // 6: sous.mealplan.v1.AddMealPlanEntryResponse.entry:type_name -> sous.mealplan.v1.MealPlanEntry
+	9,  // 7: sous.mealplan.v1.DeleteMealPlanEntryResponse.entry:type_name -> sous.mealplan.v1.MealPlanEntry
+	0,  // 8: sous.mealplan.v1.RandomMealPlanRequest.entry_type:type_name -> sous.mealplan.v1.EntryType
+	9,  // 9: sous.mealplan.v1.RandomDay.entry:type_name -> sous.mealplan.v1.MealPlanEntry
+	19, // 10: sous.mealplan.v1.RandomMealPlanResponse.items:type_name -> sous.mealplan.v1.RandomDay
+	23, // 11: sous.mealplan.v1.ShoppingLabelGroup.items:type_name -> sous.mealplan.v1.ShoppingItem
+	24, // 12: sous.mealplan.v1.ShoppingList.groups:type_name -> sous.mealplan.v1.ShoppingLabelGroup
+	26, // 13: sous.mealplan.v1.ShoppingList.recipes:type_name -> sous.mealplan.v1.ShoppingListRecipe
+	22, // 14: sous.mealplan.v1.GetShoppingListResponse.items:type_name -> sous.mealplan.v1.ShoppingListSummary
+	25, // 15: sous.mealplan.v1.GetShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingList
+	28, // 16: sous.mealplan.v1.AddToShoppingListRequest.meal_plan_range:type_name -> sous.mealplan.v1.DateRange
+	23, // 17: sous.mealplan.v1.MergedItem.item:type_name -> sous.mealplan.v1.ShoppingItem
+	23, // 18: sous.mealplan.v1.AddToShoppingListResponse.added:type_name -> sous.mealplan.v1.ShoppingItem
+	31, // 19: sous.mealplan.v1.AddToShoppingListResponse.merged:type_name -> sous.mealplan.v1.MergedItem
+	30, // 20: sous.mealplan.v1.AddToShoppingListResponse.skipped_in_stock:type_name -> sous.mealplan.v1.SkippedItem
+	34, // 21: sous.mealplan.v1.UpdateShoppingItemsResponse.errors:type_name -> sous.mealplan.v1.ItemError
+	25, // 22: sous.mealplan.v1.UpdateShoppingItemsResponse.list:type_name -> sous.mealplan.v1.ShoppingList
+	7,  // 23: sous.mealplan.v1.MealPlanService.GetStatus:input_type -> sous.mealplan.v1.GetStatusRequest
+	10, // 24: sous.mealplan.v1.MealPlanService.GetMealPlan:input_type -> sous.mealplan.v1.GetMealPlanRequest
+	12, // 25: sous.mealplan.v1.MealPlanService.GetTodaysMeals:input_type -> sous.mealplan.v1.GetTodaysMealsRequest
+	14, // 26: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:input_type -> sous.mealplan.v1.AddMealPlanEntryRequest
+	16, // 27: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:input_type -> sous.mealplan.v1.DeleteMealPlanEntryRequest
+	18, // 28: sous.mealplan.v1.MealPlanService.RandomMealPlan:input_type -> sous.mealplan.v1.RandomMealPlanRequest
+	21, // 29: sous.mealplan.v1.MealPlanService.GetShoppingList:input_type -> sous.mealplan.v1.GetShoppingListRequest
+	29, // 30: sous.mealplan.v1.MealPlanService.AddToShoppingList:input_type -> sous.mealplan.v1.AddToShoppingListRequest
+	33, // 31: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:input_type -> sous.mealplan.v1.UpdateShoppingItemsRequest
+	1,  // 32: sous.mealplan.v1.MealPlanService.CreateShoppingList:input_type -> sous.mealplan.v1.CreateShoppingListRequest
+	3,  // 33: sous.mealplan.v1.MealPlanService.RenameShoppingList:input_type -> sous.mealplan.v1.RenameShoppingListRequest
+	5,  // 34: sous.mealplan.v1.MealPlanService.DeleteShoppingList:input_type -> sous.mealplan.v1.DeleteShoppingListRequest
+	8,  // 35: sous.mealplan.v1.MealPlanService.GetStatus:output_type -> sous.mealplan.v1.GetStatusResponse
+	11, // 36: sous.mealplan.v1.MealPlanService.GetMealPlan:output_type -> sous.mealplan.v1.GetMealPlanResponse
+	13, // 37: sous.mealplan.v1.MealPlanService.GetTodaysMeals:output_type -> sous.mealplan.v1.GetTodaysMealsResponse
+	15, // 38: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:output_type -> sous.mealplan.v1.AddMealPlanEntryResponse
+	17, // 39: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:output_type -> sous.mealplan.v1.DeleteMealPlanEntryResponse
+	20, // 40: sous.mealplan.v1.MealPlanService.RandomMealPlan:output_type -> sous.mealplan.v1.RandomMealPlanResponse
+	27, // 41: sous.mealplan.v1.MealPlanService.GetShoppingList:output_type -> sous.mealplan.v1.GetShoppingListResponse
+	32, // 42: sous.mealplan.v1.MealPlanService.AddToShoppingList:output_type -> sous.mealplan.v1.AddToShoppingListResponse
+	35, // 43: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:output_type -> sous.mealplan.v1.UpdateShoppingItemsResponse
+	2,  // 44: sous.mealplan.v1.MealPlanService.CreateShoppingList:output_type -> sous.mealplan.v1.CreateShoppingListResponse
+	4,  // 45: sous.mealplan.v1.MealPlanService.RenameShoppingList:output_type -> sous.mealplan.v1.RenameShoppingListResponse
+	6,  // 46: sous.mealplan.v1.MealPlanService.DeleteShoppingList:output_type -> sous.mealplan.v1.DeleteShoppingListResponse
+	35, // [35:47] is the sub-list for method output_type
+	23, // [23:35] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_sous_mealplan_v1_mealplan_proto_init() }
@@ -2232,19 +2816,19 @@ func file_sous_mealplan_v1_mealplan_proto_init() {
 	if File_sous_mealplan_v1_mealplan_proto != nil {
 		return
 	}
-	file_sous_mealplan_v1_mealplan_proto_msgTypes[7].OneofWrappers = []any{
+	file_sous_mealplan_v1_mealplan_proto_msgTypes[13].OneofWrappers = []any{
 		(*AddMealPlanEntryRequest_RecipeSlug)(nil),
 		(*AddMealPlanEntryRequest_Title)(nil),
 	}
-	file_sous_mealplan_v1_mealplan_proto_msgTypes[16].OneofWrappers = []any{}
-	file_sous_mealplan_v1_mealplan_proto_msgTypes[21].OneofWrappers = []any{}
+	file_sous_mealplan_v1_mealplan_proto_msgTypes[22].OneofWrappers = []any{}
+	file_sous_mealplan_v1_mealplan_proto_msgTypes[28].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sous_mealplan_v1_mealplan_proto_rawDesc), len(file_sous_mealplan_v1_mealplan_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   28,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -534,7 +534,10 @@ type Ingredient struct {
 	// Mealie's id of the unit; empty when the line has no unit.
 	UnitId string `protobuf:"bytes,8,opt,name=unit_id,json=unitId,proto3" json:"unit_id,omitempty"`
 	// The text the line was parsed from, if Mealie kept it.
-	OriginalText  string `protobuf:"bytes,9,opt,name=original_text,json=originalText,proto3" json:"original_text,omitempty"`
+	OriginalText string `protobuf:"bytes,9,opt,name=original_text,json=originalText,proto3" json:"original_text,omitempty"`
+	// The slug of the recipe this line uses as an ingredient (Mealie 3.5
+	// and later: referencedRecipe); its name is in food and display.
+	RecipeSlug    string `protobuf:"bytes,10,opt,name=recipe_slug,json=recipeSlug,proto3" json:"recipe_slug,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -628,6 +631,13 @@ func (x *Ingredient) GetUnitId() string {
 func (x *Ingredient) GetOriginalText() string {
 	if x != nil {
 		return x.OriginalText
+	}
+	return ""
+}
+
+func (x *Ingredient) GetRecipeSlug() string {
+	if x != nil {
+		return x.RecipeSlug
 	}
 	return ""
 }
@@ -4674,7 +4684,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"date_added\x18\x0e \x01(\tR\tdateAdded\x12\x1b\n" +
 	"\tlast_made\x18\x0f \x01(\tR\blastMade\x12\x1b\n" +
 	"\thas_image\x18\x10 \x01(\bR\bhasImageB\t\n" +
-	"\a_rating\"\xfd\x01\n" +
+	"\a_rating\"\x9e\x02\n" +
 	"\n" +
 	"Ingredient\x12\x18\n" +
 	"\adisplay\x18\x01 \x01(\tR\adisplay\x12\x1f\n" +
@@ -4685,7 +4695,10 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\x05title\x18\x06 \x01(\tR\x05title\x12\x17\n" +
 	"\afood_id\x18\a \x01(\tR\x06foodId\x12\x17\n" +
 	"\aunit_id\x18\b \x01(\tR\x06unitId\x12#\n" +
-	"\roriginal_text\x18\t \x01(\tR\foriginalTextB\v\n" +
+	"\roriginal_text\x18\t \x01(\tR\foriginalText\x12\x1f\n" +
+	"\vrecipe_slug\x18\n" +
+	" \x01(\tR\n" +
+	"recipeSlugB\v\n" +
 	"\t_quantity\"0\n" +
 	"\x04Note\x12\x14\n" +
 	"\x05title\x18\x01 \x01(\tR\x05title\x12\x12\n" +

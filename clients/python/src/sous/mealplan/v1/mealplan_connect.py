@@ -19,7 +19,7 @@ from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DE
 from protobuf import DescService
 
 from . import mealplan_pb
-from .mealplan_pb import AddMealPlanEntryRequest, AddMealPlanEntryResponse, AddToShoppingListRequest, AddToShoppingListResponse, DeleteMealPlanEntryRequest, DeleteMealPlanEntryResponse, GetMealPlanRequest, GetMealPlanResponse, GetShoppingListRequest, GetShoppingListResponse, GetStatusRequest, GetStatusResponse, GetTodaysMealsRequest, GetTodaysMealsResponse, RandomMealPlanRequest, RandomMealPlanResponse, UpdateShoppingItemsRequest, UpdateShoppingItemsResponse
+from .mealplan_pb import AddMealPlanEntryRequest, AddMealPlanEntryResponse, AddToShoppingListRequest, AddToShoppingListResponse, CreateShoppingListRequest, CreateShoppingListResponse, DeleteMealPlanEntryRequest, DeleteMealPlanEntryResponse, DeleteShoppingListRequest, DeleteShoppingListResponse, GetMealPlanRequest, GetMealPlanResponse, GetShoppingListRequest, GetShoppingListResponse, GetStatusRequest, GetStatusResponse, GetTodaysMealsRequest, GetTodaysMealsResponse, RandomMealPlanRequest, RandomMealPlanResponse, RenameShoppingListRequest, RenameShoppingListResponse, UpdateShoppingItemsRequest, UpdateShoppingItemsResponse
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Iterable, Mapping
@@ -107,6 +107,28 @@ class MealPlanService(Protocol):
         """
         UpdateShoppingItems checks, unchecks and removes items of one list. Each
         item fails alone; the others are still written.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def create_shopping_list(self, request: CreateShoppingListRequest, ctx: RequestContext[CreateShoppingListRequest, CreateShoppingListResponse], /) -> CreateShoppingListResponse:
+        """
+        CreateShoppingList creates an empty list. A name the household already
+        uses (case-insensitive) is AlreadyExists, naming the list.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def rename_shopping_list(self, request: RenameShoppingListRequest, ctx: RequestContext[RenameShoppingListRequest, RenameShoppingListResponse], /) -> RenameShoppingListResponse:
+        """
+        RenameShoppingList renames a list and keeps every item, its checked
+        state and the list's label order: Mealie's update replaces the whole
+        list, so the list is read, renamed and written back whole.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def delete_shopping_list(self, request: DeleteShoppingListRequest, ctx: RequestContext[DeleteShoppingListRequest, DeleteShoppingListResponse], /) -> DeleteShoppingListResponse:
+        """
+        DeleteShoppingList deletes a list and its items; confirm_name must
+        repeat the list's name (case-insensitive), else nothing is deleted.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -226,6 +248,39 @@ class MealPlanServiceASGIApplication(ConnectASGIApplication[MealPlanService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.update_shopping_items,
+                ),
+                "/sous.mealplan.v1.MealPlanService/CreateShoppingList": Endpoint.unary(
+                    method=MethodInfo(
+                        name="CreateShoppingList",
+                        service_name="sous.mealplan.v1.MealPlanService",
+                        input=CreateShoppingListRequest,
+                        output=CreateShoppingListResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.create_shopping_list,
+                ),
+                "/sous.mealplan.v1.MealPlanService/RenameShoppingList": Endpoint.unary(
+                    method=MethodInfo(
+                        name="RenameShoppingList",
+                        service_name="sous.mealplan.v1.MealPlanService",
+                        input=RenameShoppingListRequest,
+                        output=RenameShoppingListResponse,
+                        idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.rename_shopping_list,
+                ),
+                "/sous.mealplan.v1.MealPlanService/DeleteShoppingList": Endpoint.unary(
+                    method=MethodInfo(
+                        name="DeleteShoppingList",
+                        service_name="sous.mealplan.v1.MealPlanService",
+                        input=DeleteShoppingListRequest,
+                        output=DeleteShoppingListResponse,
+                        idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.delete_shopping_list,
                 ),
             },
             interceptors=interceptors,
@@ -481,6 +536,79 @@ class MealPlanServiceClient(ConnectClient):
             headers=headers,
             timeout_ms=timeout_ms,
         )
+    async def create_shopping_list(
+        self,
+        request: CreateShoppingListRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> CreateShoppingListResponse:
+        """
+        CreateShoppingList creates an empty list. A name the household already
+        uses (case-insensitive) is AlreadyExists, naming the list.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CreateShoppingList",
+                service_name="sous.mealplan.v1.MealPlanService",
+                input=CreateShoppingListRequest,
+                output=CreateShoppingListResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def rename_shopping_list(
+        self,
+        request: RenameShoppingListRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> RenameShoppingListResponse:
+        """
+        RenameShoppingList renames a list and keeps every item, its checked
+        state and the list's label order: Mealie's update replaces the whole
+        list, so the list is read, renamed and written back whole.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="RenameShoppingList",
+                service_name="sous.mealplan.v1.MealPlanService",
+                input=RenameShoppingListRequest,
+                output=RenameShoppingListResponse,
+                idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def delete_shopping_list(
+        self,
+        request: DeleteShoppingListRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> DeleteShoppingListResponse:
+        """
+        DeleteShoppingList deletes a list and its items; confirm_name must
+        repeat the list's name (case-insensitive), else nothing is deleted.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="DeleteShoppingList",
+                service_name="sous.mealplan.v1.MealPlanService",
+                input=DeleteShoppingListRequest,
+                output=DeleteShoppingListResponse,
+                idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
 
 class MealPlanServiceSync(Protocol):
     """
@@ -559,6 +687,28 @@ class MealPlanServiceSync(Protocol):
         """
         UpdateShoppingItems checks, unchecks and removes items of one list. Each
         item fails alone; the others are still written.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def create_shopping_list(self, request: CreateShoppingListRequest, ctx: RequestContext[CreateShoppingListRequest, CreateShoppingListResponse], /) -> CreateShoppingListResponse:
+        """
+        CreateShoppingList creates an empty list. A name the household already
+        uses (case-insensitive) is AlreadyExists, naming the list.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def rename_shopping_list(self, request: RenameShoppingListRequest, ctx: RequestContext[RenameShoppingListRequest, RenameShoppingListResponse], /) -> RenameShoppingListResponse:
+        """
+        RenameShoppingList renames a list and keeps every item, its checked
+        state and the list's label order: Mealie's update replaces the whole
+        list, so the list is read, renamed and written back whole.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def delete_shopping_list(self, request: DeleteShoppingListRequest, ctx: RequestContext[DeleteShoppingListRequest, DeleteShoppingListResponse], /) -> DeleteShoppingListResponse:
+        """
+        DeleteShoppingList deletes a list and its items; confirm_name must
+        repeat the list's name (case-insensitive), else nothing is deleted.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -676,6 +826,39 @@ class MealPlanServiceWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.UNARY,
                     ),
                     function=service.update_shopping_items,
+                ),
+                "/sous.mealplan.v1.MealPlanService/CreateShoppingList": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="CreateShoppingList",
+                        service_name="sous.mealplan.v1.MealPlanService",
+                        input=CreateShoppingListRequest,
+                        output=CreateShoppingListResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.create_shopping_list,
+                ),
+                "/sous.mealplan.v1.MealPlanService/RenameShoppingList": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="RenameShoppingList",
+                        service_name="sous.mealplan.v1.MealPlanService",
+                        input=RenameShoppingListRequest,
+                        output=RenameShoppingListResponse,
+                        idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.rename_shopping_list,
+                ),
+                "/sous.mealplan.v1.MealPlanService/DeleteShoppingList": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="DeleteShoppingList",
+                        service_name="sous.mealplan.v1.MealPlanService",
+                        input=DeleteShoppingListRequest,
+                        output=DeleteShoppingListResponse,
+                        idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.delete_shopping_list,
                 ),
             },
             interceptors=interceptors,
@@ -925,6 +1108,79 @@ class MealPlanServiceClientSync(ConnectClientSync):
                 service_name="sous.mealplan.v1.MealPlanService",
                 input=UpdateShoppingItemsRequest,
                 output=UpdateShoppingItemsResponse,
+                idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def create_shopping_list(
+        self,
+        request: CreateShoppingListRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> CreateShoppingListResponse:
+        """
+        CreateShoppingList creates an empty list. A name the household already
+        uses (case-insensitive) is AlreadyExists, naming the list.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="CreateShoppingList",
+                service_name="sous.mealplan.v1.MealPlanService",
+                input=CreateShoppingListRequest,
+                output=CreateShoppingListResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def rename_shopping_list(
+        self,
+        request: RenameShoppingListRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> RenameShoppingListResponse:
+        """
+        RenameShoppingList renames a list and keeps every item, its checked
+        state and the list's label order: Mealie's update replaces the whole
+        list, so the list is read, renamed and written back whole.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="RenameShoppingList",
+                service_name="sous.mealplan.v1.MealPlanService",
+                input=RenameShoppingListRequest,
+                output=RenameShoppingListResponse,
+                idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def delete_shopping_list(
+        self,
+        request: DeleteShoppingListRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> DeleteShoppingListResponse:
+        """
+        DeleteShoppingList deletes a list and its items; confirm_name must
+        repeat the list's name (case-insensitive), else nothing is deleted.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="DeleteShoppingList",
+                service_name="sous.mealplan.v1.MealPlanService",
+                input=DeleteShoppingListRequest,
+                output=DeleteShoppingListResponse,
                 idempotency_level=IdempotencyLevel.IDEMPOTENT,
                 stream_type=StreamType.UNARY,
             ),

@@ -18,6 +18,233 @@ if TYPE_CHECKING:
     from protobuf import DescFile, Oneof
 
 
+_CreateShoppingListRequestFields: TypeAlias = Literal["name"]
+
+class CreateShoppingListRequest(Message[_CreateShoppingListRequestFields]):
+    """
+    CreateShoppingListRequest names the new list.
+
+    ```proto
+    message sous.mealplan.v1.CreateShoppingListRequest
+    ```
+
+    Attributes:
+        name:
+            The list's name, such as "Week of Dec 7"; at most 100 characters.
+            Required.
+
+            ```proto
+            string name = 1;
+            ```
+    """
+
+    __slots__ = ("name",)
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: str = "",
+        ) -> None:
+            pass
+
+        name: str
+
+_CreateShoppingListResponseFields: TypeAlias = Literal["list"]
+
+class CreateShoppingListResponse(Message[_CreateShoppingListResponseFields]):
+    """
+    CreateShoppingListResponse is the list made.
+
+    ```proto
+    message sous.mealplan.v1.CreateShoppingListResponse
+    ```
+
+    Attributes:
+        list:
+            The new list, empty.
+
+            ```proto
+            optional sous.mealplan.v1.ShoppingListSummary list = 1;
+            ```
+    """
+
+    __slots__ = ("list",)
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            list: ShoppingListSummary | None = None,
+        ) -> None:
+            pass
+
+        list: ShoppingListSummary | None
+
+_RenameShoppingListRequestFields: TypeAlias = Literal["list_id", "name"]
+
+class RenameShoppingListRequest(Message[_RenameShoppingListRequestFields]):
+    """
+    RenameShoppingListRequest names a list and its new name.
+
+    ```proto
+    message sous.mealplan.v1.RenameShoppingListRequest
+    ```
+
+    Attributes:
+        list_id:
+            The list's UUID. Required.
+
+            ```proto
+            string list_id = 1;
+            ```
+        name:
+            The new name; at most 100 characters. Required.
+
+            ```proto
+            string name = 2;
+            ```
+    """
+
+    __slots__ = ("list_id", "name")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            list_id: str = "",
+            name: str = "",
+        ) -> None:
+            pass
+
+        list_id: str
+        name: str
+
+_RenameShoppingListResponseFields: TypeAlias = Literal["list"]
+
+class RenameShoppingListResponse(Message[_RenameShoppingListResponseFields]):
+    """
+    RenameShoppingListResponse is the list as Mealie holds it after the
+    rename, read back.
+
+    ```proto
+    message sous.mealplan.v1.RenameShoppingListResponse
+    ```
+
+    Attributes:
+        list:
+            The renamed list with its unchecked items.
+
+            ```proto
+            optional sous.mealplan.v1.ShoppingList list = 1;
+            ```
+    """
+
+    __slots__ = ("list",)
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            list: ShoppingList | None = None,
+        ) -> None:
+            pass
+
+        list: ShoppingList | None
+
+_DeleteShoppingListRequestFields: TypeAlias = Literal["list_id", "confirm_name"]
+
+class DeleteShoppingListRequest(Message[_DeleteShoppingListRequestFields]):
+    """
+    DeleteShoppingListRequest names the list twice over.
+
+    ```proto
+    message sous.mealplan.v1.DeleteShoppingListRequest
+    ```
+
+    Attributes:
+        list_id:
+            The list's UUID. Required.
+
+            ```proto
+            string list_id = 1;
+            ```
+        confirm_name:
+            The list's name repeated, as a guard against deleting the wrong list.
+            Required.
+
+            ```proto
+            string confirm_name = 2;
+            ```
+    """
+
+    __slots__ = ("list_id", "confirm_name")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            list_id: str = "",
+            confirm_name: str = "",
+        ) -> None:
+            pass
+
+        list_id: str
+        confirm_name: str
+
+_DeleteShoppingListResponseFields: TypeAlias = Literal["list_id", "name", "item_count"]
+
+class DeleteShoppingListResponse(Message[_DeleteShoppingListResponseFields]):
+    """
+    DeleteShoppingListResponse says what went.
+
+    ```proto
+    message sous.mealplan.v1.DeleteShoppingListResponse
+    ```
+
+    Attributes:
+        list_id:
+            The deleted list's UUID.
+
+            ```proto
+            string list_id = 1;
+            ```
+        name:
+            Its name.
+
+            ```proto
+            string name = 2;
+            ```
+        item_count:
+            How many items it held.
+
+            ```proto
+            int32 item_count = 3;
+            ```
+    """
+
+    __slots__ = ("list_id", "name", "item_count")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            list_id: str = "",
+            name: str = "",
+            item_count: int = 0,
+        ) -> None:
+            pass
+
+        list_id: str
+        name: str
+        item_count: int
+
 _GetStatusRequestFields: TypeAlias = NoReturn
 
 class GetStatusRequest(Message[_GetStatusRequestFields]):
@@ -723,7 +950,7 @@ class ShoppingListSummary(Message[_ShoppingListSummaryFields]):
         unchecked_count: int
         checked_count: int
 
-_ShoppingItemFields: TypeAlias = Literal["id", "display", "quantity", "unit", "food", "note", "checked", "recipe_slugs"]
+_ShoppingItemFields: TypeAlias = Literal["id", "display", "quantity", "unit", "food", "note", "checked", "recipe_slugs", "mealie_display"]
 
 class ShoppingItem(Message[_ShoppingItemFields]):
     """
@@ -783,9 +1010,16 @@ class ShoppingItem(Message[_ShoppingItemFields]):
             ```proto
             repeated string recipe_slugs = 8;
             ```
+        mealie_display:
+            The row as Mealie computes its display (what Mealie's app shows), read
+            back from Mealie.
+
+            ```proto
+            string mealie_display = 9;
+            ```
     """
 
-    __slots__ = ("id", "display", "quantity", "unit", "food", "note", "checked", "recipe_slugs")
+    __slots__ = ("id", "display", "quantity", "unit", "food", "note", "checked", "recipe_slugs", "mealie_display")
 
     if TYPE_CHECKING:
 
@@ -800,6 +1034,7 @@ class ShoppingItem(Message[_ShoppingItemFields]):
             note: str = "",
             checked: bool = False,
             recipe_slugs: list[str] | None = None,
+            mealie_display: str = "",
         ) -> None:
             pass
 
@@ -811,12 +1046,14 @@ class ShoppingItem(Message[_ShoppingItemFields]):
         note: str
         checked: bool
         recipe_slugs: list[str]
+        mealie_display: str
 
 _ShoppingLabelGroupFields: TypeAlias = Literal["label", "items"]
 
 class ShoppingLabelGroup(Message[_ShoppingLabelGroupFields]):
     """
-    ShoppingLabelGroup is the unchecked items of one label (store section).
+    ShoppingLabelGroup is the unchecked items of one label (store section),
+    in the order Mealie's app shows the sections.
 
     ```proto
     message sous.mealplan.v1.ShoppingLabelGroup
@@ -852,7 +1089,7 @@ class ShoppingLabelGroup(Message[_ShoppingLabelGroupFields]):
         label: str
         items: list[ShoppingItem]
 
-_ShoppingListFields: TypeAlias = Literal["id", "name", "groups", "checked_count"]
+_ShoppingListFields: TypeAlias = Literal["id", "name", "groups", "checked_count", "recipes"]
 
 class ShoppingList(Message[_ShoppingListFields]):
     """
@@ -876,7 +1113,9 @@ class ShoppingList(Message[_ShoppingListFields]):
             string name = 2;
             ```
         groups:
-            Unchecked items grouped by label, labels by name, unlabelled last.
+            Unchecked items grouped by label, in the list's label order (its
+            labelSettings positions, as Mealie's app orders sections), unlabelled
+            first as in the app.
 
             ```proto
             repeated sous.mealplan.v1.ShoppingLabelGroup groups = 3;
@@ -887,9 +1126,15 @@ class ShoppingList(Message[_ShoppingListFields]):
             ```proto
             int32 checked_count = 4;
             ```
+        recipes:
+            Recipes on the list and how many times each was added.
+
+            ```proto
+            repeated sous.mealplan.v1.ShoppingListRecipe recipes = 5;
+            ```
     """
 
-    __slots__ = ("id", "name", "groups", "checked_count")
+    __slots__ = ("id", "name", "groups", "checked_count", "recipes")
 
     if TYPE_CHECKING:
 
@@ -900,6 +1145,7 @@ class ShoppingList(Message[_ShoppingListFields]):
             name: str = "",
             groups: list[ShoppingLabelGroup] | None = None,
             checked_count: int = 0,
+            recipes: list[ShoppingListRecipe] | None = None,
         ) -> None:
             pass
 
@@ -907,6 +1153,55 @@ class ShoppingList(Message[_ShoppingListFields]):
         name: str
         groups: list[ShoppingLabelGroup]
         checked_count: int
+        recipes: list[ShoppingListRecipe]
+
+_ShoppingListRecipeFields: TypeAlias = Literal["slug", "name", "times"]
+
+class ShoppingListRecipe(Message[_ShoppingListRecipeFields]):
+    """
+    ShoppingListRecipe is a recipe whose ingredients are on a list.
+
+    ```proto
+    message sous.mealplan.v1.ShoppingListRecipe
+    ```
+
+    Attributes:
+        slug:
+            The recipe's slug.
+
+            ```proto
+            string slug = 1;
+            ```
+        name:
+            The recipe's name.
+
+            ```proto
+            string name = 2;
+            ```
+        times:
+            How many times it is on the list (Mealie's recipeQuantity).
+
+            ```proto
+            double times = 3;
+            ```
+    """
+
+    __slots__ = ("slug", "name", "times")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            slug: str = "",
+            name: str = "",
+            times: float = 0,
+        ) -> None:
+            pass
+
+        slug: str
+        name: str
+        times: float
 
 _GetShoppingListResponseFields: TypeAlias = Literal["items", "list"]
 
@@ -988,7 +1283,7 @@ class DateRange(Message[_DateRangeFields]):
         start_date: str
         end_date: str
 
-_AddToShoppingListRequestFields: TypeAlias = Literal["list_id", "items", "recipe_slugs", "meal_plan_range", "skip_in_stock"]
+_AddToShoppingListRequestFields: TypeAlias = Literal["list_id", "items", "recipe_slugs", "meal_plan_range", "skip_in_stock", "list_name", "recipe_scale", "add_again"]
 
 class AddToShoppingListRequest(Message[_AddToShoppingListRequestFields]):
     """
@@ -1002,7 +1297,8 @@ class AddToShoppingListRequest(Message[_AddToShoppingListRequestFields]):
     Attributes:
         list_id:
             A shopping list's UUID; may be empty when the household has exactly
-            one list (otherwise InvalidArgument naming the lists).
+            one list (otherwise InvalidArgument naming the lists) or when
+            list_name is given.
 
             ```proto
             string list_id = 1;
@@ -1037,9 +1333,33 @@ class AddToShoppingListRequest(Message[_AddToShoppingListRequestFields]):
             ```proto
             optional bool skip_in_stock = 5;
             ```
+        list_name:
+            A list by its exact name (case-insensitive), used when list_id is
+            empty; when no list has that name it is created (created_list says
+            so). At most 100 characters.
+
+            ```proto
+            string list_name = 6;
+            ```
+        recipe_scale:
+            Multiplies each recipe of recipe_slugs, such as 2 for twice the
+            servings; unset is 1. Between 0.1 and 20.
+
+            ```proto
+            optional double recipe_scale = 7;
+            ```
+        add_again:
+            Add a recipe that is already on the list once more. Without it (and
+            without recipe_scale) a recipe already on the list adds nothing and is
+            named in already_on_list, so the same call twice leaves the list as one
+            call did.
+
+            ```proto
+            bool add_again = 8;
+            ```
     """
 
-    __slots__ = ("list_id", "items", "recipe_slugs", "meal_plan_range", "skip_in_stock")
+    __slots__ = ("list_id", "items", "recipe_slugs", "meal_plan_range", "skip_in_stock", "list_name", "recipe_scale", "add_again")
 
     if TYPE_CHECKING:
 
@@ -1051,6 +1371,9 @@ class AddToShoppingListRequest(Message[_AddToShoppingListRequestFields]):
             recipe_slugs: list[str] | None = None,
             meal_plan_range: DateRange | None = None,
             skip_in_stock: bool | None = None,
+            list_name: str = "",
+            recipe_scale: float | None = None,
+            add_again: bool = False,
         ) -> None:
             pass
 
@@ -1059,8 +1382,11 @@ class AddToShoppingListRequest(Message[_AddToShoppingListRequestFields]):
         recipe_slugs: list[str]
         meal_plan_range: DateRange | None
         skip_in_stock: bool
+        list_name: str
+        recipe_scale: float
+        add_again: bool
 
-_SkippedItemFields: TypeAlias = Literal["name", "pantry_item", "location"]
+_SkippedItemFields: TypeAlias = Literal["name", "pantry_item", "location", "how"]
 
 class SkippedItem(Message[_SkippedItemFields]):
     """
@@ -1089,9 +1415,17 @@ class SkippedItem(Message[_SkippedItemFields]):
             ```proto
             string location = 3;
             ```
+        how:
+            How the ingredient's name was read as the pantry item's: exact, alias,
+            plural, or general (the pantry's name covers the ingredient's, as
+            "butter" covers "unsalted butter").
+
+            ```proto
+            string how = 4;
+            ```
     """
 
-    __slots__ = ("name", "pantry_item", "location")
+    __slots__ = ("name", "pantry_item", "location", "how")
 
     if TYPE_CHECKING:
 
@@ -1101,12 +1435,14 @@ class SkippedItem(Message[_SkippedItemFields]):
             name: str = "",
             pantry_item: str = "",
             location: str = "",
+            how: str = "",
         ) -> None:
             pass
 
         name: str
         pantry_item: str
         location: str
+        how: str
 
 _MergedItemFields: TypeAlias = Literal["name", "item"]
 
@@ -1148,7 +1484,7 @@ class MergedItem(Message[_MergedItemFields]):
         name: str
         item: ShoppingItem | None
 
-_AddToShoppingListResponseFields: TypeAlias = Literal["list_id", "added", "merged", "skipped_in_stock", "unparsed", "not_found", "note"]
+_AddToShoppingListResponseFields: TypeAlias = Literal["list_id", "added", "merged", "skipped_in_stock", "unparsed", "not_found", "note", "created_list", "list_name", "already_on_list", "recipes_added"]
 
 class AddToShoppingListResponse(Message[_AddToShoppingListResponseFields]):
     """
@@ -1203,9 +1539,35 @@ class AddToShoppingListResponse(Message[_AddToShoppingListResponseFields]):
             ```proto
             string note = 7;
             ```
+        created_list:
+            True when list_name named no list and the list was created.
+
+            ```proto
+            bool created_list = 8;
+            ```
+        list_name:
+            The list's name.
+
+            ```proto
+            string list_name = 9;
+            ```
+        already_on_list:
+            Recipe slugs already on the list, so nothing was added for them (pass
+            add_again or recipe_scale to add them once more).
+
+            ```proto
+            repeated string already_on_list = 10;
+            ```
+        recipes_added:
+            Recipe slugs whose ingredients were added, through Mealie's own
+            add-recipe endpoint.
+
+            ```proto
+            repeated string recipes_added = 11;
+            ```
     """
 
-    __slots__ = ("list_id", "added", "merged", "skipped_in_stock", "unparsed", "not_found", "note")
+    __slots__ = ("list_id", "added", "merged", "skipped_in_stock", "unparsed", "not_found", "note", "created_list", "list_name", "already_on_list", "recipes_added")
 
     if TYPE_CHECKING:
 
@@ -1219,6 +1581,10 @@ class AddToShoppingListResponse(Message[_AddToShoppingListResponseFields]):
             unparsed: list[str] | None = None,
             not_found: list[str] | None = None,
             note: str = "",
+            created_list: bool = False,
+            list_name: str = "",
+            already_on_list: list[str] | None = None,
+            recipes_added: list[str] | None = None,
         ) -> None:
             pass
 
@@ -1229,14 +1595,21 @@ class AddToShoppingListResponse(Message[_AddToShoppingListResponseFields]):
         unparsed: list[str]
         not_found: list[str]
         note: str
+        created_list: bool
+        list_name: str
+        already_on_list: list[str]
+        recipes_added: list[str]
 
-_UpdateShoppingItemsRequestFields: TypeAlias = Literal["list_id", "check", "uncheck", "remove"]
+_UpdateShoppingItemsRequestFields: TypeAlias = Literal["list_id", "check", "uncheck", "remove", "remove_checked", "remove_recipes"]
 
 class UpdateShoppingItemsRequest(Message[_UpdateShoppingItemsRequestFields]):
     """
-    UpdateShoppingItemsRequest names items of one list by their UUIDs. At
-    least one of check, uncheck and remove is required, and an id may appear
-    in only one of them.
+    UpdateShoppingItemsRequest names items of one list by their UUIDs or
+    by name: a name matches every row whose food, note or display reads the
+    same (case and plural aside), such as "onions" for "2 onions". At least
+    one of check, uncheck, remove, remove_checked and remove_recipes is
+    required, and an item may appear in only one of check, uncheck and
+    remove.
 
     ```proto
     message sous.mealplan.v1.UpdateShoppingItemsRequest
@@ -1250,26 +1623,41 @@ class UpdateShoppingItemsRequest(Message[_UpdateShoppingItemsRequestFields]):
             string list_id = 1;
             ```
         check:
-            Item ids to check off; at most 100.
+            Items to check off, by id or name; at most 100.
 
             ```proto
             repeated string check = 2;
             ```
         uncheck:
-            Item ids to put back as still to buy; at most 100.
+            Items to put back as still to buy, by id or name; at most 100.
 
             ```proto
             repeated string uncheck = 3;
             ```
         remove:
-            Item ids to delete; at most 100.
+            Items to delete, by id or name; at most 100.
 
             ```proto
             repeated string remove = 4;
             ```
+        remove_checked:
+            Delete every checked item, counting those this call checks and not
+            those it unchecks.
+
+            ```proto
+            bool remove_checked = 5;
+            ```
+        remove_recipes:
+            Take these recipes' ingredients off the list, by slug (all the times
+            each was added), through Mealie's own endpoint: rows another recipe
+            shares keep that recipe's part. At most 50.
+
+            ```proto
+            repeated string remove_recipes = 6;
+            ```
     """
 
-    __slots__ = ("list_id", "check", "uncheck", "remove")
+    __slots__ = ("list_id", "check", "uncheck", "remove", "remove_checked", "remove_recipes")
 
     if TYPE_CHECKING:
 
@@ -1280,6 +1668,8 @@ class UpdateShoppingItemsRequest(Message[_UpdateShoppingItemsRequestFields]):
             check: list[str] | None = None,
             uncheck: list[str] | None = None,
             remove: list[str] | None = None,
+            remove_checked: bool = False,
+            remove_recipes: list[str] | None = None,
         ) -> None:
             pass
 
@@ -1287,6 +1677,8 @@ class UpdateShoppingItemsRequest(Message[_UpdateShoppingItemsRequestFields]):
         check: list[str]
         uncheck: list[str]
         remove: list[str]
+        remove_checked: bool
+        remove_recipes: list[str]
 
 _ItemErrorFields: TypeAlias = Literal["item", "message"]
 
@@ -1328,7 +1720,7 @@ class ItemError(Message[_ItemErrorFields]):
         item: str
         message: str
 
-_UpdateShoppingItemsResponseFields: TypeAlias = Literal["checked", "unchecked", "removed", "errors"]
+_UpdateShoppingItemsResponseFields: TypeAlias = Literal["checked", "unchecked", "removed", "errors", "recipes_removed", "list"]
 
 class UpdateShoppingItemsResponse(Message[_UpdateShoppingItemsResponseFields]):
     """
@@ -1363,9 +1755,21 @@ class UpdateShoppingItemsResponse(Message[_UpdateShoppingItemsResponseFields]):
             ```proto
             repeated sous.mealplan.v1.ItemError errors = 4;
             ```
+        recipes_removed:
+            Recipe slugs whose ingredients were taken off.
+
+            ```proto
+            repeated string recipes_removed = 5;
+            ```
+        list:
+            The list after the changes, read back.
+
+            ```proto
+            optional sous.mealplan.v1.ShoppingList list = 6;
+            ```
     """
 
-    __slots__ = ("checked", "unchecked", "removed", "errors")
+    __slots__ = ("checked", "unchecked", "removed", "errors", "recipes_removed", "list")
 
     if TYPE_CHECKING:
 
@@ -1376,6 +1780,8 @@ class UpdateShoppingItemsResponse(Message[_UpdateShoppingItemsResponseFields]):
             unchecked: list[str] | None = None,
             removed: list[str] | None = None,
             errors: list[ItemError] | None = None,
+            recipes_removed: list[str] | None = None,
+            list: ShoppingList | None = None,
         ) -> None:
             pass
 
@@ -1383,6 +1789,8 @@ class UpdateShoppingItemsResponse(Message[_UpdateShoppingItemsResponseFields]):
         unchecked: list[str]
         removed: list[str]
         errors: list[ItemError]
+        recipes_removed: list[str]
+        list: ShoppingList | None
 
 class EntryType(Enum):
     """
@@ -1466,9 +1874,15 @@ class EntryType(Enum):
 
 
 _DESC = file_desc(
-    b'\n\x1fsous/mealplan/v1/mealplan.proto\x12\x10sous.mealplan.v1"\x12\n\x10GetStatusRequest"\xdb\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly\x12)\n\x10pantry_available\x18\x05 \x01(\x08R\x0fpantryAvailable\x12%\n\x0epantry_message\x18\x06 \x01(\tR\rpantryMessage"\xdb\x01\n\rMealPlanEntry\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12\x1f\n\x0brecipe_slug\x18\x04 \x01(\tR\nrecipeSlug\x12\x1f\n\x0brecipe_name\x18\x05 \x01(\tR\nrecipeName\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note"N\n\x12GetMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"L\n\x13GetMealPlanResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items"\x17\n\x15GetTodaysMealsRequest"\x80\x01\n\x16GetTodaysMealsResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x1b\n\ttime_zone\x18\x03 \x01(\tR\x08timeZone"\xc0\x01\n\x17AddMealPlanEntryRequest\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x12:\n\nentry_type\x18\x02 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12!\n\x0brecipe_slug\x18\x03 \x01(\tH\x00R\nrecipeSlug\x12\x16\n\x05title\x18\x04 \x01(\tH\x00R\x05title\x12\x12\n\x04note\x18\x05 \x01(\tR\x04noteB\x06\n\x04meal"Q\n\x18AddMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"7\n\x1aDeleteMealPlanEntryRequest\x12\x19\n\x08entry_id\x18\x01 \x01(\tR\x07entryId"T\n\x1bDeleteMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"\x8d\x01\n\x15RandomMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType"p\n\tRandomDay\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x125\n\x05entry\x18\x02 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"}\n\x16RandomMealPlanResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.mealplan.v1.RandomDayR\x05items\x12\x18\n\x07planned\x18\x02 \x01(\x05R\x07planned\x12\x16\n\x06failed\x18\x03 \x01(\x05R\x06failed"1\n\x16GetShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId"\x87\x01\n\x13ShoppingListSummary\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\'\n\x0funchecked_count\x18\x03 \x01(\x05R\x0euncheckedCount\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount"\xdf\x01\n\x0cShoppingItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n\x07display\x18\x02 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x03 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x04 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x05 \x01(\tR\x04food\x12\x12\n\x04note\x18\x06 \x01(\tR\x04note\x12\x18\n\x07checked\x18\x07 \x01(\x08R\x07checked\x12!\n\x0crecipe_slugs\x18\x08 \x03(\tR\x0brecipeSlugsB\x0b\n\t_quantity"`\n\x12ShoppingLabelGroup\x12\x14\n\x05label\x18\x01 \x01(\tR\x05label\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05items"\x95\x01\n\x0cShoppingList\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12<\n\x06groups\x18\x03 \x03(\x0b2$.sous.mealplan.v1.ShoppingLabelGroupR\x06groups\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount"\x8a\x01\n\x17GetShoppingListResponse\x12;\n\x05items\x18\x01 \x03(\x0b2%.sous.mealplan.v1.ShoppingListSummaryR\x05items\x122\n\x04list\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list"E\n\tDateRange\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"\xec\x01\n\x18AddToShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05items\x18\x02 \x03(\tR\x05items\x12!\n\x0crecipe_slugs\x18\x03 \x03(\tR\x0brecipeSlugs\x12C\n\x0fmeal_plan_range\x18\x04 \x01(\x0b2\x1b.sous.mealplan.v1.DateRangeR\rmealPlanRange\x12\'\n\rskip_in_stock\x18\x05 \x01(\x08H\x00R\x0bskipInStock\x88\x01\x01B\x10\n\x0e_skip_in_stock"^\n\x0bSkippedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n\x0bpantry_item\x18\x02 \x01(\tR\npantryItem\x12\x1a\n\x08location\x18\x03 \x01(\tR\x08location"T\n\nMergedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x122\n\x04item\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x04item"\xb6\x02\n\x19AddToShoppingListResponse\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x124\n\x05added\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n\x06merged\x18\x03 \x03(\x0b2\x1c.sous.mealplan.v1.MergedItemR\x06merged\x12G\n\x10skipped_in_stock\x18\x04 \x03(\x0b2\x1d.sous.mealplan.v1.SkippedItemR\x0eskippedInStock\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed\x12\x1b\n\tnot_found\x18\x06 \x03(\tR\x08notFound\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note"}\n\x1aUpdateShoppingItemsRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n\x07uncheck\x18\x03 \x03(\tR\x07uncheck\x12\x16\n\x06remove\x18\x04 \x03(\tR\x06remove"9\n\tItemError\x12\x12\n\x04item\x18\x01 \x01(\tR\x04item\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"\xa4\x01\n\x1bUpdateShoppingItemsResponse\x12\x18\n\x07checked\x18\x01 \x03(\tR\x07checked\x12\x1c\n\tunchecked\x18\x02 \x03(\tR\tunchecked\x12\x18\n\x07removed\x18\x03 \x03(\tR\x07removed\x123\n\x06errors\x18\x04 \x03(\x0b2\x1b.sous.mealplan.v1.ItemErrorR\x06errors*\xc7\x01\n\tEntryType\x12\x1a\n\x16ENTRY_TYPE_UNSPECIFIED\x10\x00\x12\x18\n\x14ENTRY_TYPE_BREAKFAST\x10\x01\x12\x14\n\x10ENTRY_TYPE_LUNCH\x10\x02\x12\x15\n\x11ENTRY_TYPE_DINNER\x10\x03\x12\x13\n\x0fENTRY_TYPE_SIDE\x10\x04\x12\x14\n\x10ENTRY_TYPE_SNACK\x10\x05\x12\x14\n\x10ENTRY_TYPE_DRINK\x10\x06\x12\x16\n\x12ENTRY_TYPE_DESSERT\x10\x072\xda\x07\n\x0fMealPlanService\x12Y\n\tGetStatus\x12".sous.mealplan.v1.GetStatusRequest\x1a#.sous.mealplan.v1.GetStatusResponse"\x03\x90\x02\x01\x12_\n\x0bGetMealPlan\x12$.sous.mealplan.v1.GetMealPlanRequest\x1a%.sous.mealplan.v1.GetMealPlanResponse"\x03\x90\x02\x01\x12h\n\x0eGetTodaysMeals\x12\'.sous.mealplan.v1.GetTodaysMealsRequest\x1a(.sous.mealplan.v1.GetTodaysMealsResponse"\x03\x90\x02\x01\x12k\n\x10AddMealPlanEntry\x12).sous.mealplan.v1.AddMealPlanEntryRequest\x1a*.sous.mealplan.v1.AddMealPlanEntryResponse"\x00\x12w\n\x13DeleteMealPlanEntry\x12,.sous.mealplan.v1.DeleteMealPlanEntryRequest\x1a-.sous.mealplan.v1.DeleteMealPlanEntryResponse"\x03\x90\x02\x02\x12e\n\x0eRandomMealPlan\x12\'.sous.mealplan.v1.RandomMealPlanRequest\x1a(.sous.mealplan.v1.RandomMealPlanResponse"\x00\x12k\n\x0fGetShoppingList\x12(.sous.mealplan.v1.GetShoppingListRequest\x1a).sous.mealplan.v1.GetShoppingListResponse"\x03\x90\x02\x01\x12n\n\x11AddToShoppingList\x12*.sous.mealplan.v1.AddToShoppingListRequest\x1a+.sous.mealplan.v1.AddToShoppingListResponse"\x00\x12w\n\x13UpdateShoppingItems\x12,.sous.mealplan.v1.UpdateShoppingItemsRequest\x1a-.sous.mealplan.v1.UpdateShoppingItemsResponse"\x03\x90\x02\x02B\xca\x01\n\x14com.sous.mealplan.v1B\rMealplanProtoP\x01ZAgithub.com/souskitchen/sous/proto/gen/sous/mealplan/v1;mealplanv1\xa2\x02\x03SMX\xaa\x02\x10Sous.Mealplan.V1\xca\x02\x10Sous\\Mealplan\\V1\xe2\x02\x1cSous\\Mealplan\\V1\\GPBMetadata\xea\x02\x12Sous::Mealplan::V1b\x06proto3',
+    b'\n\x1fsous/mealplan/v1/mealplan.proto\x12\x10sous.mealplan.v1"/\n\x19CreateShoppingListRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name"W\n\x1aCreateShoppingListResponse\x129\n\x04list\x18\x01 \x01(\x0b2%.sous.mealplan.v1.ShoppingListSummaryR\x04list"H\n\x19RenameShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name"P\n\x1aRenameShoppingListResponse\x122\n\x04list\x18\x01 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list"W\n\x19DeleteShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12!\n\x0cconfirm_name\x18\x02 \x01(\tR\x0bconfirmName"h\n\x1aDeleteShoppingListResponse\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x1d\n\nitem_count\x18\x03 \x01(\x05R\titemCount"\x12\n\x10GetStatusRequest"\xdb\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly\x12)\n\x10pantry_available\x18\x05 \x01(\x08R\x0fpantryAvailable\x12%\n\x0epantry_message\x18\x06 \x01(\tR\rpantryMessage"\xdb\x01\n\rMealPlanEntry\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12\x1f\n\x0brecipe_slug\x18\x04 \x01(\tR\nrecipeSlug\x12\x1f\n\x0brecipe_name\x18\x05 \x01(\tR\nrecipeName\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note"N\n\x12GetMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"L\n\x13GetMealPlanResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items"\x17\n\x15GetTodaysMealsRequest"\x80\x01\n\x16GetTodaysMealsResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x1b\n\ttime_zone\x18\x03 \x01(\tR\x08timeZone"\xc0\x01\n\x17AddMealPlanEntryRequest\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x12:\n\nentry_type\x18\x02 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12!\n\x0brecipe_slug\x18\x03 \x01(\tH\x00R\nrecipeSlug\x12\x16\n\x05title\x18\x04 \x01(\tH\x00R\x05title\x12\x12\n\x04note\x18\x05 \x01(\tR\x04noteB\x06\n\x04meal"Q\n\x18AddMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"7\n\x1aDeleteMealPlanEntryRequest\x12\x19\n\x08entry_id\x18\x01 \x01(\tR\x07entryId"T\n\x1bDeleteMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"\x8d\x01\n\x15RandomMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType"p\n\tRandomDay\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x125\n\x05entry\x18\x02 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"}\n\x16RandomMealPlanResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.mealplan.v1.RandomDayR\x05items\x12\x18\n\x07planned\x18\x02 \x01(\x05R\x07planned\x12\x16\n\x06failed\x18\x03 \x01(\x05R\x06failed"1\n\x16GetShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId"\x87\x01\n\x13ShoppingListSummary\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\'\n\x0funchecked_count\x18\x03 \x01(\x05R\x0euncheckedCount\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount"\x86\x02\n\x0cShoppingItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n\x07display\x18\x02 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x03 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x04 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x05 \x01(\tR\x04food\x12\x12\n\x04note\x18\x06 \x01(\tR\x04note\x12\x18\n\x07checked\x18\x07 \x01(\x08R\x07checked\x12!\n\x0crecipe_slugs\x18\x08 \x03(\tR\x0brecipeSlugs\x12%\n\x0emealie_display\x18\t \x01(\tR\rmealieDisplayB\x0b\n\t_quantity"`\n\x12ShoppingLabelGroup\x12\x14\n\x05label\x18\x01 \x01(\tR\x05label\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05items"\xd5\x01\n\x0cShoppingList\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12<\n\x06groups\x18\x03 \x03(\x0b2$.sous.mealplan.v1.ShoppingLabelGroupR\x06groups\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount\x12>\n\x07recipes\x18\x05 \x03(\x0b2$.sous.mealplan.v1.ShoppingListRecipeR\x07recipes"R\n\x12ShoppingListRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n\x05times\x18\x03 \x01(\x01R\x05times"\x8a\x01\n\x17GetShoppingListResponse\x12;\n\x05items\x18\x01 \x03(\x0b2%.sous.mealplan.v1.ShoppingListSummaryR\x05items\x122\n\x04list\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list"E\n\tDateRange\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"\xdf\x02\n\x18AddToShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05items\x18\x02 \x03(\tR\x05items\x12!\n\x0crecipe_slugs\x18\x03 \x03(\tR\x0brecipeSlugs\x12C\n\x0fmeal_plan_range\x18\x04 \x01(\x0b2\x1b.sous.mealplan.v1.DateRangeR\rmealPlanRange\x12\'\n\rskip_in_stock\x18\x05 \x01(\x08H\x00R\x0bskipInStock\x88\x01\x01\x12\x1b\n\tlist_name\x18\x06 \x01(\tR\x08listName\x12&\n\x0crecipe_scale\x18\x07 \x01(\x01H\x01R\x0brecipeScale\x88\x01\x01\x12\x1b\n\tadd_again\x18\x08 \x01(\x08R\x08addAgainB\x10\n\x0e_skip_in_stockB\x0f\n\r_recipe_scale"p\n\x0bSkippedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n\x0bpantry_item\x18\x02 \x01(\tR\npantryItem\x12\x1a\n\x08location\x18\x03 \x01(\tR\x08location\x12\x10\n\x03how\x18\x04 \x01(\tR\x03how"T\n\nMergedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x122\n\x04item\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x04item"\xc3\x03\n\x19AddToShoppingListResponse\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x124\n\x05added\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n\x06merged\x18\x03 \x03(\x0b2\x1c.sous.mealplan.v1.MergedItemR\x06merged\x12G\n\x10skipped_in_stock\x18\x04 \x03(\x0b2\x1d.sous.mealplan.v1.SkippedItemR\x0eskippedInStock\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed\x12\x1b\n\tnot_found\x18\x06 \x03(\tR\x08notFound\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note\x12!\n\x0ccreated_list\x18\x08 \x01(\x08R\x0bcreatedList\x12\x1b\n\tlist_name\x18\t \x01(\tR\x08listName\x12&\n\x0falready_on_list\x18\n \x03(\tR\ralreadyOnList\x12#\n\rrecipes_added\x18\x0b \x03(\tR\x0crecipesAdded"\xcb\x01\n\x1aUpdateShoppingItemsRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n\x07uncheck\x18\x03 \x03(\tR\x07uncheck\x12\x16\n\x06remove\x18\x04 \x03(\tR\x06remove\x12%\n\x0eremove_checked\x18\x05 \x01(\x08R\rremoveChecked\x12%\n\x0eremove_recipes\x18\x06 \x03(\tR\rremoveRecipes"9\n\tItemError\x12\x12\n\x04item\x18\x01 \x01(\tR\x04item\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"\x81\x02\n\x1bUpdateShoppingItemsResponse\x12\x18\n\x07checked\x18\x01 \x03(\tR\x07checked\x12\x1c\n\tunchecked\x18\x02 \x03(\tR\tunchecked\x12\x18\n\x07removed\x18\x03 \x03(\tR\x07removed\x123\n\x06errors\x18\x04 \x03(\x0b2\x1b.sous.mealplan.v1.ItemErrorR\x06errors\x12\'\n\x0frecipes_removed\x18\x05 \x03(\tR\x0erecipesRemoved\x122\n\x04list\x18\x06 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list*\xc7\x01\n\tEntryType\x12\x1a\n\x16ENTRY_TYPE_UNSPECIFIED\x10\x00\x12\x18\n\x14ENTRY_TYPE_BREAKFAST\x10\x01\x12\x14\n\x10ENTRY_TYPE_LUNCH\x10\x02\x12\x15\n\x11ENTRY_TYPE_DINNER\x10\x03\x12\x13\n\x0fENTRY_TYPE_SIDE\x10\x04\x12\x14\n\x10ENTRY_TYPE_SNACK\x10\x05\x12\x14\n\x10ENTRY_TYPE_DRINK\x10\x06\x12\x16\n\x12ENTRY_TYPE_DESSERT\x10\x072\xb9\n\n\x0fMealPlanService\x12Y\n\tGetStatus\x12".sous.mealplan.v1.GetStatusRequest\x1a#.sous.mealplan.v1.GetStatusResponse"\x03\x90\x02\x01\x12_\n\x0bGetMealPlan\x12$.sous.mealplan.v1.GetMealPlanRequest\x1a%.sous.mealplan.v1.GetMealPlanResponse"\x03\x90\x02\x01\x12h\n\x0eGetTodaysMeals\x12\'.sous.mealplan.v1.GetTodaysMealsRequest\x1a(.sous.mealplan.v1.GetTodaysMealsResponse"\x03\x90\x02\x01\x12k\n\x10AddMealPlanEntry\x12).sous.mealplan.v1.AddMealPlanEntryRequest\x1a*.sous.mealplan.v1.AddMealPlanEntryResponse"\x00\x12w\n\x13DeleteMealPlanEntry\x12,.sous.mealplan.v1.DeleteMealPlanEntryRequest\x1a-.sous.mealplan.v1.DeleteMealPlanEntryResponse"\x03\x90\x02\x02\x12e\n\x0eRandomMealPlan\x12\'.sous.mealplan.v1.RandomMealPlanRequest\x1a(.sous.mealplan.v1.RandomMealPlanResponse"\x00\x12k\n\x0fGetShoppingList\x12(.sous.mealplan.v1.GetShoppingListRequest\x1a).sous.mealplan.v1.GetShoppingListResponse"\x03\x90\x02\x01\x12n\n\x11AddToShoppingList\x12*.sous.mealplan.v1.AddToShoppingListRequest\x1a+.sous.mealplan.v1.AddToShoppingListResponse"\x00\x12w\n\x13UpdateShoppingItems\x12,.sous.mealplan.v1.UpdateShoppingItemsRequest\x1a-.sous.mealplan.v1.UpdateShoppingItemsResponse"\x03\x90\x02\x02\x12q\n\x12CreateShoppingList\x12+.sous.mealplan.v1.CreateShoppingListRequest\x1a,.sous.mealplan.v1.CreateShoppingListResponse"\x00\x12t\n\x12RenameShoppingList\x12+.sous.mealplan.v1.RenameShoppingListRequest\x1a,.sous.mealplan.v1.RenameShoppingListResponse"\x03\x90\x02\x02\x12t\n\x12DeleteShoppingList\x12+.sous.mealplan.v1.DeleteShoppingListRequest\x1a,.sous.mealplan.v1.DeleteShoppingListResponse"\x03\x90\x02\x02B\xca\x01\n\x14com.sous.mealplan.v1B\rMealplanProtoP\x01ZAgithub.com/souskitchen/sous/proto/gen/sous/mealplan/v1;mealplanv1\xa2\x02\x03SMX\xaa\x02\x10Sous.Mealplan.V1\xca\x02\x10Sous\\Mealplan\\V1\xe2\x02\x1cSous\\Mealplan\\V1\\GPBMetadata\xea\x02\x12Sous::Mealplan::V1b\x06proto3',
     [],
     {
+        "CreateShoppingListRequest": CreateShoppingListRequest,
+        "CreateShoppingListResponse": CreateShoppingListResponse,
+        "RenameShoppingListRequest": RenameShoppingListRequest,
+        "RenameShoppingListResponse": RenameShoppingListResponse,
+        "DeleteShoppingListRequest": DeleteShoppingListRequest,
+        "DeleteShoppingListResponse": DeleteShoppingListResponse,
         "GetStatusRequest": GetStatusRequest,
         "GetStatusResponse": GetStatusResponse,
         "MealPlanEntry": MealPlanEntry,
@@ -1488,6 +1902,7 @@ _DESC = file_desc(
         "ShoppingItem": ShoppingItem,
         "ShoppingLabelGroup": ShoppingLabelGroup,
         "ShoppingList": ShoppingList,
+        "ShoppingListRecipe": ShoppingListRecipe,
         "GetShoppingListResponse": GetShoppingListResponse,
         "DateRange": DateRange,
         "AddToShoppingListRequest": AddToShoppingListRequest,

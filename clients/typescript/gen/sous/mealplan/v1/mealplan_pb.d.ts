@@ -24,6 +24,157 @@ import type { Message } from "@bufbuild/protobuf";
 export declare const file_sous_mealplan_v1_mealplan: GenFile;
 
 /**
+ * CreateShoppingListRequest names the new list.
+ *
+ * @generated from message sous.mealplan.v1.CreateShoppingListRequest
+ */
+export declare type CreateShoppingListRequest = Message<"sous.mealplan.v1.CreateShoppingListRequest"> & {
+  /**
+   * The list's name, such as "Week of Dec 7"; at most 100 characters.
+   * Required.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message sous.mealplan.v1.CreateShoppingListRequest.
+ * Use `create(CreateShoppingListRequestSchema)` to create a new message.
+ */
+export declare const CreateShoppingListRequestSchema: GenMessage<CreateShoppingListRequest>;
+
+/**
+ * CreateShoppingListResponse is the list made.
+ *
+ * @generated from message sous.mealplan.v1.CreateShoppingListResponse
+ */
+export declare type CreateShoppingListResponse = Message<"sous.mealplan.v1.CreateShoppingListResponse"> & {
+  /**
+   * The new list, empty.
+   *
+   * @generated from field: sous.mealplan.v1.ShoppingListSummary list = 1;
+   */
+  list?: ShoppingListSummary | undefined;
+};
+
+/**
+ * Describes the message sous.mealplan.v1.CreateShoppingListResponse.
+ * Use `create(CreateShoppingListResponseSchema)` to create a new message.
+ */
+export declare const CreateShoppingListResponseSchema: GenMessage<CreateShoppingListResponse>;
+
+/**
+ * RenameShoppingListRequest names a list and its new name.
+ *
+ * @generated from message sous.mealplan.v1.RenameShoppingListRequest
+ */
+export declare type RenameShoppingListRequest = Message<"sous.mealplan.v1.RenameShoppingListRequest"> & {
+  /**
+   * The list's UUID. Required.
+   *
+   * @generated from field: string list_id = 1;
+   */
+  listId: string;
+
+  /**
+   * The new name; at most 100 characters. Required.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message sous.mealplan.v1.RenameShoppingListRequest.
+ * Use `create(RenameShoppingListRequestSchema)` to create a new message.
+ */
+export declare const RenameShoppingListRequestSchema: GenMessage<RenameShoppingListRequest>;
+
+/**
+ * RenameShoppingListResponse is the list as Mealie holds it after the
+ * rename, read back.
+ *
+ * @generated from message sous.mealplan.v1.RenameShoppingListResponse
+ */
+export declare type RenameShoppingListResponse = Message<"sous.mealplan.v1.RenameShoppingListResponse"> & {
+  /**
+   * The renamed list with its unchecked items.
+   *
+   * @generated from field: sous.mealplan.v1.ShoppingList list = 1;
+   */
+  list?: ShoppingList | undefined;
+};
+
+/**
+ * Describes the message sous.mealplan.v1.RenameShoppingListResponse.
+ * Use `create(RenameShoppingListResponseSchema)` to create a new message.
+ */
+export declare const RenameShoppingListResponseSchema: GenMessage<RenameShoppingListResponse>;
+
+/**
+ * DeleteShoppingListRequest names the list twice over.
+ *
+ * @generated from message sous.mealplan.v1.DeleteShoppingListRequest
+ */
+export declare type DeleteShoppingListRequest = Message<"sous.mealplan.v1.DeleteShoppingListRequest"> & {
+  /**
+   * The list's UUID. Required.
+   *
+   * @generated from field: string list_id = 1;
+   */
+  listId: string;
+
+  /**
+   * The list's name repeated, as a guard against deleting the wrong list.
+   * Required.
+   *
+   * @generated from field: string confirm_name = 2;
+   */
+  confirmName: string;
+};
+
+/**
+ * Describes the message sous.mealplan.v1.DeleteShoppingListRequest.
+ * Use `create(DeleteShoppingListRequestSchema)` to create a new message.
+ */
+export declare const DeleteShoppingListRequestSchema: GenMessage<DeleteShoppingListRequest>;
+
+/**
+ * DeleteShoppingListResponse says what went.
+ *
+ * @generated from message sous.mealplan.v1.DeleteShoppingListResponse
+ */
+export declare type DeleteShoppingListResponse = Message<"sous.mealplan.v1.DeleteShoppingListResponse"> & {
+  /**
+   * The deleted list's UUID.
+   *
+   * @generated from field: string list_id = 1;
+   */
+  listId: string;
+
+  /**
+   * Its name.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * How many items it held.
+   *
+   * @generated from field: int32 item_count = 3;
+   */
+  itemCount: number;
+};
+
+/**
+ * Describes the message sous.mealplan.v1.DeleteShoppingListResponse.
+ * Use `create(DeleteShoppingListResponseSchema)` to create a new message.
+ */
+export declare const DeleteShoppingListResponseSchema: GenMessage<DeleteShoppingListResponse>;
+
+/**
  * GetStatusRequest has no fields.
  *
  * @generated from message sous.mealplan.v1.GetStatusRequest
@@ -600,6 +751,14 @@ export declare type ShoppingItem = Message<"sous.mealplan.v1.ShoppingItem"> & {
    * @generated from field: repeated string recipe_slugs = 8;
    */
   recipeSlugs: string[];
+
+  /**
+   * The row as Mealie computes its display (what Mealie's app shows), read
+   * back from Mealie.
+   *
+   * @generated from field: string mealie_display = 9;
+   */
+  mealieDisplay: string;
 };
 
 /**
@@ -609,7 +768,8 @@ export declare type ShoppingItem = Message<"sous.mealplan.v1.ShoppingItem"> & {
 export declare const ShoppingItemSchema: GenMessage<ShoppingItem>;
 
 /**
- * ShoppingLabelGroup is the unchecked items of one label (store section).
+ * ShoppingLabelGroup is the unchecked items of one label (store section),
+ * in the order Mealie's app shows the sections.
  *
  * @generated from message sous.mealplan.v1.ShoppingLabelGroup
  */
@@ -656,7 +816,9 @@ export declare type ShoppingList = Message<"sous.mealplan.v1.ShoppingList"> & {
   name: string;
 
   /**
-   * Unchecked items grouped by label, labels by name, unlabelled last.
+   * Unchecked items grouped by label, in the list's label order (its
+   * labelSettings positions, as Mealie's app orders sections), unlabelled
+   * first as in the app.
    *
    * @generated from field: repeated sous.mealplan.v1.ShoppingLabelGroup groups = 3;
    */
@@ -668,6 +830,13 @@ export declare type ShoppingList = Message<"sous.mealplan.v1.ShoppingList"> & {
    * @generated from field: int32 checked_count = 4;
    */
   checkedCount: number;
+
+  /**
+   * Recipes on the list and how many times each was added.
+   *
+   * @generated from field: repeated sous.mealplan.v1.ShoppingListRecipe recipes = 5;
+   */
+  recipes: ShoppingListRecipe[];
 };
 
 /**
@@ -675,6 +844,40 @@ export declare type ShoppingList = Message<"sous.mealplan.v1.ShoppingList"> & {
  * Use `create(ShoppingListSchema)` to create a new message.
  */
 export declare const ShoppingListSchema: GenMessage<ShoppingList>;
+
+/**
+ * ShoppingListRecipe is a recipe whose ingredients are on a list.
+ *
+ * @generated from message sous.mealplan.v1.ShoppingListRecipe
+ */
+export declare type ShoppingListRecipe = Message<"sous.mealplan.v1.ShoppingListRecipe"> & {
+  /**
+   * The recipe's slug.
+   *
+   * @generated from field: string slug = 1;
+   */
+  slug: string;
+
+  /**
+   * The recipe's name.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * How many times it is on the list (Mealie's recipeQuantity).
+   *
+   * @generated from field: double times = 3;
+   */
+  times: number;
+};
+
+/**
+ * Describes the message sous.mealplan.v1.ShoppingListRecipe.
+ * Use `create(ShoppingListRecipeSchema)` to create a new message.
+ */
+export declare const ShoppingListRecipeSchema: GenMessage<ShoppingListRecipe>;
 
 /**
  * GetShoppingListResponse carries either the overview or one list.
@@ -739,7 +942,8 @@ export declare const DateRangeSchema: GenMessage<DateRange>;
 export declare type AddToShoppingListRequest = Message<"sous.mealplan.v1.AddToShoppingListRequest"> & {
   /**
    * A shopping list's UUID; may be empty when the household has exactly
-   * one list (otherwise InvalidArgument naming the lists).
+   * one list (otherwise InvalidArgument naming the lists) or when
+   * list_name is given.
    *
    * @generated from field: string list_id = 1;
    */
@@ -778,6 +982,33 @@ export declare type AddToShoppingListRequest = Message<"sous.mealplan.v1.AddToSh
    * @generated from field: optional bool skip_in_stock = 5;
    */
   skipInStock?: boolean | undefined;
+
+  /**
+   * A list by its exact name (case-insensitive), used when list_id is
+   * empty; when no list has that name it is created (created_list says
+   * so). At most 100 characters.
+   *
+   * @generated from field: string list_name = 6;
+   */
+  listName: string;
+
+  /**
+   * Multiplies each recipe of recipe_slugs, such as 2 for twice the
+   * servings; unset is 1. Between 0.1 and 20.
+   *
+   * @generated from field: optional double recipe_scale = 7;
+   */
+  recipeScale?: number | undefined;
+
+  /**
+   * Add a recipe that is already on the list once more. Without it (and
+   * without recipe_scale) a recipe already on the list adds nothing and is
+   * named in already_on_list, so the same call twice leaves the list as one
+   * call did.
+   *
+   * @generated from field: bool add_again = 8;
+   */
+  addAgain: boolean;
 };
 
 /**
@@ -812,6 +1043,15 @@ export declare type SkippedItem = Message<"sous.mealplan.v1.SkippedItem"> & {
    * @generated from field: string location = 3;
    */
   location: string;
+
+  /**
+   * How the ingredient's name was read as the pantry item's: exact, alias,
+   * plural, or general (the pantry's name covers the ingredient's, as
+   * "butter" covers "unsalted butter").
+   *
+   * @generated from field: string how = 4;
+   */
+  how: string;
 };
 
 /**
@@ -903,6 +1143,36 @@ export declare type AddToShoppingListResponse = Message<"sous.mealplan.v1.AddToS
    * @generated from field: string note = 7;
    */
   note: string;
+
+  /**
+   * True when list_name named no list and the list was created.
+   *
+   * @generated from field: bool created_list = 8;
+   */
+  createdList: boolean;
+
+  /**
+   * The list's name.
+   *
+   * @generated from field: string list_name = 9;
+   */
+  listName: string;
+
+  /**
+   * Recipe slugs already on the list, so nothing was added for them (pass
+   * add_again or recipe_scale to add them once more).
+   *
+   * @generated from field: repeated string already_on_list = 10;
+   */
+  alreadyOnList: string[];
+
+  /**
+   * Recipe slugs whose ingredients were added, through Mealie's own
+   * add-recipe endpoint.
+   *
+   * @generated from field: repeated string recipes_added = 11;
+   */
+  recipesAdded: string[];
 };
 
 /**
@@ -912,9 +1182,12 @@ export declare type AddToShoppingListResponse = Message<"sous.mealplan.v1.AddToS
 export declare const AddToShoppingListResponseSchema: GenMessage<AddToShoppingListResponse>;
 
 /**
- * UpdateShoppingItemsRequest names items of one list by their UUIDs. At
- * least one of check, uncheck and remove is required, and an id may appear
- * in only one of them.
+ * UpdateShoppingItemsRequest names items of one list by their UUIDs or
+ * by name: a name matches every row whose food, note or display reads the
+ * same (case and plural aside), such as "onions" for "2 onions". At least
+ * one of check, uncheck, remove, remove_checked and remove_recipes is
+ * required, and an item may appear in only one of check, uncheck and
+ * remove.
  *
  * @generated from message sous.mealplan.v1.UpdateShoppingItemsRequest
  */
@@ -927,25 +1200,42 @@ export declare type UpdateShoppingItemsRequest = Message<"sous.mealplan.v1.Updat
   listId: string;
 
   /**
-   * Item ids to check off; at most 100.
+   * Items to check off, by id or name; at most 100.
    *
    * @generated from field: repeated string check = 2;
    */
   check: string[];
 
   /**
-   * Item ids to put back as still to buy; at most 100.
+   * Items to put back as still to buy, by id or name; at most 100.
    *
    * @generated from field: repeated string uncheck = 3;
    */
   uncheck: string[];
 
   /**
-   * Item ids to delete; at most 100.
+   * Items to delete, by id or name; at most 100.
    *
    * @generated from field: repeated string remove = 4;
    */
   remove: string[];
+
+  /**
+   * Delete every checked item, counting those this call checks and not
+   * those it unchecks.
+   *
+   * @generated from field: bool remove_checked = 5;
+   */
+  removeChecked: boolean;
+
+  /**
+   * Take these recipes' ingredients off the list, by slug (all the times
+   * each was added), through Mealie's own endpoint: rows another recipe
+   * shares keep that recipe's part. At most 50.
+   *
+   * @generated from field: repeated string remove_recipes = 6;
+   */
+  removeRecipes: string[];
 };
 
 /**
@@ -1014,6 +1304,20 @@ export declare type UpdateShoppingItemsResponse = Message<"sous.mealplan.v1.Upda
    * @generated from field: repeated sous.mealplan.v1.ItemError errors = 4;
    */
   errors: ItemError[];
+
+  /**
+   * Recipe slugs whose ingredients were taken off.
+   *
+   * @generated from field: repeated string recipes_removed = 5;
+   */
+  recipesRemoved: string[];
+
+  /**
+   * The list after the changes, read back.
+   *
+   * @generated from field: sous.mealplan.v1.ShoppingList list = 6;
+   */
+  list?: ShoppingList | undefined;
 };
 
 /**
@@ -1219,6 +1523,40 @@ export declare const MealPlanService: GenService<{
     methodKind: "unary";
     input: typeof UpdateShoppingItemsRequestSchema;
     output: typeof UpdateShoppingItemsResponseSchema;
+  },
+  /**
+   * CreateShoppingList creates an empty list. A name the household already
+   * uses (case-insensitive) is AlreadyExists, naming the list.
+   *
+   * @generated from rpc sous.mealplan.v1.MealPlanService.CreateShoppingList
+   */
+  createShoppingList: {
+    methodKind: "unary";
+    input: typeof CreateShoppingListRequestSchema;
+    output: typeof CreateShoppingListResponseSchema;
+  },
+  /**
+   * RenameShoppingList renames a list and keeps every item, its checked
+   * state and the list's label order: Mealie's update replaces the whole
+   * list, so the list is read, renamed and written back whole.
+   *
+   * @generated from rpc sous.mealplan.v1.MealPlanService.RenameShoppingList
+   */
+  renameShoppingList: {
+    methodKind: "unary";
+    input: typeof RenameShoppingListRequestSchema;
+    output: typeof RenameShoppingListResponseSchema;
+  },
+  /**
+   * DeleteShoppingList deletes a list and its items; confirm_name must
+   * repeat the list's name (case-insensitive), else nothing is deleted.
+   *
+   * @generated from rpc sous.mealplan.v1.MealPlanService.DeleteShoppingList
+   */
+  deleteShoppingList: {
+    methodKind: "unary";
+    input: typeof DeleteShoppingListRequestSchema;
+    output: typeof DeleteShoppingListResponseSchema;
   },
 }>;
 

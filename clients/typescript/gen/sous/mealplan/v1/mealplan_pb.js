@@ -21,203 +21,252 @@ import { enumDesc, fileDesc, messageDesc, serviceDesc, tsEnum } from "@bufbuild/
  * Describes the file sous/mealplan/v1/mealplan.proto.
  */
 export const file_sous_mealplan_v1_mealplan = /*@__PURE__*/
-  fileDesc("Ch9zb3VzL21lYWxwbGFuL3YxL21lYWxwbGFuLnByb3RvEhBzb3VzLm1lYWxwbGFuLnYxIhIKEEdldFN0YXR1c1JlcXVlc3QikQEKEUdldFN0YXR1c1Jlc3BvbnNlEhYKDm1lYWxpZV92ZXJzaW9uGAEgASgJEgwKBHVzZXIYAiABKAkSEQoJaG91c2Vob2xkGAMgASgJEhEKCXJlYWRfb25seRgEIAEoCBIYChBwYW50cnlfYXZhaWxhYmxlGAUgASgIEhYKDnBhbnRyeV9tZXNzYWdlGAYgASgJIqEBCg1NZWFsUGxhbkVudHJ5EgoKAmlkGAEgASgJEgwKBGRhdGUYAiABKAkSLwoKZW50cnlfdHlwZRgDIAEoDjIbLnNvdXMubWVhbHBsYW4udjEuRW50cnlUeXBlEhMKC3JlY2lwZV9zbHVnGAQgASgJEhMKC3JlY2lwZV9uYW1lGAUgASgJEg0KBXRpdGxlGAYgASgJEgwKBG5vdGUYByABKAkiOgoSR2V0TWVhbFBsYW5SZXF1ZXN0EhIKCnN0YXJ0X2RhdGUYASABKAkSEAoIZW5kX2RhdGUYAiABKAkiRQoTR2V0TWVhbFBsYW5SZXNwb25zZRIuCgVpdGVtcxgBIAMoCzIfLnNvdXMubWVhbHBsYW4udjEuTWVhbFBsYW5FbnRyeSIXChVHZXRUb2RheXNNZWFsc1JlcXVlc3QiaQoWR2V0VG9kYXlzTWVhbHNSZXNwb25zZRIuCgVpdGVtcxgBIAMoCzIfLnNvdXMubWVhbHBsYW4udjEuTWVhbFBsYW5FbnRyeRIMCgRkYXRlGAIgASgJEhEKCXRpbWVfem9uZRgDIAEoCSKWAQoXQWRkTWVhbFBsYW5FbnRyeVJlcXVlc3QSDAoEZGF0ZRgBIAEoCRIvCgplbnRyeV90eXBlGAIgASgOMhsuc291cy5tZWFscGxhbi52MS5FbnRyeVR5cGUSFQoLcmVjaXBlX3NsdWcYAyABKAlIABIPCgV0aXRsZRgEIAEoCUgAEgwKBG5vdGUYBSABKAlCBgoEbWVhbCJKChhBZGRNZWFsUGxhbkVudHJ5UmVzcG9uc2USLgoFZW50cnkYASABKAsyHy5zb3VzLm1lYWxwbGFuLnYxLk1lYWxQbGFuRW50cnkiLgoaRGVsZXRlTWVhbFBsYW5FbnRyeVJlcXVlc3QSEAoIZW50cnlfaWQYASABKAkiTQobRGVsZXRlTWVhbFBsYW5FbnRyeVJlc3BvbnNlEi4KBWVudHJ5GAEgASgLMh8uc291cy5tZWFscGxhbi52MS5NZWFsUGxhbkVudHJ5Im4KFVJhbmRvbU1lYWxQbGFuUmVxdWVzdBISCgpzdGFydF9kYXRlGAEgASgJEhAKCGVuZF9kYXRlGAIgASgJEi8KCmVudHJ5X3R5cGUYAyABKA4yGy5zb3VzLm1lYWxwbGFuLnYxLkVudHJ5VHlwZSJaCglSYW5kb21EYXkSDAoEZGF0ZRgBIAEoCRIuCgVlbnRyeRgCIAEoCzIfLnNvdXMubWVhbHBsYW4udjEuTWVhbFBsYW5FbnRyeRIPCgdtZXNzYWdlGAMgASgJImUKFlJhbmRvbU1lYWxQbGFuUmVzcG9uc2USKgoFaXRlbXMYASADKAsyGy5zb3VzLm1lYWxwbGFuLnYxLlJhbmRvbURheRIPCgdwbGFubmVkGAIgASgFEg4KBmZhaWxlZBgDIAEoBSIpChZHZXRTaG9wcGluZ0xpc3RSZXF1ZXN0Eg8KB2xpc3RfaWQYASABKAkiXwoTU2hvcHBpbmdMaXN0U3VtbWFyeRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhcKD3VuY2hlY2tlZF9jb3VudBgDIAEoBRIVCg1jaGVja2VkX2NvdW50GAQgASgFIqABCgxTaG9wcGluZ0l0ZW0SCgoCaWQYASABKAkSDwoHZGlzcGxheRgCIAEoCRIVCghxdWFudGl0eRgDIAEoAUgAiAEBEgwKBHVuaXQYBCABKAkSDAoEZm9vZBgFIAEoCRIMCgRub3RlGAYgASgJEg8KB2NoZWNrZWQYByABKAgSFAoMcmVjaXBlX3NsdWdzGAggAygJQgsKCV9xdWFudGl0eSJSChJTaG9wcGluZ0xhYmVsR3JvdXASDQoFbGFiZWwYASABKAkSLQoFaXRlbXMYAiADKAsyHi5zb3VzLm1lYWxwbGFuLnYxLlNob3BwaW5nSXRlbSJ1CgxTaG9wcGluZ0xpc3QSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRI0CgZncm91cHMYAyADKAsyJC5zb3VzLm1lYWxwbGFuLnYxLlNob3BwaW5nTGFiZWxHcm91cBIVCg1jaGVja2VkX2NvdW50GAQgASgFIn0KF0dldFNob3BwaW5nTGlzdFJlc3BvbnNlEjQKBWl0ZW1zGAEgAygLMiUuc291cy5tZWFscGxhbi52MS5TaG9wcGluZ0xpc3RTdW1tYXJ5EiwKBGxpc3QYAiABKAsyHi5zb3VzLm1lYWxwbGFuLnYxLlNob3BwaW5nTGlzdCIxCglEYXRlUmFuZ2USEgoKc3RhcnRfZGF0ZRgBIAEoCRIQCghlbmRfZGF0ZRgCIAEoCSK0AQoYQWRkVG9TaG9wcGluZ0xpc3RSZXF1ZXN0Eg8KB2xpc3RfaWQYASABKAkSDQoFaXRlbXMYAiADKAkSFAoMcmVjaXBlX3NsdWdzGAMgAygJEjQKD21lYWxfcGxhbl9yYW5nZRgEIAEoCzIbLnNvdXMubWVhbHBsYW4udjEuRGF0ZVJhbmdlEhoKDXNraXBfaW5fc3RvY2sYBSABKAhIAIgBAUIQCg5fc2tpcF9pbl9zdG9jayJCCgtTa2lwcGVkSXRlbRIMCgRuYW1lGAEgASgJEhMKC3BhbnRyeV9pdGVtGAIgASgJEhAKCGxvY2F0aW9uGAMgASgJIkgKCk1lcmdlZEl0ZW0SDAoEbmFtZRgBIAEoCRIsCgRpdGVtGAIgASgLMh4uc291cy5tZWFscGxhbi52MS5TaG9wcGluZ0l0ZW0i9QEKGUFkZFRvU2hvcHBpbmdMaXN0UmVzcG9uc2USDwoHbGlzdF9pZBgBIAEoCRItCgVhZGRlZBgCIAMoCzIeLnNvdXMubWVhbHBsYW4udjEuU2hvcHBpbmdJdGVtEiwKBm1lcmdlZBgDIAMoCzIcLnNvdXMubWVhbHBsYW4udjEuTWVyZ2VkSXRlbRI3ChBza2lwcGVkX2luX3N0b2NrGAQgAygLMh0uc291cy5tZWFscGxhbi52MS5Ta2lwcGVkSXRlbRIQCgh1bnBhcnNlZBgFIAMoCRIRCglub3RfZm91bmQYBiADKAkSDAoEbm90ZRgHIAEoCSJdChpVcGRhdGVTaG9wcGluZ0l0ZW1zUmVxdWVzdBIPCgdsaXN0X2lkGAEgASgJEg0KBWNoZWNrGAIgAygJEg8KB3VuY2hlY2sYAyADKAkSDgoGcmVtb3ZlGAQgAygJIioKCUl0ZW1FcnJvchIMCgRpdGVtGAEgASgJEg8KB21lc3NhZ2UYAiABKAkifwobVXBkYXRlU2hvcHBpbmdJdGVtc1Jlc3BvbnNlEg8KB2NoZWNrZWQYASADKAkSEQoJdW5jaGVja2VkGAIgAygJEg8KB3JlbW92ZWQYAyADKAkSKwoGZXJyb3JzGAQgAygLMhsuc291cy5tZWFscGxhbi52MS5JdGVtRXJyb3IqxwEKCUVudHJ5VHlwZRIaChZFTlRSWV9UWVBFX1VOU1BFQ0lGSUVEEAASGAoURU5UUllfVFlQRV9CUkVBS0ZBU1QQARIUChBFTlRSWV9UWVBFX0xVTkNIEAISFQoRRU5UUllfVFlQRV9ESU5ORVIQAxITCg9FTlRSWV9UWVBFX1NJREUQBBIUChBFTlRSWV9UWVBFX1NOQUNLEAUSFAoQRU5UUllfVFlQRV9EUklOSxAGEhYKEkVOVFJZX1RZUEVfREVTU0VSVBAHMtoHCg9NZWFsUGxhblNlcnZpY2USWQoJR2V0U3RhdHVzEiIuc291cy5tZWFscGxhbi52MS5HZXRTdGF0dXNSZXF1ZXN0GiMuc291cy5tZWFscGxhbi52MS5HZXRTdGF0dXNSZXNwb25zZSIDkAIBEl8KC0dldE1lYWxQbGFuEiQuc291cy5tZWFscGxhbi52MS5HZXRNZWFsUGxhblJlcXVlc3QaJS5zb3VzLm1lYWxwbGFuLnYxLkdldE1lYWxQbGFuUmVzcG9uc2UiA5ACARJoCg5HZXRUb2RheXNNZWFscxInLnNvdXMubWVhbHBsYW4udjEuR2V0VG9kYXlzTWVhbHNSZXF1ZXN0Giguc291cy5tZWFscGxhbi52MS5HZXRUb2RheXNNZWFsc1Jlc3BvbnNlIgOQAgESawoQQWRkTWVhbFBsYW5FbnRyeRIpLnNvdXMubWVhbHBsYW4udjEuQWRkTWVhbFBsYW5FbnRyeVJlcXVlc3QaKi5zb3VzLm1lYWxwbGFuLnYxLkFkZE1lYWxQbGFuRW50cnlSZXNwb25zZSIAEncKE0RlbGV0ZU1lYWxQbGFuRW50cnkSLC5zb3VzLm1lYWxwbGFuLnYxLkRlbGV0ZU1lYWxQbGFuRW50cnlSZXF1ZXN0Gi0uc291cy5tZWFscGxhbi52MS5EZWxldGVNZWFsUGxhbkVudHJ5UmVzcG9uc2UiA5ACAhJlCg5SYW5kb21NZWFsUGxhbhInLnNvdXMubWVhbHBsYW4udjEuUmFuZG9tTWVhbFBsYW5SZXF1ZXN0Giguc291cy5tZWFscGxhbi52MS5SYW5kb21NZWFsUGxhblJlc3BvbnNlIgASawoPR2V0U2hvcHBpbmdMaXN0Eiguc291cy5tZWFscGxhbi52MS5HZXRTaG9wcGluZ0xpc3RSZXF1ZXN0Gikuc291cy5tZWFscGxhbi52MS5HZXRTaG9wcGluZ0xpc3RSZXNwb25zZSIDkAIBEm4KEUFkZFRvU2hvcHBpbmdMaXN0Eiouc291cy5tZWFscGxhbi52MS5BZGRUb1Nob3BwaW5nTGlzdFJlcXVlc3QaKy5zb3VzLm1lYWxwbGFuLnYxLkFkZFRvU2hvcHBpbmdMaXN0UmVzcG9uc2UiABJ3ChNVcGRhdGVTaG9wcGluZ0l0ZW1zEiwuc291cy5tZWFscGxhbi52MS5VcGRhdGVTaG9wcGluZ0l0ZW1zUmVxdWVzdBotLnNvdXMubWVhbHBsYW4udjEuVXBkYXRlU2hvcHBpbmdJdGVtc1Jlc3BvbnNlIgOQAgJCygEKFGNvbS5zb3VzLm1lYWxwbGFuLnYxQg1NZWFscGxhblByb3RvUAFaQWdpdGh1Yi5jb20vc291c2tpdGNoZW4vc291cy9wcm90by9nZW4vc291cy9tZWFscGxhbi92MTttZWFscGxhbnYxogIDU01YqgIQU291cy5NZWFscGxhbi5WMcoCEFNvdXNcTWVhbHBsYW5cVjHiAhxTb3VzXE1lYWxwbGFuXFYxXEdQQk1ldGFkYXRh6gISU291czo6TWVhbHBsYW46OlYxYgZwcm90bzM");
+  fileDesc("Ch9zb3VzL21lYWxwbGFuL3YxL21lYWxwbGFuLnByb3RvEhBzb3VzLm1lYWxwbGFuLnYxIikKGUNyZWF0ZVNob3BwaW5nTGlzdFJlcXVlc3QSDAoEbmFtZRgBIAEoCSJRChpDcmVhdGVTaG9wcGluZ0xpc3RSZXNwb25zZRIzCgRsaXN0GAEgASgLMiUuc291cy5tZWFscGxhbi52MS5TaG9wcGluZ0xpc3RTdW1tYXJ5IjoKGVJlbmFtZVNob3BwaW5nTGlzdFJlcXVlc3QSDwoHbGlzdF9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIkoKGlJlbmFtZVNob3BwaW5nTGlzdFJlc3BvbnNlEiwKBGxpc3QYASABKAsyHi5zb3VzLm1lYWxwbGFuLnYxLlNob3BwaW5nTGlzdCJCChlEZWxldGVTaG9wcGluZ0xpc3RSZXF1ZXN0Eg8KB2xpc3RfaWQYASABKAkSFAoMY29uZmlybV9uYW1lGAIgASgJIk8KGkRlbGV0ZVNob3BwaW5nTGlzdFJlc3BvbnNlEg8KB2xpc3RfaWQYASABKAkSDAoEbmFtZRgCIAEoCRISCgppdGVtX2NvdW50GAMgASgFIhIKEEdldFN0YXR1c1JlcXVlc3QikQEKEUdldFN0YXR1c1Jlc3BvbnNlEhYKDm1lYWxpZV92ZXJzaW9uGAEgASgJEgwKBHVzZXIYAiABKAkSEQoJaG91c2Vob2xkGAMgASgJEhEKCXJlYWRfb25seRgEIAEoCBIYChBwYW50cnlfYXZhaWxhYmxlGAUgASgIEhYKDnBhbnRyeV9tZXNzYWdlGAYgASgJIqEBCg1NZWFsUGxhbkVudHJ5EgoKAmlkGAEgASgJEgwKBGRhdGUYAiABKAkSLwoKZW50cnlfdHlwZRgDIAEoDjIbLnNvdXMubWVhbHBsYW4udjEuRW50cnlUeXBlEhMKC3JlY2lwZV9zbHVnGAQgASgJEhMKC3JlY2lwZV9uYW1lGAUgASgJEg0KBXRpdGxlGAYgASgJEgwKBG5vdGUYByABKAkiOgoSR2V0TWVhbFBsYW5SZXF1ZXN0EhIKCnN0YXJ0X2RhdGUYASABKAkSEAoIZW5kX2RhdGUYAiABKAkiRQoTR2V0TWVhbFBsYW5SZXNwb25zZRIuCgVpdGVtcxgBIAMoCzIfLnNvdXMubWVhbHBsYW4udjEuTWVhbFBsYW5FbnRyeSIXChVHZXRUb2RheXNNZWFsc1JlcXVlc3QiaQoWR2V0VG9kYXlzTWVhbHNSZXNwb25zZRIuCgVpdGVtcxgBIAMoCzIfLnNvdXMubWVhbHBsYW4udjEuTWVhbFBsYW5FbnRyeRIMCgRkYXRlGAIgASgJEhEKCXRpbWVfem9uZRgDIAEoCSKWAQoXQWRkTWVhbFBsYW5FbnRyeVJlcXVlc3QSDAoEZGF0ZRgBIAEoCRIvCgplbnRyeV90eXBlGAIgASgOMhsuc291cy5tZWFscGxhbi52MS5FbnRyeVR5cGUSFQoLcmVjaXBlX3NsdWcYAyABKAlIABIPCgV0aXRsZRgEIAEoCUgAEgwKBG5vdGUYBSABKAlCBgoEbWVhbCJKChhBZGRNZWFsUGxhbkVudHJ5UmVzcG9uc2USLgoFZW50cnkYASABKAsyHy5zb3VzLm1lYWxwbGFuLnYxLk1lYWxQbGFuRW50cnkiLgoaRGVsZXRlTWVhbFBsYW5FbnRyeVJlcXVlc3QSEAoIZW50cnlfaWQYASABKAkiTQobRGVsZXRlTWVhbFBsYW5FbnRyeVJlc3BvbnNlEi4KBWVudHJ5GAEgASgLMh8uc291cy5tZWFscGxhbi52MS5NZWFsUGxhbkVudHJ5Im4KFVJhbmRvbU1lYWxQbGFuUmVxdWVzdBISCgpzdGFydF9kYXRlGAEgASgJEhAKCGVuZF9kYXRlGAIgASgJEi8KCmVudHJ5X3R5cGUYAyABKA4yGy5zb3VzLm1lYWxwbGFuLnYxLkVudHJ5VHlwZSJaCglSYW5kb21EYXkSDAoEZGF0ZRgBIAEoCRIuCgVlbnRyeRgCIAEoCzIfLnNvdXMubWVhbHBsYW4udjEuTWVhbFBsYW5FbnRyeRIPCgdtZXNzYWdlGAMgASgJImUKFlJhbmRvbU1lYWxQbGFuUmVzcG9uc2USKgoFaXRlbXMYASADKAsyGy5zb3VzLm1lYWxwbGFuLnYxLlJhbmRvbURheRIPCgdwbGFubmVkGAIgASgFEg4KBmZhaWxlZBgDIAEoBSIpChZHZXRTaG9wcGluZ0xpc3RSZXF1ZXN0Eg8KB2xpc3RfaWQYASABKAkiXwoTU2hvcHBpbmdMaXN0U3VtbWFyeRIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhcKD3VuY2hlY2tlZF9jb3VudBgDIAEoBRIVCg1jaGVja2VkX2NvdW50GAQgASgFIrgBCgxTaG9wcGluZ0l0ZW0SCgoCaWQYASABKAkSDwoHZGlzcGxheRgCIAEoCRIVCghxdWFudGl0eRgDIAEoAUgAiAEBEgwKBHVuaXQYBCABKAkSDAoEZm9vZBgFIAEoCRIMCgRub3RlGAYgASgJEg8KB2NoZWNrZWQYByABKAgSFAoMcmVjaXBlX3NsdWdzGAggAygJEhYKDm1lYWxpZV9kaXNwbGF5GAkgASgJQgsKCV9xdWFudGl0eSJSChJTaG9wcGluZ0xhYmVsR3JvdXASDQoFbGFiZWwYASABKAkSLQoFaXRlbXMYAiADKAsyHi5zb3VzLm1lYWxwbGFuLnYxLlNob3BwaW5nSXRlbSKsAQoMU2hvcHBpbmdMaXN0EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSNAoGZ3JvdXBzGAMgAygLMiQuc291cy5tZWFscGxhbi52MS5TaG9wcGluZ0xhYmVsR3JvdXASFQoNY2hlY2tlZF9jb3VudBgEIAEoBRI1CgdyZWNpcGVzGAUgAygLMiQuc291cy5tZWFscGxhbi52MS5TaG9wcGluZ0xpc3RSZWNpcGUiPwoSU2hvcHBpbmdMaXN0UmVjaXBlEgwKBHNsdWcYASABKAkSDAoEbmFtZRgCIAEoCRINCgV0aW1lcxgDIAEoASJ9ChdHZXRTaG9wcGluZ0xpc3RSZXNwb25zZRI0CgVpdGVtcxgBIAMoCzIlLnNvdXMubWVhbHBsYW4udjEuU2hvcHBpbmdMaXN0U3VtbWFyeRIsCgRsaXN0GAIgASgLMh4uc291cy5tZWFscGxhbi52MS5TaG9wcGluZ0xpc3QiMQoJRGF0ZVJhbmdlEhIKCnN0YXJ0X2RhdGUYASABKAkSEAoIZW5kX2RhdGUYAiABKAkihgIKGEFkZFRvU2hvcHBpbmdMaXN0UmVxdWVzdBIPCgdsaXN0X2lkGAEgASgJEg0KBWl0ZW1zGAIgAygJEhQKDHJlY2lwZV9zbHVncxgDIAMoCRI0Cg9tZWFsX3BsYW5fcmFuZ2UYBCABKAsyGy5zb3VzLm1lYWxwbGFuLnYxLkRhdGVSYW5nZRIaCg1za2lwX2luX3N0b2NrGAUgASgISACIAQESEQoJbGlzdF9uYW1lGAYgASgJEhkKDHJlY2lwZV9zY2FsZRgHIAEoAUgBiAEBEhEKCWFkZF9hZ2FpbhgIIAEoCEIQCg5fc2tpcF9pbl9zdG9ja0IPCg1fcmVjaXBlX3NjYWxlIk8KC1NraXBwZWRJdGVtEgwKBG5hbWUYASABKAkSEwoLcGFudHJ5X2l0ZW0YAiABKAkSEAoIbG9jYXRpb24YAyABKAkSCwoDaG93GAQgASgJIkgKCk1lcmdlZEl0ZW0SDAoEbmFtZRgBIAEoCRIsCgRpdGVtGAIgASgLMh4uc291cy5tZWFscGxhbi52MS5TaG9wcGluZ0l0ZW0izgIKGUFkZFRvU2hvcHBpbmdMaXN0UmVzcG9uc2USDwoHbGlzdF9pZBgBIAEoCRItCgVhZGRlZBgCIAMoCzIeLnNvdXMubWVhbHBsYW4udjEuU2hvcHBpbmdJdGVtEiwKBm1lcmdlZBgDIAMoCzIcLnNvdXMubWVhbHBsYW4udjEuTWVyZ2VkSXRlbRI3ChBza2lwcGVkX2luX3N0b2NrGAQgAygLMh0uc291cy5tZWFscGxhbi52MS5Ta2lwcGVkSXRlbRIQCgh1bnBhcnNlZBgFIAMoCRIRCglub3RfZm91bmQYBiADKAkSDAoEbm90ZRgHIAEoCRIUCgxjcmVhdGVkX2xpc3QYCCABKAgSEQoJbGlzdF9uYW1lGAkgASgJEhcKD2FscmVhZHlfb25fbGlzdBgKIAMoCRIVCg1yZWNpcGVzX2FkZGVkGAsgAygJIo0BChpVcGRhdGVTaG9wcGluZ0l0ZW1zUmVxdWVzdBIPCgdsaXN0X2lkGAEgASgJEg0KBWNoZWNrGAIgAygJEg8KB3VuY2hlY2sYAyADKAkSDgoGcmVtb3ZlGAQgAygJEhYKDnJlbW92ZV9jaGVja2VkGAUgASgIEhYKDnJlbW92ZV9yZWNpcGVzGAYgAygJIioKCUl0ZW1FcnJvchIMCgRpdGVtGAEgASgJEg8KB21lc3NhZ2UYAiABKAkixgEKG1VwZGF0ZVNob3BwaW5nSXRlbXNSZXNwb25zZRIPCgdjaGVja2VkGAEgAygJEhEKCXVuY2hlY2tlZBgCIAMoCRIPCgdyZW1vdmVkGAMgAygJEisKBmVycm9ycxgEIAMoCzIbLnNvdXMubWVhbHBsYW4udjEuSXRlbUVycm9yEhcKD3JlY2lwZXNfcmVtb3ZlZBgFIAMoCRIsCgRsaXN0GAYgASgLMh4uc291cy5tZWFscGxhbi52MS5TaG9wcGluZ0xpc3QqxwEKCUVudHJ5VHlwZRIaChZFTlRSWV9UWVBFX1VOU1BFQ0lGSUVEEAASGAoURU5UUllfVFlQRV9CUkVBS0ZBU1QQARIUChBFTlRSWV9UWVBFX0xVTkNIEAISFQoRRU5UUllfVFlQRV9ESU5ORVIQAxITCg9FTlRSWV9UWVBFX1NJREUQBBIUChBFTlRSWV9UWVBFX1NOQUNLEAUSFAoQRU5UUllfVFlQRV9EUklOSxAGEhYKEkVOVFJZX1RZUEVfREVTU0VSVBAHMrkKCg9NZWFsUGxhblNlcnZpY2USWQoJR2V0U3RhdHVzEiIuc291cy5tZWFscGxhbi52MS5HZXRTdGF0dXNSZXF1ZXN0GiMuc291cy5tZWFscGxhbi52MS5HZXRTdGF0dXNSZXNwb25zZSIDkAIBEl8KC0dldE1lYWxQbGFuEiQuc291cy5tZWFscGxhbi52MS5HZXRNZWFsUGxhblJlcXVlc3QaJS5zb3VzLm1lYWxwbGFuLnYxLkdldE1lYWxQbGFuUmVzcG9uc2UiA5ACARJoCg5HZXRUb2RheXNNZWFscxInLnNvdXMubWVhbHBsYW4udjEuR2V0VG9kYXlzTWVhbHNSZXF1ZXN0Giguc291cy5tZWFscGxhbi52MS5HZXRUb2RheXNNZWFsc1Jlc3BvbnNlIgOQAgESawoQQWRkTWVhbFBsYW5FbnRyeRIpLnNvdXMubWVhbHBsYW4udjEuQWRkTWVhbFBsYW5FbnRyeVJlcXVlc3QaKi5zb3VzLm1lYWxwbGFuLnYxLkFkZE1lYWxQbGFuRW50cnlSZXNwb25zZSIAEncKE0RlbGV0ZU1lYWxQbGFuRW50cnkSLC5zb3VzLm1lYWxwbGFuLnYxLkRlbGV0ZU1lYWxQbGFuRW50cnlSZXF1ZXN0Gi0uc291cy5tZWFscGxhbi52MS5EZWxldGVNZWFsUGxhbkVudHJ5UmVzcG9uc2UiA5ACAhJlCg5SYW5kb21NZWFsUGxhbhInLnNvdXMubWVhbHBsYW4udjEuUmFuZG9tTWVhbFBsYW5SZXF1ZXN0Giguc291cy5tZWFscGxhbi52MS5SYW5kb21NZWFsUGxhblJlc3BvbnNlIgASawoPR2V0U2hvcHBpbmdMaXN0Eiguc291cy5tZWFscGxhbi52MS5HZXRTaG9wcGluZ0xpc3RSZXF1ZXN0Gikuc291cy5tZWFscGxhbi52MS5HZXRTaG9wcGluZ0xpc3RSZXNwb25zZSIDkAIBEm4KEUFkZFRvU2hvcHBpbmdMaXN0Eiouc291cy5tZWFscGxhbi52MS5BZGRUb1Nob3BwaW5nTGlzdFJlcXVlc3QaKy5zb3VzLm1lYWxwbGFuLnYxLkFkZFRvU2hvcHBpbmdMaXN0UmVzcG9uc2UiABJ3ChNVcGRhdGVTaG9wcGluZ0l0ZW1zEiwuc291cy5tZWFscGxhbi52MS5VcGRhdGVTaG9wcGluZ0l0ZW1zUmVxdWVzdBotLnNvdXMubWVhbHBsYW4udjEuVXBkYXRlU2hvcHBpbmdJdGVtc1Jlc3BvbnNlIgOQAgIScQoSQ3JlYXRlU2hvcHBpbmdMaXN0Eisuc291cy5tZWFscGxhbi52MS5DcmVhdGVTaG9wcGluZ0xpc3RSZXF1ZXN0Giwuc291cy5tZWFscGxhbi52MS5DcmVhdGVTaG9wcGluZ0xpc3RSZXNwb25zZSIAEnQKElJlbmFtZVNob3BwaW5nTGlzdBIrLnNvdXMubWVhbHBsYW4udjEuUmVuYW1lU2hvcHBpbmdMaXN0UmVxdWVzdBosLnNvdXMubWVhbHBsYW4udjEuUmVuYW1lU2hvcHBpbmdMaXN0UmVzcG9uc2UiA5ACAhJ0ChJEZWxldGVTaG9wcGluZ0xpc3QSKy5zb3VzLm1lYWxwbGFuLnYxLkRlbGV0ZVNob3BwaW5nTGlzdFJlcXVlc3QaLC5zb3VzLm1lYWxwbGFuLnYxLkRlbGV0ZVNob3BwaW5nTGlzdFJlc3BvbnNlIgOQAgJCygEKFGNvbS5zb3VzLm1lYWxwbGFuLnYxQg1NZWFscGxhblByb3RvUAFaQWdpdGh1Yi5jb20vc291c2tpdGNoZW4vc291cy9wcm90by9nZW4vc291cy9tZWFscGxhbi92MTttZWFscGxhbnYxogIDU01YqgIQU291cy5NZWFscGxhbi5WMcoCEFNvdXNcTWVhbHBsYW5cVjHiAhxTb3VzXE1lYWxwbGFuXFYxXEdQQk1ldGFkYXRh6gISU291czo6TWVhbHBsYW46OlYxYgZwcm90bzM");
+
+/**
+ * Describes the message sous.mealplan.v1.CreateShoppingListRequest.
+ * Use `create(CreateShoppingListRequestSchema)` to create a new message.
+ */
+export const CreateShoppingListRequestSchema = /*@__PURE__*/
+  messageDesc(file_sous_mealplan_v1_mealplan, 0);
+
+/**
+ * Describes the message sous.mealplan.v1.CreateShoppingListResponse.
+ * Use `create(CreateShoppingListResponseSchema)` to create a new message.
+ */
+export const CreateShoppingListResponseSchema = /*@__PURE__*/
+  messageDesc(file_sous_mealplan_v1_mealplan, 1);
+
+/**
+ * Describes the message sous.mealplan.v1.RenameShoppingListRequest.
+ * Use `create(RenameShoppingListRequestSchema)` to create a new message.
+ */
+export const RenameShoppingListRequestSchema = /*@__PURE__*/
+  messageDesc(file_sous_mealplan_v1_mealplan, 2);
+
+/**
+ * Describes the message sous.mealplan.v1.RenameShoppingListResponse.
+ * Use `create(RenameShoppingListResponseSchema)` to create a new message.
+ */
+export const RenameShoppingListResponseSchema = /*@__PURE__*/
+  messageDesc(file_sous_mealplan_v1_mealplan, 3);
+
+/**
+ * Describes the message sous.mealplan.v1.DeleteShoppingListRequest.
+ * Use `create(DeleteShoppingListRequestSchema)` to create a new message.
+ */
+export const DeleteShoppingListRequestSchema = /*@__PURE__*/
+  messageDesc(file_sous_mealplan_v1_mealplan, 4);
+
+/**
+ * Describes the message sous.mealplan.v1.DeleteShoppingListResponse.
+ * Use `create(DeleteShoppingListResponseSchema)` to create a new message.
+ */
+export const DeleteShoppingListResponseSchema = /*@__PURE__*/
+  messageDesc(file_sous_mealplan_v1_mealplan, 5);
 
 /**
  * Describes the message sous.mealplan.v1.GetStatusRequest.
  * Use `create(GetStatusRequestSchema)` to create a new message.
  */
 export const GetStatusRequestSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 0);
+  messageDesc(file_sous_mealplan_v1_mealplan, 6);
 
 /**
  * Describes the message sous.mealplan.v1.GetStatusResponse.
  * Use `create(GetStatusResponseSchema)` to create a new message.
  */
 export const GetStatusResponseSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 1);
+  messageDesc(file_sous_mealplan_v1_mealplan, 7);
 
 /**
  * Describes the message sous.mealplan.v1.MealPlanEntry.
  * Use `create(MealPlanEntrySchema)` to create a new message.
  */
 export const MealPlanEntrySchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 2);
+  messageDesc(file_sous_mealplan_v1_mealplan, 8);
 
 /**
  * Describes the message sous.mealplan.v1.GetMealPlanRequest.
  * Use `create(GetMealPlanRequestSchema)` to create a new message.
  */
 export const GetMealPlanRequestSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 3);
+  messageDesc(file_sous_mealplan_v1_mealplan, 9);
 
 /**
  * Describes the message sous.mealplan.v1.GetMealPlanResponse.
  * Use `create(GetMealPlanResponseSchema)` to create a new message.
  */
 export const GetMealPlanResponseSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 4);
+  messageDesc(file_sous_mealplan_v1_mealplan, 10);
 
 /**
  * Describes the message sous.mealplan.v1.GetTodaysMealsRequest.
  * Use `create(GetTodaysMealsRequestSchema)` to create a new message.
  */
 export const GetTodaysMealsRequestSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 5);
+  messageDesc(file_sous_mealplan_v1_mealplan, 11);
 
 /**
  * Describes the message sous.mealplan.v1.GetTodaysMealsResponse.
  * Use `create(GetTodaysMealsResponseSchema)` to create a new message.
  */
 export const GetTodaysMealsResponseSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 6);
+  messageDesc(file_sous_mealplan_v1_mealplan, 12);
 
 /**
  * Describes the message sous.mealplan.v1.AddMealPlanEntryRequest.
  * Use `create(AddMealPlanEntryRequestSchema)` to create a new message.
  */
 export const AddMealPlanEntryRequestSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 7);
+  messageDesc(file_sous_mealplan_v1_mealplan, 13);
 
 /**
  * Describes the message sous.mealplan.v1.AddMealPlanEntryResponse.
  * Use `create(AddMealPlanEntryResponseSchema)` to create a new message.
  */
 export const AddMealPlanEntryResponseSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 8);
+  messageDesc(file_sous_mealplan_v1_mealplan, 14);
 
 /**
  * Describes the message sous.mealplan.v1.DeleteMealPlanEntryRequest.
  * Use `create(DeleteMealPlanEntryRequestSchema)` to create a new message.
  */
 export const DeleteMealPlanEntryRequestSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 9);
+  messageDesc(file_sous_mealplan_v1_mealplan, 15);
 
 /**
  * Describes the message sous.mealplan.v1.DeleteMealPlanEntryResponse.
  * Use `create(DeleteMealPlanEntryResponseSchema)` to create a new message.
  */
 export const DeleteMealPlanEntryResponseSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 10);
+  messageDesc(file_sous_mealplan_v1_mealplan, 16);
 
 /**
  * Describes the message sous.mealplan.v1.RandomMealPlanRequest.
  * Use `create(RandomMealPlanRequestSchema)` to create a new message.
  */
 export const RandomMealPlanRequestSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 11);
+  messageDesc(file_sous_mealplan_v1_mealplan, 17);
 
 /**
  * Describes the message sous.mealplan.v1.RandomDay.
  * Use `create(RandomDaySchema)` to create a new message.
  */
 export const RandomDaySchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 12);
+  messageDesc(file_sous_mealplan_v1_mealplan, 18);
 
 /**
  * Describes the message sous.mealplan.v1.RandomMealPlanResponse.
  * Use `create(RandomMealPlanResponseSchema)` to create a new message.
  */
 export const RandomMealPlanResponseSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 13);
+  messageDesc(file_sous_mealplan_v1_mealplan, 19);
 
 /**
  * Describes the message sous.mealplan.v1.GetShoppingListRequest.
  * Use `create(GetShoppingListRequestSchema)` to create a new message.
  */
 export const GetShoppingListRequestSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 14);
+  messageDesc(file_sous_mealplan_v1_mealplan, 20);
 
 /**
  * Describes the message sous.mealplan.v1.ShoppingListSummary.
  * Use `create(ShoppingListSummarySchema)` to create a new message.
  */
 export const ShoppingListSummarySchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 15);
+  messageDesc(file_sous_mealplan_v1_mealplan, 21);
 
 /**
  * Describes the message sous.mealplan.v1.ShoppingItem.
  * Use `create(ShoppingItemSchema)` to create a new message.
  */
 export const ShoppingItemSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 16);
+  messageDesc(file_sous_mealplan_v1_mealplan, 22);
 
 /**
  * Describes the message sous.mealplan.v1.ShoppingLabelGroup.
  * Use `create(ShoppingLabelGroupSchema)` to create a new message.
  */
 export const ShoppingLabelGroupSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 17);
+  messageDesc(file_sous_mealplan_v1_mealplan, 23);
 
 /**
  * Describes the message sous.mealplan.v1.ShoppingList.
  * Use `create(ShoppingListSchema)` to create a new message.
  */
 export const ShoppingListSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 18);
+  messageDesc(file_sous_mealplan_v1_mealplan, 24);
+
+/**
+ * Describes the message sous.mealplan.v1.ShoppingListRecipe.
+ * Use `create(ShoppingListRecipeSchema)` to create a new message.
+ */
+export const ShoppingListRecipeSchema = /*@__PURE__*/
+  messageDesc(file_sous_mealplan_v1_mealplan, 25);
 
 /**
  * Describes the message sous.mealplan.v1.GetShoppingListResponse.
  * Use `create(GetShoppingListResponseSchema)` to create a new message.
  */
 export const GetShoppingListResponseSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 19);
+  messageDesc(file_sous_mealplan_v1_mealplan, 26);
 
 /**
  * Describes the message sous.mealplan.v1.DateRange.
  * Use `create(DateRangeSchema)` to create a new message.
  */
 export const DateRangeSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 20);
+  messageDesc(file_sous_mealplan_v1_mealplan, 27);
 
 /**
  * Describes the message sous.mealplan.v1.AddToShoppingListRequest.
  * Use `create(AddToShoppingListRequestSchema)` to create a new message.
  */
 export const AddToShoppingListRequestSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 21);
+  messageDesc(file_sous_mealplan_v1_mealplan, 28);
 
 /**
  * Describes the message sous.mealplan.v1.SkippedItem.
  * Use `create(SkippedItemSchema)` to create a new message.
  */
 export const SkippedItemSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 22);
+  messageDesc(file_sous_mealplan_v1_mealplan, 29);
 
 /**
  * Describes the message sous.mealplan.v1.MergedItem.
  * Use `create(MergedItemSchema)` to create a new message.
  */
 export const MergedItemSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 23);
+  messageDesc(file_sous_mealplan_v1_mealplan, 30);
 
 /**
  * Describes the message sous.mealplan.v1.AddToShoppingListResponse.
  * Use `create(AddToShoppingListResponseSchema)` to create a new message.
  */
 export const AddToShoppingListResponseSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 24);
+  messageDesc(file_sous_mealplan_v1_mealplan, 31);
 
 /**
  * Describes the message sous.mealplan.v1.UpdateShoppingItemsRequest.
  * Use `create(UpdateShoppingItemsRequestSchema)` to create a new message.
  */
 export const UpdateShoppingItemsRequestSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 25);
+  messageDesc(file_sous_mealplan_v1_mealplan, 32);
 
 /**
  * Describes the message sous.mealplan.v1.ItemError.
  * Use `create(ItemErrorSchema)` to create a new message.
  */
 export const ItemErrorSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 26);
+  messageDesc(file_sous_mealplan_v1_mealplan, 33);
 
 /**
  * Describes the message sous.mealplan.v1.UpdateShoppingItemsResponse.
  * Use `create(UpdateShoppingItemsResponseSchema)` to create a new message.
  */
 export const UpdateShoppingItemsResponseSchema = /*@__PURE__*/
-  messageDesc(file_sous_mealplan_v1_mealplan, 27);
+  messageDesc(file_sous_mealplan_v1_mealplan, 34);
 
 /**
  * Describes the enum sous.mealplan.v1.EntryType.

@@ -278,6 +278,14 @@ export declare type Ingredient = Message<"sous.recipes.v1.Ingredient"> & {
    * @generated from field: string original_text = 9;
    */
   originalText: string;
+
+  /**
+   * The slug of the recipe this line uses as an ingredient (Mealie 3.5
+   * and later: referencedRecipe); its name is in food and display.
+   *
+   * @generated from field: string recipe_slug = 10;
+   */
+  recipeSlug: string;
 };
 
 /**

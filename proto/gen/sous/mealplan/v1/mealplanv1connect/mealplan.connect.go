@@ -73,6 +73,15 @@ const (
 	// MealPlanServiceUpdateShoppingItemsProcedure is the fully-qualified name of the MealPlanService's
 	// UpdateShoppingItems RPC.
 	MealPlanServiceUpdateShoppingItemsProcedure = "/sous.mealplan.v1.MealPlanService/UpdateShoppingItems"
+	// MealPlanServiceCreateShoppingListProcedure is the fully-qualified name of the MealPlanService's
+	// CreateShoppingList RPC.
+	MealPlanServiceCreateShoppingListProcedure = "/sous.mealplan.v1.MealPlanService/CreateShoppingList"
+	// MealPlanServiceRenameShoppingListProcedure is the fully-qualified name of the MealPlanService's
+	// RenameShoppingList RPC.
+	MealPlanServiceRenameShoppingListProcedure = "/sous.mealplan.v1.MealPlanService/RenameShoppingList"
+	// MealPlanServiceDeleteShoppingListProcedure is the fully-qualified name of the MealPlanService's
+	// DeleteShoppingList RPC.
+	MealPlanServiceDeleteShoppingListProcedure = "/sous.mealplan.v1.MealPlanService/DeleteShoppingList"
 )
 
 // MealPlanServiceClient is a client for the sous.mealplan.v1.MealPlanService service.
@@ -113,6 +122,16 @@ type MealPlanServiceClient interface {
 	// UpdateShoppingItems checks, unchecks and removes items of one list. Each
 	// item fails alone; the others are still written.
 	UpdateShoppingItems(context.Context, *connect.Request[v1.UpdateShoppingItemsRequest]) (*connect.Response[v1.UpdateShoppingItemsResponse], error)
+	// CreateShoppingList creates an empty list. A name the household already
+	// uses (case-insensitive) is AlreadyExists, naming the list.
+	CreateShoppingList(context.Context, *connect.Request[v1.CreateShoppingListRequest]) (*connect.Response[v1.CreateShoppingListResponse], error)
+	// RenameShoppingList renames a list and keeps every item, its checked
+	// state and the list's label order: Mealie's update replaces the whole
+	// list, so the list is read, renamed and written back whole.
+	RenameShoppingList(context.Context, *connect.Request[v1.RenameShoppingListRequest]) (*connect.Response[v1.RenameShoppingListResponse], error)
+	// DeleteShoppingList deletes a list and its items; confirm_name must
+	// repeat the list's name (case-insensitive), else nothing is deleted.
+	DeleteShoppingList(context.Context, *connect.Request[v1.DeleteShoppingListRequest]) (*connect.Response[v1.DeleteShoppingListResponse], error)
 }
 
 // NewMealPlanServiceClient constructs a client for the sous.mealplan.v1.MealPlanService service. By
@@ -186,6 +205,26 @@ func NewMealPlanServiceClient(httpClient connect.HTTPClient, baseURL string, opt
 			connect.WithIdempotency(connect.IdempotencyIdempotent),
 			connect.WithClientOptions(opts...),
 		),
+		createShoppingList: connect.NewClient[v1.CreateShoppingListRequest, v1.CreateShoppingListResponse](
+			httpClient,
+			baseURL+MealPlanServiceCreateShoppingListProcedure,
+			connect.WithSchema(mealPlanServiceMethods.ByName("CreateShoppingList")),
+			connect.WithClientOptions(opts...),
+		),
+		renameShoppingList: connect.NewClient[v1.RenameShoppingListRequest, v1.RenameShoppingListResponse](
+			httpClient,
+			baseURL+MealPlanServiceRenameShoppingListProcedure,
+			connect.WithSchema(mealPlanServiceMethods.ByName("RenameShoppingList")),
+			connect.WithIdempotency(connect.IdempotencyIdempotent),
+			connect.WithClientOptions(opts...),
+		),
+		deleteShoppingList: connect.NewClient[v1.DeleteShoppingListRequest, v1.DeleteShoppingListResponse](
+			httpClient,
+			baseURL+MealPlanServiceDeleteShoppingListProcedure,
+			connect.WithSchema(mealPlanServiceMethods.ByName("DeleteShoppingList")),
+			connect.WithIdempotency(connect.IdempotencyIdempotent),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -200,6 +239,9 @@ type mealPlanServiceClient struct {
 	getShoppingList     *connect.Client[v1.GetShoppingListRequest, v1.GetShoppingListResponse]
 	addToShoppingList   *connect.Client[v1.AddToShoppingListRequest, v1.AddToShoppingListResponse]
 	updateShoppingItems *connect.Client[v1.UpdateShoppingItemsRequest, v1.UpdateShoppingItemsResponse]
+	createShoppingList  *connect.Client[v1.CreateShoppingListRequest, v1.CreateShoppingListResponse]
+	renameShoppingList  *connect.Client[v1.RenameShoppingListRequest, v1.RenameShoppingListResponse]
+	deleteShoppingList  *connect.Client[v1.DeleteShoppingListRequest, v1.DeleteShoppingListResponse]
 }
 
 // GetStatus calls sous.mealplan.v1.MealPlanService.GetStatus.
@@ -247,6 +289,21 @@ func (c *mealPlanServiceClient) UpdateShoppingItems(ctx context.Context, req *co
 	return c.updateShoppingItems.CallUnary(ctx, req)
 }
 
+// CreateShoppingList calls sous.mealplan.v1.MealPlanService.CreateShoppingList.
+func (c *mealPlanServiceClient) CreateShoppingList(ctx context.Context, req *connect.Request[v1.CreateShoppingListRequest]) (*connect.Response[v1.CreateShoppingListResponse], error) {
+	return c.createShoppingList.CallUnary(ctx, req)
+}
+
+// RenameShoppingList calls sous.mealplan.v1.MealPlanService.RenameShoppingList.
+func (c *mealPlanServiceClient) RenameShoppingList(ctx context.Context, req *connect.Request[v1.RenameShoppingListRequest]) (*connect.Response[v1.RenameShoppingListResponse], error) {
+	return c.renameShoppingList.CallUnary(ctx, req)
+}
+
+// DeleteShoppingList calls sous.mealplan.v1.MealPlanService.DeleteShoppingList.
+func (c *mealPlanServiceClient) DeleteShoppingList(ctx context.Context, req *connect.Request[v1.DeleteShoppingListRequest]) (*connect.Response[v1.DeleteShoppingListResponse], error) {
+	return c.deleteShoppingList.CallUnary(ctx, req)
+}
+
 // MealPlanServiceHandler is an implementation of the sous.mealplan.v1.MealPlanService service.
 type MealPlanServiceHandler interface {
 	// GetStatus probes Mealie (its version and the token's user) and reports
@@ -285,6 +342,16 @@ type MealPlanServiceHandler interface {
 	// UpdateShoppingItems checks, unchecks and removes items of one list. Each
 	// item fails alone; the others are still written.
 	UpdateShoppingItems(context.Context, *connect.Request[v1.UpdateShoppingItemsRequest]) (*connect.Response[v1.UpdateShoppingItemsResponse], error)
+	// CreateShoppingList creates an empty list. A name the household already
+	// uses (case-insensitive) is AlreadyExists, naming the list.
+	CreateShoppingList(context.Context, *connect.Request[v1.CreateShoppingListRequest]) (*connect.Response[v1.CreateShoppingListResponse], error)
+	// RenameShoppingList renames a list and keeps every item, its checked
+	// state and the list's label order: Mealie's update replaces the whole
+	// list, so the list is read, renamed and written back whole.
+	RenameShoppingList(context.Context, *connect.Request[v1.RenameShoppingListRequest]) (*connect.Response[v1.RenameShoppingListResponse], error)
+	// DeleteShoppingList deletes a list and its items; confirm_name must
+	// repeat the list's name (case-insensitive), else nothing is deleted.
+	DeleteShoppingList(context.Context, *connect.Request[v1.DeleteShoppingListRequest]) (*connect.Response[v1.DeleteShoppingListResponse], error)
 }
 
 // NewMealPlanServiceHandler builds an HTTP handler from the service implementation. It returns the
@@ -354,6 +421,26 @@ func NewMealPlanServiceHandler(svc MealPlanServiceHandler, opts ...connect.Handl
 		connect.WithIdempotency(connect.IdempotencyIdempotent),
 		connect.WithHandlerOptions(opts...),
 	)
+	mealPlanServiceCreateShoppingListHandler := connect.NewUnaryHandler(
+		MealPlanServiceCreateShoppingListProcedure,
+		svc.CreateShoppingList,
+		connect.WithSchema(mealPlanServiceMethods.ByName("CreateShoppingList")),
+		connect.WithHandlerOptions(opts...),
+	)
+	mealPlanServiceRenameShoppingListHandler := connect.NewUnaryHandler(
+		MealPlanServiceRenameShoppingListProcedure,
+		svc.RenameShoppingList,
+		connect.WithSchema(mealPlanServiceMethods.ByName("RenameShoppingList")),
+		connect.WithIdempotency(connect.IdempotencyIdempotent),
+		connect.WithHandlerOptions(opts...),
+	)
+	mealPlanServiceDeleteShoppingListHandler := connect.NewUnaryHandler(
+		MealPlanServiceDeleteShoppingListProcedure,
+		svc.DeleteShoppingList,
+		connect.WithSchema(mealPlanServiceMethods.ByName("DeleteShoppingList")),
+		connect.WithIdempotency(connect.IdempotencyIdempotent),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/sous.mealplan.v1.MealPlanService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case MealPlanServiceGetStatusProcedure:
@@ -374,6 +461,12 @@ func NewMealPlanServiceHandler(svc MealPlanServiceHandler, opts ...connect.Handl
 			mealPlanServiceAddToShoppingListHandler.ServeHTTP(w, r)
 		case MealPlanServiceUpdateShoppingItemsProcedure:
 			mealPlanServiceUpdateShoppingItemsHandler.ServeHTTP(w, r)
+		case MealPlanServiceCreateShoppingListProcedure:
+			mealPlanServiceCreateShoppingListHandler.ServeHTTP(w, r)
+		case MealPlanServiceRenameShoppingListProcedure:
+			mealPlanServiceRenameShoppingListHandler.ServeHTTP(w, r)
+		case MealPlanServiceDeleteShoppingListProcedure:
+			mealPlanServiceDeleteShoppingListHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -417,4 +510,16 @@ func (UnimplementedMealPlanServiceHandler) AddToShoppingList(context.Context, *c
 
 func (UnimplementedMealPlanServiceHandler) UpdateShoppingItems(context.Context, *connect.Request[v1.UpdateShoppingItemsRequest]) (*connect.Response[v1.UpdateShoppingItemsResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("sous.mealplan.v1.MealPlanService.UpdateShoppingItems is not implemented"))
+}
+
+func (UnimplementedMealPlanServiceHandler) CreateShoppingList(context.Context, *connect.Request[v1.CreateShoppingListRequest]) (*connect.Response[v1.CreateShoppingListResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("sous.mealplan.v1.MealPlanService.CreateShoppingList is not implemented"))
+}
+
+func (UnimplementedMealPlanServiceHandler) RenameShoppingList(context.Context, *connect.Request[v1.RenameShoppingListRequest]) (*connect.Response[v1.RenameShoppingListResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("sous.mealplan.v1.MealPlanService.RenameShoppingList is not implemented"))
+}
+
+func (UnimplementedMealPlanServiceHandler) DeleteShoppingList(context.Context, *connect.Request[v1.DeleteShoppingListRequest]) (*connect.Response[v1.DeleteShoppingListResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("sous.mealplan.v1.MealPlanService.DeleteShoppingList is not implemented"))
 }
