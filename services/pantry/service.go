@@ -227,17 +227,18 @@ func (s *Service) SetItemState(ctx context.Context, req *connect.Request[pantryv
 	if !res.Changed {
 		msg = fmt.Sprintf("%s was already %s; nothing changed", itemLabel(it), res.Item.State)
 	}
-	return connect.NewResponse(&pantryv1.SetItemStateResponse{
-		Item: it, Changed: res.Changed, PreviousState: prev, Message: msg,
-	}), nil
+	out := &pantryv1.SetItemStateResponse{Item: it, Changed: res.Changed, PreviousState: prev, Message: msg}
+	noteResolved(&out.Resolved, name, it.GetName())
+	return connect.NewResponse(out), nil
 }
 
 // AddToPantry adds items one by one (POST /bulk-pantry-add/ with one item
 // each), so one bad name fails only its own item: the food API runs a batch
-// in one transaction and would refuse it whole. An item already in stock
-// with the same amount is reported unchanged without a write; everything
-// else is created or restocked on its existing row by the food API (spec
-// §6.4: never a duplicate of an item marked out).
+// in one transaction and would refuse it whole. Every item is created or
+// restocked on its existing row by the food API (spec §6.4: never a
+// duplicate of an item marked out); an item already in stock is restocked
+// too, taking the quantity and expiry given, since buying more of it is
+// news the pantry keeps (it used to answer "unchanged" and drop them).
 func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1.AddToPantryRequest]) (*connect.Response[pantryv1.AddToPantryResponse], error) {
 	adds := req.Msg.GetItems()
 	if len(adds) == 0 || len(adds) > MaxAdditions {
@@ -250,6 +251,11 @@ func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1
 		if a.Quantity != nil && a.GetQuantity() < 0 {
 			return nil, invalid("items[%d].quantity must not be negative", i)
 		}
+		if e := strings.TrimSpace(a.GetExpiry()); e != "" {
+			if _, err := time.Parse(time.DateOnly, e); err != nil {
+				return nil, invalid("items[%d].expiry must be a date YYYY-MM-DD, got %q", i, a.GetExpiry())
+			}
+		}
 		name := normName(a.GetName())
 		if name == "" {
 			return nil, invalid("items[%d].name is required", i)
@@ -258,33 +264,25 @@ func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1
 			return nil, err
 		}
 	}
-	// Reading first finds the items already in stock; it also fails the
-	// call as a whole when the food API is down or refuses the token.
-	current, err := s.pantry(ctx, pantryv1.Location_LOCATION_UNSPECIFIED)
-	if err != nil {
+	// Reading first fails the call as a whole when the food API is down
+	// or refuses the token, instead of once per item.
+	if _, err := s.pantry(ctx, pantryv1.Location_LOCATION_UNSPECIFIED); err != nil {
 		return nil, connectError(err, "")
 	}
 	out := &pantryv1.AddToPantryResponse{}
 	for _, a := range adds {
-		out.Items = append(out.Items, s.addOne(ctx, a, current))
+		r := s.addOne(ctx, a)
+		out.Items = append(out.Items, r)
+		if r.Item != nil {
+			noteResolved(&out.Resolved, r.GetName(), r.GetItem().GetName())
+		}
 	}
 	return connect.NewResponse(out), nil
 }
 
-func (s *Service) addOne(ctx context.Context, a *pantryv1.PantryAddition, current []apiItem) *pantryv1.AddResult {
+func (s *Service) addOne(ctx context.Context, a *pantryv1.PantryAddition) *pantryv1.AddResult {
 	name := normName(a.GetName())
 	res := &pantryv1.AddResult{Name: name}
-	if name == "" {
-		res.Outcome, res.Message = pantryv1.AddOutcome_ADD_OUTCOME_FAILED, "a name is required"
-		return res
-	}
-	unit := strings.TrimSpace(a.GetUnit())
-	if row := stocked(current, name, a.GetLocation()); row != nil && row.State == "in" &&
-		(a.Quantity == nil || row.Quantity.set && row.Quantity.v == a.GetQuantity()) &&
-		(unit == "" || unit == row.Unit) {
-		res.Outcome, res.Item = pantryv1.AddOutcome_ADD_OUTCOME_UNCHANGED, item(*row)
-		return res
-	}
 	entry := map[string]any{"name": name}
 	if l := locationName(a.GetLocation()); l != "" {
 		entry["location"] = l
@@ -292,8 +290,11 @@ func (s *Service) addOne(ctx context.Context, a *pantryv1.PantryAddition, curren
 	if a.Quantity != nil {
 		entry["quantity"] = a.GetQuantity()
 	}
-	if unit != "" {
+	if unit := strings.TrimSpace(a.GetUnit()); unit != "" {
 		entry["unit"] = unit
+	}
+	if e := strings.TrimSpace(a.GetExpiry()); e != "" {
+		entry["expiry"] = e
 	}
 	var body struct {
 		Results []struct {
@@ -329,27 +330,18 @@ func (s *Service) addOne(ctx context.Context, a *pantryv1.PantryAddition, curren
 	return res
 }
 
-// stocked finds the pantry row an addition would restock when name equals
-// an ingredient's name or alias exactly (ignoring case): the row at l, or
-// the ingredient's only row when l is unspecified. Anything looser (plural
-// variants) is left to the food API, which resolves names with its own
-// rules.
-func stocked(items []apiItem, name string, l pantryv1.Location) *apiItem {
-	var found []*apiItem
-	for i := range items {
-		it := &items[i]
-		hit := strings.EqualFold(it.Ingredient, name)
-		for _, al := range it.Aliases {
-			hit = hit || strings.EqualFold(al, name)
-		}
-		if hit && (l == pantryv1.Location_LOCATION_UNSPECIFIED || locations[it.Location] == l) {
-			found = append(found, it)
-		}
+// noteResolved records in *m that given was read as stored, when it was
+// read other than exactly: the food API matches names ignoring case and
+// spacing, so only an alias or a singular/plural variant ("noodles" for
+// "egg noodles") is worth saying (pantry.proto, SetItemStateResponse.resolved).
+func noteResolved(m *map[string]string, given, stored string) {
+	if stored == "" || strings.EqualFold(normName(given), stored) {
+		return
 	}
-	if len(found) == 1 {
-		return found[0]
+	if *m == nil {
+		*m = map[string]string{}
 	}
-	return nil
+	(*m)[normName(given)] = stored
 }
 
 // WhatCanICook matches every meta-recipe against the pantry (GET
@@ -486,13 +478,24 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 		Recipe *struct {
 			Name string `json:"name"`
 		} `json:"recipe"`
-		Date string      `json:"date"`
-		Used []apiAmount `json:"used_ingredients"`
+		Date         string              `json:"date"`
+		Used         []apiAmount         `json:"used_ingredients"`
+		OffTemplate  map[string]string   `json:"off_template"`
+		Created      []string            `json:"created_ingredients"`
+		Resolved     map[string]string   `json:"resolved"`
+		CloseMatches map[string][]string `json:"close_matches"`
 	}
 	if err := s.food.send(ctx, http.MethodPost, "/log-cook/", body, &res); err != nil {
 		return nil, connectError(err, nameIn(err, names))
 	}
-	out := &pantryv1.LogCookResponse{CookLogId: res.ID, Date: res.Date}
+	out := &pantryv1.LogCookResponse{
+		CookLogId: res.ID, Date: res.Date, OffTemplate: res.OffTemplate, CreatedIngredients: res.Created, Resolved: res.Resolved,
+	}
+	for _, name := range res.Created {
+		if near := res.CloseMatches[name]; len(near) > 0 {
+			out.CreatedCloseMatches = append(out.CreatedCloseMatches, &pantryv1.NameMatches{Name: name, CloseMatches: limit(near)})
+		}
+	}
 	switch {
 	case res.MetaRecipe != nil:
 		out.Cooked = res.MetaRecipe.Name
@@ -579,14 +582,15 @@ func (s *Service) CreateMetaRecipe(ctx context.Context, req *connect.Request[pan
 		body["id"], method = m.GetId(), http.MethodPut
 	}
 	var res struct {
-		MetaRecipe         apiMetaRecipe `json:"meta_recipe"`
-		CreatedIngredients []string      `json:"created_ingredients"`
+		MetaRecipe         apiMetaRecipe     `json:"meta_recipe"`
+		CreatedIngredients []string          `json:"created_ingredients"`
+		Resolved           map[string]string `json:"resolved"`
 	}
 	if err := s.food.send(ctx, method, "/create-meta-recipe/", body, &res); err != nil {
 		return nil, connectError(err, "")
 	}
 	return connect.NewResponse(&pantryv1.CreateMetaRecipeResponse{
-		MetaRecipe: metaRecipe(res.MetaRecipe), CreatedIngredients: res.CreatedIngredients, Updated: m.Id != nil,
+		MetaRecipe: metaRecipe(res.MetaRecipe), CreatedIngredients: res.CreatedIngredients, Updated: m.Id != nil, Resolved: res.Resolved,
 	}), nil
 }
 

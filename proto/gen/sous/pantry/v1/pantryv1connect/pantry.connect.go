@@ -90,8 +90,9 @@ type PantryServiceClient interface {
 	// (POST /api/pantry/set-state/).
 	SetItemState(context.Context, *connect.Request[v1.SetItemStateRequest]) (*connect.Response[v1.SetItemStateResponse], error)
 	// AddToPantry adds bought items. An ingredient already stocked at the
-	// location, even one marked out, is restocked to in on its existing row;
-	// unknown ingredients are created (POST /api/bulk-pantry-add/).
+	// location, whether in, low or out, is restocked to in on its existing
+	// row with the quantity and expiry given; unknown ingredients are created
+	// (POST /api/bulk-pantry-add/).
 	AddToPantry(context.Context, *connect.Request[v1.AddToPantryRequest]) (*connect.Response[v1.AddToPantryResponse], error)
 	// WhatCanICook matches every meta-recipe against the pantry. Matching is
 	// presence-based: having an ingredient (in or low) beats having enough
@@ -243,8 +244,9 @@ type PantryServiceHandler interface {
 	// (POST /api/pantry/set-state/).
 	SetItemState(context.Context, *connect.Request[v1.SetItemStateRequest]) (*connect.Response[v1.SetItemStateResponse], error)
 	// AddToPantry adds bought items. An ingredient already stocked at the
-	// location, even one marked out, is restocked to in on its existing row;
-	// unknown ingredients are created (POST /api/bulk-pantry-add/).
+	// location, whether in, low or out, is restocked to in on its existing
+	// row with the quantity and expiry given; unknown ingredients are created
+	// (POST /api/bulk-pantry-add/).
 	AddToPantry(context.Context, *connect.Request[v1.AddToPantryRequest]) (*connect.Response[v1.AddToPantryResponse], error)
 	// WhatCanICook matches every meta-recipe against the pantry. Matching is
 	// presence-based: having an ingredient (in or low) beats having enough
