@@ -1,0 +1,402 @@
+// Package names reads a name the way a cook means it and finds what it names
+// among Mealie's foods, units, tags, categories and tools, or the pantry's
+// ingredients. It is pure (no I/O): a caller builds an Index from the list it
+// already fetched and asks it.
+//
+// A name is read in this order, and the first level that finds anything is
+// the answer (see How): the name itself (ignoring case, spacing and
+// accents); another name the thing carries (Mealie's pluralName, aliases,
+// abbreviations, a slug, the pantry's aliases); English singular/plural with
+// prices, counts and notes in stored names set aside; a general name that
+// covers specific kinds by head noun ("rice" covers "jasmine rice"); and last
+// close spellings, which are only ever suggestions, never a match.
+package names
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/agnivade/levenshtein"
+)
+
+// Entry is one thing a name can resolve to. Others are the other names it
+// answers to: a food's pluralName and aliases, a unit's pluralName,
+// abbreviation and pluralAbbreviation, a tag's slug, a pantry ingredient's
+// aliases. Mealie seeds foods whose singular is not a word ("lemongras",
+// pluralName "lemongrass"); passing the plural in Others is what finds them.
+type Entry struct {
+	ID     string
+	Name   string
+	Others []string
+}
+
+// How says how a name was read, in the order the levels are tried.
+type How int
+
+const (
+	// None: nothing was found (Result.Suggestions may hold close spellings).
+	None How = iota
+	// Exact: the entry's name, ignoring case, spacing and accents.
+	Exact
+	// Alias: one of the entry's Others, ignoring case, spacing and accents.
+	Alias
+	// Plural: the same words once English singular/plural, preparation
+	// words and the prices, counts and notes of stored names are set aside
+	// ("tomatoes" for "tomato", "rice" for "rice ($0.60)").
+	Plural
+	// General: the name covers the entries' names by head noun (see Covers):
+	// "rice" for "jasmine rice" and "long-grain white rice".
+	General
+)
+
+// String names the level as answers show it.
+func (h How) String() string {
+	switch h {
+	case Exact:
+		return "exact"
+	case Alias:
+		return "alias"
+	case Plural:
+		return "plural"
+	case General:
+		return "general"
+	}
+	return "none"
+}
+
+// Result is how one name was read.
+type Result struct {
+	// Name is the name as given.
+	Name string
+	// Matches are the entries found at level How, best first; empty when
+	// How is None.
+	Matches []Entry
+	How     How
+	// Suggestions are the names of close spellings, closest first, given
+	// only when nothing matched.
+	Suggestions []string
+}
+
+// Found reports whether anything matched.
+func (r Result) Found() bool { return len(r.Matches) > 0 }
+
+// Resolved reports whether the name was read other than exactly, which an
+// answer says (its "resolved" field) so the model knows what sous took.
+func (r Result) Resolved() bool { return r.How > Exact && len(r.Matches) > 0 }
+
+// MatchNames are the names of Matches, in order.
+func (r Result) MatchNames() []string {
+	out := make([]string, len(r.Matches))
+	for i, m := range r.Matches {
+		out[i] = m.Name
+	}
+	return out
+}
+
+type entry struct {
+	Entry
+	fold   string   // Fold(Name)
+	others []string // Fold of each Other
+	words  []string // Words(Name)
+	keys   [][]string
+	joined []string     // each key joined by spaces, for edit distances
+	alts   [][][]string // alternatives of each key, for General
+}
+
+// Index answers names against a fixed list of entries. It is safe for
+// concurrent use once built.
+type Index struct {
+	entries []entry
+}
+
+// NewIndex indexes entries; entries with an empty name are skipped.
+func NewIndex(entries []Entry) *Index {
+	ix := &Index{entries: make([]entry, 0, len(entries))}
+	for _, e := range entries {
+		if strings.TrimSpace(e.Name) == "" {
+			continue
+		}
+		ie := entry{Entry: e, fold: Fold(e.Name), words: Words(e.Name)}
+		ie.keys = append(ie.keys, ie.words)
+		for _, o := range e.Others {
+			if strings.TrimSpace(o) == "" {
+				continue
+			}
+			ie.others = append(ie.others, Fold(o))
+			ie.keys = append(ie.keys, Words(o))
+		}
+		for _, k := range ie.keys {
+			ie.joined = append(ie.joined, strings.Join(k, " "))
+			ie.alts = append(ie.alts, alternatives(k))
+		}
+		ix.entries = append(ix.entries, ie)
+	}
+	return ix
+}
+
+// Len is the number of entries indexed.
+func (ix *Index) Len() int { return len(ix.entries) }
+
+// rank orders matches within a level: a name over another name it answers
+// to, and a name as written (case included) over a folded one.
+type ranked struct {
+	e    *entry
+	rank int
+}
+
+// Resolve reads name (see the package doc for the order). An empty name
+// finds nothing.
+func (ix *Index) Resolve(name string) Result {
+	r := Result{Name: name}
+	f := Fold(name)
+	if f == "" {
+		return r
+	}
+	w := Words(name)
+	for _, how := range []How{Exact, Alias, Plural, General} {
+		var found []ranked
+		for i := range ix.entries {
+			if rk, ok := ix.entries[i].match(how, name, f, w); ok {
+				found = append(found, ranked{&ix.entries[i], rk})
+			}
+		}
+		if len(found) == 0 {
+			continue
+		}
+		sort.SliceStable(found, func(a, b int) bool { return found[a].rank < found[b].rank })
+		r.How = how
+		for _, m := range found {
+			r.Matches = append(r.Matches, m.e.Entry)
+		}
+		return r
+	}
+	r.Suggestions = ix.suggest(f, w, 5, true)
+	return r
+}
+
+// match reports whether e matches at level how, and its rank there (lower
+// is better).
+func (e *entry) match(how How, name, f string, w []string) (int, bool) {
+	switch how {
+	case Exact:
+		if e.fold == f {
+			if e.Name == strings.TrimSpace(name) {
+				return 0, true
+			}
+			return 1, true
+		}
+	case Alias:
+		if slices.Contains(e.others, f) {
+			return 0, true
+		}
+	case Plural:
+		if len(w) == 0 {
+			return 0, false
+		}
+		for i, k := range e.keys {
+			if slices.Equal(k, w) {
+				return min(i, 1), true
+			}
+		}
+	case General:
+		if len(w) == 0 {
+			return 0, false
+		}
+		for i, alts := range e.alts {
+			for _, alt := range alts {
+				if coversAlt(w, alt) {
+					return min(i, 1), true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// Covered is every entry name covers at any level (exact, alias, plural or
+// general), in index order: what a search or a suggestion matches when the
+// cook says "rice" and the library has "rice", "jasmine rice" and "rice
+// ($0.60)".
+func (ix *Index) Covered(name string) []Entry {
+	f := Fold(name)
+	if f == "" {
+		return nil
+	}
+	w := Words(name)
+	var out []Entry
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		for _, how := range []How{Exact, Alias, Plural, General} {
+			if _, ok := e.match(how, name, f, w); ok {
+				out = append(out, e.Entry)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Closest are up to n entry names nearest to name by edit distance (on
+// folded names and their keys), closest first, however far: what a tool
+// error offers when a name finds nothing.
+func (ix *Index) Closest(name string, n int) []string {
+	return ix.suggest(Fold(name), Words(name), n, false)
+}
+
+// suggest ranks entries by the smallest edit distance from the folded name
+// or its key to any of their names; near keeps only close spellings (at
+// most one edit in four letters, at least one), names sharing a word with
+// the name counting as close too.
+func (ix *Index) suggest(f string, w []string, n int, near bool) []string {
+	if f == "" || n <= 0 {
+		return nil
+	}
+	key := strings.Join(w, " ")
+	type cand struct {
+		name string
+		d    int
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	limit := max(1, len([]rune(f))/4)
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		if seen[e.fold] {
+			continue
+		}
+		dist := func(a, b string) int {
+			// an edit distance is at least the difference in length, which
+			// spares computing it for most of a long list
+			if near && abs(len(a)-len(b)) > limit {
+				return limit + 1
+			}
+			return levenshtein.ComputeDistance(a, b)
+		}
+		d := dist(f, e.fold)
+		for _, o := range e.others {
+			d = min(d, dist(f, o))
+		}
+		for _, k := range e.joined {
+			if key != "" {
+				d = min(d, dist(key, k))
+			}
+		}
+		if near {
+			if d > limit {
+				if !sharesWord(w, e.keys) {
+					continue
+				}
+				d = limit + 1
+			}
+		}
+		seen[e.fold] = true
+		cs = append(cs, cand{e.Name, d})
+	}
+	sort.SliceStable(cs, func(a, b int) bool {
+		if cs[a].d != cs[b].d {
+			return cs[a].d < cs[b].d
+		}
+		return cs[a].name < cs[b].name
+	})
+	var out []string
+	for _, c := range cs {
+		if len(out) == n {
+			break
+		}
+		out = append(out, c.name)
+	}
+	return out
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func sharesWord(w []string, keys [][]string) bool {
+	for _, k := range keys {
+		for _, x := range k {
+			if len(x) > 2 && slices.Contains(w, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// AmbiguousError is a write's name that fits two or more entries equally:
+// the write changes nothing and the model is told the candidates.
+type AmbiguousError struct {
+	Name       string
+	How        How
+	Candidates []string
+}
+
+// Error lists the candidates in a sentence a model can act on.
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("%q fits %d names equally (%s): give the one you mean", e.Name, len(e.Candidates), strings.Join(quoteAll(e.Candidates), ", "))
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+// IsAmbiguous reports whether err is (or wraps) an *AmbiguousError.
+func IsAmbiguous(err error) bool {
+	var a *AmbiguousError
+	return errors.As(err, &a)
+}
+
+// Bind picks the one entry a write binds name to. It binds at the Exact,
+// Alias and Plural levels only: a general name is never narrowed to one of
+// the kinds it covers (a new "chicken" is not "chicken thighs"), so at the
+// General level, or when nothing matched, how is None and the caller creates
+// the name or refuses it (Resolve gives the covers and suggestions to say
+// so). When two or more entries tie for best, err is an *AmbiguousError and
+// the caller must write nothing.
+func (ix *Index) Bind(name string) (e Entry, how How, err error) {
+	f := Fold(name)
+	if f == "" {
+		return Entry{}, None, nil
+	}
+	w := Words(name)
+	for _, lvl := range []How{Exact, Alias, Plural} {
+		var found []ranked
+		for i := range ix.entries {
+			if rk, ok := ix.entries[i].match(lvl, name, f, w); ok {
+				found = append(found, ranked{&ix.entries[i], rk})
+			}
+		}
+		if len(found) == 0 {
+			continue
+		}
+		best := found[0].rank
+		for _, m := range found {
+			best = min(best, m.rank)
+		}
+		var top []*entry
+		for _, m := range found {
+			if m.rank == best {
+				top = append(top, m.e)
+			}
+		}
+		if len(top) == 1 {
+			return top[0].Entry, lvl, nil
+		}
+		amb := &AmbiguousError{Name: name, How: lvl}
+		for _, t := range top {
+			amb.Candidates = append(amb.Candidates, t.Name)
+		}
+		return Entry{}, None, amb
+	}
+	return Entry{}, None, nil
+}

@@ -1,0 +1,283 @@
+package names
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gertd/go-pluralize"
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// english is read-only after NewClient (its rule maps are filled once), so
+// one client serves every goroutine.
+var english = pluralize.NewClient()
+
+// Fold is the exact-match key: lower case, accents removed, runs of spacing
+// made one space. "Crème  Fraîche" and "creme fraiche" fold alike; nothing
+// else is taken away, so a folded match is still the name as written.
+func Fold(s string) string {
+	if isASCII(s) {
+		return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	}
+	t := transform.Chain(norm.NFKD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	out, _, err := transform.String(t, s)
+	if err != nil {
+		out = s
+	}
+	return strings.Join(strings.Fields(strings.ToLower(out)), " ")
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	// bracketed text is a note in a stored name: "rice ($0.60)", "flour [sifted]".
+	bracketed = regexp.MustCompile(`\([^)]*\)?|\[[^\]]*\]?`)
+	// a price anywhere: "$0.60", "$ 2".
+	price = regexp.MustCompile(`\$\s*[0-9]+(?:[.,][0-9]+)?`)
+)
+
+// notePhrases are the words of a note that stored names and pasted lines
+// carry without naming a different food ("milk of choice", "salt to taste").
+var notePhrases = [][]string{
+	{"to", "taste"}, {"of", "choice"}, {"your", "choice"}, {"optional"},
+	{"for", "serving"}, {"for", "garnish"}, {"to", "serve"}, {"divided"},
+	{"as", "needed"}, {"if", "needed"}, {"or", "more"}, {"plus", "more"},
+}
+
+// packWords are the counts that lead a stored name without being the food:
+// "pkt Ranch Seasoning", "can chickpeas". Only a leading one is dropped, and
+// only when a word follows it.
+var packWords = map[string]bool{
+	"pkt": true, "pkg": true, "packet": true, "package": true, "pack": true,
+	"can": true, "tin": true, "jar": true, "bag": true, "box": true,
+	"bottle": true, "carton": true, "x": true,
+}
+
+// prepWords describe a state of the food, not a different food: "fresh
+// cilantro" is cilantro, "COLD cooked brown rice" is brown rice. Words that
+// do make another product ("ground", "dried", "smoked", "unsalted", "hot")
+// are not here.
+var prepWords = map[string]bool{
+	"fresh": true, "freshly": true, "chopped": true, "minced": true,
+	"diced": true, "sliced": true, "grated": true, "shredded": true,
+	"crushed": true, "cooked": true, "uncooked": true, "cold": true,
+	"warm": true, "large": true, "small": true, "medium": true, "ripe": true,
+	"peeled": true, "finely": true, "roughly": true, "thinly": true,
+	"coarsely": true, "packed": true, "softened": true, "melted": true,
+	"heaping": true, "level": true, "halved": true, "quartered": true,
+}
+
+// Normalize reads a stored or typed name for matching: folded (see Fold),
+// with what a name carries besides the food taken away: bracketed notes and
+// prices ("rice ($0.60)"), anything after a comma or semicolon
+// ("chicken thighs, boneless"), digits and fractions, marks ("vegetable
+// oil*"), note phrases ("milk of choice", "to taste") and a leading package
+// word ("pkt Ranch Seasoning"). Hyphens split words ("long-grain"). What is
+// left is words of letters separated by single spaces; it may be empty.
+func Normalize(s string) string {
+	s = Fold(s)
+	s = bracketed.ReplaceAllString(s, " ")
+	s = price.ReplaceAllString(s, " ")
+	if i := strings.IndexAny(s, ",;"); i > 0 && strings.TrimSpace(s[:i]) != "" {
+		s = s[:i]
+	}
+	s = strings.ReplaceAll(s, "'", "")
+	s = strings.ReplaceAll(s, "’", "")
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || r == '&' || r == '+' {
+			return r
+		}
+		return ' '
+	}, s)
+	words := dropPhrases(strings.Fields(s))
+	if len(words) > 1 && packWords[words[0]] {
+		words = words[1:]
+		if len(words) > 1 && words[0] == "of" {
+			words = words[1:]
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+func dropPhrases(words []string) []string {
+	out := make([]string, 0, len(words))
+	for i := 0; i < len(words); {
+		n := 0
+		for _, p := range notePhrases {
+			if hasAt(words, i, p) {
+				n = len(p)
+				break
+			}
+		}
+		if n > 0 {
+			i += n
+			continue
+		}
+		out = append(out, words[i])
+		i++
+	}
+	return out
+}
+
+func hasAt(words []string, i int, p []string) bool {
+	if i+len(p) > len(words) {
+		return false
+	}
+	for j, w := range p {
+		if words[i+j] != w {
+			return false
+		}
+	}
+	return true
+}
+
+// Singular is the English singular of one word ("tomatoes" -> "tomato",
+// "leaves" -> "leaf"), by go-pluralize's rules, which know uncountables
+// ("rice") and words that end in -ss ("lemongrass", "bass").
+// Results are kept: go-pluralize tries its rules (regular expressions) one by
+// one, and an index of a few thousand foods asks for the same words often.
+func Singular(word string) string {
+	if s, ok := singulars.Load(word); ok {
+		return s.(string)
+	}
+	s := english.Singular(word)
+	singulars.Store(word, s)
+	return s
+}
+
+var singulars sync.Map
+
+// Words is the matching key of a name: Normalize, without preparation words
+// ("fresh", "chopped", "cooked"), each word made singular. Two names with
+// equal Words name the same food for a cook.
+func Words(s string) []string {
+	fields := strings.Fields(Normalize(s))
+	out := make([]string, 0, len(fields))
+	for _, w := range fields {
+		if prepWords[w] && len(fields) > 1 {
+			continue
+		}
+		out = append(out, Singular(w))
+	}
+	if len(out) == 0 && len(fields) > 0 {
+		// every word was a preparation word: keep them, the name is all there is
+		for _, w := range fields {
+			out = append(out, Singular(w))
+		}
+	}
+	return out
+}
+
+// Key is Words joined by spaces.
+func Key(s string) string { return strings.Join(Words(s), " ") }
+
+// Head is the head noun of a name: the last word of its Words ("COLD cooked
+// brown rice" -> "rice", "chicken thighs" -> "thigh"), empty when the name
+// has no words.
+func Head(s string) string {
+	w := Words(s)
+	if len(w) == 0 {
+		return ""
+	}
+	return w[len(w)-1]
+}
+
+// partWords are what a name may add after the food it is a part or a form
+// of: "chicken thighs" is chicken, "garlic cloves" garlic, "broccoli
+// florets" broccoli, "lime juice" comes from a lime. A stock, a powder, an
+// oil, a sauce or a vinegar is another product and is not here.
+var partWords = map[string]bool{
+	"thigh": true, "breast": true, "drumstick": true, "wing": true, "leg": true,
+	"fillet": true, "filet": true, "loin": true, "tenderloin": true,
+	"cutlet": true, "chop": true, "shoulder": true, "shank": true,
+	"rib": true, "belly": true, "mince": true, "tender": true,
+	"clove": true, "leaf": true, "sprig": true, "stalk": true, "stem": true,
+	"floret": true, "bulb": true, "wedge": true, "segment": true,
+	"piece": true, "chunk": true, "cube": true, "slice": true, "half": true,
+	"strip": true, "juice": true, "zest": true, "peel": true, "rind": true,
+	"cheese": true,
+}
+
+// notCheese are the words before "cheese" that make another cheese rather
+// than name a cheese by its kind ("parmesan cheese" is parmesan, "cream
+// cheese" is not cream).
+var notCheese = map[string]bool{"cream": true, "cottage": true, "goat": true, "string": true}
+
+// alternatives split a name or a line on "and", "or", "+" and "&": a line
+// "avocado oil or canola oil" offers two foods, "salt and pepper" two. An
+// ellipsis is read as written: "chicken or vegetable broth" offers
+// "chicken" as much as "butter or vegetable oil" offers butter, since which
+// word is a modifier takes knowing the foods.
+func alternatives(words []string) [][]string {
+	var out [][]string
+	start := 0
+	for i, w := range words {
+		if w == "and" || w == "or" || w == "+" || w == "&" {
+			if i > start {
+				out = append(out, words[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(words) {
+		out = append(out, words[start:])
+	}
+	return out
+}
+
+// Covers reports whether the general name covers the specific one: the
+// general's words (see Words) stand in the specific, and whatever follows
+// them there is only a part or form of the food (see partWords). So
+// "rice" covers "jasmine rice", "long-grain white rice" and "COLD cooked
+// brown rice", "chicken" covers "boneless chicken thighs", "lime" covers
+// "juice of 1 lime", "oil" covers "avocado oil or canola oil"; "rice" does
+// not cover "rice vinegar", and a specific name never covers the general
+// one ("jasmine rice" does not cover "rice"). A name covers itself; an
+// empty name covers nothing.
+func Covers(general, specific string) bool {
+	return coversWords(Words(general), Words(specific))
+}
+
+func coversWords(g, s []string) bool {
+	if len(g) == 0 {
+		return false
+	}
+	for _, alt := range alternatives(s) {
+		if coversAlt(g, alt) {
+			return true
+		}
+	}
+	return false
+}
+
+func coversAlt(g, s []string) bool {
+	for i := 0; i+len(g) <= len(s); i++ {
+		if !hasAt(s, i, g) {
+			continue
+		}
+		rest := s[i+len(g):]
+		ok := true
+		for j, w := range rest {
+			if !partWords[w] || (w == "cheese" && j == 0 && notCheese[g[len(g)-1]]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
