@@ -20,6 +20,7 @@ from .lookup import (
 from .matcher import what_can_i_cook
 from .models import (
     CookLog,
+    Ingredient,
     Location,
     MetaRecipe,
     MetaRecipeBaseIngredient,
@@ -166,6 +167,21 @@ class AuthCheckView(APIView):
 
     def get(self, request):
         return Response({"username": request.user.get_username()})
+
+
+class IngredientListView(APIView):
+    """GET /api/ingredients/ — every ingredient with its aliases, by name.
+
+    The pantry service reads names against this list with sous's shared
+    resolver before a write, so a name is bound to one ingredient (or
+    refused as ambiguous) the same way everywhere in sous.
+    """
+
+    def get(self, request):
+        rows = Ingredient.objects.prefetch_related("aliases").order_by("name")
+        return Response(
+            [{"id": i.id, "name": i.name, "aliases": sorted(a.name for a in i.aliases.all())} for i in rows]
+        )
 
 
 class PantryListView(APIView):
