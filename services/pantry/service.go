@@ -4,7 +4,9 @@
 //
 // The service holds no database of its own; every RPC is one or two calls to
 // the food API (client.go) whose answers are shaped into compact messages
-// (shape.go). It may import proto and internal; nothing in mcpfront.
+// (shape.go); the names a write carries are read with the shared resolver,
+// services/internal/names (resolve.go). It may import proto, internal and
+// services/internal; nothing in mcpfront.
 package pantry
 
 import (
