@@ -573,6 +573,14 @@ func TestLogCookOffTemplateIsLoggedAsCooked(t *testing.T) {
 		t.Errorf("created close matches = %v, want pork minse beside pork mince", cm)
 	}
 
+	// The meta-recipe's name is read with the resolver too.
+	spaced, err := c.LogCook(ctx(t), connect.NewRequest(&pantryv1.LogCookRequest{
+		Cooked: &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: "Weeknight Stir Fry"},
+	}))
+	if err != nil || spaced.Msg.GetCooked() != "Weeknight stir-fry" || spaced.Msg.GetResolved()["Weeknight Stir Fry"] != "Weeknight stir-fry" {
+		t.Errorf("LogCook(Weeknight Stir Fry) = %v, %v; want the stir-fry, resolved", spaced, err)
+	}
+
 	_, err = c.LogCook(ctx(t), connect.NewRequest(&pantryv1.LogCookRequest{
 		Cooked:      &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: "weeknight stirfry"},
 		SlotChoices: []*pantryv1.SlotChoice{{Slot: "veg", Ingredient: "kohlrabi"}},

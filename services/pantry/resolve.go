@@ -109,3 +109,40 @@ func ambiguousOf(field, given string, candidates []string) error {
 	}
 	return out
 }
+
+// bindCooked reads log_cook's meta_recipe or recipe, when given by name,
+// against the food API's list of them (GET /meta-recipes/ or /recipes/),
+// so "Weeknight Stir Fry" logs "Weeknight stir-fry" and says so in
+// *resolved. A name that binds nothing is sent as given, as it is to a
+// food API without the list: the food API refuses it with its close
+// matches.
+func (s *Service) bindCooked(ctx context.Context, body map[string]any, resolved *map[string]string) error {
+	for _, c := range []struct{ field, path string }{{"meta_recipe", "/meta-recipes/"}, {"recipe", "/recipes/"}} {
+		given, ok := body[c.field].(string)
+		if !ok {
+			continue
+		}
+		var list []struct {
+			ID   int64  `json:"id"`
+			Name string `json:"name"`
+		}
+		err := s.food.get(ctx, c.path, nil, &list)
+		var ae *apiError
+		if errors.As(err, &ae) && ae.kind == kindNotFound {
+			continue // a food API without the list: it reads the name itself
+		}
+		if err != nil {
+			return connectError(err, "")
+		}
+		entries := make([]names.Entry, 0, len(list))
+		for _, r := range list {
+			entries = append(entries, names.Entry{ID: strconv.FormatInt(r.ID, 10), Name: r.Name})
+		}
+		send, _, err := bind(names.NewIndex(entries), c.field, given, resolved)
+		if err != nil {
+			return err
+		}
+		body[c.field] = send
+	}
+	return nil
+}

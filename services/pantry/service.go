@@ -251,7 +251,10 @@ func (s *Service) SetItemState(ctx context.Context, req *connect.Request[pantryv
 		msg = fmt.Sprintf("%s was already %s; nothing changed", itemLabel(it), res.Item.State)
 	}
 	out := &pantryv1.SetItemStateResponse{Item: it, Changed: res.Changed, PreviousState: prev, Message: msg, Resolved: resolved}
-	noteResolved(&out.Resolved, name, it.GetName())
+	if send == name {
+		// Read by the food API's own matching, not the resolver.
+		noteResolved(&out.Resolved, name, it.GetName())
+	}
 	return connect.NewResponse(out), nil
 }
 
@@ -297,7 +300,7 @@ func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1
 	out := &pantryv1.AddToPantryResponse{}
 	for i, a := range adds {
 		name := normName(a.GetName())
-		send, _, err := bind(ix, fmt.Sprintf("items[%d].name", i), name, &out.Resolved)
+		send, how, err := bind(ix, fmt.Sprintf("items[%d].name", i), name, &out.Resolved)
 		var r *pantryv1.AddResult
 		if err != nil {
 			r = &pantryv1.AddResult{Name: name, Outcome: pantryv1.AddOutcome_ADD_OUTCOME_FAILED, Message: connect.CodeOf(err).String()}
@@ -312,7 +315,10 @@ func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1
 			r = s.addOne(ctx, a, name, send)
 		}
 		out.Items = append(out.Items, r)
-		if r.Item != nil {
+		if r.Item != nil && how == names.None {
+			// The food API's own matching read a name the resolver left
+			// alone (a list from the pantry's rows misses template-only
+			// ingredients); say so all the same.
 			noteResolved(&out.Resolved, r.GetName(), r.GetItem().GetName())
 		}
 	}
@@ -470,14 +476,13 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 	default:
 		return nil, invalid("one of meta_recipe or recipe is required")
 	}
-	var resolved map[string]string
+	type pick struct{ slot, ing string }
+	var picks []pick
+	choices := map[string]string{}
 	if len(m.GetSlotChoices()) > 0 {
 		if _, ok := body["meta_recipe"]; !ok {
 			return nil, invalid("slot_choices apply only to a meta-recipe")
 		}
-		choices := map[string]string{}
-		type pick struct{ slot, ing string }
-		var picks []pick
 		for i, sc := range m.GetSlotChoices() {
 			slot, ing := normName(sc.GetSlot()), normName(sc.GetIngredient())
 			if slot == "" || ing == "" {
@@ -498,20 +503,6 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 			picks = append(picks, pick{slot, ing})
 			sent = append(sent, ing)
 		}
-		// A choice the template does not list is still what was cooked:
-		// the food API logs it, creating it when no ingredient binds.
-		ix, err := s.ingredientIndex(ctx)
-		if err != nil {
-			return nil, connectError(err, "")
-		}
-		for i, p := range picks {
-			send, _, err := bind(ix, fmt.Sprintf("slot_choices[%d].ingredient", i), p.ing, &resolved)
-			if err != nil {
-				return nil, err
-			}
-			choices[p.slot] = send
-		}
-		body["slot_choices"] = choices
 	}
 	if m.Servings != nil {
 		if n := m.GetServings(); n < 1 || n > MaxServings {
@@ -538,6 +529,28 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 		return nil, invalid("date must be YYYY-MM-DD, got %q", m.GetDate())
 	}
 	body["date"] = date
+
+	// Every argument is checked; the names are read now (resolve.go).
+	var resolved map[string]string
+	if err := s.bindCooked(ctx, body, &resolved); err != nil {
+		return nil, err
+	}
+	if len(picks) > 0 {
+		// A choice the template does not list is still what was cooked:
+		// the food API logs it, creating it when no ingredient binds.
+		ix, err := s.ingredientIndex(ctx)
+		if err != nil {
+			return nil, connectError(err, "")
+		}
+		for i, p := range picks {
+			send, _, err := bind(ix, fmt.Sprintf("slot_choices[%d].ingredient", i), p.ing, &resolved)
+			if err != nil {
+				return nil, err
+			}
+			choices[p.slot] = send
+		}
+		body["slot_choices"] = choices
+	}
 
 	var res struct {
 		ID         int64 `json:"id"`
