@@ -4,9 +4,12 @@
 //
 // Conventions are those of every sous API package (see
 // sous/recipes/v1/recipes.proto), with these for the pantry:
-//   - Ingredients are addressed by name, matched case-insensitively against
-//     names and aliases; pantry items, meta-recipes and cook logs carry the
-//     food API's integer ids.
+//   - Ingredients are addressed by name, read as a cook means it: the name
+//     ignoring case, spacing and accents, then an alias, then English
+//     singular/plural. A write never narrows a general word to a kind it
+//     covers ("chicken" is not "chicken thighs" unless it is its alias); an
+//     answer lists in `resolved` every name read other than exactly. Pantry
+//     items, meta-recipes and cook logs carry the food API's integer ids.
 //   - Dates are ISO 8601 calendar dates, `YYYY-MM-DD`.
 //   - A name that matches nothing, or more than one ingredient, is NotFound
 //     or InvalidArgument whose message lists the close matches ("no
