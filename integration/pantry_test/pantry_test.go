@@ -573,6 +573,17 @@ func TestLogCookOffTemplateIsLoggedAsCooked(t *testing.T) {
 		t.Errorf("created close matches = %v, want pork minse beside pork mince", cm)
 	}
 
+	// A general word that covers one of the slot's options is that option
+	// ("mince" is the stir-fry's "pork mince"), said in resolved, not a
+	// new ingredient.
+	mince, err := c.LogCook(ctx(t), connect.NewRequest(&pantryv1.LogCookRequest{
+		Cooked:      &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: "Weeknight stir-fry"},
+		SlotChoices: []*pantryv1.SlotChoice{{Slot: "protein", Ingredient: "mince"}},
+	}))
+	if err != nil || mince.Msg.GetResolved()["mince"] != "pork mince" || mince.Msg.GetOffTemplate() != nil || mince.Msg.GetCreatedIngredients() != nil {
+		t.Errorf("LogCook(protein: mince) = %v, %v; want pork mince, resolved, on-template", mince, err)
+	}
+
 	// The meta-recipe's name is read with the resolver too.
 	spaced, err := c.LogCook(ctx(t), connect.NewRequest(&pantryv1.LogCookRequest{
 		Cooked: &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: "Weeknight Stir Fry"},

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"connectrpc.com/connect"
 
@@ -115,34 +117,79 @@ func ambiguousOf(field, given string, candidates []string) error {
 // so "Weeknight Stir Fry" logs "Weeknight stir-fry" and says so in
 // *resolved. A name that binds nothing is sent as given, as it is to a
 // food API without the list: the food API refuses it with its close
-// matches.
-func (s *Service) bindCooked(ctx context.Context, body map[string]any, resolved *map[string]string) error {
+// matches. It returns the meta-recipe logged, when the list has it (by
+// name or id), for its slots' options.
+func (s *Service) bindCooked(ctx context.Context, body map[string]any, resolved *map[string]string) (*apiMetaRecipe, error) {
+	var found *apiMetaRecipe
 	for _, c := range []struct{ field, path string }{{"meta_recipe", "/meta-recipes/"}, {"recipe", "/recipes/"}} {
-		given, ok := body[c.field].(string)
+		ref, ok := body[c.field]
 		if !ok {
 			continue
 		}
-		var list []struct {
-			ID   int64  `json:"id"`
-			Name string `json:"name"`
-		}
+		var list []apiMetaRecipe // a fixed recipe reads as one without slots
 		err := s.food.get(ctx, c.path, nil, &list)
 		var ae *apiError
 		if errors.As(err, &ae) && ae.kind == kindNotFound {
 			continue // a food API without the list: it reads the name itself
 		}
 		if err != nil {
-			return connectError(err, "")
+			return nil, connectError(err, "")
 		}
-		entries := make([]names.Entry, 0, len(list))
-		for _, r := range list {
-			entries = append(entries, names.Entry{ID: strconv.FormatInt(r.ID, 10), Name: r.Name})
+		if given, isName := ref.(string); isName {
+			entries := make([]names.Entry, 0, len(list))
+			for _, r := range list {
+				entries = append(entries, names.Entry{ID: strconv.FormatInt(r.ID, 10), Name: r.Name})
+			}
+			send, _, err := bind(names.NewIndex(entries), c.field, given, resolved)
+			if err != nil {
+				return nil, err
+			}
+			body[c.field] = send
 		}
-		send, _, err := bind(names.NewIndex(entries), c.field, given, resolved)
-		if err != nil {
-			return err
+		if c.field != "meta_recipe" {
+			continue
 		}
-		body[c.field] = send
+		for i := range list {
+			if id, isID := body[c.field].(int64); isID && list[i].ID == id || strings.EqualFold(fmt.Sprint(body[c.field]), list[i].Name) {
+				found = &list[i]
+			}
+		}
 	}
-	return nil
+	return found, nil
+}
+
+// bindChoice reads one slot choice: bind first; then a general word that
+// covers exactly one of its slot's options ("rice" beside the option
+// "jasmine rice") is read as that option and answered in *resolved, since
+// the cook chose from the template, and one covering several options is
+// refused naming them. A general word covering no option is kept, to be
+// logged off-template.
+func bindChoice(ix *names.Index, mr *apiMetaRecipe, field, slot, given string, resolved *map[string]string) (string, error) {
+	send, how, err := bind(ix, field, given, resolved)
+	if err != nil || how != names.None || mr == nil {
+		return send, err
+	}
+	r := ix.Resolve(given)
+	if r.How != names.General {
+		return send, nil
+	}
+	var options []string
+	for _, sl := range mr.Slots {
+		if !strings.EqualFold(normName(sl.Name), slot) {
+			continue
+		}
+		for _, o := range sl.Options {
+			if slices.ContainsFunc(r.Matches, func(e names.Entry) bool { return strings.EqualFold(e.Name, o.Ingredient) }) {
+				options = append(options, o.Ingredient)
+			}
+		}
+	}
+	switch len(options) {
+	case 0:
+		return send, nil
+	case 1:
+		noteResolved(resolved, given, options[0])
+		return options[0], nil
+	}
+	return "", ambiguousOf(field, given, options)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -37,7 +38,19 @@ func (f *fakeFoodAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		_, _ = io.WriteString(w, `[{"id":1,"name":"egg noodles","aliases":["noodles"]},{"id":2,"name":"spring onions","aliases":[]},
-			{"id":3,"name":"tomato","aliases":[]},{"id":4,"name":"tomatoes","aliases":[]}]`)
+			{"id":3,"name":"tomato","aliases":[]},{"id":4,"name":"tomatoes","aliases":[]},
+			{"id":5,"name":"red onions","aliases":[]},{"id":6,"name":"jasmine rice","aliases":[]}]`)
+	case r.Method == http.MethodGet && r.URL.Path == "/api/meta-recipes/":
+		_, _ = io.WriteString(w, `[{"id":1,"name":"Weeknight stir-fry","slots":[
+			{"name":"veg","options":[{"ingredient":"spring onions"},{"ingredient":"red onions"}]},
+			{"name":"carb","options":[{"ingredient":"egg noodles"},{"ingredient":"jasmine rice"}]}]}]`)
+	case r.Method == http.MethodPost && r.URL.Path == "/api/log-cook/":
+		var body map[string]any
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		f.mu.Lock()
+		f.writes = append(f.writes, body)
+		f.mu.Unlock()
+		_ = json.NewEncoder(w).Encode(map[string]any{"id": 3, "meta_recipe": map[string]any{"name": fmt.Sprint(body["meta_recipe"])}, "date": body["date"]})
 	case r.Method == http.MethodGet && r.URL.Path == "/api/pantry/":
 		_, _ = io.WriteString(w, `[{"id":7,"ingredient":"egg noodles","aliases":["noodles"],"location":"cupboard","state":"in"},
 			{"id":8,"ingredient":"spring onions","aliases":[],"location":"fridge","state":"in"}]`)
@@ -158,5 +171,49 @@ func TestCreateMetaRecipeReadsNamesWithTheResolver(t *testing.T) {
 	}
 	if got := res.Msg.GetResolved(); len(got) != 1 || got["noodles"] != "egg noodles" {
 		t.Errorf("resolved = %v", got)
+	}
+}
+
+// log_cook reads a slot choice against its slot's options too: a general
+// word covering exactly one option is that option, one covering two is
+// refused naming them, and the meta-recipe's name is read as well.
+func TestLogCookReadsChoicesAgainstTheSlot(t *testing.T) {
+	for _, tt := range []struct {
+		name, meta, slot, given string
+		wantSent, wantMeta      string
+		wantErr                 string
+	}{
+		{"a general word is the one option it covers", "weeknight stir fry", "carb", "rice", "jasmine rice", "Weeknight stir-fry", ""},
+		{"a general word covering two options is refused", "Weeknight stir-fry", "veg", "onions", "", "", `"spring onions", "red onions"`},
+		{"a plural binds first", "1", "veg", "Spring Onion", "spring onions", "", ""},
+		{"a word covering no option is kept, off-template", "Weeknight stir-fry", "carb", "couscous", "couscous", "Weeknight stir-fry", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &fakeFoodAPI{}
+			c := fakeClient(t, f)
+			res, err := c.LogCook(context.Background(), connect.NewRequest(&pantryv1.LogCookRequest{
+				Cooked:      &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: tt.meta},
+				SlotChoices: []*pantryv1.SlotChoice{{Slot: tt.slot, Ingredient: tt.given}},
+			}))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || len(f.sent()) != 0 {
+					t.Fatalf("err = %v, %d writes; want one naming %s and no write", err, len(f.sent()), tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			sent := f.sent()[0]
+			if got := sent["slot_choices"].(map[string]any)[tt.slot]; got != tt.wantSent {
+				t.Errorf("sent %s: %v, want %q", tt.slot, got, tt.wantSent)
+			}
+			if tt.wantMeta != "" && sent["meta_recipe"] != tt.wantMeta {
+				t.Errorf("sent meta_recipe %v, want %q", sent["meta_recipe"], tt.wantMeta)
+			}
+			if tt.wantSent != tt.given && res.Msg.GetResolved()[tt.given] != tt.wantSent {
+				t.Errorf("resolved = %v", res.Msg.GetResolved())
+			}
+		})
 	}
 }

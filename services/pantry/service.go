@@ -532,7 +532,8 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 
 	// Every argument is checked; the names are read now (resolve.go).
 	var resolved map[string]string
-	if err := s.bindCooked(ctx, body, &resolved); err != nil {
+	mr, err := s.bindCooked(ctx, body, &resolved)
+	if err != nil {
 		return nil, err
 	}
 	if len(picks) > 0 {
@@ -543,7 +544,7 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 			return nil, connectError(err, "")
 		}
 		for i, p := range picks {
-			send, _, err := bind(ix, fmt.Sprintf("slot_choices[%d].ingredient", i), p.ing, &resolved)
+			send, err := bindChoice(ix, mr, fmt.Sprintf("slot_choices[%d].ingredient", i), p.slot, p.ing, &resolved)
 			if err != nil {
 				return nil, err
 			}
