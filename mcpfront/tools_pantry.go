@@ -47,6 +47,7 @@ type pantryAdditionIn struct {
 	Location string   `json:"location,omitempty"`
 	Quantity *float64 `json:"quantity,omitempty"`
 	Unit     string   `json:"unit,omitempty"`
+	Expiry   string   `json:"expiry,omitempty" jsonschema:"Use-by date."`
 }
 
 // amountIn is one option or base ingredient as the pantry spec writes it:
@@ -171,10 +172,11 @@ func setItemState(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in se
 		it.Quantity, it.Unit = nil, ""
 	}
 	return struct {
-		Message string     `json:"message,omitempty"`
-		Changed bool       `json:"changed"`
-		Item    pantryItem `json:"item"`
-	}{res.Msg.GetMessage(), res.Msg.GetChanged(), it}, nil
+		Message  string            `json:"message,omitempty"`
+		Changed  bool              `json:"changed"`
+		Item     pantryItem        `json:"item"`
+		Resolved map[string]string `json:"resolved,omitempty"`
+	}{res.Msg.GetMessage(), res.Msg.GetChanged(), it, res.Msg.GetResolved()}, nil
 }
 
 type addToPantryIn struct {
@@ -185,18 +187,19 @@ type addToPantryIn struct {
 func addToPantryTool() Tool {
 	return newTool(ToolsetPantry, &mcp.Tool{
 		Name:        "add_to_pantry",
-		Description: "Call when the user bought something. Restocks items already there; unknown names are created.",
+		Description: "Call when the user bought something. Restocks items already there, with the quantity and expiry given; unknown names are created.",
 		Annotations: writeAnn(false, true, false),
 	}, hasPantry, props{"items": both(itemsRange(1, limits.PantryAdditions), func(s *mcpSchema) {
 		both(nonEmpty, guardLen(limits.PantryNameChars))(s.Items.Properties["name"])
 		enum(locationNames...)(s.Items.Properties["location"])
+		isoDate(s.Items.Properties["expiry"])
 	})}, addToPantry)
 }
 
 func addToPantry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in addToPantryIn) (any, error) {
 	req := &pantryv1.AddToPantryRequest{}
 	for _, it := range in.Items {
-		req.Items = append(req.Items, &pantryv1.PantryAddition{Name: it.Name, Location: locations[it.Location], Quantity: it.Quantity, Unit: it.Unit})
+		req.Items = append(req.Items, &pantryv1.PantryAddition{Name: it.Name, Location: locations[it.Location], Quantity: it.Quantity, Unit: it.Unit, Expiry: it.Expiry})
 	}
 	res, err := b.Pantry.AddToPantry(ctx, connect.NewRequest(req))
 	if err != nil {
@@ -206,17 +209,25 @@ func addToPantry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in add
 		Name          string   `json:"name"`
 		Outcome       string   `json:"outcome"`
 		Location      string   `json:"location,omitempty"`
+		Quantity      *float64 `json:"quantity,omitempty"`
+		Unit          string   `json:"unit,omitempty"`
+		Expiry        string   `json:"expiry,omitempty"`
 		NewIngredient bool     `json:"new_ingredient,omitempty"`
 		Message       string   `json:"message,omitempty"`
 		CloseMatches  []string `json:"close_matches,omitempty"`
 	}
 	out := struct {
-		Items []result `json:"items"`
-	}{Items: []result{}}
+		Items    []result          `json:"items"`
+		Resolved map[string]string `json:"resolved,omitempty"`
+	}{Items: []result{}, Resolved: res.Msg.GetResolved()}
 	for _, r := range res.Msg.GetItems() {
+		// What is now stored is answered, so a restock shows the amount
+		// and use-by date it took.
+		it := r.GetItem()
 		out.Items = append(out.Items, result{
 			Name: r.GetName(), Outcome: strings.ToLower(strings.TrimPrefix(r.GetOutcome().String(), "ADD_OUTCOME_")),
-			Location: locationName(r.GetItem().GetLocation()), NewIngredient: r.GetIngredientCreated(), Message: r.GetMessage(), CloseMatches: r.GetCloseMatches(),
+			Location: locationName(it.GetLocation()), Quantity: it.Quantity, Unit: it.GetUnit(), Expiry: it.GetExpiry(),
+			NewIngredient: r.GetIngredientCreated(), Message: r.GetMessage(), CloseMatches: r.GetCloseMatches(),
 		})
 	}
 	return out, nil
@@ -347,7 +358,7 @@ func getMetaRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, _ n
 type logCookIn struct {
 	MetaRecipe  string         `json:"meta_recipe,omitempty" jsonschema:"Meta-recipe name or id."`
 	Recipe      string         `json:"recipe,omitempty" jsonschema:"Pantry recipe name or id."`
-	SlotChoices []slotChoiceIn `json:"slot_choices,omitempty" jsonschema:"Option used per slot."`
+	SlotChoices []slotChoiceIn `json:"slot_choices,omitempty" jsonschema:"What was used per slot, option or not."`
 	Servings    *int           `json:"servings,omitempty" jsonschema:"Servings cooked."`
 	Rating      *int           `json:"rating,omitempty" jsonschema:"Rating."`
 	Notes       string         `json:"notes,omitempty" jsonschema:"Notes."`
@@ -392,16 +403,39 @@ func logCook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in logCook
 		return nil, mealieRecipeHint(ctx, b, in.MetaRecipe+in.Recipe, err)
 	}
 	out := struct {
-		ID   int64    `json:"cook_log_id"`
-		What string   `json:"cooked"`
-		Date string   `json:"date,omitempty"`
-		Used []string `json:"used_ingredients,omitempty"`
-		Hint string   `json:"hint,omitempty"`
-	}{ID: res.Msg.GetCookLogId(), What: res.Msg.GetCooked(), Date: res.Msg.GetDate(), Used: res.Msg.GetUsedIngredients()}
+		ID          int64               `json:"cook_log_id"`
+		What        string              `json:"cooked"`
+		Date        string              `json:"date,omitempty"`
+		Used        []string            `json:"used_ingredients,omitempty"`
+		OffTemplate map[string]string   `json:"off_template,omitempty"`
+		Created     []string            `json:"created_ingredients,omitempty"`
+		Resolved    map[string]string   `json:"resolved,omitempty"`
+		Close       map[string][]string `json:"close_to_created,omitempty"`
+		Hint        string              `json:"hint,omitempty"`
+	}{
+		ID: res.Msg.GetCookLogId(), What: res.Msg.GetCooked(), Date: res.Msg.GetDate(), Used: res.Msg.GetUsedIngredients(),
+		OffTemplate: res.Msg.GetOffTemplate(), Created: res.Msg.GetCreatedIngredients(), Resolved: res.Msg.GetResolved(),
+	}
+	for _, nm := range res.Msg.GetCreatedCloseMatches() {
+		if out.Close == nil {
+			out.Close = map[string][]string{}
+		}
+		out.Close[nm.GetName()] = nm.GetCloseMatches()
+	}
+	var hints []string
+	if len(out.OffTemplate) > 0 {
+		// What was cooked is logged even when the template does not list
+		// it; saying so lets the model offer to add it as an option.
+		hints = append(hints, "off_template choices are not options of their slot: logged as cooked, template unchanged")
+	}
+	if len(out.Close) > 0 {
+		hints = append(hints, "a created ingredient is close to a known one (close_to_created): ask if it was a typo")
+	}
 	if len(out.Used) > 0 {
 		// A cook log never changes pantry state (pantry spec §6.1).
-		out.Hint = "pantry unchanged: ask the user which of used_ingredients are now low or out, then call set_item_state"
+		hints = append(hints, "pantry unchanged: ask the user which of used_ingredients are now low or out, then call set_item_state")
 	}
+	out.Hint = strings.Join(hints, "; ")
 	return out, nil
 }
 
@@ -500,8 +534,9 @@ func createMetaRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, i
 		return nil, err
 	}
 	return struct {
-		MetaRecipe         metaRecipeView `json:"meta_recipe"`
-		Updated            bool           `json:"updated,omitempty"`
-		CreatedIngredients []string       `json:"created_ingredients,omitempty"`
-	}{shapeMetaRecipe(res.Msg.GetMetaRecipe()), res.Msg.GetUpdated(), res.Msg.GetCreatedIngredients()}, nil
+		MetaRecipe         metaRecipeView    `json:"meta_recipe"`
+		Updated            bool              `json:"updated,omitempty"`
+		CreatedIngredients []string          `json:"created_ingredients,omitempty"`
+		Resolved           map[string]string `json:"resolved,omitempty"`
+	}{shapeMetaRecipe(res.Msg.GetMetaRecipe()), res.Msg.GetUpdated(), res.Msg.GetCreatedIngredients(), res.Msg.GetResolved()}, nil
 }

@@ -478,11 +478,11 @@ func TestPantryTools(t *testing.T) {
 			args: map[string]any{"ingredient": "noodles", "state": "out"},
 			reply: &pantryv1.SetItemStateResponse{
 				Item: &pantryv1.PantryItem{Name: "egg noodles", State: pantryv1.ItemState_ITEM_STATE_OUT, Location: pantryv1.Location_LOCATION_CUPBOARD, Quantity: proto.Float64(500), Unit: "g"}, Changed: true,
-				Message: "egg noodles (cupboard) is now out",
+				Message: "egg noodles (cupboard) is now out", Resolved: map[string]string{"noodles": "egg noodles"},
 			},
 			wantReq: &pantryv1.SetItemStateRequest{Ingredient: "noodles", State: pantryv1.ItemState_ITEM_STATE_OUT},
 			// An item that is out answers no quantity left from before.
-			want:    []string{`"message":"egg noodles (cupboard) is now out","changed":true`, `"location":"cupboard"`},
+			want:    []string{`"message":"egg noodles (cupboard) is now out","changed":true`, `"location":"cupboard"`, `"resolved":{"noodles":"egg noodles"}`},
 			notWant: []string{`"quantity"`, `"unit"`},
 		},
 		{
@@ -499,6 +499,24 @@ func TestPantryTools(t *testing.T) {
 			}}},
 			wantReq: &pantryv1.AddToPantryRequest{Items: []*pantryv1.PantryAddition{{Name: "eggs", Location: pantryv1.Location_LOCATION_FRIDGE, Quantity: proto.Float64(12)}}},
 			want:    []string{`{"items":[{"name":"eggs","outcome":"restocked","location":"fridge"}]}`},
+		},
+		{
+			name: "a restock takes quantity and expiry and answers them", tool: "add_to_pantry", service: pantryOf, method: "AddToPantry",
+			args: map[string]any{"items": []any{map[string]any{"name": "neutral oil", "quantity": 2, "unit": "l", "expiry": "2027-03-01"}}},
+			reply: &pantryv1.AddToPantryResponse{Items: []*pantryv1.AddResult{{
+				Name: "neutral oil", Outcome: pantryv1.AddOutcome_ADD_OUTCOME_RESTOCKED,
+				Item: &pantryv1.PantryItem{Name: "vegetable oil", Location: pantryv1.Location_LOCATION_CUPBOARD, Quantity: proto.Float64(2), Unit: "l", Expiry: "2027-03-01"},
+			}}, Resolved: map[string]string{"neutral oil": "vegetable oil"}},
+			wantReq: &pantryv1.AddToPantryRequest{Items: []*pantryv1.PantryAddition{{Name: "neutral oil", Quantity: proto.Float64(2), Unit: "l", Expiry: "2027-03-01"}}},
+			want: []string{
+				`{"name":"neutral oil","outcome":"restocked","location":"cupboard","quantity":2,"unit":"l","expiry":"2027-03-01"}`,
+				`"resolved":{"neutral oil":"vegetable oil"}`,
+			},
+		},
+		{
+			name: "an expiry that is not a date is refused before any call", tool: "add_to_pantry", service: pantryOf, method: "AddToPantry",
+			args:    map[string]any{"items": []any{map[string]any{"name": "milk", "expiry": "next week"}}},
+			isError: true, want: []string{"expiry"},
 		},
 		{
 			name: "what can I cook", tool: "what_can_i_cook", service: pantryOf, method: "WhatCanICook",
@@ -527,6 +545,20 @@ func TestPantryTools(t *testing.T) {
 			want:    []string{`"cook_log_id":9`, "set_item_state"},
 		},
 		{
+			name: "log cook says what was off-template", tool: "log_cook", service: pantryOf, method: "LogCook",
+			args: map[string]any{"meta_recipe": "Stir-fry", "slot_choices": []any{map[string]any{"slot": "veg", "ingredient": "broccoli"}}},
+			reply: &pantryv1.LogCookResponse{
+				CookLogId: 10, Cooked: "Stir-fry", UsedIngredients: []string{"broccoli"},
+				OffTemplate: map[string]string{"veg": "broccoli"}, CreatedIngredients: []string{"broccoli"},
+				CreatedCloseMatches: []*pantryv1.NameMatches{{Name: "broccoli", CloseMatches: []string{"broccolini"}}},
+			},
+			wantReq: &pantryv1.LogCookRequest{Cooked: &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: "Stir-fry"}, SlotChoices: []*pantryv1.SlotChoice{{Slot: "veg", Ingredient: "broccoli"}}},
+			want: []string{
+				`"off_template":{"veg":"broccoli"}`, `"created_ingredients":["broccoli"]`, `"close_to_created":{"broccoli":["broccolini"]}`,
+				"logged as cooked, template unchanged", "set_item_state",
+			},
+		},
+		{
 			name: "log cook rating bounds", tool: "log_cook", service: pantryOf, method: "LogCook",
 			args: map[string]any{"meta_recipe": "Stir-fry", "rating": 9}, isError: true,
 		},
@@ -538,6 +570,17 @@ func TestPantryTools(t *testing.T) {
 			},
 			wantReq: &pantryv1.CreateMetaRecipeRequest{Name: "Fried rice", Slots: []*pantryv1.SlotInput{{Name: "veg", Options: []*pantryv1.IngredientAmount{{Ingredient: "peas"}}}}},
 			want:    []string{`"created_ingredients":["peas"]`},
+			notWant: []string{`"resolved"`},
+		},
+		{
+			name: "create meta-recipe says how a name was read", tool: "create_meta_recipe", service: pantryOf, method: "CreateMetaRecipe",
+			args: map[string]any{"name": "Roast", "base_ingredients": []any{"chicken"}},
+			reply: &pantryv1.CreateMetaRecipeResponse{
+				MetaRecipe: &pantryv1.MetaRecipe{Id: 5, Name: "Roast", BaseIngredients: []*pantryv1.IngredientAmount{{Ingredient: "chicken thighs"}}},
+				Resolved:   map[string]string{"chicken": "chicken thighs"},
+			},
+			wantReq: &pantryv1.CreateMetaRecipeRequest{Name: "Roast", BaseIngredients: []*pantryv1.IngredientAmount{{Ingredient: "chicken"}}},
+			want:    []string{`"resolved":{"chicken":"chicken thighs"}`},
 		},
 	})
 }

@@ -8,6 +8,7 @@ from . import views
 urlpatterns = [
     re_path(r"^health/?$", views.HealthView.as_view(), name="health"),
     re_path(r"^auth/check/?$", views.AuthCheckView.as_view(), name="auth-check"),
+    re_path(r"^ingredients/?$", views.IngredientListView.as_view(), name="ingredients"),
     re_path(r"^pantry/?$", views.PantryListView.as_view(), name="pantry"),
     re_path(r"^pantry/set-state/?$", views.SetStateView.as_view(), name="pantry-set-state"),
     re_path(r"^pantry/(?P<pk>[0-9]{1,18})/?$", views.PantryItemView.as_view(), name="pantry-item"),

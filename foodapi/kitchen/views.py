@@ -20,6 +20,7 @@ from .lookup import (
 from .matcher import what_can_i_cook
 from .models import (
     CookLog,
+    Ingredient,
     Location,
     MetaRecipe,
     MetaRecipeBaseIngredient,
@@ -100,6 +101,49 @@ def resolve_or_fail(name):
     return ingredient
 
 
+def resolve_or_create(name):
+    """get_or_create_ingredient, an ambiguous name turned into the API's 400.
+
+    Returns (ingredient, created). A name that fits two ingredients equally
+    writes nothing: the 400 lists them, as set-state's does.
+    """
+    try:
+        return get_or_create_ingredient(name)
+    except AmbiguousIngredient as exc:
+        items = pantry_items().filter(ingredient__in=exc.ingredients)
+        names = ", ".join(i.name for i in exc.ingredients)
+        raise ApiError(
+            status.HTTP_400_BAD_REQUEST,
+            f"'{exc.name}' could mean more than one ingredient ({names}); use the full name.",
+            close_matches=[i.name for i in exc.ingredients],
+            candidates=[candidate_data(i) for i in items],
+        )
+
+
+def near_names_if_new(name):
+    """close_matches of a name that resolves to no ingredient, else [].
+
+    Read before a write creates the name, so the new ingredient is not its
+    own close match; an ambiguous name is refused by the write itself.
+    """
+    try:
+        if find_ingredient(name) is not None:
+            return []
+    except AmbiguousIngredient:
+        return []
+    return close_matches(name)
+
+
+def read_other_than_exactly(given, ingredient):
+    """True when `given` found `ingredient` through an alias or a plural variant.
+
+    Exactly means the stored name, ignoring case and spacing (normalize_name);
+    anything else is reported in a write's `resolved`, so a caller sees how a
+    name was read instead of finding out later ("noodles" -> "egg noodles").
+    """
+    return normalize_name(given).lower() != ingredient.name.lower()
+
+
 class HealthView(APIView):
     """GET /api/health/ — unauthenticated liveness + database check."""
 
@@ -123,6 +167,21 @@ class AuthCheckView(APIView):
 
     def get(self, request):
         return Response({"username": request.user.get_username()})
+
+
+class IngredientListView(APIView):
+    """GET /api/ingredients/ — every ingredient with its aliases, by name.
+
+    The pantry service reads names against this list with sous's shared
+    resolver before a write, so a name is bound to one ingredient (or
+    refused as ambiguous) the same way everywhere in sous.
+    """
+
+    def get(self, request):
+        rows = Ingredient.objects.prefetch_related("aliases").order_by("name")
+        return Response(
+            [{"id": i.id, "name": i.name, "aliases": sorted(a.name for a in i.aliases.all())} for i in rows]
+        )
 
 
 class PantryListView(APIView):
@@ -332,6 +391,7 @@ class CreateMetaRecipeView(APIView):
             raise ApiError(status.HTTP_400_BAD_REQUEST, "PUT needs the id of the meta-recipe to update.")
         name = normalize_name(data["name"])
         created_ingredients = []
+        resolved = {}
 
         with transaction.atomic():
             if recipe_id is None:
@@ -360,13 +420,18 @@ class CreateMetaRecipeView(APIView):
                 try:
                     ingredient, created = get_or_create_ingredient(raw_name)
                 except AmbiguousIngredient as exc:
+                    names = ", ".join(i.name for i in exc.ingredients)
                     raise ApiError(
                         status.HTTP_400_BAD_REQUEST,
-                        f"{field_path}: '{exc.name}' could mean more than one ingredient; use the full name.",
+                        f"{field_path}: '{exc.name}' could mean more than one ingredient ({names}); "
+                        "use the full name.",
                         close_matches=[i.name for i in exc.ingredients],
                     )
                 if created:
-                    created_ingredients.append(ingredient.name)
+                    if ingredient.name not in created_ingredients:
+                        created_ingredients.append(ingredient.name)
+                elif read_other_than_exactly(raw_name, ingredient):
+                    resolved[normalize_name(raw_name)] = ingredient.name
                 return ingredient
 
             # Rebuild: the template is replaced as a whole, keeping its id.
@@ -413,7 +478,11 @@ class CreateMetaRecipeView(APIView):
 
         saved = shapes.meta_recipe_queryset().get(pk=meta_recipe.pk)
         return Response(
-            {"meta_recipe": shapes.meta_recipe_data(saved), "created_ingredients": created_ingredients},
+            {
+                "meta_recipe": shapes.meta_recipe_data(saved),
+                "created_ingredients": created_ingredients,
+                "resolved": resolved,
+            },
             status=status.HTTP_201_CREATED if recipe_id is None else status.HTTP_200_OK,
         )
 
@@ -428,33 +497,55 @@ class LogCookView(APIView):
 
         choices = {}
         chosen = {}
+        off_template = {}
+        created_ingredients = []
+        resolved = {}
+        close = {}
         raw_choices = data.get("slot_choices") or {}
-        # With both links given, CookLog.clean() rejects the log; resolving
-        # choices first would report a lesser problem.
-        if meta_recipe is not None and recipe is None:
-            slots = {slot.name.lower(): slot for slot in meta_recipe.slots.all()}
-            for slot_name, choice in raw_choices.items():
-                slot = slots.get(normalize_name(slot_name).lower())
-                if slot is None:
-                    choices[slot_name] = choice  # CookLog.clean() names the bad slot
-                    continue
-                ingredient = resolve_or_fail(choice)
-                choices[slot.name] = ingredient.name
-                chosen[slot.id] = ingredient
-        else:
-            choices = dict(raw_choices)
+        # One transaction: an ingredient created for an off-template choice
+        # is rolled back when the log itself is refused (a bad slot name,
+        # a rating out of range), so a refused call writes nothing.
+        with transaction.atomic():
+            # With both links given, CookLog.clean() rejects the log;
+            # resolving choices first would report a lesser problem.
+            if meta_recipe is not None and recipe is None:
+                slots = {slot.name.lower(): slot for slot in meta_recipe.slots.all()}
+                for slot_name, choice in raw_choices.items():
+                    slot = slots.get(normalize_name(slot_name).lower())
+                    if slot is None or not normalize_name(choice):
+                        choices[slot_name] = choice  # CookLog.clean() names the problem
+                        continue
+                    # What was cooked is logged even when the template does
+                    # not list it ("veg: broccoli"): the choice resolves
+                    # against every ingredient, and a new one is created.
+                    # Close spellings stay suggestions, never a match: a new
+                    # "pork minse" is created and its near names reported.
+                    near = near_names_if_new(choice)
+                    ingredient, created = resolve_or_create(choice)
+                    if created:
+                        created_ingredients.append(ingredient.name)
+                        if near:
+                            close[ingredient.name] = near
+                    elif read_other_than_exactly(choice, ingredient):
+                        resolved[normalize_name(choice)] = ingredient.name
+                    if not any(o.ingredient_id == ingredient.id for o in slot.options.all()):
+                        off_template[slot.name] = ingredient.name
+                    choices[slot.name] = ingredient.name
+                    chosen[slot.id] = ingredient
+            else:
+                choices = dict(raw_choices)
 
-        log = CookLog(
-            meta_recipe=meta_recipe,
-            recipe=recipe,
-            slot_choices=choices,
-            servings=data.get("servings"),
-            rating=data.get("rating"),
-            notes=data.get("notes") or "",
-        )
-        if data.get("date") is not None:
-            log.date = data["date"]
-        log.save()  # runs full_clean(): exactly-one link, rating 1-5, slot names
+            log = CookLog(
+                meta_recipe=meta_recipe,
+                recipe=recipe,
+                slot_choices=choices,
+                servings=data.get("servings"),
+                rating=data.get("rating"),
+                notes=data.get("notes") or "",
+            )
+            if data.get("date") is not None:
+                log.date = data["date"]
+            log.save()  # runs full_clean(): exactly-one link, rating 1-5, slot names
 
         used, unchosen = self.used_ingredients(log, meta_recipe, recipe, chosen)
         return Response(
@@ -463,6 +554,10 @@ class LogCookView(APIView):
                 "meta_recipe": {"id": meta_recipe.id, "name": meta_recipe.name} if meta_recipe else None,
                 "recipe": {"id": recipe.id, "name": recipe.name} if recipe else None,
                 "slot_choices": log.slot_choices,
+                "off_template": off_template,
+                "created_ingredients": created_ingredients,
+                "resolved": resolved,
+                "close_matches": close,
                 "servings": log.servings,
                 "rating": log.rating,
                 "notes": log.notes,

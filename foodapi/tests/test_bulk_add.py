@@ -115,3 +115,17 @@ def test_restocking_an_item_still_in_keeps_its_amount_and_date(api):
     result = add(api, {"name": "milk", "location": "fridge"}).json()["results"][0]
     assert result["item"]["id"] == milk.id
     assert (result["item"]["quantity"], result["item"]["expiry"]) == (2, "2099-01-01")
+
+
+def test_restocking_an_item_still_in_takes_the_new_amount_and_date(api):
+    milk = item("milk", location="fridge", state="in", quantity=0.3, unit="l", expiry=datetime.date(2099, 1, 1))
+    response = api.post(
+        "/api/bulk-pantry-add/",
+        {"items": [{"name": "milk", "quantity": 2, "unit": "l", "expiry": "2099-02-03"}]},
+        format="json",
+    )
+    result = response.json()["results"][0]
+    assert result["result"] == "restocked"
+    assert (result["item"]["quantity"], result["item"]["expiry"]) == (2, "2099-02-03")
+    milk.refresh_from_db()
+    assert (milk.quantity, milk.expiry, milk.state) == (2, datetime.date(2099, 2, 3), "in")

@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
-from kitchen.models import CookLog
-from tests.builders import item, meta_recipe, pantry_snapshot, recipe
+from kitchen.models import CookLog, Ingredient
+from tests.builders import ingredient, item, meta_recipe, pantry_snapshot, recipe
 
 
 @pytest.fixture
@@ -150,10 +150,59 @@ def test_slot_choices_with_fixed_recipe_is_400(api, bolognese):
     assert response.json()["detail"] == "slot_choices: Slot choices apply only to a meta-recipe."
 
 
-def test_unknown_choice_ingredient_is_404_with_close_matches(api, stir_fry):
+def test_off_template_choice_is_logged_as_cooked_and_created(api, stir_fry):
+    response = log(api, {"meta_recipe": stir_fry.id, "slot_choices": {"protein": "broccoli", "carb": "egg noodles"}})
+    assert response.status_code == 201
+    body = response.json()
+    assert body["slot_choices"] == {"protein": "broccoli", "carb": "egg noodles"}
+    assert body["off_template"] == {"protein": "broccoli"}
+    assert body["created_ingredients"] == ["broccoli"]
+    assert body["resolved"] == {}
+    assert Ingredient.objects.filter(name="broccoli").exists()
+    assert CookLog.objects.get().slot_choices["protein"] == "broccoli"
+    assert ("broccoli", "slot", None) in [(u["ingredient"], u["source"], u["quantity"]) for u in body["used_ingredients"]]
+    # The template is not changed by what was cooked once.
+    assert "broccoli" not in [o.ingredient.name for o in stir_fry.slots.get(name="protein").options.all()]
+
+
+def test_off_template_choice_of_a_known_ingredient_says_how_it_was_read(api, stir_fry):
+    ingredient("carrots", "carrot")
+    response = log(api, {"meta_recipe": stir_fry.id, "slot_choices": {"protein": "Carrot"}})
+    assert response.status_code == 201
+    body = response.json()
+    assert body["off_template"] == {"protein": "carrots"}
+    assert body["resolved"] == {"Carrot": "carrots"}
+    assert body["created_ingredients"] == []
+
+
+def test_template_option_is_not_off_template(api, stir_fry):
+    body = log(api, {"meta_recipe": stir_fry.id, "slot_choices": {"protein": "pork mince"}}).json()
+    assert (body["off_template"], body["created_ingredients"], body["resolved"]) == ({}, [], {})
+
+
+def test_a_new_choice_close_to_a_known_name_is_created_with_its_close_matches(api, stir_fry):
     response = log(api, {"meta_recipe": stir_fry.id, "slot_choices": {"protein": "pork minse"}})
-    assert response.status_code == 404
-    assert response.json()["close_matches"][0] == "pork mince"
+    assert response.status_code == 201
+    body = response.json()
+    assert body["created_ingredients"] == ["pork minse"]
+    assert body["close_matches"]["pork minse"][0] == "pork mince"
+
+
+def test_an_ambiguous_choice_writes_nothing(api, stir_fry):
+    ingredient("chilli")
+    ingredient("chilly")
+    response = log(api, {"meta_recipe": stir_fry.id, "slot_choices": {"protein": "chillies"}})
+    assert response.status_code == 400
+    assert response.json()["close_matches"] == ["chilli", "chilly"]
+    assert "chilli, chilly" in response.json()["detail"]
+    assert CookLog.objects.count() == 0
+
+
+def test_a_refused_log_creates_no_ingredient(api, stir_fry):
+    response = log(api, {"meta_recipe": stir_fry.id, "slot_choices": {"protein": "broccoli"}, "rating": 9})
+    assert response.status_code == 400
+    assert not Ingredient.objects.filter(name="broccoli").exists()
+    assert CookLog.objects.count() == 0
 
 
 def test_unknown_recipe_name_is_404(api, stir_fry):

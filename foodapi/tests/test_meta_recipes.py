@@ -32,6 +32,8 @@ def test_create_reports_auto_created_ingredients(api):
     # an alias resolves to the existing ingredient rather than creating one
     assert [b["ingredient"] for b in saved["base_ingredients"]] == ["egg noodles", "stock"]
     assert Ingredient.objects.filter(name__iexact="noodles").count() == 0
+    # ... and says so: the name was read other than exactly.
+    assert body["resolved"] == {"noodles": "egg noodles"}
 
 
 def test_put_with_id_rebuilds_and_keeps_id(api):
@@ -128,3 +130,57 @@ def test_list_shape(api):
     assert data["base_ingredients"][0]["ingredient"] == "butter"
     assert api.get(f"/api/meta-recipes/{mr.id}/").json() == data
     assert api.get("/api/meta-recipes/999/").status_code == 404
+
+
+def test_a_general_word_is_kept_not_narrowed(api):
+    # "chicken" is more general than "chicken thighs" but not its alias: a
+    # new "chicken", reported as created, never a silent "chicken thighs".
+    ingredient("chicken thighs")
+    body = api.post(
+        "/api/create-meta-recipe/",
+        {"name": "Roast", "slots": [{"name": "meat", "options": [{"ingredient": "chicken"}]}]},
+        format="json",
+    ).json()
+    assert body["created_ingredients"] == ["chicken"]
+    assert body["resolved"] == {}
+    assert body["meta_recipe"]["slots"][0]["options"][0]["ingredient"] == "chicken"
+
+
+def test_an_alias_binds_and_is_reported(api):
+    ingredient("chicken thighs", "chicken")
+    body = api.post(
+        "/api/create-meta-recipe/",
+        {"name": "Roast", "slots": [{"name": "meat", "options": [{"ingredient": "Chicken"}]}]},
+        format="json",
+    ).json()
+    assert body["created_ingredients"] == []
+    assert body["resolved"] == {"Chicken": "chicken thighs"}
+
+
+def test_an_exact_name_in_another_case_is_not_reported(api):
+    ingredient("Tofu")
+    body = api.post(
+        "/api/create-meta-recipe/",
+        {"name": "Bowl", "base_ingredients": ["tofu", "  TOFU  puffs "]},
+        format="json",
+    ).json()
+    assert body["resolved"] == {}
+    assert body["created_ingredients"] == ["TOFU puffs"]
+
+
+def test_an_ambiguous_name_lists_both_and_writes_nothing(api):
+    ingredient("chilli")
+    ingredient("chilly")
+    response = api.post(
+        "/api/create-meta-recipe/",
+        {"name": "Hot pot", "base_ingredients": ["stock", "chillies"]},
+        format="json",
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert body["detail"] == (
+        "base_ingredients[1]: 'chillies' could mean more than one ingredient (chilli, chilly); use the full name."
+    )
+    assert body["close_matches"] == ["chilli", "chilly"]
+    assert not MetaRecipe.objects.exists()
+    assert not Ingredient.objects.filter(name="stock").exists()

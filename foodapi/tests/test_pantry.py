@@ -114,3 +114,19 @@ def test_patch_unknown_id_is_404(api):
     response = api.patch("/api/pantry/999/", {"state": "in"}, format="json")
     assert response.status_code == 404
     assert response.json() == {"detail": "No pantry item has id 999."}
+
+
+def test_ingredients_lists_every_ingredient_with_its_aliases(api):
+    ingredient("egg noodles", "noodles", "Mie")
+    ingredient("tofu puffs")  # in no pantry item: listed all the same
+    response = api.get("/api/ingredients/")
+    assert response.status_code == 200
+    assert [(i["name"], i["aliases"]) for i in response.json()] == [
+        ("egg noodles", ["Mie", "noodles"]),
+        ("tofu puffs", []),
+    ]
+    assert all(isinstance(i["id"], int) for i in response.json())
+
+
+def test_ingredients_needs_the_token(anon):
+    assert anon.get("/api/ingredients/").status_code == 401

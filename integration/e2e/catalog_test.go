@@ -397,15 +397,30 @@ func everyTool(t *testing.T, version, transport string) {
 			if s["changed"] != true {
 				t.Errorf("set state = %v", s)
 			}
+			// A restock of an item in stock takes the amount and use-by
+			// date, and the pantry read back holds them.
+			re := items(t, ok(t, "add_to_pantry", map[string]any{"items": []any{map[string]any{"name": "e2e quinoa", "quantity": 500, "unit": "g", "expiry": "2027-01-02"}}}))
+			if len(re) != 1 || re[0]["outcome"] != "restocked" || re[0]["expiry"] != "2027-01-02" {
+				t.Errorf("restock = %v", re)
+			}
+			if p := ok(t, "get_pantry", map[string]any{"location": "cupboard"}); !strings.Contains(fmt.Sprint(p), "expiry:2027-01-02") {
+				t.Errorf("get_pantry after the restock = %v", p)
+			}
 			m := ok(t, "create_meta_recipe", map[string]any{"name": "E2E Bowl", "method": "Assemble.", "slots": []any{
-				map[string]any{"name": "grain", "options": []any{map[string]any{"ingredient": "e2e quinoa"}}},
+				map[string]any{"name": "grain", "options": []any{map[string]any{"ingredient": "e2e quinoa"}, map[string]any{"ingredient": "noodles"}}},
 			}})
 			name := str(m, "meta_recipe", "name")
-			if name != "E2E Bowl" {
-				t.Errorf("meta-recipe = %v", m)
+			if name != "E2E Bowl" || fmt.Sprint(m["resolved"]) != "map[noodles:egg noodles]" {
+				t.Errorf("meta-recipe = %v; want noodles resolved to egg noodles", m)
 			}
 			if len(metas) > 0 {
 				ok(t, "log_cook", map[string]any{"meta_recipe": "E2E Bowl", "rating": 5, "notes": "good"})
+				// What was cooked is logged even when the template does
+				// not list it.
+				lc := ok(t, "log_cook", map[string]any{"meta_recipe": "E2E Bowl", "slot_choices": []any{map[string]any{"slot": "grain", "ingredient": "e2e farro"}}})
+				if fmt.Sprint(lc["off_template"]) != "map[grain:e2e farro]" || fmt.Sprint(lc["created_ingredients"]) != "[e2e farro]" {
+					t.Errorf("off-template log_cook = %v", lc)
+				}
 			}
 			ok(t, "suggest_recipes", map[string]any{"from_pantry": true, "max_missing_foods": 10})
 		})

@@ -171,8 +171,8 @@ func TestSetItemStateNameErrors(t *testing.T) {
 }
 
 // Adding eggs that are marked out restocks their row; nothing is
-// duplicated, an item already in stock is left alone, and one bad item does
-// not stop the others.
+// duplicated, an item already in stock is restocked on its row, and one bad
+// item does not stop the others.
 func TestAddToPantryRestocksInsteadOfDuplicating(t *testing.T) {
 	t.Parallel()
 	c, _ := setup(t)
@@ -197,8 +197,8 @@ func TestAddToPantryRestocksInsteadOfDuplicating(t *testing.T) {
 		eggs.GetItem().GetState() != in || eggs.GetItem().GetQuantity() != 12 || eggs.GetIngredientCreated() {
 		t.Errorf("eggs = %v; want restocked on row %d, in, 12", eggs, before.GetId())
 	}
-	if pm := items[1]; pm.GetOutcome() != pantryv1.AddOutcome_ADD_OUTCOME_UNCHANGED || pm.GetItem().GetQuantity() != 500 {
-		t.Errorf("pork mince (fridge) = %v, want unchanged", pm)
+	if pm := items[1]; pm.GetOutcome() != pantryv1.AddOutcome_ADD_OUTCOME_RESTOCKED || pm.GetItem().GetQuantity() != 500 {
+		t.Errorf("pork mince (fridge) = %v, want restocked with its 500 g kept", pm)
 	}
 	if th := items[2]; th.GetOutcome() != pantryv1.AddOutcome_ADD_OUTCOME_CREATED || !th.GetIngredientCreated() ||
 		th.GetItem().GetLocation() != cupboard || th.GetItem().GetState() != in {
@@ -260,6 +260,80 @@ func TestAddToPantryAfterOutForgetsTheOldAmount(t *testing.T) {
 	kept := add(&pantryv1.PantryAddition{Name: "pork mince", Location: fridge})
 	if kept.GetItem().GetQuantity() != 500 {
 		t.Errorf("pork mince added again = %v, want its 500 g kept", kept)
+	}
+}
+
+// set_item_state reads the name with the shared resolver: a singular of
+// a stocked item binds and is answered in resolved, and a general word that
+// covers several stocked items is refused naming them, with nothing
+// changed.
+func TestSetItemStateReadsNamesWithTheResolver(t *testing.T) {
+	t.Parallel()
+	c, _ := setup(t)
+	res, err := c.SetItemState(ctx(t), connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "Spring Onion", State: out}))
+	if err != nil {
+		t.Fatalf("SetItemState(Spring Onion): %v", err)
+	}
+	if res.Msg.GetItem().GetName() != "spring onions" || res.Msg.GetResolved()["Spring Onion"] != "spring onions" {
+		t.Errorf("SetItemState = %v; want spring onions, resolved", res.Msg)
+	}
+	if got := find(allPantry(t, c), "spring onions", fridge); got.GetState() != out {
+		t.Errorf("stored spring onions = %v, want out", got)
+	}
+
+	before := allPantry(t, c)
+	_, err = c.SetItemState(ctx(t), connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "oil", State: out}))
+	ce := wantCode(t, err, connect.CodeInvalidArgument)
+	for _, want := range []string{`"olive oil"`, `"sesame oil"`, `"vegetable oil"`} {
+		if !strings.Contains(ce.Message(), want) {
+			t.Errorf("oil: message %q lacks %s", ce.Message(), want)
+		}
+	}
+	if !proto.Equal(before, allPantry(t, c)) {
+		t.Error("a refused set_item_state changed the pantry")
+	}
+}
+
+// A restock of an item still in stock takes the quantity and use-by date
+// it is given and answers restocked, where it used to answer "unchanged"
+// and keep the old ones; the pantry read back holds the new values. An
+// alias is answered in resolved, and a date that is not YYYY-MM-DD is
+// refused before any write.
+func TestAddToPantryRestockTakesQuantityAndExpiry(t *testing.T) {
+	t.Parallel()
+	c, _ := setup(t)
+	before := find(allPantry(t, c), "vegetable oil", cupboard)
+	if before.GetState() != in {
+		t.Fatalf("demo vegetable oil is %v, want in", before.GetState())
+	}
+	res, err := c.AddToPantry(ctx(t), connect.NewRequest(&pantryv1.AddToPantryRequest{Items: []*pantryv1.PantryAddition{
+		{Name: "neutral oil", Quantity: proto.Float64(2), Unit: "l", Expiry: "2027-03-01"},
+	}}))
+	if err != nil {
+		t.Fatalf("AddToPantry: %v", err)
+	}
+	r := res.Msg.GetItems()[0]
+	if r.GetOutcome() != pantryv1.AddOutcome_ADD_OUTCOME_RESTOCKED || r.GetItem().GetId() != before.GetId() ||
+		r.GetItem().GetQuantity() != 2 || r.GetItem().GetExpiry() != "2027-03-01" {
+		t.Errorf("restock = %v; want row %d restocked with 2 l to 2027-03-01", r, before.GetId())
+	}
+	if got := res.Msg.GetResolved(); got["neutral oil"] != "vegetable oil" || len(got) != 1 {
+		t.Errorf("resolved = %v, want neutral oil read as vegetable oil", got)
+	}
+	after := find(allPantry(t, c), "vegetable oil", cupboard)
+	if after.GetQuantity() != 2 || after.GetUnit() != "l" || after.GetExpiry() != "2027-03-01" || after.GetState() != in {
+		t.Errorf("stored = %v; want 2 l, 2027-03-01, in", after)
+	}
+
+	_, err = c.AddToPantry(ctx(t), connect.NewRequest(&pantryv1.AddToPantryRequest{Items: []*pantryv1.PantryAddition{
+		{Name: "vegetable oil", Expiry: "1/3/2027"},
+	}}))
+	ce := wantCode(t, err, connect.CodeInvalidArgument)
+	if !strings.Contains(ce.Message(), "items[0].expiry") || !strings.Contains(ce.Message(), "YYYY-MM-DD") {
+		t.Errorf("bad expiry: message %q", ce.Message())
+	}
+	if kept := find(allPantry(t, c), "vegetable oil", cupboard); kept.GetExpiry() != "2027-03-01" {
+		t.Errorf("a refused call changed the item: %v", kept)
 	}
 }
 
@@ -428,6 +502,13 @@ func TestLogCookStoresRatingAndLeavesThePantryAlone(t *testing.T) {
 		t.Errorf("unknown meta-recipe: NameMatches = %v", nm)
 	}
 
+	if m.GetOffTemplate() != nil || m.GetCreatedIngredients() != nil {
+		t.Errorf("template options answered as off-template: %v", m)
+	}
+	if got := m.GetResolved(); got["minced pork"] != "pork mince" || got["noodles"] != "egg noodles" || len(got) != 2 {
+		t.Errorf("resolved = %v, want the two aliases", got)
+	}
+
 	_, err = c.LogCook(ctx(t), connect.NewRequest(&pantryv1.LogCookRequest{
 		Cooked: &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: "Frittata"}, Rating: proto.Int32(6),
 	}))
@@ -439,6 +520,137 @@ func TestLogCookStoresRatingAndLeavesThePantryAlone(t *testing.T) {
 	ce = wantCode(t, err, connect.CodeInvalidArgument)
 	if !strings.Contains(ce.Message(), "'sauce' is not a slot") {
 		t.Errorf("unknown slot: message %q", ce.Message())
+	}
+}
+
+// A slot choice the template does not list is what was cooked: it is
+// logged (a new ingredient is created), the answer says it was
+// off-template, and the template is left as it was. A new name close to a
+// known one is created too, with that name beside it, and an unknown
+// meta-recipe is still refused.
+func TestLogCookOffTemplateIsLoggedAsCooked(t *testing.T) {
+	t.Parallel()
+	c, fa := setup(t)
+	res, err := c.LogCook(ctx(t), connect.NewRequest(&pantryv1.LogCookRequest{
+		Cooked: &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: "Weeknight stir-fry"},
+		SlotChoices: []*pantryv1.SlotChoice{
+			{Slot: "veg", Ingredient: "broccoli"},
+			{Slot: "protein", Ingredient: "onion"},
+			{Slot: "carb", Ingredient: "jasmine rice"},
+		},
+	}))
+	if err != nil {
+		t.Fatalf("LogCook: %v", err)
+	}
+	m := res.Msg
+	wantOff := map[string]string{"veg": "broccoli", "protein": "onions"}
+	if len(m.GetOffTemplate()) != 2 || m.GetOffTemplate()["veg"] != "broccoli" || m.GetOffTemplate()["protein"] != "onions" {
+		t.Errorf("off_template = %v, want %v", m.GetOffTemplate(), wantOff)
+	}
+	if !slices.Equal(m.GetCreatedIngredients(), []string{"broccoli"}) || m.GetResolved()["onion"] != "onions" {
+		t.Errorf("created %v, resolved %v; want broccoli created, onion read as onions", m.GetCreatedIngredients(), m.GetResolved())
+	}
+	if !slices.Contains(m.GetUsedIngredients(), "broccoli") {
+		t.Errorf("used_ingredients %v lacks broccoli", m.GetUsedIngredients())
+	}
+	stored, err := fa.Shell(ctx(t), "from kitchen.models import CookLog, SlotOption; l = CookLog.objects.get(pk="+
+		strconv.FormatInt(m.GetCookLogId(), 10)+"); print(sorted(l.slot_choices.items()), SlotOption.objects.filter(ingredient__name='broccoli').count())")
+	if err != nil {
+		t.Fatalf("reading the cook log: %v", err)
+	}
+	if want := "[('carb', 'jasmine rice'), ('protein', 'onions'), ('veg', 'broccoli')] 0"; stored != want {
+		t.Errorf("stored cook log = %q, want %q (and the template unchanged)", stored, want)
+	}
+
+	typo, err := c.LogCook(ctx(t), connect.NewRequest(&pantryv1.LogCookRequest{
+		Cooked:      &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: "Weeknight stir-fry"},
+		SlotChoices: []*pantryv1.SlotChoice{{Slot: "protein", Ingredient: "pork minse"}},
+	}))
+	if err != nil {
+		t.Fatalf("LogCook(pork minse): %v", err)
+	}
+	if cm := typo.Msg.GetCreatedCloseMatches(); len(cm) != 1 || cm[0].GetName() != "pork minse" || !slices.Contains(cm[0].GetCloseMatches(), "pork mince") {
+		t.Errorf("created close matches = %v, want pork minse beside pork mince", cm)
+	}
+
+	// A general word that covers one of the slot's options is that option
+	// ("mince" is the stir-fry's "pork mince"), said in resolved, not a
+	// new ingredient.
+	mince, err := c.LogCook(ctx(t), connect.NewRequest(&pantryv1.LogCookRequest{
+		Cooked:      &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: "Weeknight stir-fry"},
+		SlotChoices: []*pantryv1.SlotChoice{{Slot: "protein", Ingredient: "mince"}},
+	}))
+	if err != nil || mince.Msg.GetResolved()["mince"] != "pork mince" || mince.Msg.GetOffTemplate() != nil || mince.Msg.GetCreatedIngredients() != nil {
+		t.Errorf("LogCook(protein: mince) = %v, %v; want pork mince, resolved, on-template", mince, err)
+	}
+
+	// The meta-recipe's name is read with the resolver too.
+	spaced, err := c.LogCook(ctx(t), connect.NewRequest(&pantryv1.LogCookRequest{
+		Cooked: &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: "Weeknight Stir Fry"},
+	}))
+	if err != nil || spaced.Msg.GetCooked() != "Weeknight stir-fry" || spaced.Msg.GetResolved()["Weeknight Stir Fry"] != "Weeknight stir-fry" {
+		t.Errorf("LogCook(Weeknight Stir Fry) = %v, %v; want the stir-fry, resolved", spaced, err)
+	}
+
+	_, err = c.LogCook(ctx(t), connect.NewRequest(&pantryv1.LogCookRequest{
+		Cooked:      &pantryv1.LogCookRequest_MetaRecipe{MetaRecipe: "weeknight stirfry"},
+		SlotChoices: []*pantryv1.SlotChoice{{Slot: "veg", Ingredient: "kohlrabi"}},
+	}))
+	ce := wantCode(t, err, connect.CodeNotFound)
+	if !strings.Contains(ce.Message(), "Weeknight stir-fry") {
+		t.Errorf("unknown meta-recipe: message %q has no close match", ce.Message())
+	}
+	if n, err := fa.Shell(ctx(t), "from kitchen.models import Ingredient; print(Ingredient.objects.filter(name='kohlrabi').count())"); err != nil || n != "0" {
+		t.Errorf("a refused log created its choice: %q, %v", n, err)
+	}
+}
+
+// CreateMetaRecipe keeps a general word the user said ("oil", beside olive,
+// sesame and vegetable oil) as a new ingredient, binds an alias ("chicken"
+// is one of chicken thighs in the demo) and says so in resolved, and refuses
+// a name that fits two ingredients equally, listing them, with nothing
+// written.
+func TestCreateMetaRecipeNeverNarrowsSilently(t *testing.T) {
+	t.Parallel()
+	c, fa := setup(t)
+	res, err := c.CreateMetaRecipe(ctx(t), connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{
+		Name: "Traybake",
+		Slots: []*pantryv1.SlotInput{{Name: "protein", Options: []*pantryv1.IngredientAmount{
+			{Ingredient: "chicken", Quantity: proto.Float64(500), Unit: "g"}, {Ingredient: "Firm tofu"},
+		}}},
+		BaseIngredients: []*pantryv1.IngredientAmount{{Ingredient: "oil"}, {Ingredient: "carrot"}},
+	}))
+	if err != nil {
+		t.Fatalf("CreateMetaRecipe: %v", err)
+	}
+	if got := res.Msg.GetCreatedIngredients(); !slices.Equal(got, []string{"oil"}) {
+		t.Errorf("created = %v, want oil kept as the user's word", got)
+	}
+	want := map[string]string{"chicken": "chicken thighs", "carrot": "carrots"}
+	if got := res.Msg.GetResolved(); len(got) != len(want) || got["chicken"] != want["chicken"] || got["carrot"] != want["carrot"] {
+		t.Errorf("resolved = %v, want %v (Firm tofu is exact)", got, want)
+	}
+	if base := res.Msg.GetMetaRecipe().GetBaseIngredients(); len(base) != 2 || base[0].GetIngredient() != "oil" {
+		t.Errorf("base = %v, want oil first", base)
+	}
+
+	// "fresh tomatoes" reads as "tomato", "tomatoes" and the demo's
+	// "chopped tomatoes" alike (fresh and chopped are preparation words).
+	if _, err := fa.Shell(ctx(t), "from kitchen.models import Ingredient; Ingredient.objects.create(name='tomato'); Ingredient.objects.create(name='tomatoes'); print('ok')"); err != nil {
+		t.Fatalf("adding two tomatoes: %v", err)
+	}
+	_, err = c.CreateMetaRecipe(ctx(t), connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{
+		Name: "Hot pot", BaseIngredients: []*pantryv1.IngredientAmount{{Ingredient: "stock"}, {Ingredient: "fresh tomatoes"}},
+	}))
+	ce := wantCode(t, err, connect.CodeInvalidArgument)
+	if !strings.Contains(ce.Message(), `"tomato"`) || !strings.Contains(ce.Message(), `"tomatoes"`) || !strings.Contains(ce.Message(), "nothing was written") {
+		t.Errorf("ambiguous: message %q does not list both", ce.Message())
+	}
+	if nm := nameMatches(t, ce); nm == nil || !nm.GetAmbiguous() {
+		t.Errorf("ambiguous: NameMatches = %v", nm)
+	}
+	if n, err := fa.Shell(ctx(t), "from kitchen.models import Ingredient, MetaRecipe; print(MetaRecipe.objects.filter(name='Hot pot').count(), Ingredient.objects.filter(name='stock').count())"); err != nil || n != "0 0" {
+		t.Errorf("the refused create wrote %q, %v", n, err)
 	}
 }
 

@@ -5,18 +5,22 @@ go 1.26.0
 require (
 	connectrpc.com/connect v1.21.1
 	github.com/agnivade/levenshtein v1.2.2
-	github.com/souskitchen/sous/internal v0.0.0-00010101000000-000000000000
+	github.com/souskitchen/sous/internal v0.0.0
 	github.com/souskitchen/sous/proto v0.0.0
+	github.com/souskitchen/sous/services/internal v0.0.0
 	google.golang.org/protobuf v1.36.12
 )
 
 require (
 	connectrpc.com/grpchealth v1.5.0 // indirect
 	connectrpc.com/grpcreflect v1.3.1 // indirect
+	github.com/gertd/go-pluralize v0.2.1 // indirect
 	github.com/joho/godotenv v1.5.1 // indirect
+	golang.org/x/text v0.44.0 // indirect
 )
 
 replace (
 	github.com/souskitchen/sous/internal => ../../internal
 	github.com/souskitchen/sous/proto => ../../proto
+	github.com/souskitchen/sous/services/internal => ../internal
 )

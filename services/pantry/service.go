@@ -4,7 +4,9 @@
 //
 // The service holds no database of its own; every RPC is one or two calls to
 // the food API (client.go) whose answers are shaped into compact messages
-// (shape.go). It may import proto and internal; nothing in mcpfront.
+// (shape.go); the names a write carries are read with the shared resolver,
+// services/internal/names (resolve.go). It may import proto, internal and
+// services/internal; nothing in mcpfront.
 package pantry
 
 import (
@@ -27,6 +29,7 @@ import (
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
 	"github.com/souskitchen/sous/proto/limits"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // Request limits, as the proto states them. Each is far above real use and
@@ -178,9 +181,12 @@ func (s *Service) GetPantry(ctx context.Context, req *connect.Request[pantryv1.G
 }
 
 // SetItemState sets one item's state by ingredient name or alias (POST
-// /pantry/set-state/). The pantry is read first only to report the previous
-// state; the food API resolves the name and writes only when the state
-// differs, so a repeated call changes nothing and says so.
+// /pantry/set-state/). The pantry is read first to read the name against
+// the stocked ingredients (resolve.go) and to report the previous state;
+// the food API writes only when the state differs, so a repeated call
+// changes nothing and says so. A state is only ever set on a pantry item,
+// so a general word ("oil") is read as the one stocked item it covers, and
+// refused naming them when it covers several.
 func (s *Service) SetItemState(ctx context.Context, req *connect.Request[pantryv1.SetItemStateRequest]) (*connect.Response[pantryv1.SetItemStateResponse], error) {
 	m := req.Msg
 	name := normName(m.GetIngredient())
@@ -194,17 +200,34 @@ func (s *Service) SetItemState(ctx context.Context, req *connect.Request[pantryv
 	if state == "" {
 		return nil, invalid("state is required: in, low or out")
 	}
-	body := map[string]any{"ingredient": name, "state": state}
+	loc := ""
 	if m.GetLocation() != pantryv1.Location_LOCATION_UNSPECIFIED {
-		loc := locationName(m.GetLocation())
-		if loc == "" {
+		if loc = locationName(m.GetLocation()); loc == "" {
 			return nil, invalid("location %d is not a known location", m.GetLocation())
 		}
-		body["location"] = loc
 	}
 	before, err := s.pantry(ctx, pantryv1.Location_LOCATION_UNSPECIFIED)
 	if err != nil {
 		return nil, connectError(err, "")
+	}
+	var resolved map[string]string
+	ix := pantryIndex(before)
+	send, how, err := bind(ix, "ingredient", name, &resolved)
+	if err != nil {
+		return nil, err
+	}
+	if how == names.None {
+		if r := ix.Resolve(name); r.How == names.General {
+			if len(r.Matches) > 1 {
+				return nil, ambiguousOf("ingredient", name, r.MatchNames())
+			}
+			send = r.Matches[0].Name
+			noteResolved(&resolved, name, send)
+		}
+	}
+	body := map[string]any{"ingredient": send, "state": state}
+	if loc != "" {
+		body["location"] = loc
 	}
 	var res struct {
 		Item    apiItem `json:"item"`
@@ -227,17 +250,21 @@ func (s *Service) SetItemState(ctx context.Context, req *connect.Request[pantryv
 	if !res.Changed {
 		msg = fmt.Sprintf("%s was already %s; nothing changed", itemLabel(it), res.Item.State)
 	}
-	return connect.NewResponse(&pantryv1.SetItemStateResponse{
-		Item: it, Changed: res.Changed, PreviousState: prev, Message: msg,
-	}), nil
+	out := &pantryv1.SetItemStateResponse{Item: it, Changed: res.Changed, PreviousState: prev, Message: msg, Resolved: resolved}
+	if send == name {
+		// Read by the food API's own matching, not the resolver.
+		noteResolved(&out.Resolved, name, it.GetName())
+	}
+	return connect.NewResponse(out), nil
 }
 
 // AddToPantry adds items one by one (POST /bulk-pantry-add/ with one item
 // each), so one bad name fails only its own item: the food API runs a batch
-// in one transaction and would refuse it whole. An item already in stock
-// with the same amount is reported unchanged without a write; everything
-// else is created or restocked on its existing row by the food API (spec
-// §6.4: never a duplicate of an item marked out).
+// in one transaction and would refuse it whole. Every item is created or
+// restocked on its existing row by the food API (spec §6.4: never a
+// duplicate of an item marked out); an item already in stock is restocked
+// too, taking the quantity and expiry given, since buying more of it is
+// news the pantry keeps (it used to answer "unchanged" and drop them).
 func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1.AddToPantryRequest]) (*connect.Response[pantryv1.AddToPantryResponse], error) {
 	adds := req.Msg.GetItems()
 	if len(adds) == 0 || len(adds) > MaxAdditions {
@@ -250,6 +277,11 @@ func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1
 		if a.Quantity != nil && a.GetQuantity() < 0 {
 			return nil, invalid("items[%d].quantity must not be negative", i)
 		}
+		if e := strings.TrimSpace(a.GetExpiry()); e != "" {
+			if _, err := time.Parse(time.DateOnly, e); err != nil {
+				return nil, invalid("items[%d].expiry must be a date YYYY-MM-DD, got %q", i, a.GetExpiry())
+			}
+		}
 		name := normName(a.GetName())
 		if name == "" {
 			return nil, invalid("items[%d].name is required", i)
@@ -258,42 +290,69 @@ func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1
 			return nil, err
 		}
 	}
-	// Reading first finds the items already in stock; it also fails the
-	// call as a whole when the food API is down or refuses the token.
-	current, err := s.pantry(ctx, pantryv1.Location_LOCATION_UNSPECIFIED)
+	// Reading the ingredients first (resolve.go) also fails the call as a
+	// whole when the food API is down or refuses the token, instead of
+	// once per item.
+	ix, err := s.ingredientIndex(ctx)
 	if err != nil {
 		return nil, connectError(err, "")
 	}
 	out := &pantryv1.AddToPantryResponse{}
-	for _, a := range adds {
-		out.Items = append(out.Items, s.addOne(ctx, a, current))
+	for i, a := range adds {
+		name := normName(a.GetName())
+		send, how, err := bind(ix, fmt.Sprintf("items[%d].name", i), name, &out.Resolved)
+		var r *pantryv1.AddResult
+		if err != nil {
+			r = &pantryv1.AddResult{Name: name, Outcome: pantryv1.AddOutcome_ADD_OUTCOME_FAILED, Message: connect.CodeOf(err).String()}
+			var ce *connect.Error
+			if errors.As(err, &ce) {
+				r.Message = ce.Message()
+				if nm := detailMatches(ce); nm != nil {
+					r.CloseMatches = nm.GetCloseMatches()
+				}
+			}
+		} else {
+			r = s.addOne(ctx, a, name, send)
+		}
+		out.Items = append(out.Items, r)
+		if r.Item != nil && how == names.None {
+			// The food API's own matching read a name the resolver left
+			// alone (a list from the pantry's rows misses template-only
+			// ingredients); say so all the same.
+			noteResolved(&out.Resolved, r.GetName(), r.GetItem().GetName())
+		}
 	}
 	return connect.NewResponse(out), nil
 }
 
-func (s *Service) addOne(ctx context.Context, a *pantryv1.PantryAddition, current []apiItem) *pantryv1.AddResult {
-	name := normName(a.GetName())
+// detailMatches is the NameMatches detail of err, or nil.
+func detailMatches(ce *connect.Error) *pantryv1.NameMatches {
+	for _, d := range ce.Details() {
+		if v, err := d.Value(); err == nil {
+			if nm, ok := v.(*pantryv1.NameMatches); ok {
+				return nm
+			}
+		}
+	}
+	return nil
+}
+
+// addOne adds one item under the name the resolver bound (send), answering
+// it under the name as given.
+func (s *Service) addOne(ctx context.Context, a *pantryv1.PantryAddition, name, send string) *pantryv1.AddResult {
 	res := &pantryv1.AddResult{Name: name}
-	if name == "" {
-		res.Outcome, res.Message = pantryv1.AddOutcome_ADD_OUTCOME_FAILED, "a name is required"
-		return res
-	}
-	unit := strings.TrimSpace(a.GetUnit())
-	if row := stocked(current, name, a.GetLocation()); row != nil && row.State == "in" &&
-		(a.Quantity == nil || row.Quantity.set && row.Quantity.v == a.GetQuantity()) &&
-		(unit == "" || unit == row.Unit) {
-		res.Outcome, res.Item = pantryv1.AddOutcome_ADD_OUTCOME_UNCHANGED, item(*row)
-		return res
-	}
-	entry := map[string]any{"name": name}
+	entry := map[string]any{"name": send}
 	if l := locationName(a.GetLocation()); l != "" {
 		entry["location"] = l
 	}
 	if a.Quantity != nil {
 		entry["quantity"] = a.GetQuantity()
 	}
-	if unit != "" {
+	if unit := strings.TrimSpace(a.GetUnit()); unit != "" {
 		entry["unit"] = unit
+	}
+	if e := strings.TrimSpace(a.GetExpiry()); e != "" {
+		entry["expiry"] = e
 	}
 	var body struct {
 		Results []struct {
@@ -329,27 +388,18 @@ func (s *Service) addOne(ctx context.Context, a *pantryv1.PantryAddition, curren
 	return res
 }
 
-// stocked finds the pantry row an addition would restock when name equals
-// an ingredient's name or alias exactly (ignoring case): the row at l, or
-// the ingredient's only row when l is unspecified. Anything looser (plural
-// variants) is left to the food API, which resolves names with its own
-// rules.
-func stocked(items []apiItem, name string, l pantryv1.Location) *apiItem {
-	var found []*apiItem
-	for i := range items {
-		it := &items[i]
-		hit := strings.EqualFold(it.Ingredient, name)
-		for _, al := range it.Aliases {
-			hit = hit || strings.EqualFold(al, name)
-		}
-		if hit && (l == pantryv1.Location_LOCATION_UNSPECIFIED || locations[it.Location] == l) {
-			found = append(found, it)
-		}
+// noteResolved records in *m that given was read as stored, when it was
+// read other than exactly: the food API matches names ignoring case and
+// spacing, so only an alias or a singular/plural variant ("noodles" for
+// "egg noodles") is worth saying (pantry.proto, SetItemStateResponse.resolved).
+func noteResolved(m *map[string]string, given, stored string) {
+	if stored == "" || strings.EqualFold(normName(given), stored) {
+		return
 	}
-	if len(found) == 1 {
-		return found[0]
+	if *m == nil {
+		*m = map[string]string{}
 	}
-	return nil
+	(*m)[normName(given)] = stored
 }
 
 // WhatCanICook matches every meta-recipe against the pantry (GET
@@ -403,7 +453,7 @@ func ref(s string) any {
 func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.LogCookRequest]) (*connect.Response[pantryv1.LogCookResponse], error) {
 	m := req.Msg
 	body := map[string]any{}
-	var names []string // names the call resolves, for a close-match error
+	var sent []string // the names the call carries, for a close-match error
 	switch c := m.GetCooked().(type) {
 	case *pantryv1.LogCookRequest_MetaRecipe:
 		v := normName(c.MetaRecipe)
@@ -413,7 +463,7 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 		if err := checkName("meta_recipe", v); err != nil {
 			return nil, err
 		}
-		body["meta_recipe"], names = ref(v), append(names, v)
+		body["meta_recipe"], sent = ref(v), append(sent, v)
 	case *pantryv1.LogCookRequest_Recipe:
 		v := normName(c.Recipe)
 		if v == "" {
@@ -422,15 +472,17 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 		if err := checkName("recipe", v); err != nil {
 			return nil, err
 		}
-		body["recipe"], names = ref(v), append(names, v)
+		body["recipe"], sent = ref(v), append(sent, v)
 	default:
 		return nil, invalid("one of meta_recipe or recipe is required")
 	}
+	type pick struct{ slot, ing string }
+	var picks []pick
+	choices := map[string]string{}
 	if len(m.GetSlotChoices()) > 0 {
 		if _, ok := body["meta_recipe"]; !ok {
 			return nil, invalid("slot_choices apply only to a meta-recipe")
 		}
-		choices := map[string]string{}
 		for i, sc := range m.GetSlotChoices() {
 			slot, ing := normName(sc.GetSlot()), normName(sc.GetIngredient())
 			if slot == "" || ing == "" {
@@ -448,9 +500,9 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 				}
 			}
 			choices[slot] = ing
-			names = append(names, ing)
+			picks = append(picks, pick{slot, ing})
+			sent = append(sent, ing)
 		}
-		body["slot_choices"] = choices
 	}
 	if m.Servings != nil {
 		if n := m.GetServings(); n < 1 || n > MaxServings {
@@ -478,6 +530,29 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 	}
 	body["date"] = date
 
+	// Every argument is checked; the names are read now (resolve.go).
+	var resolved map[string]string
+	mr, err := s.bindCooked(ctx, body, &resolved)
+	if err != nil {
+		return nil, err
+	}
+	if len(picks) > 0 {
+		// A choice the template does not list is still what was cooked:
+		// the food API logs it, creating it when no ingredient binds.
+		ix, err := s.ingredientIndex(ctx)
+		if err != nil {
+			return nil, connectError(err, "")
+		}
+		for i, p := range picks {
+			send, err := bindChoice(ix, mr, fmt.Sprintf("slot_choices[%d].ingredient", i), p.slot, p.ing, &resolved)
+			if err != nil {
+				return nil, err
+			}
+			choices[p.slot] = send
+		}
+		body["slot_choices"] = choices
+	}
+
 	var res struct {
 		ID         int64 `json:"id"`
 		MetaRecipe *struct {
@@ -486,13 +561,27 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 		Recipe *struct {
 			Name string `json:"name"`
 		} `json:"recipe"`
-		Date string      `json:"date"`
-		Used []apiAmount `json:"used_ingredients"`
+		Date         string              `json:"date"`
+		Used         []apiAmount         `json:"used_ingredients"`
+		OffTemplate  map[string]string   `json:"off_template"`
+		Created      []string            `json:"created_ingredients"`
+		Resolved     map[string]string   `json:"resolved"`
+		CloseMatches map[string][]string `json:"close_matches"`
 	}
 	if err := s.food.send(ctx, http.MethodPost, "/log-cook/", body, &res); err != nil {
-		return nil, connectError(err, nameIn(err, names))
+		return nil, connectError(err, nameIn(err, sent))
 	}
-	out := &pantryv1.LogCookResponse{CookLogId: res.ID, Date: res.Date}
+	for given, stored := range res.Resolved {
+		noteResolved(&resolved, given, stored)
+	}
+	out := &pantryv1.LogCookResponse{
+		CookLogId: res.ID, Date: res.Date, OffTemplate: res.OffTemplate, CreatedIngredients: res.Created, Resolved: resolved,
+	}
+	for _, name := range res.Created {
+		if near := res.CloseMatches[name]; len(near) > 0 {
+			out.CreatedCloseMatches = append(out.CreatedCloseMatches, &pantryv1.NameMatches{Name: name, CloseMatches: limit(near)})
+		}
+	}
 	switch {
 	case res.MetaRecipe != nil:
 		out.Cooked = res.MetaRecipe.Name
@@ -509,15 +598,15 @@ func (s *Service) LogCook(ctx context.Context, req *connect.Request[pantryv1.Log
 
 // nameIn picks which of the names a call sent its error sentence is about
 // ("No ingredient is called 'basil'."), for the NameMatches detail.
-func nameIn(err error, names []string) string {
+func nameIn(err error, sent []string) string {
 	msg := strings.ToLower(err.Error())
-	for _, n := range names {
+	for _, n := range sent {
 		if strings.Contains(msg, "'"+strings.ToLower(n)+"'") {
 			return n
 		}
 	}
-	if len(names) > 0 {
-		return names[0]
+	if len(sent) > 0 {
+		return sent[0]
 	}
 	return ""
 }
@@ -560,56 +649,95 @@ func (s *Service) CreateMetaRecipe(ctx context.Context, req *connect.Request[pan
 		if n := len(sl.GetOptions()); n == 0 || n > MaxOptions {
 			return nil, invalid("slots[%d] (%s) needs 1 to %d options, got %d", i, sname, MaxOptions, n)
 		}
-		opts, err := amountInputs(fmt.Sprintf("slots[%d].options", i), sl.GetOptions())
+		if err := checkAmounts(fmt.Sprintf("slots[%d].options", i), sl.GetOptions()); err != nil {
+			return nil, err
+		}
+		slots = append(slots, map[string]any{"name": sname})
+	}
+	if err := checkAmounts("base_ingredients", m.GetBaseIngredients()); err != nil {
+		return nil, err
+	}
+	if m.Id != nil && m.GetId() < 1 {
+		return nil, invalid("id must be positive, got %d", m.GetId())
+	}
+	// Every argument is checked before this first request.
+	ix, err := s.ingredientIndex(ctx)
+	if err != nil {
+		return nil, connectError(err, "")
+	}
+	var resolved map[string]string
+	for i, sl := range m.GetSlots() {
+		opts, err := amountInputs(ix, fmt.Sprintf("slots[%d].options", i), sl.GetOptions(), &resolved)
 		if err != nil {
 			return nil, err
 		}
-		slots = append(slots, map[string]any{"name": sname, "options": opts})
+		slots[i]["options"] = opts
 	}
-	bases, err := amountInputs("base_ingredients", m.GetBaseIngredients())
+	bases, err := amountInputs(ix, "base_ingredients", m.GetBaseIngredients(), &resolved)
 	if err != nil {
 		return nil, err
 	}
 	body := map[string]any{"name": name, "method": m.GetMethod(), "slots": slots, "base_ingredients": bases}
 	method := http.MethodPost
 	if m.Id != nil {
-		if m.GetId() < 1 {
-			return nil, invalid("id must be positive, got %d", m.GetId())
-		}
 		body["id"], method = m.GetId(), http.MethodPut
 	}
 	var res struct {
-		MetaRecipe         apiMetaRecipe `json:"meta_recipe"`
-		CreatedIngredients []string      `json:"created_ingredients"`
+		MetaRecipe         apiMetaRecipe     `json:"meta_recipe"`
+		CreatedIngredients []string          `json:"created_ingredients"`
+		Resolved           map[string]string `json:"resolved"`
 	}
 	if err := s.food.send(ctx, method, "/create-meta-recipe/", body, &res); err != nil {
 		return nil, connectError(err, "")
 	}
 	return connect.NewResponse(&pantryv1.CreateMetaRecipeResponse{
-		MetaRecipe: metaRecipe(res.MetaRecipe), CreatedIngredients: res.CreatedIngredients, Updated: m.Id != nil,
+		MetaRecipe: metaRecipe(res.MetaRecipe), CreatedIngredients: res.CreatedIngredients, Updated: m.Id != nil, Resolved: mergeResolved(resolved, res.Resolved),
 	}), nil
 }
 
-func amountInputs(field string, in []*pantryv1.IngredientAmount) ([]map[string]any, error) {
-	out := make([]map[string]any, 0, len(in))
+// checkAmounts refuses an empty or overlong ingredient name and a negative
+// quantity, naming the argument.
+func checkAmounts(field string, in []*pantryv1.IngredientAmount) error {
 	for i, a := range in {
 		ing := normName(a.GetIngredient())
 		if ing == "" {
-			return nil, invalid("%s[%d].ingredient is required", field, i)
+			return invalid("%s[%d].ingredient is required", field, i)
 		}
 		if err := checkName(fmt.Sprintf("%s[%d].ingredient", field, i), ing); err != nil {
+			return err
+		}
+		if a.Quantity != nil && a.GetQuantity() < 0 {
+			return invalid("%s[%d].quantity must not be negative", field, i)
+		}
+	}
+	return nil
+}
+
+// amountInputs builds the food API's amounts of checked input, each name
+// read with the resolver (bind): a general word is kept as the user's and
+// created, never narrowed to a kind it covers.
+func amountInputs(ix *names.Index, field string, in []*pantryv1.IngredientAmount, resolved *map[string]string) ([]map[string]any, error) {
+	out := make([]map[string]any, 0, len(in))
+	for i, a := range in {
+		ing, _, err := bind(ix, fmt.Sprintf("%s[%d].ingredient", field, i), normName(a.GetIngredient()), resolved)
+		if err != nil {
 			return nil, err
 		}
 		e := map[string]any{"ingredient": ing, "unit": strings.TrimSpace(a.GetUnit())}
 		if a.Quantity != nil {
-			if a.GetQuantity() < 0 {
-				return nil, invalid("%s[%d].quantity must not be negative", field, i)
-			}
 			e["quantity"] = a.GetQuantity()
 		}
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// mergeResolved adds the food API's own resolved names to the resolver's.
+func mergeResolved(m, more map[string]string) map[string]string {
+	for given, stored := range more {
+		noteResolved(&m, given, stored)
+	}
+	return m
 }
 
 func sortByName(items []*pantryv1.MetaRecipe) {

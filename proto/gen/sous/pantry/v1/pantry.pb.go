@@ -4,9 +4,12 @@
 //
 // Conventions are those of every sous API package (see
 // sous/recipes/v1/recipes.proto), with these for the pantry:
-//   - Ingredients are addressed by name, matched case-insensitively against
-//     names and aliases; pantry items, meta-recipes and cook logs carry the
-//     food API's integer ids.
+//   - Ingredients are addressed by name, read as a cook means it: the name
+//     ignoring case, spacing and accents, then an alias, then English
+//     singular/plural. A write never narrows a general word to a kind it
+//     covers ("chicken" is not "chicken thighs" unless it is its alias); an
+//     answer lists in `resolved` every name read other than exactly. Pantry
+//     items, meta-recipes and cook logs carry the food API's integer ids.
 //   - Dates are ISO 8601 calendar dates, `YYYY-MM-DD`.
 //   - A name that matches nothing, or more than one ingredient, is NotFound
 //     or InvalidArgument whose message lists the close matches ("no
@@ -166,10 +169,12 @@ const (
 	AddOutcome_ADD_OUTCOME_UNSPECIFIED AddOutcome = 0
 	// A new pantry item was created.
 	AddOutcome_ADD_OUTCOME_CREATED AddOutcome = 1
-	// An existing item (low or out, or with a new quantity) was set back to
-	// in on its own row.
+	// An existing item was restocked on its own row: set to in, with the
+	// quantity and expiry given. Buying more of an item already in stock is
+	// a restock too.
 	AddOutcome_ADD_OUTCOME_RESTOCKED AddOutcome = 2
-	// The item was already in stock with that quantity; nothing was written.
+	// Not returned any more: an addition of an item already in stock is
+	// RESTOCKED, since it records that more was bought.
 	AddOutcome_ADD_OUTCOME_UNCHANGED AddOutcome = 3
 	// Nothing was written; message says why.
 	AddOutcome_ADD_OUTCOME_FAILED AddOutcome = 4
@@ -870,7 +875,11 @@ type SetItemStateResponse struct {
 	PreviousState ItemState `protobuf:"varint,3,opt,name=previous_state,json=previousState,proto3,enum=sous.pantry.v1.ItemState" json:"previous_state,omitempty"`
 	// One sentence saying what happened, such as "egg noodles (cupboard) is
 	// now out" or "egg noodles (cupboard) was already out; nothing changed".
-	Message       string `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
+	Message string `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
+	// The name as given to the ingredient it was read as, when it was read
+	// other than exactly (through an alias or a singular/plural variant),
+	// such as {"noodles": "egg noodles"}; empty otherwise.
+	Resolved      map[string]string `protobuf:"bytes,5,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -933,6 +942,13 @@ func (x *SetItemStateResponse) GetMessage() string {
 	return ""
 }
 
+func (x *SetItemStateResponse) GetResolved() map[string]string {
+	if x != nil {
+		return x.Resolved
+	}
+	return nil
+}
+
 // PantryAddition is one item bought.
 type PantryAddition struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -948,7 +964,10 @@ type PantryAddition struct {
 	// expiry date, since both described the stock that ran out.
 	Quantity *float64 `protobuf:"fixed64,3,opt,name=quantity,proto3,oneof" json:"quantity,omitempty"`
 	// Unit name, such as "g".
-	Unit          string `protobuf:"bytes,4,opt,name=unit,proto3" json:"unit,omitempty"`
+	Unit string `protobuf:"bytes,4,opt,name=unit,proto3" json:"unit,omitempty"`
+	// Use-by date, YYYY-MM-DD. When set it replaces the recorded date; when
+	// empty it is kept as for quantity.
+	Expiry        string `protobuf:"bytes,5,opt,name=expiry,proto3" json:"expiry,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1007,6 +1026,13 @@ func (x *PantryAddition) GetQuantity() float64 {
 func (x *PantryAddition) GetUnit() string {
 	if x != nil {
 		return x.Unit
+	}
+	return ""
+}
+
+func (x *PantryAddition) GetExpiry() string {
+	if x != nil {
+		return x.Expiry
 	}
 	return ""
 }
@@ -1154,7 +1180,10 @@ type AddToPantryResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// One per requested item, in order; a failed item does not stop the
 	// others.
-	Items         []*AddResult `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	Items []*AddResult `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	// Names as given to the ingredients they were read as, for the names
+	// read other than exactly (see SetItemStateResponse.resolved).
+	Resolved      map[string]string `protobuf:"bytes,2,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1192,6 +1221,13 @@ func (*AddToPantryResponse) Descriptor() ([]byte, []int) {
 func (x *AddToPantryResponse) GetItems() []*AddResult {
 	if x != nil {
 		return x.Items
+	}
+	return nil
+}
+
+func (x *AddToPantryResponse) GetResolved() map[string]string {
+	if x != nil {
+		return x.Resolved
 	}
 	return nil
 }
@@ -1825,8 +1861,9 @@ type SlotChoice struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The slot's name. Required.
 	Slot string `protobuf:"bytes,1,opt,name=slot,proto3" json:"slot,omitempty"`
-	// The ingredient used, by name or alias; it may be outside the slot's
-	// options. Required.
+	// The ingredient used, by name or alias. It may be outside the slot's
+	// options: what was cooked is logged (an unknown name creates the
+	// ingredient) and reported in LogCookResponse.off_template. Required.
 	Ingredient    string `protobuf:"bytes,2,opt,name=ingredient,proto3" json:"ingredient,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2022,8 +2059,20 @@ type LogCookResponse struct {
 	// Base ingredients plus chosen slot options: a suggestion of what may now
 	// be low or out, to confirm with the user. No pantry state was changed.
 	UsedIngredients []string `protobuf:"bytes,4,rep,name=used_ingredients,json=usedIngredients,proto3" json:"used_ingredients,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Slot to ingredient, for the choices that are not one of their slot's
+	// options, such as {"veg": "broccoli"}; the template is not changed.
+	OffTemplate map[string]string `protobuf:"bytes,5,rep,name=off_template,json=offTemplate,proto3" json:"off_template,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Names of ingredients that did not exist and were created for a choice.
+	CreatedIngredients []string `protobuf:"bytes,6,rep,name=created_ingredients,json=createdIngredients,proto3" json:"created_ingredients,omitempty"`
+	// Names as given to the ingredients they were read as, for the choices
+	// read other than exactly (see SetItemStateResponse.resolved).
+	Resolved map[string]string `protobuf:"bytes,7,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// For a created ingredient whose name is close to known ones ("pork
+	// minse"), those names: a close spelling is never taken as a match, but
+	// may be a typo to ask about.
+	CreatedCloseMatches []*NameMatches `protobuf:"bytes,8,rep,name=created_close_matches,json=createdCloseMatches,proto3" json:"created_close_matches,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *LogCookResponse) Reset() {
@@ -2080,6 +2129,34 @@ func (x *LogCookResponse) GetDate() string {
 func (x *LogCookResponse) GetUsedIngredients() []string {
 	if x != nil {
 		return x.UsedIngredients
+	}
+	return nil
+}
+
+func (x *LogCookResponse) GetOffTemplate() map[string]string {
+	if x != nil {
+		return x.OffTemplate
+	}
+	return nil
+}
+
+func (x *LogCookResponse) GetCreatedIngredients() []string {
+	if x != nil {
+		return x.CreatedIngredients
+	}
+	return nil
+}
+
+func (x *LogCookResponse) GetResolved() map[string]string {
+	if x != nil {
+		return x.Resolved
+	}
+	return nil
+}
+
+func (x *LogCookResponse) GetCreatedCloseMatches() []*NameMatches {
+	if x != nil {
+		return x.CreatedCloseMatches
 	}
 	return nil
 }
@@ -2231,7 +2308,12 @@ type CreateMetaRecipeResponse struct {
 	// Names of ingredients that did not exist and were created.
 	CreatedIngredients []string `protobuf:"bytes,2,rep,name=created_ingredients,json=createdIngredients,proto3" json:"created_ingredients,omitempty"`
 	// True when an existing meta-recipe was updated.
-	Updated       bool `protobuf:"varint,3,opt,name=updated,proto3" json:"updated,omitempty"`
+	Updated bool `protobuf:"varint,3,opt,name=updated,proto3" json:"updated,omitempty"`
+	// Names as given to the ingredients they were read as, for the names
+	// read other than exactly (see SetItemStateResponse.resolved). A name more
+	// general than an ingredient ("chicken" beside "chicken thighs") is never
+	// read as it unless it is that ingredient's alias: it is created.
+	Resolved      map[string]string `protobuf:"bytes,4,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2287,6 +2369,13 @@ func (x *CreateMetaRecipeResponse) GetUpdated() bool {
 	return false
 }
 
+func (x *CreateMetaRecipeResponse) GetResolved() map[string]string {
+	if x != nil {
+		return x.Resolved
+	}
+	return nil
+}
+
 var File_sous_pantry_v1_pantry_proto protoreflect.FileDescriptor
 
 const file_sous_pantry_v1_pantry_proto_rawDesc = "" +
@@ -2333,17 +2422,22 @@ const file_sous_pantry_v1_pantry_proto_rawDesc = "" +
 	"ingredient\x18\x01 \x01(\tR\n" +
 	"ingredient\x12/\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x19.sous.pantry.v1.ItemStateR\x05state\x124\n" +
-	"\blocation\x18\x03 \x01(\x0e2\x18.sous.pantry.v1.LocationR\blocation\"\xbc\x01\n" +
+	"\blocation\x18\x03 \x01(\x0e2\x18.sous.pantry.v1.LocationR\blocation\"\xc9\x02\n" +
 	"\x14SetItemStateResponse\x12.\n" +
 	"\x04item\x18\x01 \x01(\v2\x1a.sous.pantry.v1.PantryItemR\x04item\x12\x18\n" +
 	"\achanged\x18\x02 \x01(\bR\achanged\x12@\n" +
 	"\x0eprevious_state\x18\x03 \x01(\x0e2\x19.sous.pantry.v1.ItemStateR\rpreviousState\x12\x18\n" +
-	"\amessage\x18\x04 \x01(\tR\amessage\"\x9c\x01\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\x12N\n" +
+	"\bresolved\x18\x05 \x03(\v22.sous.pantry.v1.SetItemStateResponse.ResolvedEntryR\bresolved\x1a;\n" +
+	"\rResolvedEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xb4\x01\n" +
 	"\x0ePantryAddition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x124\n" +
 	"\blocation\x18\x02 \x01(\x0e2\x18.sous.pantry.v1.LocationR\blocation\x12\x1f\n" +
 	"\bquantity\x18\x03 \x01(\x01H\x00R\bquantity\x88\x01\x01\x12\x12\n" +
-	"\x04unit\x18\x04 \x01(\tR\x04unitB\v\n" +
+	"\x04unit\x18\x04 \x01(\tR\x04unit\x12\x16\n" +
+	"\x06expiry\x18\x05 \x01(\tR\x06expiryB\v\n" +
 	"\t_quantity\"J\n" +
 	"\x12AddToPantryRequest\x124\n" +
 	"\x05items\x18\x01 \x03(\v2\x1e.sous.pantry.v1.PantryAdditionR\x05items\"\xf3\x01\n" +
@@ -2353,9 +2447,13 @@ const file_sous_pantry_v1_pantry_proto_rawDesc = "" +
 	"\x04item\x18\x03 \x01(\v2\x1a.sous.pantry.v1.PantryItemR\x04item\x12-\n" +
 	"\x12ingredient_created\x18\x04 \x01(\bR\x11ingredientCreated\x12\x18\n" +
 	"\amessage\x18\x05 \x01(\tR\amessage\x12#\n" +
-	"\rclose_matches\x18\x06 \x03(\tR\fcloseMatches\"F\n" +
+	"\rclose_matches\x18\x06 \x03(\tR\fcloseMatches\"\xd2\x01\n" +
 	"\x13AddToPantryResponse\x12/\n" +
-	"\x05items\x18\x01 \x03(\v2\x19.sous.pantry.v1.AddResultR\x05items\"C\n" +
+	"\x05items\x18\x01 \x03(\v2\x19.sous.pantry.v1.AddResultR\x05items\x12M\n" +
+	"\bresolved\x18\x02 \x03(\v21.sous.pantry.v1.AddToPantryResponse.ResolvedEntryR\bresolved\x1a;\n" +
+	"\rResolvedEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"C\n" +
 	"\x13WhatCanICookRequest\x12\x1f\n" +
 	"\bservings\x18\x01 \x01(\x05H\x00R\bservings\x88\x01\x01B\v\n" +
 	"\t_servings\"p\n" +
@@ -2418,12 +2516,22 @@ const file_sous_pantry_v1_pantry_proto_rawDesc = "" +
 	"\x04date\x18\a \x01(\tR\x04dateB\b\n" +
 	"\x06cookedB\v\n" +
 	"\t_servingsB\t\n" +
-	"\a_rating\"\x88\x01\n" +
+	"\a_rating\"\xa7\x04\n" +
 	"\x0fLogCookResponse\x12\x1e\n" +
 	"\vcook_log_id\x18\x01 \x01(\x03R\tcookLogId\x12\x16\n" +
 	"\x06cooked\x18\x02 \x01(\tR\x06cooked\x12\x12\n" +
 	"\x04date\x18\x03 \x01(\tR\x04date\x12)\n" +
-	"\x10used_ingredients\x18\x04 \x03(\tR\x0fusedIngredients\"[\n" +
+	"\x10used_ingredients\x18\x04 \x03(\tR\x0fusedIngredients\x12S\n" +
+	"\foff_template\x18\x05 \x03(\v20.sous.pantry.v1.LogCookResponse.OffTemplateEntryR\voffTemplate\x12/\n" +
+	"\x13created_ingredients\x18\x06 \x03(\tR\x12createdIngredients\x12I\n" +
+	"\bresolved\x18\a \x03(\v2-.sous.pantry.v1.LogCookResponse.ResolvedEntryR\bresolved\x12O\n" +
+	"\x15created_close_matches\x18\b \x03(\v2\x1b.sous.pantry.v1.NameMatchesR\x13createdCloseMatches\x1a>\n" +
+	"\x10OffTemplateEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a;\n" +
+	"\rResolvedEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"[\n" +
 	"\tSlotInput\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12:\n" +
 	"\aoptions\x18\x02 \x03(\v2 .sous.pantry.v1.IngredientAmountR\aoptions\"\xdf\x01\n" +
@@ -2433,12 +2541,16 @@ const file_sous_pantry_v1_pantry_proto_rawDesc = "" +
 	"\x06method\x18\x03 \x01(\tR\x06method\x12/\n" +
 	"\x05slots\x18\x04 \x03(\v2\x19.sous.pantry.v1.SlotInputR\x05slots\x12K\n" +
 	"\x10base_ingredients\x18\x05 \x03(\v2 .sous.pantry.v1.IngredientAmountR\x0fbaseIngredientsB\x05\n" +
-	"\x03_id\"\xa2\x01\n" +
+	"\x03_id\"\xb3\x02\n" +
 	"\x18CreateMetaRecipeResponse\x12;\n" +
 	"\vmeta_recipe\x18\x01 \x01(\v2\x1a.sous.pantry.v1.MetaRecipeR\n" +
 	"metaRecipe\x12/\n" +
 	"\x13created_ingredients\x18\x02 \x03(\tR\x12createdIngredients\x12\x18\n" +
-	"\aupdated\x18\x03 \x01(\bR\aupdated*f\n" +
+	"\aupdated\x18\x03 \x01(\bR\aupdated\x12R\n" +
+	"\bresolved\x18\x04 \x03(\v26.sous.pantry.v1.CreateMetaRecipeResponse.ResolvedEntryR\bresolved\x1a;\n" +
+	"\rResolvedEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01*f\n" +
 	"\bLocation\x12\x18\n" +
 	"\x14LOCATION_UNSPECIFIED\x10\x00\x12\x13\n" +
 	"\x0fLOCATION_FRIDGE\x10\x01\x12\x15\n" +
@@ -2485,7 +2597,7 @@ func file_sous_pantry_v1_pantry_proto_rawDescGZIP() []byte {
 }
 
 var file_sous_pantry_v1_pantry_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_sous_pantry_v1_pantry_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_sous_pantry_v1_pantry_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_sous_pantry_v1_pantry_proto_goTypes = []any{
 	(Location)(0),                    // 0: sous.pantry.v1.Location
 	(ItemState)(0),                   // 1: sous.pantry.v1.ItemState
@@ -2521,6 +2633,11 @@ var file_sous_pantry_v1_pantry_proto_goTypes = []any{
 	(*SlotInput)(nil),                // 31: sous.pantry.v1.SlotInput
 	(*CreateMetaRecipeRequest)(nil),  // 32: sous.pantry.v1.CreateMetaRecipeRequest
 	(*CreateMetaRecipeResponse)(nil), // 33: sous.pantry.v1.CreateMetaRecipeResponse
+	nil,                              // 34: sous.pantry.v1.SetItemStateResponse.ResolvedEntry
+	nil,                              // 35: sous.pantry.v1.AddToPantryResponse.ResolvedEntry
+	nil,                              // 36: sous.pantry.v1.LogCookResponse.OffTemplateEntry
+	nil,                              // 37: sous.pantry.v1.LogCookResponse.ResolvedEntry
+	nil,                              // 38: sous.pantry.v1.CreateMetaRecipeResponse.ResolvedEntry
 }
 var file_sous_pantry_v1_pantry_proto_depIdxs = []int32{
 	1,  // 0: sous.pantry.v1.PantryItem.state:type_name -> sous.pantry.v1.ItemState
@@ -2534,46 +2651,52 @@ var file_sous_pantry_v1_pantry_proto_depIdxs = []int32{
 	0,  // 8: sous.pantry.v1.SetItemStateRequest.location:type_name -> sous.pantry.v1.Location
 	7,  // 9: sous.pantry.v1.SetItemStateResponse.item:type_name -> sous.pantry.v1.PantryItem
 	1,  // 10: sous.pantry.v1.SetItemStateResponse.previous_state:type_name -> sous.pantry.v1.ItemState
-	0,  // 11: sous.pantry.v1.PantryAddition.location:type_name -> sous.pantry.v1.Location
-	14, // 12: sous.pantry.v1.AddToPantryRequest.items:type_name -> sous.pantry.v1.PantryAddition
-	2,  // 13: sous.pantry.v1.AddResult.outcome:type_name -> sous.pantry.v1.AddOutcome
-	7,  // 14: sous.pantry.v1.AddResult.item:type_name -> sous.pantry.v1.PantryItem
-	16, // 15: sous.pantry.v1.AddToPantryResponse.items:type_name -> sous.pantry.v1.AddResult
-	0,  // 16: sous.pantry.v1.ExpiryWarning.location:type_name -> sous.pantry.v1.Location
-	3,  // 17: sous.pantry.v1.MetaRecipeMatch.status:type_name -> sous.pantry.v1.MatchStatus
-	19, // 18: sous.pantry.v1.MetaRecipeMatch.slots:type_name -> sous.pantry.v1.SlotAvailability
-	21, // 19: sous.pantry.v1.WhatCanICookResponse.items:type_name -> sous.pantry.v1.MetaRecipeMatch
-	20, // 20: sous.pantry.v1.WhatCanICookResponse.expiry_warnings:type_name -> sous.pantry.v1.ExpiryWarning
-	23, // 21: sous.pantry.v1.Slot.options:type_name -> sous.pantry.v1.IngredientAmount
-	24, // 22: sous.pantry.v1.MetaRecipe.slots:type_name -> sous.pantry.v1.Slot
-	23, // 23: sous.pantry.v1.MetaRecipe.base_ingredients:type_name -> sous.pantry.v1.IngredientAmount
-	25, // 24: sous.pantry.v1.GetMetaRecipesResponse.items:type_name -> sous.pantry.v1.MetaRecipe
-	28, // 25: sous.pantry.v1.LogCookRequest.slot_choices:type_name -> sous.pantry.v1.SlotChoice
-	23, // 26: sous.pantry.v1.SlotInput.options:type_name -> sous.pantry.v1.IngredientAmount
-	31, // 27: sous.pantry.v1.CreateMetaRecipeRequest.slots:type_name -> sous.pantry.v1.SlotInput
-	23, // 28: sous.pantry.v1.CreateMetaRecipeRequest.base_ingredients:type_name -> sous.pantry.v1.IngredientAmount
-	25, // 29: sous.pantry.v1.CreateMetaRecipeResponse.meta_recipe:type_name -> sous.pantry.v1.MetaRecipe
-	5,  // 30: sous.pantry.v1.PantryService.GetStatus:input_type -> sous.pantry.v1.GetStatusRequest
-	9,  // 31: sous.pantry.v1.PantryService.GetPantry:input_type -> sous.pantry.v1.GetPantryRequest
-	12, // 32: sous.pantry.v1.PantryService.SetItemState:input_type -> sous.pantry.v1.SetItemStateRequest
-	15, // 33: sous.pantry.v1.PantryService.AddToPantry:input_type -> sous.pantry.v1.AddToPantryRequest
-	18, // 34: sous.pantry.v1.PantryService.WhatCanICook:input_type -> sous.pantry.v1.WhatCanICookRequest
-	26, // 35: sous.pantry.v1.PantryService.GetMetaRecipes:input_type -> sous.pantry.v1.GetMetaRecipesRequest
-	29, // 36: sous.pantry.v1.PantryService.LogCook:input_type -> sous.pantry.v1.LogCookRequest
-	32, // 37: sous.pantry.v1.PantryService.CreateMetaRecipe:input_type -> sous.pantry.v1.CreateMetaRecipeRequest
-	6,  // 38: sous.pantry.v1.PantryService.GetStatus:output_type -> sous.pantry.v1.GetStatusResponse
-	11, // 39: sous.pantry.v1.PantryService.GetPantry:output_type -> sous.pantry.v1.GetPantryResponse
-	13, // 40: sous.pantry.v1.PantryService.SetItemState:output_type -> sous.pantry.v1.SetItemStateResponse
-	17, // 41: sous.pantry.v1.PantryService.AddToPantry:output_type -> sous.pantry.v1.AddToPantryResponse
-	22, // 42: sous.pantry.v1.PantryService.WhatCanICook:output_type -> sous.pantry.v1.WhatCanICookResponse
-	27, // 43: sous.pantry.v1.PantryService.GetMetaRecipes:output_type -> sous.pantry.v1.GetMetaRecipesResponse
-	30, // 44: sous.pantry.v1.PantryService.LogCook:output_type -> sous.pantry.v1.LogCookResponse
-	33, // 45: sous.pantry.v1.PantryService.CreateMetaRecipe:output_type -> sous.pantry.v1.CreateMetaRecipeResponse
-	38, // [38:46] is the sub-list for method output_type
-	30, // [30:38] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	34, // 11: sous.pantry.v1.SetItemStateResponse.resolved:type_name -> sous.pantry.v1.SetItemStateResponse.ResolvedEntry
+	0,  // 12: sous.pantry.v1.PantryAddition.location:type_name -> sous.pantry.v1.Location
+	14, // 13: sous.pantry.v1.AddToPantryRequest.items:type_name -> sous.pantry.v1.PantryAddition
+	2,  // 14: sous.pantry.v1.AddResult.outcome:type_name -> sous.pantry.v1.AddOutcome
+	7,  // 15: sous.pantry.v1.AddResult.item:type_name -> sous.pantry.v1.PantryItem
+	16, // 16: sous.pantry.v1.AddToPantryResponse.items:type_name -> sous.pantry.v1.AddResult
+	35, // 17: sous.pantry.v1.AddToPantryResponse.resolved:type_name -> sous.pantry.v1.AddToPantryResponse.ResolvedEntry
+	0,  // 18: sous.pantry.v1.ExpiryWarning.location:type_name -> sous.pantry.v1.Location
+	3,  // 19: sous.pantry.v1.MetaRecipeMatch.status:type_name -> sous.pantry.v1.MatchStatus
+	19, // 20: sous.pantry.v1.MetaRecipeMatch.slots:type_name -> sous.pantry.v1.SlotAvailability
+	21, // 21: sous.pantry.v1.WhatCanICookResponse.items:type_name -> sous.pantry.v1.MetaRecipeMatch
+	20, // 22: sous.pantry.v1.WhatCanICookResponse.expiry_warnings:type_name -> sous.pantry.v1.ExpiryWarning
+	23, // 23: sous.pantry.v1.Slot.options:type_name -> sous.pantry.v1.IngredientAmount
+	24, // 24: sous.pantry.v1.MetaRecipe.slots:type_name -> sous.pantry.v1.Slot
+	23, // 25: sous.pantry.v1.MetaRecipe.base_ingredients:type_name -> sous.pantry.v1.IngredientAmount
+	25, // 26: sous.pantry.v1.GetMetaRecipesResponse.items:type_name -> sous.pantry.v1.MetaRecipe
+	28, // 27: sous.pantry.v1.LogCookRequest.slot_choices:type_name -> sous.pantry.v1.SlotChoice
+	36, // 28: sous.pantry.v1.LogCookResponse.off_template:type_name -> sous.pantry.v1.LogCookResponse.OffTemplateEntry
+	37, // 29: sous.pantry.v1.LogCookResponse.resolved:type_name -> sous.pantry.v1.LogCookResponse.ResolvedEntry
+	4,  // 30: sous.pantry.v1.LogCookResponse.created_close_matches:type_name -> sous.pantry.v1.NameMatches
+	23, // 31: sous.pantry.v1.SlotInput.options:type_name -> sous.pantry.v1.IngredientAmount
+	31, // 32: sous.pantry.v1.CreateMetaRecipeRequest.slots:type_name -> sous.pantry.v1.SlotInput
+	23, // 33: sous.pantry.v1.CreateMetaRecipeRequest.base_ingredients:type_name -> sous.pantry.v1.IngredientAmount
+	25, // 34: sous.pantry.v1.CreateMetaRecipeResponse.meta_recipe:type_name -> sous.pantry.v1.MetaRecipe
+	38, // 35: sous.pantry.v1.CreateMetaRecipeResponse.resolved:type_name -> sous.pantry.v1.CreateMetaRecipeResponse.ResolvedEntry
+	5,  // 36: sous.pantry.v1.PantryService.GetStatus:input_type -> sous.pantry.v1.GetStatusRequest
+	9,  // 37: sous.pantry.v1.PantryService.GetPantry:input_type -> sous.pantry.v1.GetPantryRequest
+	12, // 38: sous.pantry.v1.PantryService.SetItemState:input_type -> sous.pantry.v1.SetItemStateRequest
+	15, // 39: sous.pantry.v1.PantryService.AddToPantry:input_type -> sous.pantry.v1.AddToPantryRequest
+	18, // 40: sous.pantry.v1.PantryService.WhatCanICook:input_type -> sous.pantry.v1.WhatCanICookRequest
+	26, // 41: sous.pantry.v1.PantryService.GetMetaRecipes:input_type -> sous.pantry.v1.GetMetaRecipesRequest
+	29, // 42: sous.pantry.v1.PantryService.LogCook:input_type -> sous.pantry.v1.LogCookRequest
+	32, // 43: sous.pantry.v1.PantryService.CreateMetaRecipe:input_type -> sous.pantry.v1.CreateMetaRecipeRequest
+	6,  // 44: sous.pantry.v1.PantryService.GetStatus:output_type -> sous.pantry.v1.GetStatusResponse
+	11, // 45: sous.pantry.v1.PantryService.GetPantry:output_type -> sous.pantry.v1.GetPantryResponse
+	13, // 46: sous.pantry.v1.PantryService.SetItemState:output_type -> sous.pantry.v1.SetItemStateResponse
+	17, // 47: sous.pantry.v1.PantryService.AddToPantry:output_type -> sous.pantry.v1.AddToPantryResponse
+	22, // 48: sous.pantry.v1.PantryService.WhatCanICook:output_type -> sous.pantry.v1.WhatCanICookResponse
+	27, // 49: sous.pantry.v1.PantryService.GetMetaRecipes:output_type -> sous.pantry.v1.GetMetaRecipesResponse
+	30, // 50: sous.pantry.v1.PantryService.LogCook:output_type -> sous.pantry.v1.LogCookResponse
+	33, // 51: sous.pantry.v1.PantryService.CreateMetaRecipe:output_type -> sous.pantry.v1.CreateMetaRecipeResponse
+	44, // [44:52] is the sub-list for method output_type
+	36, // [36:44] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_sous_pantry_v1_pantry_proto_init() }
@@ -2596,7 +2719,7 @@ func file_sous_pantry_v1_pantry_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sous_pantry_v1_pantry_proto_rawDesc), len(file_sous_pantry_v1_pantry_proto_rawDesc)),
 			NumEnums:      4,
-			NumMessages:   30,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -63,8 +63,9 @@ class PantryService(Protocol):
     async def add_to_pantry(self, request: AddToPantryRequest, ctx: RequestContext[AddToPantryRequest, AddToPantryResponse], /) -> AddToPantryResponse:
         """
         AddToPantry adds bought items. An ingredient already stocked at the
-        location, even one marked out, is restocked to in on its existing row;
-        unknown ingredients are created (POST /api/bulk-pantry-add/).
+        location, whether in, low or out, is restocked to in on its existing
+        row with the quantity and expiry given; unknown ingredients are created
+        (POST /api/bulk-pantry-add/).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -314,8 +315,9 @@ class PantryServiceClient(ConnectClient):
     ) -> AddToPantryResponse:
         """
         AddToPantry adds bought items. An ingredient already stocked at the
-        location, even one marked out, is restocked to in on its existing row;
-        unknown ingredients are created (POST /api/bulk-pantry-add/).
+        location, whether in, low or out, is restocked to in on its existing
+        row with the quantity and expiry given; unknown ingredients are created
+        (POST /api/bulk-pantry-add/).
         """
         return await self.execute_unary(
             request=request,
@@ -469,8 +471,9 @@ class PantryServiceSync(Protocol):
     def add_to_pantry(self, request: AddToPantryRequest, ctx: RequestContext[AddToPantryRequest, AddToPantryResponse], /) -> AddToPantryResponse:
         """
         AddToPantry adds bought items. An ingredient already stocked at the
-        location, even one marked out, is restocked to in on its existing row;
-        unknown ingredients are created (POST /api/bulk-pantry-add/).
+        location, whether in, low or out, is restocked to in on its existing
+        row with the quantity and expiry given; unknown ingredients are created
+        (POST /api/bulk-pantry-add/).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -718,8 +721,9 @@ class PantryServiceClientSync(ConnectClientSync):
     ) -> AddToPantryResponse:
         """
         AddToPantry adds bought items. An ingredient already stocked at the
-        location, even one marked out, is restocked to in on its existing row;
-        unknown ingredients are created (POST /api/bulk-pantry-add/).
+        location, whether in, low or out, is restocked to in on its existing
+        row with the quantity and expiry given; unknown ingredients are created
+        (POST /api/bulk-pantry-add/).
         """
         return self.execute_unary(
             request=request,

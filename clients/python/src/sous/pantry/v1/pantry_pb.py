@@ -452,7 +452,7 @@ class SetItemStateRequest(Message[_SetItemStateRequestFields]):
         state: ItemState
         location: Location
 
-_SetItemStateResponseFields: TypeAlias = Literal["item", "changed", "previous_state", "message"]
+_SetItemStateResponseFields: TypeAlias = Literal["item", "changed", "previous_state", "message", "resolved"]
 
 class SetItemStateResponse(Message[_SetItemStateResponseFields]):
     """
@@ -488,9 +488,17 @@ class SetItemStateResponse(Message[_SetItemStateResponseFields]):
             ```proto
             string message = 4;
             ```
+        resolved:
+            The name as given to the ingredient it was read as, when it was read
+            other than exactly (through an alias or a singular/plural variant),
+            such as {"noodles": "egg noodles"}; empty otherwise.
+
+            ```proto
+            map<string, string> resolved = 5;
+            ```
     """
 
-    __slots__ = ("item", "changed", "previous_state", "message")
+    __slots__ = ("item", "changed", "previous_state", "message", "resolved")
 
     if TYPE_CHECKING:
 
@@ -501,6 +509,7 @@ class SetItemStateResponse(Message[_SetItemStateResponseFields]):
             changed: bool = False,
             previous_state: ItemState | None = None,
             message: str = "",
+            resolved: dict[str, str] | None = None,
         ) -> None:
             pass
 
@@ -508,8 +517,9 @@ class SetItemStateResponse(Message[_SetItemStateResponseFields]):
         changed: bool
         previous_state: ItemState
         message: str
+        resolved: dict[str, str]
 
-_PantryAdditionFields: TypeAlias = Literal["name", "location", "quantity", "unit"]
+_PantryAdditionFields: TypeAlias = Literal["name", "location", "quantity", "unit", "expiry"]
 
 class PantryAddition(Message[_PantryAdditionFields]):
     """
@@ -549,9 +559,16 @@ class PantryAddition(Message[_PantryAdditionFields]):
             ```proto
             string unit = 4;
             ```
+        expiry:
+            Use-by date, YYYY-MM-DD. When set it replaces the recorded date; when
+            empty it is kept as for quantity.
+
+            ```proto
+            string expiry = 5;
+            ```
     """
 
-    __slots__ = ("name", "location", "quantity", "unit")
+    __slots__ = ("name", "location", "quantity", "unit", "expiry")
 
     if TYPE_CHECKING:
 
@@ -562,6 +579,7 @@ class PantryAddition(Message[_PantryAdditionFields]):
             location: Location | None = None,
             quantity: float | None = None,
             unit: str = "",
+            expiry: str = "",
         ) -> None:
             pass
 
@@ -569,6 +587,7 @@ class PantryAddition(Message[_PantryAdditionFields]):
         location: Location
         quantity: float
         unit: str
+        expiry: str
 
 _AddToPantryRequestFields: TypeAlias = Literal["items"]
 
@@ -675,7 +694,7 @@ class AddResult(Message[_AddResultFields]):
         message: str
         close_matches: list[str]
 
-_AddToPantryResponseFields: TypeAlias = Literal["items"]
+_AddToPantryResponseFields: TypeAlias = Literal["items", "resolved"]
 
 class AddToPantryResponse(Message[_AddToPantryResponseFields]):
     """
@@ -693,9 +712,16 @@ class AddToPantryResponse(Message[_AddToPantryResponseFields]):
             ```proto
             repeated sous.pantry.v1.AddResult items = 1;
             ```
+        resolved:
+            Names as given to the ingredients they were read as, for the names
+            read other than exactly (see SetItemStateResponse.resolved).
+
+            ```proto
+            map<string, string> resolved = 2;
+            ```
     """
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "resolved")
 
     if TYPE_CHECKING:
 
@@ -703,10 +729,12 @@ class AddToPantryResponse(Message[_AddToPantryResponseFields]):
             self,
             *,
             items: list[AddResult] | None = None,
+            resolved: dict[str, str] | None = None,
         ) -> None:
             pass
 
         items: list[AddResult]
+        resolved: dict[str, str]
 
 _WhatCanICookRequestFields: TypeAlias = Literal["servings"]
 
@@ -1188,8 +1216,9 @@ class SlotChoice(Message[_SlotChoiceFields]):
             string slot = 1;
             ```
         ingredient:
-            The ingredient used, by name or alias; it may be outside the slot's
-            options. Required.
+            The ingredient used, by name or alias. It may be outside the slot's
+            options: what was cooked is logged (an unknown name creates the
+            ingredient) and reported in LogCookResponse.off_template. Required.
 
             ```proto
             string ingredient = 2;
@@ -1284,7 +1313,7 @@ class LogCookRequest(Message[_LogCookRequestFields]):
         notes: str
         date: str
 
-_LogCookResponseFields: TypeAlias = Literal["cook_log_id", "cooked", "date", "used_ingredients"]
+_LogCookResponseFields: TypeAlias = Literal["cook_log_id", "cooked", "date", "used_ingredients", "off_template", "created_ingredients", "resolved", "created_close_matches"]
 
 class LogCookResponse(Message[_LogCookResponseFields]):
     """
@@ -1320,9 +1349,37 @@ class LogCookResponse(Message[_LogCookResponseFields]):
             ```proto
             repeated string used_ingredients = 4;
             ```
+        off_template:
+            Slot to ingredient, for the choices that are not one of their slot's
+            options, such as {"veg": "broccoli"}; the template is not changed.
+
+            ```proto
+            map<string, string> off_template = 5;
+            ```
+        created_ingredients:
+            Names of ingredients that did not exist and were created for a choice.
+
+            ```proto
+            repeated string created_ingredients = 6;
+            ```
+        resolved:
+            Names as given to the ingredients they were read as, for the choices
+            read other than exactly (see SetItemStateResponse.resolved).
+
+            ```proto
+            map<string, string> resolved = 7;
+            ```
+        created_close_matches:
+            For a created ingredient whose name is close to known ones ("pork
+            minse"), those names: a close spelling is never taken as a match, but
+            may be a typo to ask about.
+
+            ```proto
+            repeated sous.pantry.v1.NameMatches created_close_matches = 8;
+            ```
     """
 
-    __slots__ = ("cook_log_id", "cooked", "date", "used_ingredients")
+    __slots__ = ("cook_log_id", "cooked", "date", "used_ingredients", "off_template", "created_ingredients", "resolved", "created_close_matches")
 
     if TYPE_CHECKING:
 
@@ -1333,6 +1390,10 @@ class LogCookResponse(Message[_LogCookResponseFields]):
             cooked: str = "",
             date: str = "",
             used_ingredients: list[str] | None = None,
+            off_template: dict[str, str] | None = None,
+            created_ingredients: list[str] | None = None,
+            resolved: dict[str, str] | None = None,
+            created_close_matches: list[NameMatches] | None = None,
         ) -> None:
             pass
 
@@ -1340,6 +1401,10 @@ class LogCookResponse(Message[_LogCookResponseFields]):
         cooked: str
         date: str
         used_ingredients: list[str]
+        off_template: dict[str, str]
+        created_ingredients: list[str]
+        resolved: dict[str, str]
+        created_close_matches: list[NameMatches]
 
 _SlotInputFields: TypeAlias = Literal["name", "options"]
 
@@ -1447,7 +1512,7 @@ class CreateMetaRecipeRequest(Message[_CreateMetaRecipeRequestFields]):
         slots: list[SlotInput]
         base_ingredients: list[IngredientAmount]
 
-_CreateMetaRecipeResponseFields: TypeAlias = Literal["meta_recipe", "created_ingredients", "updated"]
+_CreateMetaRecipeResponseFields: TypeAlias = Literal["meta_recipe", "created_ingredients", "updated", "resolved"]
 
 class CreateMetaRecipeResponse(Message[_CreateMetaRecipeResponseFields]):
     """
@@ -1476,9 +1541,18 @@ class CreateMetaRecipeResponse(Message[_CreateMetaRecipeResponseFields]):
             ```proto
             bool updated = 3;
             ```
+        resolved:
+            Names as given to the ingredients they were read as, for the names
+            read other than exactly (see SetItemStateResponse.resolved). A name more
+            general than an ingredient ("chicken" beside "chicken thighs") is never
+            read as it unless it is that ingredient's alias: it is created.
+
+            ```proto
+            map<string, string> resolved = 4;
+            ```
     """
 
-    __slots__ = ("meta_recipe", "created_ingredients", "updated")
+    __slots__ = ("meta_recipe", "created_ingredients", "updated", "resolved")
 
     if TYPE_CHECKING:
 
@@ -1488,12 +1562,14 @@ class CreateMetaRecipeResponse(Message[_CreateMetaRecipeResponseFields]):
             meta_recipe: MetaRecipe | None = None,
             created_ingredients: list[str] | None = None,
             updated: bool = False,
+            resolved: dict[str, str] | None = None,
         ) -> None:
             pass
 
         meta_recipe: MetaRecipe | None
         created_ingredients: list[str]
         updated: bool
+        resolved: dict[str, str]
 
 class Location(Enum):
     """
@@ -1598,14 +1674,16 @@ class AddOutcome(Enum):
             ADD_OUTCOME_CREATED = 1
             ```
         RESTOCKED:
-            An existing item (low or out, or with a new quantity) was set back to
-            in on its own row.
+            An existing item was restocked on its own row: set to in, with the
+            quantity and expiry given. Buying more of an item already in stock is
+            a restock too.
 
             ```proto
             ADD_OUTCOME_RESTOCKED = 2
             ```
         UNCHANGED:
-            The item was already in stock with that quantity; nothing was written.
+            Not returned any more: an addition of an item already in stock is
+            RESTOCKED, since it records that more was bought.
 
             ```proto
             ADD_OUTCOME_UNCHANGED = 3
@@ -1666,7 +1744,7 @@ class MatchStatus(Enum):
 
 
 _DESC = file_desc(
-    b'\n\x1bsous/pantry/v1/pantry.proto\x12\x0esous.pantry.v1"d\n\x0bNameMatches\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12#\n\rclose_matches\x18\x02 \x03(\tR\x0ccloseMatches\x12\x1c\n\tambiguous\x18\x03 \x01(\x08R\tambiguous"\x12\n\x10GetStatusRequest"j\n\x11GetStatusResponse\x12\x19\n\x08api_base\x18\x01 \x01(\tR\x07apiBase\x12\x1d\n\nitem_count\x18\x02 \x01(\x05R\titemCount\x12\x1b\n\tread_only\x18\x03 \x01(\x08R\x08readOnly"\xa8\x02\n\nPantryItem\x12\x0e\n\x02id\x18\x01 \x01(\x03R\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n\x07aliases\x18\x03 \x03(\tR\x07aliases\x12/\n\x05state\x18\x04 \x01(\x0e2\x19.sous.pantry.v1.ItemStateR\x05state\x124\n\x08location\x18\x05 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location\x12\x1f\n\x08quantity\x18\x06 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x07 \x01(\tR\x04unit\x12\x16\n\x06expiry\x18\x08 \x01(\tR\x06expiry\x12\x1b\n\tis_staple\x18\t \x01(\x08R\x08isStapleB\x0b\n\t_quantity"L\n\x0bStateCounts\x12\x19\n\x08in_stock\x18\x01 \x01(\x05R\x07inStock\x12\x10\n\x03low\x18\x02 \x01(\x05R\x03low\x12\x10\n\x03out\x18\x03 \x01(\x05R\x03out"i\n\x10GetPantryRequest\x124\n\x08location\x18\x01 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location\x12\x1f\n\x0binclude_out\x18\x02 \x01(\x08R\nincludeOut"w\n\rLocationGroup\x124\n\x08location\x18\x01 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location\x120\n\x05items\x18\x02 \x03(\x0b2\x1a.sous.pantry.v1.PantryItemR\x05items"\x7f\n\x11GetPantryResponse\x125\n\x06groups\x18\x01 \x03(\x0b2\x1d.sous.pantry.v1.LocationGroupR\x06groups\x123\n\x06counts\x18\x02 \x01(\x0b2\x1b.sous.pantry.v1.StateCountsR\x06counts"\x9c\x01\n\x13SetItemStateRequest\x12\x1e\n\ningredient\x18\x01 \x01(\tR\ningredient\x12/\n\x05state\x18\x02 \x01(\x0e2\x19.sous.pantry.v1.ItemStateR\x05state\x124\n\x08location\x18\x03 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location"\xbc\x01\n\x14SetItemStateResponse\x12.\n\x04item\x18\x01 \x01(\x0b2\x1a.sous.pantry.v1.PantryItemR\x04item\x12\x18\n\x07changed\x18\x02 \x01(\x08R\x07changed\x12@\n\x0eprevious_state\x18\x03 \x01(\x0e2\x19.sous.pantry.v1.ItemStateR\rpreviousState\x12\x18\n\x07message\x18\x04 \x01(\tR\x07message"\x9c\x01\n\x0ePantryAddition\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x124\n\x08location\x18\x02 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location\x12\x1f\n\x08quantity\x18\x03 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x04 \x01(\tR\x04unitB\x0b\n\t_quantity"J\n\x12AddToPantryRequest\x124\n\x05items\x18\x01 \x03(\x0b2\x1e.sous.pantry.v1.PantryAdditionR\x05items"\xf3\x01\n\tAddResult\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x124\n\x07outcome\x18\x02 \x01(\x0e2\x1a.sous.pantry.v1.AddOutcomeR\x07outcome\x12.\n\x04item\x18\x03 \x01(\x0b2\x1a.sous.pantry.v1.PantryItemR\x04item\x12-\n\x12ingredient_created\x18\x04 \x01(\x08R\x11ingredientCreated\x12\x18\n\x07message\x18\x05 \x01(\tR\x07message\x12#\n\rclose_matches\x18\x06 \x03(\tR\x0ccloseMatches"F\n\x13AddToPantryResponse\x12/\n\x05items\x18\x01 \x03(\x0b2\x19.sous.pantry.v1.AddResultR\x05items"C\n\x13WhatCanICookRequest\x12\x1f\n\x08servings\x18\x01 \x01(\x05H\x00R\x08servings\x88\x01\x01B\x0b\n\t_servings"p\n\x10SlotAvailability\x12\x12\n\x04slot\x18\x01 \x01(\tR\x04slot\x12\x1c\n\tavailable\x18\x02 \x03(\tR\tavailable\x12\x10\n\x03low\x18\x03 \x03(\tR\x03low\x12\x18\n\x07missing\x18\x04 \x03(\tR\x07missing"\xb3\x01\n\rExpiryWarning\x12\x1e\n\ningredient\x18\x01 \x01(\tR\ningredient\x124\n\x08location\x18\x02 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location\x12\x16\n\x06expiry\x18\x03 \x01(\tR\x06expiry\x12\x1b\n\tdays_left\x18\x04 \x01(\x05R\x08daysLeft\x12\x17\n\x07used_by\x18\x05 \x03(\tR\x06usedBy"\xc5\x01\n\x0fMetaRecipeMatch\x12\x0e\n\x02id\x18\x01 \x01(\x03R\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x123\n\x06status\x18\x03 \x01(\x0e2\x1b.sous.pantry.v1.MatchStatusR\x06status\x126\n\x05slots\x18\x04 \x03(\x0b2 .sous.pantry.v1.SlotAvailabilityR\x05slots\x12!\n\x0cmissing_base\x18\x05 \x03(\tR\x0bmissingBase"\x95\x01\n\x14WhatCanICookResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.pantry.v1.MetaRecipeMatchR\x05items\x12F\n\x0fexpiry_warnings\x18\x02 \x03(\x0b2\x1d.sous.pantry.v1.ExpiryWarningR\x0eexpiryWarnings"t\n\x10IngredientAmount\x12\x1e\n\ningredient\x18\x01 \x01(\tR\ningredient\x12\x1f\n\x08quantity\x18\x02 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x03 \x01(\tR\x04unitB\x0b\n\t_quantity"V\n\x04Slot\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12:\n\x07options\x18\x02 \x03(\x0b2 .sous.pantry.v1.IngredientAmountR\x07options"\xc1\x01\n\nMetaRecipe\x12\x0e\n\x02id\x18\x01 \x01(\x03R\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x16\n\x06method\x18\x03 \x01(\tR\x06method\x12*\n\x05slots\x18\x04 \x03(\x0b2\x14.sous.pantry.v1.SlotR\x05slots\x12K\n\x10base_ingredients\x18\x05 \x03(\x0b2 .sous.pantry.v1.IngredientAmountR\x0fbaseIngredients"\x17\n\x15GetMetaRecipesRequest"J\n\x16GetMetaRecipesResponse\x120\n\x05items\x18\x01 \x03(\x0b2\x1a.sous.pantry.v1.MetaRecipeR\x05items"@\n\nSlotChoice\x12\x12\n\x04slot\x18\x01 \x01(\tR\x04slot\x12\x1e\n\ningredient\x18\x02 \x01(\tR\ningredient"\x96\x02\n\x0eLogCookRequest\x12!\n\x0bmeta_recipe\x18\x01 \x01(\tH\x00R\nmetaRecipe\x12\x18\n\x06recipe\x18\x02 \x01(\tH\x00R\x06recipe\x12=\n\x0cslot_choices\x18\x03 \x03(\x0b2\x1a.sous.pantry.v1.SlotChoiceR\x0bslotChoices\x12\x1f\n\x08servings\x18\x04 \x01(\x05H\x01R\x08servings\x88\x01\x01\x12\x1b\n\x06rating\x18\x05 \x01(\x05H\x02R\x06rating\x88\x01\x01\x12\x14\n\x05notes\x18\x06 \x01(\tR\x05notes\x12\x12\n\x04date\x18\x07 \x01(\tR\x04dateB\x08\n\x06cookedB\x0b\n\t_servingsB\t\n\x07_rating"\x88\x01\n\x0fLogCookResponse\x12\x1e\n\x0bcook_log_id\x18\x01 \x01(\x03R\tcookLogId\x12\x16\n\x06cooked\x18\x02 \x01(\tR\x06cooked\x12\x12\n\x04date\x18\x03 \x01(\tR\x04date\x12)\n\x10used_ingredients\x18\x04 \x03(\tR\x0fusedIngredients"[\n\tSlotInput\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12:\n\x07options\x18\x02 \x03(\x0b2 .sous.pantry.v1.IngredientAmountR\x07options"\xdf\x01\n\x17CreateMetaRecipeRequest\x12\x13\n\x02id\x18\x01 \x01(\x03H\x00R\x02id\x88\x01\x01\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x16\n\x06method\x18\x03 \x01(\tR\x06method\x12/\n\x05slots\x18\x04 \x03(\x0b2\x19.sous.pantry.v1.SlotInputR\x05slots\x12K\n\x10base_ingredients\x18\x05 \x03(\x0b2 .sous.pantry.v1.IngredientAmountR\x0fbaseIngredientsB\x05\n\x03_id"\xa2\x01\n\x18CreateMetaRecipeResponse\x12;\n\x0bmeta_recipe\x18\x01 \x01(\x0b2\x1a.sous.pantry.v1.MetaRecipeR\nmetaRecipe\x12/\n\x13created_ingredients\x18\x02 \x03(\tR\x12createdIngredients\x12\x18\n\x07updated\x18\x03 \x01(\x08R\x07updated*f\n\x08Location\x12\x18\n\x14LOCATION_UNSPECIFIED\x10\x00\x12\x13\n\x0fLOCATION_FRIDGE\x10\x01\x12\x15\n\x11LOCATION_CUPBOARD\x10\x02\x12\x14\n\x10LOCATION_FREEZER\x10\x03*b\n\tItemState\x12\x1a\n\x16ITEM_STATE_UNSPECIFIED\x10\x00\x12\x11\n\rITEM_STATE_IN\x10\x01\x12\x12\n\x0eITEM_STATE_LOW\x10\x02\x12\x12\n\x0eITEM_STATE_OUT\x10\x03*\x90\x01\n\nAddOutcome\x12\x1b\n\x17ADD_OUTCOME_UNSPECIFIED\x10\x00\x12\x17\n\x13ADD_OUTCOME_CREATED\x10\x01\x12\x19\n\x15ADD_OUTCOME_RESTOCKED\x10\x02\x12\x19\n\x15ADD_OUTCOME_UNCHANGED\x10\x03\x12\x16\n\x12ADD_OUTCOME_FAILED\x10\x04*w\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x16\n\x12MATCH_STATUS_READY\x10\x01\x12\x18\n\x14MATCH_STATUS_PARTIAL\x10\x02\x12\x18\n\x14MATCH_STATUS_MISSING\x10\x032\xf4\x05\n\rPantryService\x12U\n\tGetStatus\x12 .sous.pantry.v1.GetStatusRequest\x1a!.sous.pantry.v1.GetStatusResponse"\x03\x90\x02\x01\x12U\n\tGetPantry\x12 .sous.pantry.v1.GetPantryRequest\x1a!.sous.pantry.v1.GetPantryResponse"\x03\x90\x02\x01\x12^\n\x0cSetItemState\x12#.sous.pantry.v1.SetItemStateRequest\x1a$.sous.pantry.v1.SetItemStateResponse"\x03\x90\x02\x02\x12X\n\x0bAddToPantry\x12".sous.pantry.v1.AddToPantryRequest\x1a#.sous.pantry.v1.AddToPantryResponse"\x00\x12^\n\x0cWhatCanICook\x12#.sous.pantry.v1.WhatCanICookRequest\x1a$.sous.pantry.v1.WhatCanICookResponse"\x03\x90\x02\x01\x12d\n\x0eGetMetaRecipes\x12%.sous.pantry.v1.GetMetaRecipesRequest\x1a&.sous.pantry.v1.GetMetaRecipesResponse"\x03\x90\x02\x01\x12L\n\x07LogCook\x12\x1e.sous.pantry.v1.LogCookRequest\x1a\x1f.sous.pantry.v1.LogCookResponse"\x00\x12g\n\x10CreateMetaRecipe\x12\'.sous.pantry.v1.CreateMetaRecipeRequest\x1a(.sous.pantry.v1.CreateMetaRecipeResponse"\x00B\xba\x01\n\x12com.sous.pantry.v1B\x0bPantryProtoP\x01Z=github.com/souskitchen/sous/proto/gen/sous/pantry/v1;pantryv1\xa2\x02\x03SPX\xaa\x02\x0eSous.Pantry.V1\xca\x02\x0eSous\\Pantry\\V1\xe2\x02\x1aSous\\Pantry\\V1\\GPBMetadata\xea\x02\x10Sous::Pantry::V1b\x06proto3',
+    b'\n\x1bsous/pantry/v1/pantry.proto\x12\x0esous.pantry.v1"d\n\x0bNameMatches\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12#\n\rclose_matches\x18\x02 \x03(\tR\x0ccloseMatches\x12\x1c\n\tambiguous\x18\x03 \x01(\x08R\tambiguous"\x12\n\x10GetStatusRequest"j\n\x11GetStatusResponse\x12\x19\n\x08api_base\x18\x01 \x01(\tR\x07apiBase\x12\x1d\n\nitem_count\x18\x02 \x01(\x05R\titemCount\x12\x1b\n\tread_only\x18\x03 \x01(\x08R\x08readOnly"\xa8\x02\n\nPantryItem\x12\x0e\n\x02id\x18\x01 \x01(\x03R\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n\x07aliases\x18\x03 \x03(\tR\x07aliases\x12/\n\x05state\x18\x04 \x01(\x0e2\x19.sous.pantry.v1.ItemStateR\x05state\x124\n\x08location\x18\x05 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location\x12\x1f\n\x08quantity\x18\x06 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x07 \x01(\tR\x04unit\x12\x16\n\x06expiry\x18\x08 \x01(\tR\x06expiry\x12\x1b\n\tis_staple\x18\t \x01(\x08R\x08isStapleB\x0b\n\t_quantity"L\n\x0bStateCounts\x12\x19\n\x08in_stock\x18\x01 \x01(\x05R\x07inStock\x12\x10\n\x03low\x18\x02 \x01(\x05R\x03low\x12\x10\n\x03out\x18\x03 \x01(\x05R\x03out"i\n\x10GetPantryRequest\x124\n\x08location\x18\x01 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location\x12\x1f\n\x0binclude_out\x18\x02 \x01(\x08R\nincludeOut"w\n\rLocationGroup\x124\n\x08location\x18\x01 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location\x120\n\x05items\x18\x02 \x03(\x0b2\x1a.sous.pantry.v1.PantryItemR\x05items"\x7f\n\x11GetPantryResponse\x125\n\x06groups\x18\x01 \x03(\x0b2\x1d.sous.pantry.v1.LocationGroupR\x06groups\x123\n\x06counts\x18\x02 \x01(\x0b2\x1b.sous.pantry.v1.StateCountsR\x06counts"\x9c\x01\n\x13SetItemStateRequest\x12\x1e\n\ningredient\x18\x01 \x01(\tR\ningredient\x12/\n\x05state\x18\x02 \x01(\x0e2\x19.sous.pantry.v1.ItemStateR\x05state\x124\n\x08location\x18\x03 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location"\xc9\x02\n\x14SetItemStateResponse\x12.\n\x04item\x18\x01 \x01(\x0b2\x1a.sous.pantry.v1.PantryItemR\x04item\x12\x18\n\x07changed\x18\x02 \x01(\x08R\x07changed\x12@\n\x0eprevious_state\x18\x03 \x01(\x0e2\x19.sous.pantry.v1.ItemStateR\rpreviousState\x12\x18\n\x07message\x18\x04 \x01(\tR\x07message\x12N\n\x08resolved\x18\x05 \x03(\x0b22.sous.pantry.v1.SetItemStateResponse.ResolvedEntryR\x08resolved\x1a;\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x028\x01"\xb4\x01\n\x0ePantryAddition\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x124\n\x08location\x18\x02 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location\x12\x1f\n\x08quantity\x18\x03 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x04 \x01(\tR\x04unit\x12\x16\n\x06expiry\x18\x05 \x01(\tR\x06expiryB\x0b\n\t_quantity"J\n\x12AddToPantryRequest\x124\n\x05items\x18\x01 \x03(\x0b2\x1e.sous.pantry.v1.PantryAdditionR\x05items"\xf3\x01\n\tAddResult\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x124\n\x07outcome\x18\x02 \x01(\x0e2\x1a.sous.pantry.v1.AddOutcomeR\x07outcome\x12.\n\x04item\x18\x03 \x01(\x0b2\x1a.sous.pantry.v1.PantryItemR\x04item\x12-\n\x12ingredient_created\x18\x04 \x01(\x08R\x11ingredientCreated\x12\x18\n\x07message\x18\x05 \x01(\tR\x07message\x12#\n\rclose_matches\x18\x06 \x03(\tR\x0ccloseMatches"\xd2\x01\n\x13AddToPantryResponse\x12/\n\x05items\x18\x01 \x03(\x0b2\x19.sous.pantry.v1.AddResultR\x05items\x12M\n\x08resolved\x18\x02 \x03(\x0b21.sous.pantry.v1.AddToPantryResponse.ResolvedEntryR\x08resolved\x1a;\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x028\x01"C\n\x13WhatCanICookRequest\x12\x1f\n\x08servings\x18\x01 \x01(\x05H\x00R\x08servings\x88\x01\x01B\x0b\n\t_servings"p\n\x10SlotAvailability\x12\x12\n\x04slot\x18\x01 \x01(\tR\x04slot\x12\x1c\n\tavailable\x18\x02 \x03(\tR\tavailable\x12\x10\n\x03low\x18\x03 \x03(\tR\x03low\x12\x18\n\x07missing\x18\x04 \x03(\tR\x07missing"\xb3\x01\n\rExpiryWarning\x12\x1e\n\ningredient\x18\x01 \x01(\tR\ningredient\x124\n\x08location\x18\x02 \x01(\x0e2\x18.sous.pantry.v1.LocationR\x08location\x12\x16\n\x06expiry\x18\x03 \x01(\tR\x06expiry\x12\x1b\n\tdays_left\x18\x04 \x01(\x05R\x08daysLeft\x12\x17\n\x07used_by\x18\x05 \x03(\tR\x06usedBy"\xc5\x01\n\x0fMetaRecipeMatch\x12\x0e\n\x02id\x18\x01 \x01(\x03R\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x123\n\x06status\x18\x03 \x01(\x0e2\x1b.sous.pantry.v1.MatchStatusR\x06status\x126\n\x05slots\x18\x04 \x03(\x0b2 .sous.pantry.v1.SlotAvailabilityR\x05slots\x12!\n\x0cmissing_base\x18\x05 \x03(\tR\x0bmissingBase"\x95\x01\n\x14WhatCanICookResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.pantry.v1.MetaRecipeMatchR\x05items\x12F\n\x0fexpiry_warnings\x18\x02 \x03(\x0b2\x1d.sous.pantry.v1.ExpiryWarningR\x0eexpiryWarnings"t\n\x10IngredientAmount\x12\x1e\n\ningredient\x18\x01 \x01(\tR\ningredient\x12\x1f\n\x08quantity\x18\x02 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x03 \x01(\tR\x04unitB\x0b\n\t_quantity"V\n\x04Slot\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12:\n\x07options\x18\x02 \x03(\x0b2 .sous.pantry.v1.IngredientAmountR\x07options"\xc1\x01\n\nMetaRecipe\x12\x0e\n\x02id\x18\x01 \x01(\x03R\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x16\n\x06method\x18\x03 \x01(\tR\x06method\x12*\n\x05slots\x18\x04 \x03(\x0b2\x14.sous.pantry.v1.SlotR\x05slots\x12K\n\x10base_ingredients\x18\x05 \x03(\x0b2 .sous.pantry.v1.IngredientAmountR\x0fbaseIngredients"\x17\n\x15GetMetaRecipesRequest"J\n\x16GetMetaRecipesResponse\x120\n\x05items\x18\x01 \x03(\x0b2\x1a.sous.pantry.v1.MetaRecipeR\x05items"@\n\nSlotChoice\x12\x12\n\x04slot\x18\x01 \x01(\tR\x04slot\x12\x1e\n\ningredient\x18\x02 \x01(\tR\ningredient"\x96\x02\n\x0eLogCookRequest\x12!\n\x0bmeta_recipe\x18\x01 \x01(\tH\x00R\nmetaRecipe\x12\x18\n\x06recipe\x18\x02 \x01(\tH\x00R\x06recipe\x12=\n\x0cslot_choices\x18\x03 \x03(\x0b2\x1a.sous.pantry.v1.SlotChoiceR\x0bslotChoices\x12\x1f\n\x08servings\x18\x04 \x01(\x05H\x01R\x08servings\x88\x01\x01\x12\x1b\n\x06rating\x18\x05 \x01(\x05H\x02R\x06rating\x88\x01\x01\x12\x14\n\x05notes\x18\x06 \x01(\tR\x05notes\x12\x12\n\x04date\x18\x07 \x01(\tR\x04dateB\x08\n\x06cookedB\x0b\n\t_servingsB\t\n\x07_rating"\xa7\x04\n\x0fLogCookResponse\x12\x1e\n\x0bcook_log_id\x18\x01 \x01(\x03R\tcookLogId\x12\x16\n\x06cooked\x18\x02 \x01(\tR\x06cooked\x12\x12\n\x04date\x18\x03 \x01(\tR\x04date\x12)\n\x10used_ingredients\x18\x04 \x03(\tR\x0fusedIngredients\x12S\n\x0coff_template\x18\x05 \x03(\x0b20.sous.pantry.v1.LogCookResponse.OffTemplateEntryR\x0boffTemplate\x12/\n\x13created_ingredients\x18\x06 \x03(\tR\x12createdIngredients\x12I\n\x08resolved\x18\x07 \x03(\x0b2-.sous.pantry.v1.LogCookResponse.ResolvedEntryR\x08resolved\x12O\n\x15created_close_matches\x18\x08 \x03(\x0b2\x1b.sous.pantry.v1.NameMatchesR\x13createdCloseMatches\x1a>\n\x10OffTemplateEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a;\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x028\x01"[\n\tSlotInput\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12:\n\x07options\x18\x02 \x03(\x0b2 .sous.pantry.v1.IngredientAmountR\x07options"\xdf\x01\n\x17CreateMetaRecipeRequest\x12\x13\n\x02id\x18\x01 \x01(\x03H\x00R\x02id\x88\x01\x01\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x16\n\x06method\x18\x03 \x01(\tR\x06method\x12/\n\x05slots\x18\x04 \x03(\x0b2\x19.sous.pantry.v1.SlotInputR\x05slots\x12K\n\x10base_ingredients\x18\x05 \x03(\x0b2 .sous.pantry.v1.IngredientAmountR\x0fbaseIngredientsB\x05\n\x03_id"\xb3\x02\n\x18CreateMetaRecipeResponse\x12;\n\x0bmeta_recipe\x18\x01 \x01(\x0b2\x1a.sous.pantry.v1.MetaRecipeR\nmetaRecipe\x12/\n\x13created_ingredients\x18\x02 \x03(\tR\x12createdIngredients\x12\x18\n\x07updated\x18\x03 \x01(\x08R\x07updated\x12R\n\x08resolved\x18\x04 \x03(\x0b26.sous.pantry.v1.CreateMetaRecipeResponse.ResolvedEntryR\x08resolved\x1a;\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x028\x01*f\n\x08Location\x12\x18\n\x14LOCATION_UNSPECIFIED\x10\x00\x12\x13\n\x0fLOCATION_FRIDGE\x10\x01\x12\x15\n\x11LOCATION_CUPBOARD\x10\x02\x12\x14\n\x10LOCATION_FREEZER\x10\x03*b\n\tItemState\x12\x1a\n\x16ITEM_STATE_UNSPECIFIED\x10\x00\x12\x11\n\rITEM_STATE_IN\x10\x01\x12\x12\n\x0eITEM_STATE_LOW\x10\x02\x12\x12\n\x0eITEM_STATE_OUT\x10\x03*\x90\x01\n\nAddOutcome\x12\x1b\n\x17ADD_OUTCOME_UNSPECIFIED\x10\x00\x12\x17\n\x13ADD_OUTCOME_CREATED\x10\x01\x12\x19\n\x15ADD_OUTCOME_RESTOCKED\x10\x02\x12\x19\n\x15ADD_OUTCOME_UNCHANGED\x10\x03\x12\x16\n\x12ADD_OUTCOME_FAILED\x10\x04*w\n\x0bMatchStatus\x12\x1c\n\x18MATCH_STATUS_UNSPECIFIED\x10\x00\x12\x16\n\x12MATCH_STATUS_READY\x10\x01\x12\x18\n\x14MATCH_STATUS_PARTIAL\x10\x02\x12\x18\n\x14MATCH_STATUS_MISSING\x10\x032\xf4\x05\n\rPantryService\x12U\n\tGetStatus\x12 .sous.pantry.v1.GetStatusRequest\x1a!.sous.pantry.v1.GetStatusResponse"\x03\x90\x02\x01\x12U\n\tGetPantry\x12 .sous.pantry.v1.GetPantryRequest\x1a!.sous.pantry.v1.GetPantryResponse"\x03\x90\x02\x01\x12^\n\x0cSetItemState\x12#.sous.pantry.v1.SetItemStateRequest\x1a$.sous.pantry.v1.SetItemStateResponse"\x03\x90\x02\x02\x12X\n\x0bAddToPantry\x12".sous.pantry.v1.AddToPantryRequest\x1a#.sous.pantry.v1.AddToPantryResponse"\x00\x12^\n\x0cWhatCanICook\x12#.sous.pantry.v1.WhatCanICookRequest\x1a$.sous.pantry.v1.WhatCanICookResponse"\x03\x90\x02\x01\x12d\n\x0eGetMetaRecipes\x12%.sous.pantry.v1.GetMetaRecipesRequest\x1a&.sous.pantry.v1.GetMetaRecipesResponse"\x03\x90\x02\x01\x12L\n\x07LogCook\x12\x1e.sous.pantry.v1.LogCookRequest\x1a\x1f.sous.pantry.v1.LogCookResponse"\x00\x12g\n\x10CreateMetaRecipe\x12\'.sous.pantry.v1.CreateMetaRecipeRequest\x1a(.sous.pantry.v1.CreateMetaRecipeResponse"\x00B\xba\x01\n\x12com.sous.pantry.v1B\x0bPantryProtoP\x01Z=github.com/souskitchen/sous/proto/gen/sous/pantry/v1;pantryv1\xa2\x02\x03SPX\xaa\x02\x0eSous.Pantry.V1\xca\x02\x0eSous\\Pantry\\V1\xe2\x02\x1aSous\\Pantry\\V1\\GPBMetadata\xea\x02\x10Sous::Pantry::V1b\x06proto3',
     [],
     {
         "NameMatches": NameMatches,

@@ -4,9 +4,12 @@
 //
 // Conventions are those of every sous API package (see
 // sous/recipes/v1/recipes.proto), with these for the pantry:
-//   - Ingredients are addressed by name, matched case-insensitively against
-//     names and aliases; pantry items, meta-recipes and cook logs carry the
-//     food API's integer ids.
+//   - Ingredients are addressed by name, read as a cook means it: the name
+//     ignoring case, spacing and accents, then an alias, then English
+//     singular/plural. A write never narrows a general word to a kind it
+//     covers ("chicken" is not "chicken thighs" unless it is its alias); an
+//     answer lists in `resolved` every name read other than exactly. Pantry
+//     items, meta-recipes and cook logs carry the food API's integer ids.
 //   - Dates are ISO 8601 calendar dates, `YYYY-MM-DD`.
 //   - A name that matches nothing, or more than one ingredient, is NotFound
 //     or InvalidArgument whose message lists the close matches ("no
@@ -379,6 +382,15 @@ export declare type SetItemStateResponse = Message<"sous.pantry.v1.SetItemStateR
    * @generated from field: string message = 4;
    */
   message: string;
+
+  /**
+   * The name as given to the ingredient it was read as, when it was read
+   * other than exactly (through an alias or a singular/plural variant),
+   * such as {"noodles": "egg noodles"}; empty otherwise.
+   *
+   * @generated from field: map<string, string> resolved = 5;
+   */
+  resolved: { [key: string]: string };
 };
 
 /**
@@ -425,6 +437,14 @@ export declare type PantryAddition = Message<"sous.pantry.v1.PantryAddition"> & 
    * @generated from field: string unit = 4;
    */
   unit: string;
+
+  /**
+   * Use-by date, YYYY-MM-DD. When set it replaces the recorded date; when
+   * empty it is kept as for quantity.
+   *
+   * @generated from field: string expiry = 5;
+   */
+  expiry: string;
 };
 
 /**
@@ -522,6 +542,14 @@ export declare type AddToPantryResponse = Message<"sous.pantry.v1.AddToPantryRes
    * @generated from field: repeated sous.pantry.v1.AddResult items = 1;
    */
   items: AddResult[];
+
+  /**
+   * Names as given to the ingredients they were read as, for the names
+   * read other than exactly (see SetItemStateResponse.resolved).
+   *
+   * @generated from field: map<string, string> resolved = 2;
+   */
+  resolved: { [key: string]: string };
 };
 
 /**
@@ -873,8 +901,9 @@ export declare type SlotChoice = Message<"sous.pantry.v1.SlotChoice"> & {
   slot: string;
 
   /**
-   * The ingredient used, by name or alias; it may be outside the slot's
-   * options. Required.
+   * The ingredient used, by name or alias. It may be outside the slot's
+   * options: what was cooked is logged (an unknown name creates the
+   * ingredient) and reported in LogCookResponse.off_template. Required.
    *
    * @generated from field: string ingredient = 2;
    */
@@ -994,6 +1023,38 @@ export declare type LogCookResponse = Message<"sous.pantry.v1.LogCookResponse"> 
    * @generated from field: repeated string used_ingredients = 4;
    */
   usedIngredients: string[];
+
+  /**
+   * Slot to ingredient, for the choices that are not one of their slot's
+   * options, such as {"veg": "broccoli"}; the template is not changed.
+   *
+   * @generated from field: map<string, string> off_template = 5;
+   */
+  offTemplate: { [key: string]: string };
+
+  /**
+   * Names of ingredients that did not exist and were created for a choice.
+   *
+   * @generated from field: repeated string created_ingredients = 6;
+   */
+  createdIngredients: string[];
+
+  /**
+   * Names as given to the ingredients they were read as, for the choices
+   * read other than exactly (see SetItemStateResponse.resolved).
+   *
+   * @generated from field: map<string, string> resolved = 7;
+   */
+  resolved: { [key: string]: string };
+
+  /**
+   * For a created ingredient whose name is close to known ones ("pork
+   * minse"), those names: a close spelling is never taken as a match, but
+   * may be a typo to ask about.
+   *
+   * @generated from field: repeated sous.pantry.v1.NameMatches created_close_matches = 8;
+   */
+  createdCloseMatches: NameMatches[];
 };
 
 /**
@@ -1105,6 +1166,16 @@ export declare type CreateMetaRecipeResponse = Message<"sous.pantry.v1.CreateMet
    * @generated from field: bool updated = 3;
    */
   updated: boolean;
+
+  /**
+   * Names as given to the ingredients they were read as, for the names
+   * read other than exactly (see SetItemStateResponse.resolved). A name more
+   * general than an ingredient ("chicken" beside "chicken thighs") is never
+   * read as it unless it is that ingredient's alias: it is created.
+   *
+   * @generated from field: map<string, string> resolved = 4;
+   */
+  resolved: { [key: string]: string };
 };
 
 /**
@@ -1215,15 +1286,17 @@ export enum AddOutcome {
   CREATED = 1,
 
   /**
-   * An existing item (low or out, or with a new quantity) was set back to
-   * in on its own row.
+   * An existing item was restocked on its own row: set to in, with the
+   * quantity and expiry given. Buying more of an item already in stock is
+   * a restock too.
    *
    * @generated from enum value: ADD_OUTCOME_RESTOCKED = 2;
    */
   RESTOCKED = 2,
 
   /**
-   * The item was already in stock with that quantity; nothing was written.
+   * Not returned any more: an addition of an item already in stock is
+   * RESTOCKED, since it records that more was bought.
    *
    * @generated from enum value: ADD_OUTCOME_UNCHANGED = 3;
    */
@@ -1328,8 +1401,9 @@ export declare const PantryService: GenService<{
   },
   /**
    * AddToPantry adds bought items. An ingredient already stocked at the
-   * location, even one marked out, is restocked to in on its existing row;
-   * unknown ingredients are created (POST /api/bulk-pantry-add/).
+   * location, whether in, low or out, is restocked to in on its existing
+   * row with the quantity and expiry given; unknown ingredients are created
+   * (POST /api/bulk-pantry-add/).
    *
    * @generated from rpc sous.pantry.v1.PantryService.AddToPantry
    */

@@ -4,9 +4,12 @@
 //
 // Conventions are those of every sous API package (see
 // sous/recipes/v1/recipes.proto), with these for the pantry:
-//   - Ingredients are addressed by name, matched case-insensitively against
-//     names and aliases; pantry items, meta-recipes and cook logs carry the
-//     food API's integer ids.
+//   - Ingredients are addressed by name, read as a cook means it: the name
+//     ignoring case, spacing and accents, then an alias, then English
+//     singular/plural. A write never narrows a general word to a kind it
+//     covers ("chicken" is not "chicken thighs" unless it is its alias); an
+//     answer lists in `resolved` every name read other than exactly. Pantry
+//     items, meta-recipes and cook logs carry the food API's integer ids.
 //   - Dates are ISO 8601 calendar dates, `YYYY-MM-DD`.
 //   - A name that matches nothing, or more than one ingredient, is NotFound
 //     or InvalidArgument whose message lists the close matches ("no
@@ -90,8 +93,9 @@ type PantryServiceClient interface {
 	// (POST /api/pantry/set-state/).
 	SetItemState(context.Context, *connect.Request[v1.SetItemStateRequest]) (*connect.Response[v1.SetItemStateResponse], error)
 	// AddToPantry adds bought items. An ingredient already stocked at the
-	// location, even one marked out, is restocked to in on its existing row;
-	// unknown ingredients are created (POST /api/bulk-pantry-add/).
+	// location, whether in, low or out, is restocked to in on its existing
+	// row with the quantity and expiry given; unknown ingredients are created
+	// (POST /api/bulk-pantry-add/).
 	AddToPantry(context.Context, *connect.Request[v1.AddToPantryRequest]) (*connect.Response[v1.AddToPantryResponse], error)
 	// WhatCanICook matches every meta-recipe against the pantry. Matching is
 	// presence-based: having an ingredient (in or low) beats having enough
@@ -243,8 +247,9 @@ type PantryServiceHandler interface {
 	// (POST /api/pantry/set-state/).
 	SetItemState(context.Context, *connect.Request[v1.SetItemStateRequest]) (*connect.Response[v1.SetItemStateResponse], error)
 	// AddToPantry adds bought items. An ingredient already stocked at the
-	// location, even one marked out, is restocked to in on its existing row;
-	// unknown ingredients are created (POST /api/bulk-pantry-add/).
+	// location, whether in, low or out, is restocked to in on its existing
+	// row with the quantity and expiry given; unknown ingredients are created
+	// (POST /api/bulk-pantry-add/).
 	AddToPantry(context.Context, *connect.Request[v1.AddToPantryRequest]) (*connect.Response[v1.AddToPantryResponse], error)
 	// WhatCanICook matches every meta-recipe against the pantry. Matching is
 	// presence-based: having an ingredient (in or low) beats having enough
