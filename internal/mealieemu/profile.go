@@ -102,8 +102,11 @@ type profile struct {
 	caseInsensitiveFilter bool
 	// lastMadeKeepsLatest keeps a recipe's lastMade when PATCH last-made
 	// sends an earlier time, as 2.8 and 3.11 do (they keep last-made per
-	// household and show the newest); 2.0 stores whatever is sent
-	// (testdata/recordings/<version>/TestBackdatedLastMade.json).
+	// household and show the newest); 2.0 stores whatever is sent. The
+	// contract test TestBackdatedLastMade asserts the day per version and
+	// passed against each real Mealie; its recordings
+	// (testdata/recordings/<version>/TestBackdatedLastMade.json) hold the
+	// exchanges, with the times normalised away.
 	lastMadeKeepsLatest bool
 	// A tag sent as {name, slug} without an id in a recipe PATCH fails with
 	// 500 TypeError on every recorded version and creates nothing
