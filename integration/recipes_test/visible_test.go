@@ -157,7 +157,8 @@ func structuredLine(q float64, unit, food, note string) *recipesv1.IngredientInp
 // disableAmount on, under which Mealie's app shows each line as its note
 // alone; sous turns it off when it writes structured lines, as Mealie's
 // editor does after parsing, keeps the other settings, and get_recipe
-// answers each line as the app shows it.
+// answers each line as the app shows it; with amounts turned off again in
+// the app, get_recipe answers the stored line and says the app hides it.
 func TestStructuredLinesShowInMealiesApp(t *testing.T) {
 	eachMealie(t, func(t *testing.T, m *mealieTarget) {
 		c := ctx(t)
