@@ -252,7 +252,13 @@ func getRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getRe
 	if in.Full {
 		return res.Msg.GetRaw(), nil
 	}
-	return shapeRecipe(res.Msg.GetRecipe()), nil
+	v := shapeRecipe(res.Msg.GetRecipe())
+	if len(in.Fields) == 0 {
+		// The dates answer only when asked for: the default view stays
+		// mcp-mealie's, which a cook reads, at its size.
+		v.DateAdded, v.DateUpdated = "", ""
+	}
+	return v, nil
 }
 
 // shapeRecipe flattens the service's curated view for a model.
