@@ -181,7 +181,7 @@ func kitchenHistory(t *testing.T, m *liveMealie) {
 		// replaced.
 		up := ok(t, "update_recipe", map[string]any{"slug": slug, "prep_time": "15 min", "tags": []any{"History " + word}})
 		rep := fmt.Sprint(up["replaced"])
-		if !strings.Contains(rep, `prep_time: (none) → "15 min"`) || !strings.Contains(rep, "tags: 0 → 1") {
+		if !strings.Contains(rep, `prep_time: (none) → '15 min'`) || !strings.Contains(rep, "tags: 0 → 1") {
 			t.Errorf("update answer = %v, want what it replaced", up)
 		}
 		cleanups = append(cleanups, func() {

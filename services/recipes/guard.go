@@ -180,7 +180,7 @@ func replacedFields(cur *mealie.Recipe, patch map[string]any, m *recipesv1.Updat
 		}
 	}
 	if m.Name != nil && strings.TrimSpace(m.GetName()) != cur.Name {
-		out = append(out, fmt.Sprintf("name: %q → %q", cur.Name, strings.TrimSpace(m.GetName())))
+		out = append(out, fmt.Sprintf("name: %s → %s", shown(cur.Name), shown(strings.TrimSpace(m.GetName()))))
 	}
 	if m.Description != nil {
 		if b, a := str(cur.Description), strings.TrimSpace(m.GetDescription()); b != a {
@@ -240,7 +240,9 @@ func sameOrganizers(a, b []mealie.Organizer) bool {
 	return true
 }
 
-// shown quotes a short text value, or says it was empty.
+// shown quotes a short text value in single quotes (which JSON leaves
+// alone, where a double quote would read \"15 min\"), or says it was
+// empty.
 func shown(s string) string {
 	if s == "" {
 		return "(none)"
@@ -248,7 +250,7 @@ func shown(s string) string {
 	if r := []rune(s); len(r) > 80 {
 		s = string(r[:79]) + "…"
 	}
-	return strconv.Quote(s)
+	return "'" + s + "'"
 }
 
 func yesNo(b bool) string {

@@ -2020,7 +2020,8 @@ type UpdateRecipeRequest struct {
 	SetNotes bool `protobuf:"varint,21,opt,name=set_notes,json=setNotes,proto3" json:"set_notes,omitempty"`
 	// True turns off the Mealie 2.x recipe setting "disable amounts", so
 	// Mealie's app shows each line's quantity, unit and food; false turns it
-	// on. Mealie 3 has no such setting: there it is InvalidArgument.
+	// on. Mealie 3 has no such setting and always shows them: there true
+	// changes nothing and false is FailedPrecondition.
 	ShowAmounts *bool `protobuf:"varint,22,opt,name=show_amounts,json=showAmounts,proto3,oneof" json:"show_amounts,omitempty"`
 	// The confirmation a refused destructive update answered with: an update
 	// that would leave ingredients, instructions or notes empty, or drop most
@@ -2242,7 +2243,7 @@ type UpdateRecipeResponse struct {
 	Unparsed []string `protobuf:"bytes,6,rep,name=unparsed,proto3" json:"unparsed,omitempty"`
 	// What the update replaced, one entry a field, before → after: counts
 	// for lists ("ingredients: 12 → 13"), values for short text
-	// ("prep_time: 10 min → 15 min"), lengths for descriptions.
+	// ("prep_time: '10 min' → '15 min'"), lengths for descriptions.
 	Replaced      []string `protobuf:"bytes,7,rep,name=replaced,proto3" json:"replaced,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -1519,7 +1519,8 @@ class UpdateRecipeRequest(Message[_UpdateRecipeRequestFields]):
         show_amounts:
             True turns off the Mealie 2.x recipe setting "disable amounts", so
             Mealie's app shows each line's quantity, unit and food; false turns it
-            on. Mealie 3 has no such setting: there it is InvalidArgument.
+            on. Mealie 3 has no such setting and always shows them: there true
+            changes nothing and false is FailedPrecondition.
 
             ```proto
             optional bool show_amounts = 22;
@@ -1645,7 +1646,7 @@ class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
         replaced:
             What the update replaced, one entry a field, before → after: counts
             for lists ("ingredients: 12 → 13"), values for short text
-            ("prep_time: 10 min → 15 min"), lengths for descriptions.
+            ("prep_time: '10 min' → '15 min'"), lengths for descriptions.
 
             ```proto
             repeated string replaced = 7;

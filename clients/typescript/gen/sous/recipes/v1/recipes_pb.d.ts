@@ -1252,7 +1252,8 @@ export declare type UpdateRecipeRequest = Message<"sous.recipes.v1.UpdateRecipeR
   /**
    * True turns off the Mealie 2.x recipe setting "disable amounts", so
    * Mealie's app shows each line's quantity, unit and food; false turns it
-   * on. Mealie 3 has no such setting: there it is InvalidArgument.
+   * on. Mealie 3 has no such setting and always shows them: there true
+   * changes nothing and false is FailedPrecondition.
    *
    * @generated from field: optional bool show_amounts = 22;
    */
@@ -1329,7 +1330,7 @@ export declare type UpdateRecipeResponse = Message<"sous.recipes.v1.UpdateRecipe
   /**
    * What the update replaced, one entry a field, before → after: counts
    * for lists ("ingredients: 12 → 13"), values for short text
-   * ("prep_time: 10 min → 15 min"), lengths for descriptions.
+   * ("prep_time: '10 min' → '15 min'"), lengths for descriptions.
    *
    * @generated from field: repeated string replaced = 7;
    */
