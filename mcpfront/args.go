@@ -3,6 +3,7 @@ package mcpfront
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -187,11 +188,22 @@ func (c *argChecker) unknown(path string, s *jsonschema.Schema, k string) error 
 
 // missing words the refusal of an absent required argument, with its
 // description as the hint of what to give.
+// An argument with a fixed set of values names them all, so the refusal
+// is the way forward ("resource is missing: what to count; one of tags,
+// categories, tools, foods, units").
 func missing(path string, p *jsonschema.Schema) error {
+	msg := path + " is missing"
 	if p != nil && p.Description != "" {
-		return fmt.Errorf("%s is missing: %s", path, lowerFirst(strings.TrimSuffix(p.Description, ".")))
+		msg += ": " + lowerFirst(strings.TrimSuffix(p.Description, "."))
 	}
-	return fmt.Errorf("%s is missing", path)
+	if p != nil && len(p.Enum) > 0 {
+		sep := ": "
+		if p.Description != "" {
+			sep = "; "
+		}
+		msg += sep + "one of " + enumList(p)
+	}
+	return errors.New(msg)
 }
 
 // names lists an object's properties in declaration order.

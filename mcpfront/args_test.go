@@ -41,6 +41,10 @@ func TestRefusalWording(t *testing.T) {
 		{"create_recipe", map[string]any{"name": "Toast", "ingredients": []any{true}}, "ingredients[0] must be"},
 		{"add_to_shopping_list", map[string]any{"meal_plan_range": map[string]any{"start_date": "2026-12-01"}}, "meal_plan_range.end_date is missing"},
 		{"get_todays_meals", map[string]any{"date": "2026-12-01"}, "unknown argument 'date'; get_todays_meals takes no arguments"},
+		// An absent argument with a fixed set of values names them all.
+		{"library_stats", map[string]any{}, "resource is missing: what to count; foods and units are slow; one of tags, categories, tools, foods, units"},
+		{"manage_taxonomy", map[string]any{"action": "list"}, "resource is missing: which taxonomy; one of foods, units, labels, tags, categories, tools"},
+		{"set_item_state", map[string]any{"ingredient": "eggs"}, "state is missing"},
 		{"search_recipes", map[string]any{"query": strings.Repeat("a", 300)}, "query is 300 characters long; at most 200 are accepted"},
 		{"create_meta_recipe", map[string]any{"name": "Stir-fry", "slots": []any{map[string]any{"name": "protein", "options": []any{map[string]any{"ingredient": "tofu", "quantity": 200}}}}}, "unknown field 'quantity' in slots[0].options[0] (did you mean qty?)"},
 	} {

@@ -337,6 +337,12 @@ func linkStatusName(s libraryv1.LinkStatus) string {
 	return strings.ToLower(strings.TrimPrefix(s.String(), "LINK_STATUS_"))
 }
 
+// recipeRef names one recipe in a report: its name, and its slug to act on.
+type recipeRef struct {
+	Name string `json:"name,omitempty"`
+	Slug string `json:"slug"`
+}
+
 type checkLinksIn struct {
 	CheckSources *bool `json:"check_sources,omitempty" jsonschema:"Probe source URLs (third parties)."`
 	CheckImages  *bool `json:"check_images,omitempty" jsonschema:"List recipes without images."`
@@ -376,7 +382,7 @@ func checkLinks(ctx context.Context, req *mcp.CallToolRequest, b Backends, in ch
 	}
 	out := struct {
 		Links     []link         `json:"links"`
-		NoImage   []string       `json:"no_image,omitempty"`
+		NoImage   []recipeRef    `json:"no_image,omitempty"`
 		Counts    map[string]any `json:"counts,omitempty"`
 		Scanned   int32          `json:"scanned"`
 		Library   int32          `json:"library_total"`
@@ -385,8 +391,10 @@ func checkLinks(ctx context.Context, req *mcp.CallToolRequest, b Backends, in ch
 	for _, l := range r.GetItems() {
 		out.Links = append(out.Links, link{Slug: l.GetSlug(), URL: l.GetUrl(), Status: linkStatusName(l.GetStatus()), HTTPStatus: l.GetHttpStatus(), Message: l.GetMessage()})
 	}
+	// Names with the slugs: a report the user reads names recipes as the
+	// app does, and the slug is what a fix (set_recipe_image) takes.
 	for _, n := range r.GetNoImage() {
-		out.NoImage = append(out.NoImage, n.GetSlug())
+		out.NoImage = append(out.NoImage, recipeRef{Slug: n.GetSlug(), Name: n.GetName()})
 	}
 	if len(out.Counts) == 0 {
 		out.Counts = nil

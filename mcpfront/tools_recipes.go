@@ -41,12 +41,14 @@ type getRecipeIn struct {
 // mcp-mealie's detail keys plus last_made, by the names the answer uses, so
 // what a model can ask for is what it reads (docs/tools.md, "Moving from
 // mcp-mealie").
-var recipeFieldNames = []string{"name", "slug", "description", "yield", "prep_time", "cook_time", "total_time", "ingredients", "instructions", "tags", "categories", "tools", "source_url", "rating", "notes", "last_made"}
+var recipeFieldNames = []string{"name", "slug", "description", "yield", "prep_time", "cook_time", "total_time", "ingredients", "instructions", "tags", "categories", "tools", "source_url", "rating", "notes", "last_made", "date_added", "date_updated"}
 
 // summaryFieldNames are what search_recipes can add to each result: the
 // detail keys Mealie's list payload has (no ingredients, instructions or
-// notes), plus sous's date_added, last_made and has_image.
-var summaryFieldNames = []string{"name", "slug", "description", "tags", "categories", "tools", "rating", "yield", "prep_time", "cook_time", "total_time", "source_url", "date_added", "last_made", "has_image"}
+// notes), plus sous's date_added, date_updated, last_made and has_image:
+// the dates tell the original of two duplicates from its copy without a
+// get_recipe(full=true) of each.
+var summaryFieldNames = []string{"name", "slug", "description", "tags", "categories", "tools", "rating", "yield", "prep_time", "cook_time", "total_time", "source_url", "date_added", "date_updated", "last_made", "has_image"}
 
 // protoKeys are the answer keys whose Connect API field is named otherwise:
 // the detail view says "yield" where the API, like Mealie, says
@@ -108,6 +110,7 @@ type summaryView struct {
 	CookTime    string   `json:"cook_time,omitempty"`
 	SourceURL   string   `json:"source_url,omitempty"`
 	DateAdded   string   `json:"date_added,omitempty"`
+	DateUpdated string   `json:"date_updated,omitempty"`
 	LastMade    string   `json:"last_made,omitempty"`
 	HasImage    *bool    `json:"has_image,omitempty"`
 }
@@ -122,7 +125,7 @@ func summaries(items []*recipesv1.RecipeSummary, fields []string) []summaryView 
 		v := summaryView{
 			Slug: r.GetSlug(), Name: r.GetName(), Description: r.GetDescription(), Tags: r.GetTags(), Categories: r.GetCategories(), Tools: r.GetTools(),
 			Rating: r.Rating, RecipeYield: r.GetRecipeYield(), TotalTime: r.GetTotalTime(), PrepTime: r.GetPrepTime(), CookTime: r.GetCookTime(),
-			SourceURL: r.GetSourceUrl(), DateAdded: r.GetDateAdded(), LastMade: r.GetLastMade(),
+			SourceURL: r.GetSourceUrl(), DateAdded: r.GetDateAdded(), DateUpdated: r.GetDateUpdated(), LastMade: r.GetLastMade(),
 		}
 		if wantImage {
 			v.HasImage = ptr(r.GetHasImage())
@@ -197,7 +200,17 @@ type recipeView struct {
 	Rating       *float64 `json:"rating,omitempty"`
 	Notes        []string `json:"notes,omitempty"`
 	LastMade     string   `json:"last_made,omitempty"`
+	DateAdded    string   `json:"date_added,omitempty"`
+	DateUpdated  string   `json:"date_updated,omitempty"`
+	// AmountsHidden says that Mealie's app shows these lines as their
+	// notes alone (the 2.x setting "disable amounts"), though the lines
+	// above are the stored ones, whole: a cook reading the app sees less.
+	AmountsHidden string `json:"amounts_hidden,omitempty"`
 }
+
+// amountsHiddenNote is get_recipe's amounts_hidden: what the cook sees and
+// the one call that changes it.
+const amountsHiddenNote = "Mealie's app shows these lines without quantity, unit and food; update_recipe show_amounts=true shows them"
 
 // getRecipeTool declares get_recipe.
 func getRecipeTool() Tool {
@@ -241,7 +254,13 @@ func getRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getRe
 	if in.Full {
 		return res.Msg.GetRaw(), nil
 	}
-	return shapeRecipe(res.Msg.GetRecipe()), nil
+	v := shapeRecipe(res.Msg.GetRecipe())
+	if len(in.Fields) == 0 {
+		// The dates answer only when asked for: the default view stays
+		// mcp-mealie's, which a cook reads, at its size.
+		v.DateAdded, v.DateUpdated = "", ""
+	}
+	return v, nil
 }
 
 // shapeRecipe flattens the service's curated view for a model.
@@ -250,7 +269,10 @@ func shapeRecipe(r *recipesv1.Recipe) recipeView {
 		Slug: r.GetSlug(), Name: r.GetName(), Description: r.GetDescription(),
 		RecipeYield: r.GetRecipeYield(), PrepTime: r.GetPrepTime(), CookTime: r.GetCookTime(), TotalTime: r.GetTotalTime(),
 		Instructions: r.GetInstructions(), Tags: r.GetTags(), Categories: r.GetCategories(), Tools: r.GetTools(),
-		SourceURL: r.GetSourceUrl(), LastMade: r.GetLastMade(),
+		SourceURL: r.GetSourceUrl(), LastMade: r.GetLastMade(), DateAdded: r.GetDateAdded(), DateUpdated: r.GetDateUpdated(),
+	}
+	if r.GetAmountsHidden() {
+		v.AmountsHidden = amountsHiddenNote
 	}
 	// The getters are nil-safe; a field read is not, and an answer
 	// without a recipe is a tool error's matter, not a panic's.
@@ -329,6 +351,8 @@ type updateRecipeIn struct {
 	SourceURL         *string  `json:"source_url,omitempty" jsonschema:"Source page."`
 	Rating            *float64 `json:"rating,omitempty" jsonschema:"Rating."`
 	Notes             []noteIn `json:"notes,omitempty" jsonschema:"All notes."`
+	ShowAmounts       *bool    `json:"show_amounts,omitempty" jsonschema:"Show quantities in Mealie's app."`
+	Confirm           string   `json:"confirm,omitempty" jsonschema:"From a refusal, once the user agrees."`
 }
 
 // ingredientInputs converts a caller's mixed list: strings go through
@@ -445,7 +469,10 @@ type writeReport struct {
 	// Rating is the recipe's rating as Mealie reports it after a rating
 	// was written (the average of its users' ratings).
 	Rating *float64 `json:"rating,omitempty"`
-	Note   string   `json:"note,omitempty"`
+	// Replaced says what an update replaced, before → after
+	// ("ingredients: 12 → 13"), so a model sees what its call did.
+	Replaced []string `json:"replaced,omitempty"`
+	Note     string   `json:"note,omitempty"`
 }
 
 // resolvedMap renders a resolved map as {"rice": ["jasmine rice"]}.
@@ -538,6 +565,7 @@ func updateRecipeTool() Tool {
 		"ingredients":        ingredientItems,
 		"instructions":       maxItems(limits.RecipeInstructions),
 		"rating":             numRange(0, 5),
+		"confirm":            maxLen(64),
 		"replace_tags":       boolDefault(false),
 		"replace_categories": boolDefault(false),
 		"replace_tools":      boolDefault(false),
@@ -568,6 +596,7 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 		Tags: in.Tags, Categories: in.Categories, Tools: in.Tools,
 		ReplaceTags: in.ReplaceTags, ReplaceCategories: in.ReplaceCategories, ReplaceTools: in.ReplaceTools,
 		SourceUrl: in.SourceURL, Rating: in.Rating, Notes: notesIn(in.Notes), SetNotes: in.Notes != nil,
+		ShowAmounts: in.ShowAmounts, Confirm: in.Confirm,
 	}
 	res, err := b.Recipes.UpdateRecipe(ctx, connect.NewRequest(req))
 	if err != nil {
@@ -576,9 +605,13 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 	out := writeReport{
 		Slug: res.Msg.GetSlug(), RenamedFrom: res.Msg.GetRenamedFrom(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed(), Rating: res.Msg.Rating,
 		Resolved: resolvedMap(res.Msg.GetResolved()), CreatedFoods: res.Msg.GetCreatedFoods(), ChangedLines: res.Msg.GetChangedLines(),
+		Replaced: res.Msg.GetReplaced(),
 	}
 	if len(out.Unresolved) > 0 {
 		out.Note = unresolvedNote
+	}
+	if len(out.Replaced) == 0 && out.Rating == nil && out.RenamedFrom == "" {
+		out.Note = strings.TrimLeft(out.Note+"; nothing changed: every value given was already the recipe's", "; ")
 	}
 	return out, nil
 }
@@ -751,9 +784,10 @@ func importRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in im
 }
 
 type markRecipeMadeIn struct {
-	Slug string `json:"slug" jsonschema:"Slug or exact name."`
-	Date string `json:"date,omitempty" jsonschema:"Day; omit for today."`
-	Note string `json:"note,omitempty" jsonschema:"Timeline note."`
+	Slug   string   `json:"slug" jsonschema:"Slug or exact name."`
+	Date   string   `json:"date,omitempty" jsonschema:"Day; omit for today."`
+	Note   string   `json:"note,omitempty" jsonschema:"Timeline note."`
+	Rating *float64 `json:"rating,omitempty" jsonschema:"The user's stars."`
 }
 
 // markRecipeMadeTool declares mark_recipe_made.
@@ -762,7 +796,7 @@ func markRecipeMadeTool() Tool {
 		Name:        "mark_recipe_made",
 		Description: "Call when a Mealie recipe was cooked or eaten (meta-recipes: log_cook). Sets last_made.",
 		Annotations: writeAnn(false, false, false),
-	}, hasRecipes, props{"slug": maxLen(limits.RecipeSlugChars), "date": isoDate, "note": maxLen(1000)}, markRecipeMade)
+	}, hasRecipes, props{"slug": maxLen(limits.RecipeSlugChars), "date": isoDate, "note": maxLen(1000), "rating": numRange(0, 5)}, markRecipeMade)
 }
 
 func markRecipeMade(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in markRecipeMadeIn) (any, error) {
@@ -770,14 +804,27 @@ func markRecipeMade(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 	if err != nil {
 		return nil, err
 	}
-	res, err := b.Recipes.MarkRecipeMade(ctx, connect.NewRequest(&recipesv1.MarkRecipeMadeRequest{Slug: slug, Date: in.Date, Note: in.Note}))
+	res, err := b.Recipes.MarkRecipeMade(ctx, connect.NewRequest(&recipesv1.MarkRecipeMadeRequest{Slug: slug, Date: in.Date, Note: in.Note, Rating: in.Rating}))
 	if err != nil {
 		return nil, onRecipeMiss(ctx, b, in.Slug, err)
 	}
-	return struct {
-		Slug string `json:"slug"`
-		Date string `json:"last_made"`
-	}{res.Msg.GetSlug(), res.Msg.GetDate()}, nil
+	// last_made is what Mealie stores after the call, which a cook dated
+	// before the last one leaves as it was; made is the day recorded then.
+	out := struct {
+		Slug     string   `json:"slug"`
+		LastMade string   `json:"last_made"`
+		Made     string   `json:"made,omitempty"`
+		Rating   *float64 `json:"rating,omitempty"`
+		Note     string   `json:"note,omitempty"`
+	}{Slug: res.Msg.GetSlug(), LastMade: res.Msg.GetLastMade(), Rating: res.Msg.Rating}
+	if out.LastMade == "" {
+		out.LastMade = res.Msg.GetDate()
+	}
+	if d := res.Msg.GetDate(); d != out.LastMade {
+		out.Made = d
+		out.Note = fmt.Sprintf("the cook on %s is on the recipe's timeline; last_made stays %s, the later day", d, out.LastMade)
+	}
+	return out, nil
 }
 
 // orEmpty keeps a list answer's items as [] rather than null.

@@ -205,6 +205,45 @@ func (in manageTaxonomyIn) batch() []taxonomyData {
 	return []taxonomyData{d}
 }
 
+// refusedDeletes turns a delete the service refused because recipes use
+// the item into a tool error: a refusal answered as a success with an
+// errors list reads as done to a model that skims it. It names the item by
+// name, how many recipes use it and the way out (merge for foods and
+// units, force for all). nil when nothing was refused for use.
+func refusedDeletes(noun string, deleted []string, errs []*recipesv1.ItemError) error {
+	var refused, other []string
+	for _, e := range errs {
+		if e.GetUsedBy() == 0 {
+			other = append(other, fmt.Sprintf("%s: %s", e.GetItem(), e.GetMessage()))
+			continue
+		}
+		who := quote(e.GetName())
+		if e.GetName() == "" {
+			who = e.GetItem()
+		}
+		uses := fmt.Sprintf("%d recipes use", e.GetUsedBy())
+		if e.GetUsedBy() == 1 {
+			uses = "1 recipe uses"
+		}
+		way := "delete it anyway with force=true, which takes it off those recipes"
+		if noun == "food" || noun == "unit" {
+			way = fmt.Sprintf("use action=merge with merge_into the %s to keep, which moves those lines to it, or delete it anyway with force=true, which blanks the %s in those lines", noun, noun)
+		}
+		refused = append(refused, fmt.Sprintf("%s %s %s, so it was not deleted: %s", uses, noun, who, way))
+	}
+	if len(refused) == 0 {
+		return nil
+	}
+	msg := strings.Join(refused, "; ")
+	if len(deleted) > 0 {
+		msg += fmt.Sprintf(" (deleted: %s)", strings.Join(deleted, ", "))
+	}
+	if len(other) > 0 {
+		msg += fmt.Sprintf(" (failed: %s)", strings.Join(other, "; "))
+	}
+	return errors.New(msg)
+}
+
 // itemErrors shapes a batch's failures as "item: message" lines.
 func itemErrors(errs []*recipesv1.ItemError) []string {
 	var out []string
@@ -252,7 +291,7 @@ type taxonomyAnswer struct {
 func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in manageTaxonomyIn) (any, error) {
 	res, ok := taxonomyResources[in.Resource]
 	if !ok {
-		return nil, fmt.Errorf("unknown resource %q", in.Resource)
+		return nil, fmt.Errorf("resource %s is not one of %s", quote(in.Resource), strings.Join(taxonomyResourceNames, ", "))
 	}
 	action := in.Action
 	if action == "" {
@@ -349,8 +388,11 @@ func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 		}
 		out.Deleted = r.Msg.GetDeleted()
 		out.Errors = itemErrors(r.Msg.GetErrors())
+		if err := refusedDeletes(noun, r.Msg.GetDeleted(), r.Msg.GetErrors()); err != nil {
+			return nil, err
+		}
 	default:
-		return nil, fmt.Errorf("unknown action %q", action)
+		return nil, fmt.Errorf("action %s is not one of %s", quote(action), strings.Join(taxonomyActions, ", "))
 	}
 	return out, err
 }

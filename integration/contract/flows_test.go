@@ -390,6 +390,35 @@ func TestTimelineAndLastMade(t *testing.T) {
 	})
 }
 
+// TestBackdatedLastMade: PATCH last-made with a day before the recipe's
+// last-made day. Mealie 2.0 stores the older day (lastMade moves back);
+// 2.8 and 3.11 keep the later one, as both the PATCH answer and a read show
+// (their last-made is kept per household and the recipe's is the newest of
+// them). sous never sends the older day (MarkRecipeMade in services/recipes).
+func TestBackdatedLastMade(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		s := newRecipe(t, tg, tg.uniqueName("Contract Backdated"))
+		if code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s+"/last-made", map[string]any{"timestamp": "2031-03-10T12:00:00Z"}); code != 200 {
+			t.Fatalf("last-made: %d %v", code, body)
+		}
+		code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+s+"/last-made", map[string]any{"timestamp": "2031-03-01T12:00:00Z"})
+		if code != 200 {
+			t.Fatalf("backdated last-made: %d %v", code, body)
+		}
+		want := "2031-03-10"
+		if tg.profile == "2.0" {
+			want = "2031-03-01"
+		}
+		if lm, _ := asObj(t, body)["lastMade"].(string); !strings.HasPrefix(lm, want) {
+			t.Errorf("the backdated PATCH answers lastMade %v, want %s", asObj(t, body)["lastMade"], want)
+		}
+		_, r := tg.call(t, http.MethodGet, "/api/recipes/"+s, nil)
+		if lm, _ := asObj(t, r)["lastMade"].(string); !strings.HasPrefix(lm, want) {
+			t.Errorf("after a backdated PATCH lastMade = %v, want %s", asObj(t, r)["lastMade"], want)
+		}
+	})
+}
+
 func TestRecipeListOrderAndFilters(t *testing.T) {
 	forEachTarget(t, func(t *testing.T, tg target) {
 		word := tg.uniqueWord()

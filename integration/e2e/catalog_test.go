@@ -197,10 +197,10 @@ func everyTool(t *testing.T, version, transport string) {
 		if len(spicy) != 1 {
 			t.Fatalf("tags matching spicy = %v", spicy)
 		}
-		keptTag := ok(t, "manage_taxonomy", map[string]any{"resource": "tags", "action": "delete", "item_id": str(spicy[0], "item_id")})
-		if keptTag["deleted"] != nil || !strings.Contains(fmt.Sprint(keptTag["errors"]), "pass force=true to remove it from them") {
-			t.Errorf("delete of a used tag = %v", keptTag)
-		}
+		// The refusal is a tool error naming the tag and how many recipes
+		// carry it.
+		fails(t, "manage_taxonomy", map[string]any{"resource": "tags", "action": "delete", "item_id": str(spicy[0], "item_id")},
+			"recipes use tag 'Spicy', so it was not deleted: delete it anyway with force=true")
 		for _, r := range em.Requests() {
 			if r.Method == http.MethodDelete && strings.HasSuffix(r.Path, "/"+str(spicy[0], "item_id")) {
 				t.Errorf("the refused delete reached Mealie: %s %s", r.Method, r.Path)
@@ -224,10 +224,8 @@ func everyTool(t *testing.T, version, transport string) {
 			t.Fatalf("foods matching arborio = %v", rice)
 		}
 		riceID := str(rice[0], "item_id")
-		kept := ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "action": "delete", "item_id": riceID})
-		if kept["deleted"] != nil || !strings.Contains(fmt.Sprint(kept["errors"]), "merge it into another food") {
-			t.Errorf("delete of a used food = %v", kept)
-		}
+		fails(t, "manage_taxonomy", map[string]any{"resource": "foods", "action": "delete", "item_id": riceID},
+			"1 recipe uses food 'arborio rice', so it was not deleted: use action=merge")
 		for _, r := range em.Requests() {
 			if r.Method == http.MethodDelete && strings.HasPrefix(r.Path, "/api/foods/") {
 				t.Errorf("the refused delete reached Mealie: %s %s", r.Method, r.Path)

@@ -169,7 +169,8 @@ func structuredLine(q float64, unit, food, note string) *recipesv1.IngredientInp
 // disableAmount on, under which Mealie's app shows each line as its note
 // alone; sous turns it off when it writes structured lines, as Mealie's
 // editor does after parsing, keeps the other settings, and get_recipe
-// answers each line as the app shows it.
+// answers each line as the app shows it; with amounts turned off again in
+// the app, get_recipe answers the stored line and says the app hides it.
 func TestStructuredLinesShowInMealiesApp(t *testing.T) {
 	eachMealie(t, func(t *testing.T, m *mealieTarget) {
 		c := ctx(t)
@@ -209,8 +210,9 @@ func TestStructuredLinesShowInMealiesApp(t *testing.T) {
 		if _, has := settings["disableAmount"]; !has {
 			return // Mealie 3 has no such setting
 		}
-		// Someone turns amounts off in Mealie's app: get_recipe must then
-		// answer the note alone, as the app shows it.
+		// Someone turns amounts off in Mealie's app, which then shows the
+		// note alone: get_recipe still answers the stored line, whole, and
+		// says that the app hides its amounts.
 		settings["disableAmount"] = true
 		if st, o := m.api(http.MethodPatch, "/api/recipes/"+slug, map[string]any{"settings": settings}); st != http.StatusOK {
 			t.Fatalf("turning amounts off: %d %v", st, o)
@@ -220,8 +222,9 @@ func TestStructuredLinesShowInMealiesApp(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g := got.Msg.Recipe.Ingredients[0]; g.Display != line || line != "sifted" || g.Food != "" || g.Quantity != nil {
-			t.Errorf("with amounts off get_recipe line = %v, the app shows %q", g, line)
+		if g := got.Msg.Recipe.Ingredients[0]; line != "sifted" || g.Food != food || g.Unit != unit || g.GetQuantity() != 2 ||
+			!strings.Contains(g.Display, food) || !strings.Contains(g.Display, "sifted") || !got.Msg.Recipe.AmountsHidden {
+			t.Errorf("with amounts off get_recipe line = %v (amounts_hidden %v), the app shows %q", g, got.Msg.Recipe.AmountsHidden, line)
 		}
 		// An update that writes structured lines turns them on again.
 		if _, err := m.client.UpdateRecipe(c, connect.NewRequest(&recipesv1.UpdateRecipeRequest{

@@ -100,6 +100,14 @@ type profile struct {
 	// filters without regard to case, as 2.8 and 3.11 do; 2.0 compares
 	// case-sensitively (testdata/recordings/<version>/TestVersionSwitches.json).
 	caseInsensitiveFilter bool
+	// lastMadeKeepsLatest keeps a recipe's lastMade when PATCH last-made
+	// sends an earlier time, as 2.8 and 3.11 do (they keep last-made per
+	// household and show the newest); 2.0 stores whatever is sent. The
+	// contract test TestBackdatedLastMade asserts the day per version and
+	// passed against each real Mealie; its recordings
+	// (testdata/recordings/<version>/TestBackdatedLastMade.json) hold the
+	// exchanges, with the times normalised away.
+	lastMadeKeepsLatest bool
 	// A tag sent as {name, slug} without an id in a recipe PATCH fails with
 	// 500 TypeError on every recorded version and creates nothing
 	// (testdata/recordings/<version>/TestOrganizerObjectsNeedIDNameSlug.json).
@@ -126,6 +134,7 @@ var profiles = map[string]profile{
 		structuredYield: true, householdOnHand: true, ingredientFlags: true, placeholderQuantity: 1,
 		pageParamsLast: true, missingRow404: true, filterCountsJoinRows: true,
 		suggestions: true, cookbookRecipes: true, caseInsensitiveFilter: true,
+		lastMadeKeepsLatest: true,
 	},
 	"3.11": {
 		name: "3.11", version: "v3.11.0",
@@ -133,6 +142,7 @@ var profiles = map[string]profile{
 		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true, bulkNeedsGroupID: true,
 		missingRow404: true, stuckRenameLocked: true,
 		extraEntryTypes: true, organizerGroupID: true, caseInsensitiveFilter: true,
+		lastMadeKeepsLatest: true,
 	},
 }
 

@@ -627,7 +627,9 @@ func (st *store) removeRecipe(rc *recipe) {
 }
 
 // handleLastMade is PATCH /api/recipes/{slug}/last-made {timestamp}
-// (TestTimelineAndLastMade in integration/contract).
+// (TestTimelineAndLastMade in integration/contract). An earlier time than
+// the stored one replaces it on 2.0 and is ignored on 2.8 and 3.11
+// (TestBackdatedLastMade; see profile.lastMadeKeepsLatest).
 func (s *Server) handleLastMade(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -653,7 +655,9 @@ func (s *Server) handleLastMade(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	t = t.UTC()
-	rc.LastMade = &t
+	if !st.profile.lastMadeKeepsLatest || rc.LastMade == nil || t.After(*rc.LastMade) {
+		rc.LastMade = &t
+	}
 	rc.UpdatedAt = st.now().UTC()
 	writeJSON(w, http.StatusOK, st.renderRecipe(rc))
 }

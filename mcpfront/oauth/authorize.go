@@ -28,12 +28,17 @@ type pendingConsent struct {
 	cookie      string // cookie value, bound to this request
 	client      *client
 	redirectURI string
-	state       string
-	challenge   string
-	scopes      []string
-	expires     time.Time
-	addr        string // addrKey of the request that opened it
-	seq         uint64 // opening order, to find an address's oldest
+	// redirectGiven is the redirect_uri the request carried, "" when it
+	// left it out (allowed with one registered URI, OAuth 2.1 §4.1.1):
+	// the code stores it, and the token endpoint wants it back as given
+	// (see exchangeCode).
+	redirectGiven string
+	state         string
+	challenge     string
+	scopes        []string
+	expires       time.Time
+	addr          string // addrKey of the request that opened it
+	seq           uint64 // opening order, to find an address's oldest
 }
 
 // scopeText describes each scope on the consent page.
@@ -132,16 +137,17 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := &pendingConsent{
-		id:          rand.Text(),
-		csrf:        rand.Text(),
-		cookie:      rand.Text(),
-		client:      c,
-		redirectURI: redirect,
-		state:       state,
-		challenge:   q.Get("code_challenge"),
-		scopes:      scopes,
-		expires:     s.now().Add(ConsentTTL),
-		addr:        addrKey(r),
+		id:            rand.Text(),
+		csrf:          rand.Text(),
+		cookie:        rand.Text(),
+		client:        c,
+		redirectURI:   redirect,
+		redirectGiven: q.Get("redirect_uri"),
+		state:         state,
+		challenge:     q.Get("code_challenge"),
+		scopes:        scopes,
+		expires:       s.now().Add(ConsentTTL),
+		addr:          addrKey(r),
 	}
 	if msg := s.addPending(p); msg != "" {
 		s.log.Warn("refused a consent page", "client_id", c.ID, "reason", msg)
@@ -249,7 +255,7 @@ func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
 	}
 	code := rand.Text()
 	_, err = s.st.db.ExecContext(r.Context(), `INSERT INTO codes(hash, client_id, redirect_uri, challenge, scope, expires_at) VALUES(?,?,?,?,?,?)`,
-		hashSecret(code), p.client.ID, p.redirectURI, p.challenge, strings.Join(granted, " "), ms(now.Add(CodeTTL)))
+		hashSecret(code), p.client.ID, p.redirectGiven, p.challenge, strings.Join(granted, " "), ms(now.Add(CodeTTL)))
 	if err != nil {
 		s.log.Error("storing an authorization code", "err", err)
 		s.errorPage(w, http.StatusInternalServerError, "The authorization server could not store the grant.")
@@ -408,10 +414,26 @@ func validChallenge(c string) bool {
 	return err == nil
 }
 
-// resourceMatches compares an RFC 8707 resource parameter with ours,
+// resourceMatches compares an RFC 8707 resource parameter with ours. Scheme
+// and host compare case-insensitively, as RFC 3986 §6.2.2.1 makes them
+// (HTTP://127.0.0.1:8080/mcp is our resource); the rest compares exactly,
 // tolerating only a trailing slash (clients differ).
 func resourceMatches(presented, ours string) bool {
-	return strings.TrimSuffix(presented, "/") == ours
+	presented = strings.TrimSuffix(presented, "/")
+	if presented == ours {
+		return true
+	}
+	p, err := url.Parse(presented)
+	if err != nil {
+		return false
+	}
+	o, err := url.Parse(ours)
+	if err != nil {
+		return false
+	}
+	return strings.EqualFold(p.Scheme, o.Scheme) && strings.EqualFold(p.Host, o.Host) &&
+		p.User == nil && o.User == nil && p.EscapedPath() == o.EscapedPath() &&
+		p.RawQuery == o.RawQuery && p.Fragment == o.Fragment && !p.ForceQuery
 }
 
 // codeRow is a stored authorization code.

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"strings"
 	"testing"
@@ -130,6 +131,109 @@ func TestConsentOrigin(t *testing.T) {
 			st, h, body := do(t, cs.client, req)
 			if st != tt.status {
 				t.Errorf("consent post with Origin %q: %d, want %d (%s %s)", origin, st, tt.status, h.Get("Location"), body)
+			}
+		})
+	}
+}
+
+// TestResourceCaseInsensitive: a resource whose scheme or host differs from
+// ours only in case is ours (RFC 3986 §6.2.2.1), at authorize and at the
+// token endpoint; a different path or host is still refused. Before the fix
+// HTTP://127.0.0.1:<port>/mcp was refused as invalid_target.
+func TestResourceCaseInsensitive(t *testing.T) {
+	e := newEnv(t, "")
+	ours, _ := url.Parse(e.cfg.ResourceURL)
+	tests := []struct {
+		name, resource string
+		ok             bool
+	}{
+		{name: "as configured", resource: ours.String(), ok: true},
+		{name: "upper-case scheme", resource: "HTTP://" + ours.Host + ours.Path, ok: true},
+		{name: "upper-case scheme and host", resource: strings.ToUpper(ours.Scheme+"://"+ours.Host) + ours.Path, ok: true},
+		{name: "trailing slash", resource: ours.String() + "/", ok: true},
+		{name: "upper-case path", resource: ours.Scheme + "://" + ours.Host + strings.ToUpper(ours.Path), ok: false},
+		{name: "other host", resource: ours.Scheme + "://other.example" + ours.Path, ok: false},
+		{name: "with a query", resource: ours.String() + "?x=1", ok: false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := resourceMatches(strings.TrimSpace(tt.resource), e.cfg.ResourceURL); got != tt.ok {
+				t.Errorf("resourceMatches(%q) = %v, want %v", tt.resource, got, tt.ok)
+			}
+			c := e.registerPublic()
+			v, ch := pkce("case")
+			jar, _ := cookiejar.New(nil)
+			hc := noRedirect(jar)
+			q := url.Values{"response_type": {"code"}, "client_id": {c.ClientID}, "redirect_uri": {c.RedirectURIs[0]},
+				"code_challenge": {ch}, "code_challenge_method": {"S256"}, "state": {"s"}, "resource": {tt.resource}}
+			st, _, body := get(t, hc, e.srv.endpoint("authorize")+"?"+q.Encode())
+			if tt.ok != (st == http.StatusOK) || (!tt.ok && !strings.Contains(body, "invalid_target")) {
+				t.Fatalf("GET /authorize with resource %q: %d, want accepted %v: %.200s", tt.resource, st, tt.ok, body)
+			}
+			if !tt.ok {
+				return
+			}
+			code := e.authorize(c, c.RedirectURIs[0], ch, ScopeRead)
+			st, tok := e.token(url.Values{"grant_type": {"authorization_code"}, "client_id": {c.ClientID}, "code": {code},
+				"code_verifier": {v}, "redirect_uri": {c.RedirectURIs[0]}, "resource": {tt.resource}})
+			if st != http.StatusOK || tok.AccessToken == "" {
+				t.Errorf("token with resource %q: %d %+v", tt.resource, st, tok)
+			}
+		})
+	}
+}
+
+// TestRedirectURIOmitted: a client with one registered redirect URI may
+// leave redirect_uri out of the authorization request (OAuth 2.1 §4.1.1);
+// the token endpoint then accepts the code without it (or with that one
+// URI), and refuses a code whose request named it when the token request
+// does not. Before the fix leaving it out at both steps was invalid_grant.
+func TestRedirectURIOmitted(t *testing.T) {
+	tests := []struct {
+		name                 string
+		atAuthorize, atToken bool   // whether each step sends redirect_uri
+		tokenRedirect        string // "" for the registered one
+		ok                   bool
+		errWant              string
+	}{
+		{name: "left out at both", ok: true},
+		{name: "given at both", atAuthorize: true, atToken: true, ok: true},
+		{name: "left out at authorize, given at token", atToken: true, ok: true},
+		{name: "left out at authorize, another at token", atToken: true, tokenRedirect: "https://evil.example/cb", errWant: "invalid_grant"},
+		{name: "given at authorize, left out at token", atAuthorize: true, errWant: "invalid_grant"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, "")
+			c := e.registerPublic()
+			v, ch := pkce("omit")
+			redirect := ""
+			if tt.atAuthorize {
+				redirect = c.RedirectURIs[0]
+			}
+			cs := e.openConsent(c, redirect, ch, ScopeRead, "st")
+			st, h, body := cs.submit(t, "approve", testPassphrase, ScopeRead)
+			if st != http.StatusSeeOther {
+				t.Fatalf("approve: %d %s", st, body)
+			}
+			loc, _ := url.Parse(h.Get("Location"))
+			if got := loc.Scheme + "://" + loc.Host + loc.Path; got != c.RedirectURIs[0] {
+				t.Fatalf("approve redirected to %s, want the registered %s", got, c.RedirectURIs[0])
+			}
+			form := url.Values{"grant_type": {"authorization_code"}, "client_id": {c.ClientID}, "code": {loc.Query().Get("code")}, "code_verifier": {v}}
+			if tt.atToken {
+				r := tt.tokenRedirect
+				if r == "" {
+					r = c.RedirectURIs[0]
+				}
+				form.Set("redirect_uri", r)
+			}
+			st, tok := e.token(form)
+			if tt.ok && (st != http.StatusOK || tok.AccessToken == "") {
+				t.Errorf("token: %d %+v, want tokens", st, tok)
+			}
+			if !tt.ok && (st != http.StatusBadRequest || tok.Error != tt.errWant) {
+				t.Errorf("token: %d %+v, want 400 %s", st, tok, tt.errWant)
 			}
 		})
 	}

@@ -178,7 +178,10 @@ func (s *Server) exchangeCode(ctx context.Context, c *client, form url.Values) (
 			return &commitErr{invalidGrant("the code was issued to another client")}
 		case now.UnixMilli() > row.expires:
 			return &commitErr{invalidGrant("the authorization code expired")}
-		case redirect != row.redirectURI:
+		case !redirectAsAuthorized(row.redirectURI, redirect, c.Reg.RedirectURIs):
+			if row.redirectURI != "" && redirect == "" {
+				return &commitErr{invalidGrant("redirect_uri is required: the authorization request carried one, so send the same here")}
+			}
 			return &commitErr{invalidGrant("redirect_uri differs from the authorization request")}
 		case !verifierMatches(verifier, row.challenge):
 			return &commitErr{invalidGrant("code_verifier does not match the code_challenge")}
@@ -195,6 +198,18 @@ func (s *Server) exchangeCode(ctx context.Context, c *client, form url.Values) (
 	}
 	s.log.Info("issued tokens for an authorization code", "client_id", c.ID, "scope", scope)
 	return s.issue(ctx, c, fam, scope, now)
+}
+
+// redirectAsAuthorized checks the token request's redirect_uri against the
+// authorization request's (RFC 6749 §4.1.3): the same one when it carried
+// one. A request that left it out (allowed with one registered URI, OAuth
+// 2.1 §4.1.1; authorizedWith is then "") is matched by leaving it out here
+// too, or by naming that one registered URI.
+func redirectAsAuthorized(authorizedWith, presented string, registered []string) bool {
+	if authorizedWith == "" {
+		return presented == "" || slices.Equal(registered, []string{presented})
+	}
+	return presented == authorizedWith
 }
 
 // issue mints an access token and, for clients with the refresh grant, a

@@ -95,7 +95,9 @@ func boundLinks(res *libraryv1.CheckRecipeLinksResult) string {
 		}
 	}
 	for i, r := range res.GetNoImage() {
-		if !b.take(len(r.GetSlug())) {
+		// The answer names each recipe as well as its slug
+		// ({"name":…,"slug":…}).
+		if !b.take(len(r.GetSlug()) + len(r.GetName()) + 20) {
 			notes = append(notes, fmt.Sprintf("listed %d of %d recipes without an image; give these one (set_recipe_image), then run again for the rest", i, len(res.NoImage)))
 			res.NoImage = res.NoImage[:i]
 			break

@@ -170,7 +170,7 @@ func (s *Service) pantry(ctx context.Context, l pantryv1.Location) ([]apiItem, e
 func (s *Service) GetPantry(ctx context.Context, req *connect.Request[pantryv1.GetPantryRequest]) (*connect.Response[pantryv1.GetPantryResponse], error) {
 	l := req.Msg.GetLocation()
 	if l != pantryv1.Location_LOCATION_UNSPECIFIED && locationName(l) == "" {
-		return nil, invalid("location %d is not a known location", l)
+		return nil, invalid("location %d is not a known location; use LOCATION_FRIDGE, LOCATION_CUPBOARD or LOCATION_FREEZER", l)
 	}
 	items, err := s.pantry(ctx, l)
 	if err != nil {
@@ -203,7 +203,7 @@ func (s *Service) SetItemState(ctx context.Context, req *connect.Request[pantryv
 	loc := ""
 	if m.GetLocation() != pantryv1.Location_LOCATION_UNSPECIFIED {
 		if loc = locationName(m.GetLocation()); loc == "" {
-			return nil, invalid("location %d is not a known location", m.GetLocation())
+			return nil, invalid("location %d is not a known location; use LOCATION_FRIDGE, LOCATION_CUPBOARD or LOCATION_FREEZER", m.GetLocation())
 		}
 	}
 	before, err := s.pantry(ctx, pantryv1.Location_LOCATION_UNSPECIFIED)
@@ -272,7 +272,7 @@ func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1
 	}
 	for i, a := range adds {
 		if l := a.GetLocation(); l != pantryv1.Location_LOCATION_UNSPECIFIED && locationName(l) == "" {
-			return nil, invalid("items[%d].location %d is not a known location", i, l)
+			return nil, invalid("items[%d].location %d is not a known location; use LOCATION_FRIDGE, LOCATION_CUPBOARD or LOCATION_FREEZER", i, l)
 		}
 		if a.Quantity != nil && a.GetQuantity() < 0 {
 			return nil, invalid("items[%d].quantity must not be negative", i)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -159,7 +160,7 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 			return nil, invalid("fields: %q is not in search results — call get_recipe for it", f)
 		}
 		if !searchFields[f] {
-			return nil, invalid("fields: unknown field %q", f)
+			return nil, invalid("fields: unknown field %q; use %s", f, strings.Join(sortedNames(searchFields), ", "))
 		}
 	}
 	for _, l := range []struct {
@@ -227,6 +228,17 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 	return connect.NewResponse(out), nil
 }
 
+// sortedNames lists a field set's names in order, for a refusal that says
+// which names there are.
+func sortedNames(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // recipeFields are the Recipe fields GetRecipe may narrow to.
 var recipeFields = fieldNames(&recipesv1.Recipe{})
 
@@ -238,7 +250,7 @@ func (s *Service) GetRecipe(ctx context.Context, req *connect.Request[recipesv1.
 	}
 	for _, f := range req.Msg.GetFields() {
 		if !recipeFields[f] {
-			return nil, invalid("fields: unknown field %q", f)
+			return nil, invalid("fields: unknown field %q; use %s", f, strings.Join(sortedNames(recipeFields), ", "))
 		}
 	}
 	r, raw, err := s.mealie.GetRecipe(ctx, slug)
@@ -253,6 +265,11 @@ func (s *Service) GetRecipe(ctx context.Context, req *connect.Request[recipesv1.
 		return connect.NewResponse(&recipesv1.GetRecipeResponse{Raw: st}), nil
 	}
 	out := detail(r)
-	project(out, req.Msg.GetFields(), "slug")
+	keep := []string{"slug"}
+	if slices.Contains(req.Msg.GetFields(), "ingredients") {
+		// The lines and what Mealie's app hides of them go together.
+		keep = append(keep, "amounts_hidden")
+	}
+	project(out, req.Msg.GetFields(), keep...)
 	return connect.NewResponse(&recipesv1.GetRecipeResponse{Recipe: out}), nil
 }

@@ -506,7 +506,8 @@ func TestDeleteOrganizerInUseIsRefused(t *testing.T) {
 				t.Fatal(err)
 			}
 			if len(res.Msg.Deleted) != 0 || len(res.Msg.Errors) != 1 ||
-				!strings.Contains(res.Msg.Errors[0].Message, "used by 1 recipe(s) — pass force=true to remove it from them") {
+				!strings.Contains(res.Msg.Errors[0].Message, "is used by 1 recipe, so it was not deleted: pass force=true to remove it from them") ||
+				res.Msg.Errors[0].UsedBy != 1 || res.Msg.Errors[0].Name == "" || !strings.Contains(res.Msg.Errors[0].Message, `"`+res.Msg.Errors[0].Name+`"`) {
 				t.Errorf("response = %v", res.Msg)
 			}
 			if got := f.writes(); len(got) != 0 {

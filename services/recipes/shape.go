@@ -73,9 +73,21 @@ func summary(r *mealie.RecipeSummary) *recipesv1.RecipeSummary {
 		CookTime:    cookTime(r),
 		SourceUrl:   str(r.OrgURL),
 		DateAdded:   date(r.DateAdded),
+		DateUpdated: updated(r),
 		LastMade:    date(r.LastMade),
 		HasImage:    str(r.Image) != "",
 	}
+}
+
+// updated is the day a recipe last changed: Mealie's dateUpdated, which
+// its recipe writes set, else updatedAt, which every row write moves
+// (both in every recorded recipe, TestRecipeLifecycle in
+// integration/contract).
+func updated(r *mealie.RecipeSummary) string {
+	if d := date(r.DateUpdated); d != "" {
+		return d
+	}
+	return date(r.UpdatedAt)
 }
 
 // ingredient shapes one ingredient line the parser read. Display is
@@ -125,13 +137,18 @@ func fallbackDisplay(out *recipesv1.Ingredient) *recipesv1.Ingredient {
 	return out
 }
 
-// recipeLine shapes one line of a stored recipe as Mealie's app shows it.
-// With the 2.x setting disableAmount on (amountsHidden) the app shows the
-// note alone (use-recipe-ingredients.ts in Mealie 2.0 and 2.8), so the line
-// is that note, with no quantity, unit or food: answering "2 cup flour"
-// would claim a line the cook never sees. Otherwise Mealie's display is
-// what the app renders (quantity, unit, food, note), kept with its
-// plurals and abbreviations.
+// recipeLine shapes one line of a stored recipe: the line as stored, so a
+// quantity, unit and food are never lost from the answer. Mealie's display
+// is kept where it renders the line (quantity, unit, food, note, with its
+// plurals and abbreviations). With the 2.x setting disableAmount on
+// (amountsHidden) Mealie recomputes the display without unit and food and
+// its app shows the note alone (use-recipe-ingredients.ts in Mealie 2.0 and
+// 2.8; TestIngredientDisplay in integration/contract), so a line with a
+// unit or food is rendered from its parts, and the recipe says that the app
+// hides them (Recipe.amounts_hidden). A line with neither and a quantity
+// of 1 is its note, as the app shows it: 1 is the quantity 2.x gives every
+// line, which the app never shows ("1 Cup Flour" of a new recipe,
+// TestRecipeLifecycle).
 func recipeLine(in *mealie.RecipeIngredient, amountsHidden bool) *recipesv1.Ingredient {
 	out := ingredientParts(in)
 	if sub := in.ReferencedRecipe; sub != nil && sub.Slug != "" {
@@ -144,9 +161,21 @@ func recipeLine(in *mealie.RecipeIngredient, amountsHidden bool) *recipesv1.Ingr
 		return out
 	}
 	if amountsHidden {
-		return &recipesv1.Ingredient{Display: out.Note, Note: out.Note, Title: out.Title, OriginalText: out.OriginalText}
+		if !hidesAmount(out) {
+			out.Quantity = nil
+			out.Display = out.Note
+			return fallbackDisplay(out)
+		}
+		out.Display = amount.Line(out.GetQuantity(), out.Unit, out.Food, "", out.Note)
 	}
 	return fallbackDisplay(out)
+}
+
+// hidesAmount reports whether Mealie's app, showing only notes, hides
+// something of a line: a unit, a food, or a quantity other than 2.x's
+// default 1.
+func hidesAmount(l *recipesv1.Ingredient) bool {
+	return l.Unit != "" || l.Food != "" || (l.Quantity != nil && *l.Quantity != 1)
 }
 
 // detail shapes a full recipe into the curated view.
@@ -169,10 +198,15 @@ func detail(r *mealie.Recipe) *recipesv1.Recipe {
 		LastMade:    date(s.LastMade),
 		HasImage:    str(s.Image) != "",
 		DateAdded:   date(s.DateAdded),
+		DateUpdated: updated(s),
 	}
 	hidden := r.AmountsHidden()
 	for i := range r.Ingredients {
-		out.Ingredients = append(out.Ingredients, recipeLine(&r.Ingredients[i], hidden))
+		line := recipeLine(&r.Ingredients[i], hidden)
+		out.Ingredients = append(out.Ingredients, line)
+		if hidden && hidesAmount(line) {
+			out.AmountsHidden = true
+		}
 	}
 	for _, step := range r.Instructions {
 		if t := strings.TrimSpace(step.Text); t != "" {

@@ -70,18 +70,23 @@ func TestDetailFromCapture(t *testing.T) {
 		display = append(display, in.Display)
 	}
 	// The capture's settings.disableAmount is on, so Mealie's app shows
-	// each line as its note alone: the answer says so and claims no
-	// quantity, unit or food the cook cannot see.
-	want := []string{"sifted", "", "", "a pinch of salt"}
+	// each line as its note alone: the answer is still the stored line,
+	// whole, and the recipe says that the app hides its amounts. Before,
+	// the lines were answered as the notes ("", "") and the eggs and milk
+	// read as empty lines.
+	want := []string{"2 cup flour, sifted", "2 eggs", "1½ cup whole milk", "a pinch of salt"}
 	if !slices.Equal(display, want) {
 		t.Errorf("display = %q, want %q", display, want)
 	}
-	if f := d.Ingredients[0]; f.Food != "" || f.FoodId != "" || f.Unit != "" || f.Note != "sifted" || f.Quantity != nil || f.OriginalText != "2 cups flour, sifted" {
+	if !d.AmountsHidden {
+		t.Error("amounts_hidden is not set on a recipe whose app hides its amounts")
+	}
+	if f := d.Ingredients[0]; f.Food != "flour" || f.FoodId == "" || f.Unit != "cup" || f.Note != "sifted" || f.GetQuantity() != 2 || f.OriginalText != "2 cups flour, sifted" {
 		t.Errorf("first line = %v", f)
 	}
 	r.Settings["disableAmount"] = false
-	if f := detail(&r).Ingredients[0]; f.Food != "flour" || f.FoodId == "" || f.Unit != "cup" || f.GetQuantity() != 2 {
-		t.Errorf("first line with amounts shown = %v", f)
+	if shown := detail(&r); shown.AmountsHidden || shown.Ingredients[0].Food != "flour" || shown.Ingredients[0].FoodId == "" || shown.Ingredients[0].Unit != "cup" || shown.Ingredients[0].GetQuantity() != 2 {
+		t.Errorf("with amounts shown: hidden %v, first line %v", shown.AmountsHidden, shown.Ingredients[0])
 	}
 	if s := d.Ingredients[3]; s.Quantity != nil || s.Food != "" {
 		t.Errorf("note-only line = %v", s)

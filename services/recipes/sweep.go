@@ -92,7 +92,7 @@ func (s *Service) SweepRecipes(ctx context.Context, req *connect.Request[recipes
 	}
 	view := req.Msg.GetView()
 	if _, ok := recipesv1.RecipeView_name[int32(view)]; !ok {
-		return invalid("view: unknown value %d", view)
+		return invalid("view: unknown value %d; use RECIPE_VIEW_SUMMARY or RECIPE_VIEW_DETAIL", view)
 	}
 	list, total, err := s.mealie.AllRecipes(ctx, max)
 	if err != nil {

@@ -311,6 +311,24 @@ func (s *Service) DeleteTaxonomy(ctx context.Context, req *connect.Request[recip
 		return nil, err
 	}
 	out := &recipesv1.DeleteTaxonomyResponse{}
+	// Refusals name the item by its name, which a cook knows; a failed
+	// read of the names leaves them to the id.
+	nameOf := func(id string) string { return "" }
+	if !req.Msg.GetForce() {
+		if items, err := s.mealie.Taxonomy(ctx, res); err == nil {
+			byID := make(map[string]string, len(items))
+			for _, it := range items {
+				byID[it.ID] = it.Name
+			}
+			nameOf = func(id string) string { return byID[id] }
+		}
+	}
+	called := func(id string) string {
+		if n := nameOf(id); n != "" {
+			return fmt.Sprintf("%q", n)
+		}
+		return "'" + id + "'"
+	}
 	var usage map[string]int
 	var truncated bool
 	if (res == mealie.Foods || res == mealie.Units) && !req.Msg.GetForce() {
@@ -325,20 +343,20 @@ func (s *Service) DeleteTaxonomy(ctx context.Context, req *connect.Request[recip
 			if truncated {
 				atLeast = "at least "
 			}
-			out.Errors = append(out.Errors, &recipesv1.ItemError{Index: int32(i), Item: id, Message: fmt.Sprintf(
-				"%s '%s' is used by %s%d recipe(s) — merge it into another %s instead (MergeTaxonomy), or pass force=true to delete it and blank those ingredient lines",
-				res.Singular(), id, atLeast, n, res.Singular())})
+			out.Errors = append(out.Errors, &recipesv1.ItemError{Index: int32(i), Item: id, Name: nameOf(id), UsedBy: int32(n), Message: fmt.Sprintf(
+				"%s %s is used by %s%s, so it was not deleted: merge it into another %s instead (MergeTaxonomy), or pass force=true to delete it and blank those ingredient lines",
+				res.Singular(), called(id), atLeast, recipeCount(n), res.Singular())})
 			continue
 		}
 		if isOrganizer(res) && !req.Msg.GetForce() {
 			n, err := s.organizerUsage(ctx, res, id)
 			if err != nil {
-				out.Errors = append(out.Errors, itemError(i, id, fmt.Errorf("counting the recipes that use %s '%s' failed, so it was not deleted: %s", res.Singular(), id, errMessage(err))))
+				out.Errors = append(out.Errors, itemError(i, id, fmt.Errorf("counting the recipes that use %s %s failed, so it was not deleted: %s", res.Singular(), called(id), errMessage(err))))
 				continue
 			}
 			if n > 0 {
-				out.Errors = append(out.Errors, &recipesv1.ItemError{Index: int32(i), Item: id, Message: fmt.Sprintf(
-					"%s '%s' is used by %d recipe(s) — pass force=true to remove it from them", res.Singular(), id, n)})
+				out.Errors = append(out.Errors, &recipesv1.ItemError{Index: int32(i), Item: id, Name: nameOf(id), UsedBy: int32(n), Message: fmt.Sprintf(
+					"%s %s is used by %s, so it was not deleted: pass force=true to remove it from them", res.Singular(), called(id), recipeCount(n))})
 				continue
 			}
 		}
@@ -399,6 +417,14 @@ func (s *Service) taxonomyIDs(ctx context.Context, res mealie.Resource, field st
 		out[i] = it.ID
 	}
 	return out, nil
+}
+
+// recipeCount words a number of recipes: "1 recipe", "3 recipes".
+func recipeCount(n int) string {
+	if n == 1 {
+		return "1 recipe"
+	}
+	return fmt.Sprintf("%d recipes", n)
 }
 
 // isOrganizer reports the resources recipes carry as a list of their own.

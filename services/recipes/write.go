@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"connectrpc.com/connect"
 
@@ -358,6 +357,19 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
+	// Before anything is resolved or created: a refused update writes
+	// nothing, not even a new tag.
+	if err := guardDestructive(cur, slug, m); err != nil {
+		return nil, err
+	}
+	var settings map[string]any
+	if m.ShowAmounts != nil {
+		st, ok := amountSettings(cur, m.GetShowAmounts())
+		if !ok && !m.GetShowAmounts() {
+			return nil, connect.NewError(connect.CodeFailedPrecondition, fmt.Errorf("show_amounts=false: this Mealie has no setting that hides amounts (Mealie 3's app always shows them), so nothing was written"))
+		}
+		settings = st
+	}
 	patch := map[string]any{}
 	opt := func(key string, v *string) {
 		if v != nil {
@@ -386,6 +398,10 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	if m.GetSetNotes() {
 		patch["notes"] = notesPayload(m.GetNotes())
 	}
+	if settings != nil {
+		// Asked for outright, so it wins over showAmounts above.
+		patch["settings"] = settings
+	}
 	set, err := s.resolveSet(ctx, m.GetTags(), m.GetCategories(), m.GetTools())
 	if err != nil {
 		return nil, s.withCreated(err, set)
@@ -404,6 +420,7 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	out := &recipesv1.UpdateRecipeResponse{
 		Slug: slug, Created: set.created(), Unresolved: ir.unresolved, Unparsed: ir.unparsed,
 		Resolved: nilIfEmpty(ir.resolved), CreatedFoods: ir.created, ChangedLines: ir.changed,
+		Replaced: replacedFields(cur, patch, m),
 	}
 	rename := m.Name != nil && strings.TrimSpace(m.GetName()) != cur.Name
 	if !rename {
@@ -443,12 +460,9 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 }
 
 // rate writes the token user's rating of the updated recipe, when one was
-// given, and answers the recipe's rating as Mealie then reports it. Mealie
-// discards a rating written on the recipe and keeps the average of its
-// users' ratings (see mealie.Client.SetUserRating), so the rating goes
-// through the user's ratings route and the answer is read back: with other
-// users' ratings it is not the number sent. wrote says whether the update
-// already changed the recipe, for the message when the rating then fails.
+// given, and answers the recipe's rating as Mealie then reports it (see
+// writeRating). wrote says whether the update already changed the recipe,
+// for the message when the rating then fails.
 func (s *Service) rate(ctx context.Context, out *recipesv1.UpdateRecipeResponse, rating *float64, wrote bool) (*connect.Response[recipesv1.UpdateRecipeResponse], error) {
 	if rating == nil {
 		return connect.NewResponse(out), nil
@@ -459,21 +473,14 @@ func (s *Service) rate(ctx context.Context, out *recipesv1.UpdateRecipeResponse,
 		}
 		return mealie.ConnectError(err)
 	}
-	self, err := s.mealie.Self(ctx)
+	r, step, err := s.writeRating(ctx, out.Slug, *rating)
 	if err != nil {
-		return nil, fail("reading the token's user to rate it", err)
+		if step == "" {
+			return nil, err
+		}
+		return nil, fail(step, err)
 	}
-	if self.ID == "" {
-		return nil, fail("rating it", &mealie.Error{Kind: mealie.KindProtocol, Message: "Mealie's /api/users/self has no id, so the user's rating cannot be written"})
-	}
-	if err := s.mealie.SetUserRating(ctx, self.ID, out.Slug, *rating); err != nil {
-		return nil, fail("writing the rating", err)
-	}
-	r, _, err := s.mealie.GetRecipe(ctx, out.Slug)
-	if err != nil {
-		return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("the rating of recipe '%s' was written but reading it back failed: %s", out.Slug, errMessage(err)))
-	}
-	out.Rating = r.Rating
+	out.Rating = r
 	return connect.NewResponse(out), nil
 }
 
@@ -786,45 +793,4 @@ func scrapeFailed(r *mealie.Recipe) bool {
 		return true
 	}
 	return len(r.Ingredients) == 1 && str(r.Ingredients[0].Note) == placeholderNote && r.Ingredients[0].Food == nil
-}
-
-// MarkRecipeMade records a cook: a timeline event, then the last-made date.
-func (s *Service) MarkRecipeMade(ctx context.Context, req *connect.Request[recipesv1.MarkRecipeMadeRequest]) (*connect.Response[recipesv1.MarkRecipeMadeResponse], error) {
-	slug, err := checkSlug("slug", req.Msg.GetSlug())
-	if err != nil {
-		return nil, err
-	}
-	if err := checkText("note", req.Msg.GetNote(), MaxTextChars); err != nil {
-		return nil, err
-	}
-	now := time.Now()
-	day := now.Format(time.DateOnly)
-	ts := now.UTC().Format(time.RFC3339)
-	if d := strings.TrimSpace(req.Msg.GetDate()); d != "" {
-		t, err := time.ParseInLocation(time.DateOnly, d, time.Local)
-		if err != nil {
-			return nil, invalid("date must be YYYY-MM-DD, got %q", d)
-		}
-		if t.After(now) {
-			return nil, invalid("date %s is in the future", d)
-		}
-		if d != day {
-			// Noon, so no time zone moves a past day onto its neighbour.
-			day, ts = d, t.Add(12*time.Hour).UTC().Format(time.RFC3339)
-		}
-	}
-	ref, err := s.mealie.ResolveRecipe(ctx, slug)
-	if err != nil {
-		return nil, mealie.ConnectError(err)
-	}
-	ev, err := s.mealie.CreateTimelineEvent(ctx, mealie.TimelineEvent{
-		RecipeID: ref.ID, Subject: "Made " + ref.Name, EventType: "info", EventMessage: strings.TrimSpace(req.Msg.GetNote()), Timestamp: ts,
-	})
-	if err != nil {
-		return nil, mealie.ConnectError(err)
-	}
-	if err := s.mealie.SetLastMade(ctx, slug, ts); err != nil {
-		return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("the timeline event %s was recorded but setting the last-made date failed: %s", ev.ID, errMessage(err)))
-	}
-	return connect.NewResponse(&recipesv1.MarkRecipeMadeResponse{Slug: slug, Date: day, EventId: ev.ID}), nil
 }

@@ -325,7 +325,7 @@ func TestDetailCacheClearedByWrites(t *testing.T) {
 	if _, err := c.RecipeDetailAt(ctx, "fixture-pancakes", at); err != nil || gets.Load() != 2 {
 		t.Fatalf("the parser (a read) cleared the cache: %d GETs", gets.Load())
 	}
-	if err := c.SetLastMade(ctx, "other", "2026-01-01T00:00:00Z"); err != nil {
+	if _, err := c.SetLastMade(ctx, "other", "2026-01-01T00:00:00Z"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.RecipeDetailAt(ctx, "fixture-pancakes", at); err != nil || gets.Load() != 3 {

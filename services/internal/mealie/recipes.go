@@ -53,6 +53,9 @@ type RecipeSummary struct {
 	OrgURL      *string     `json:"orgURL"`
 	DateAdded   *string     `json:"dateAdded"`
 	LastMade    *string     `json:"lastMade"`
+	// DateUpdated is the day Mealie's recipe writes last set, the "last
+	// updated" of its app.
+	DateUpdated *string `json:"dateUpdated"`
 	// UpdatedAt changes on every write to the recipe, from sous or from
 	// Mealie's app; it validates cached details (RecipeDetailAt).
 	UpdatedAt *string `json:"updatedAt"`

@@ -174,10 +174,16 @@ func (c *Client) CreateTimelineEvent(ctx context.Context, ev TimelineEvent) (*Ti
 }
 
 // SetLastMade sends PATCH /api/recipes/{slug}/last-made {timestamp}
-// (TestTimelineAndLastMade in integration/contract).
-func (c *Client) SetLastMade(ctx context.Context, slug, timestamp string) error {
-	_, err := c.Raw(ctx, Request{Method: http.MethodPatch, Path: recipePath(slug) + "/last-made", Body: map[string]string{"timestamp": timestamp}, Resource: recipeResource(slug)})
-	return err
+// (TestTimelineAndLastMade in integration/contract) and returns the recipe
+// Mealie answers with: its lastMade is what Mealie stored, which on 2.8 and
+// 3.11 stays the later day when timestamp is earlier
+// (TestBackdatedLastMade there).
+func (c *Client) SetLastMade(ctx context.Context, slug, timestamp string) (*Recipe, error) {
+	var r Recipe
+	if err := c.Do(ctx, Request{Method: http.MethodPatch, Path: recipePath(slug) + "/last-made", Body: map[string]string{"timestamp": timestamp}, Resource: recipeResource(slug)}, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
 }
 
 // ParsedIngredient is one item of POST /api/parser/ingredients
