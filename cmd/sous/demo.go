@@ -91,6 +91,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		writeBanner(stdout, banner{
 			mcpAddr: mcpAddr, connectAddr: ln.Addr().String(), mealieURL: em.URL, mealieToken: em.Token, food: foodNote,
 			pathSecret: cfg.URLSecret != "", bearer: cfg.BearerToken != "", serviceToken: cfg.Remotes.Token != "",
+			grpcurl: grpcurlCommand(),
 		})
 	})
 }
@@ -102,9 +103,49 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // warns EBADENGINE about it, and its CLI works all the same.
 const inspector = "npx -y @modelcontextprotocol/inspector@2.12.0 --cli"
 
+// grpcurlVersion is the grpcurl that tools/go.mod pins (TestGrpcurlPin
+// holds them together); the banner runs it with go run outside a checkout.
+const grpcurlVersion = "v1.9.4"
+
+// grpcurlCommand is how the banner runs grpcurl on a machine with only Go:
+// from the checkout's pinned tools (tools/go.mod) when the demo runs in or
+// from one (go -C reaches it from any directory), else with go run at the
+// same version.
+func grpcurlCommand() string {
+	const tool = "GOWORK=off go tool%s -modfile=tools/go.mod grpcurl"
+	root := repoRoot()
+	if root == "" {
+		return "go run github.com/fullstorydev/grpcurl/cmd/grpcurl@" + grpcurlVersion
+	}
+	if wd, err := os.Getwd(); err == nil && sameDir(wd, root) {
+		return fmt.Sprintf(tool, "")
+	}
+	return fmt.Sprintf(tool, " -C "+shellQuote(root))
+}
+
+// sameDir reports whether a and b name one directory.
+func sameDir(a, b string) bool {
+	ia, err1 := os.Stat(a)
+	ib, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ia, ib)
+}
+
+// shellQuote quotes a path for the shell when it holds anything but the
+// characters paths usually have.
+func shellQuote(s string) string {
+	for _, r := range s {
+		if !(r == '/' || r == '.' || r == '-' || r == '_' || r == '+' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}
+
 // banner is what the demo prints once it listens.
 type banner struct {
 	mcpAddr, connectAddr, mealieURL, mealieToken, food string
+	// grpcurl is the command that runs grpcurl (grpcurlCommand).
+	grpcurl string
 	// pathSecret, bearer and serviceToken say FOOD_MCP_URL_SECRET,
 	// SOUS_MCP_BEARER_TOKEN and SOUS_SERVICE_TOKEN are set: the commands
 	// printed then carry them. They name the variables rather than print
@@ -130,14 +171,17 @@ func writeBanner(w io.Writer, b banner) {
 	fmt.Fprintf(w, `sous demo is running against a seeded Mealie emulator.
 
   MCP (Streamable HTTP):  %[1]s
-  Connect API:            http://%[2]s  (try: grpcurl -plaintext%[3]s %[2]s list)
+  Connect API:            http://%[2]s
   Mealie emulator:        %[4]s  (API token: %[5]s)
   Food API (pantry):      %[6]s
 
 Connect an MCP client, for example:
   %[7]s "%[1]s" --transport http%[8]s --method tools/list
   claude mcp add --transport http sous "%[1]s"%[9]s
-`, url, b.connectAddr, grpcHeader, b.mealieURL, b.mealieToken, b.food, inspector, mcpHeader, claudeHeader)
+
+Call the Connect API, for example (the first run compiles grpcurl):
+  %[10]s -plaintext%[3]s %[2]s list
+`, url, b.connectAddr, grpcHeader, b.mealieURL, b.mealieToken, b.food, inspector, mcpHeader, claudeHeader, b.grpcurl)
 	var vars []string
 	if b.pathSecret {
 		vars = append(vars, "FOOD_MCP_URL_SECRET")

@@ -110,7 +110,7 @@ func (tg target) version(t *testing.T) string {
 // liveTarget reads MEALIE_INTEGRATION, MEALIE_URL and MEALIE_API_TOKEN.
 func liveTarget() (target, string) {
 	if os.Getenv("MEALIE_INTEGRATION") != "1" {
-		return target{}, "live Mealie: MEALIE_INTEGRATION is not 1"
+		return target{}, "live Mealie: MEALIE_INTEGRATION is not 1: run MEALIE_INTEGRATION=1 MEALIE_URL=<url> MEALIE_API_TOKEN=<token> go test -run /live ./integration/contract (docs/mealie-versions.md)"
 	}
 	u, tok := strings.TrimRight(os.Getenv("MEALIE_URL"), "/"), os.Getenv("MEALIE_API_TOKEN")
 	if u == "" || tok == "" {
@@ -162,7 +162,7 @@ func containerTarget(t *testing.T) target {
 	t.Helper()
 	host, ok := dockerEndpoint()
 	if !ok {
-		t.Skipf("container Mealie: no Docker engine answered at %s", host)
+		t.Skipf("container Mealie: no Docker engine answered at %s: start one (dockerd, as root) or point DOCKER_HOST at one", host)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), containerStartTimeout)
 	defer cancel()

@@ -41,17 +41,27 @@ func Build(dir string) (string, error) {
 type Demo struct {
 	// ConnectURL is the Connect API's base URL, such as http://127.0.0.1:41234.
 	ConnectURL string
-	// Token is the SOUS_SERVICE_TOKEN every RPC but health needs.
+	// Token is the SOUS_SERVICE_TOKEN every RPC but health needs; "" for a
+	// demo started without one (StartWithoutToken).
 	Token string
+	// MCPURL is the MCP endpoint, such as http://127.0.0.1:41235/mcp.
+	MCPURL string
+	// MealieURL and MealieToken are the seeded Mealie emulator's, as the
+	// banner prints them.
+	MealieURL, MealieToken string
+	// Banner is everything the demo printed up to "Press Ctrl-C to stop.".
+	Banner string
 }
 
 var (
 	connectLine = regexp.MustCompile(`Connect API:\s+(http://\S+)`)
 	foodLine    = regexp.MustCompile(`Food API \(pantry\):\s+(\S+)`)
+	mcpLine     = regexp.MustCompile(`MCP \(Streamable HTTP\):\s+(http://\S+)`)
+	mealieLine  = regexp.MustCompile(`Mealie emulator:\s+(http://\S+)\s+\(API token: (\S+)\)`)
 )
 
 // Need skips the test when a file the Makefile installs is missing, except
-// in CI, where .ci/run installs it and a skip would hide the test.
+// in CI, where make test-deps has installed it and a skip would hide the test.
 func Need(t *testing.T, path, install string) {
 	t.Helper()
 	if _, err := os.Stat(path); err != nil {
@@ -63,18 +73,33 @@ func Need(t *testing.T, path, install string) {
 }
 
 // Start runs bin as `sous demo` from the checkout at root (where it finds
-// the bundled food API) with the pantry on, and stops it when the test ends.
+// the bundled food API) with the pantry on and a fresh service token, and
+// stops it when the test ends.
 func Start(t *testing.T, bin, root string) Demo {
 	t.Helper()
-	Need(t, filepath.Join(root, "foodapi", ".venv", "bin", "python"), "make -C foodapi venv (the demo pantry)")
 	b := make([]byte, 16)
 	if _, err := rand.Read(b); err != nil {
 		t.Fatal(err)
 	}
-	token := hex.EncodeToString(b)
+	return start(t, bin, root, hex.EncodeToString(b))
+}
+
+// StartWithoutToken is Start as `make demo` runs it: no SOUS_SERVICE_TOKEN,
+// so the banner prints its commands without one.
+func StartWithoutToken(t *testing.T, bin, root string) Demo {
+	t.Helper()
+	return start(t, bin, root, "")
+}
+
+func start(t *testing.T, bin, root, token string) Demo {
+	t.Helper()
+	Need(t, filepath.Join(root, "foodapi", ".venv", "bin", "python"), "make -C foodapi venv (the demo pantry)")
 	cmd := exec.Command(bin, "demo", "--addr", "127.0.0.1:0", "--connect-addr", "127.0.0.1:0")
 	cmd.Dir = root
-	cmd.Env = append(CleanEnv(), "SOUS_SERVICE_TOKEN="+token)
+	cmd.Env = CleanEnv()
+	if token != "" {
+		cmd.Env = append(cmd.Env, "SOUS_SERVICE_TOKEN="+token)
+	}
 	cmd.Stderr = testWriter{t}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -116,7 +141,11 @@ func Start(t *testing.T, bin, root string) Demo {
 		if f := foodLine.FindStringSubmatch(text); f == nil || !strings.HasPrefix(f[1], "http://") {
 			t.Fatalf("the demo pantry is off, so nothing can skip what is in stock:\n%s", text)
 		}
-		return Demo{ConnectURL: m[1], Token: token}
+		mcp, mealie := mcpLine.FindStringSubmatch(text), mealieLine.FindStringSubmatch(text)
+		if mcp == nil || mealie == nil {
+			t.Fatalf("the demo banner names no MCP endpoint or no Mealie emulator:\n%s", text)
+		}
+		return Demo{ConnectURL: m[1], Token: token, MCPURL: mcp[1], MealieURL: mealie[1], MealieToken: mealie[2], Banner: text}
 	case <-time.After(StartTimeout):
 		t.Fatal("sous demo printed no banner")
 	}

@@ -36,7 +36,7 @@ func blocks(text, lang string) []string {
 var notHere = []struct{ key, why string }{
 	{"make demo", "runs until stopped (the tests below start sous demo themselves)"},
 	{"make test", "is the suite this test is part of"},
-	{"@modelcontextprotocol/inspector", "fetches the Inspector with npx; integration/e2e runs the pinned Inspector CLI against sous"},
+	{"claude mcp", "configures Claude Code, which the README does not ask for"},
 	{"MEALIE_INTEGRATION=1", "needs your own Mealie"},
 	{"git clone", "reaches GitHub; this test runs inside a checkout already"},
 	{"docker ", "needs a Docker engine"},
@@ -67,7 +67,6 @@ func TestDocumentedCommandsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := demotest.Start(t, bin, root)
-	addr := strings.TrimPrefix(d.ConnectURL, "http://")
 	for _, page := range commandPages {
 		t.Run(filepath.Base(page), func(t *testing.T) {
 			ran := 0
@@ -82,12 +81,11 @@ func TestDocumentedCommandsRun(t *testing.T) {
 				if err := os.Mkdir(filepath.Join(app, "your-app"), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				dir := root
+				dir, script, env := prepare(t, block, root, bin, d)
 				if strings.Contains(block, "cd your-app") {
 					dir = app
 				}
-				script := strings.NewReplacer("127.0.0.1:8080", addr, "/path/to/sous", root).Replace(block)
-				runBlock(t, name, dir, script, "SOUS_SERVICE_TOKEN="+d.Token, "AUTH=Authorization: Bearer "+d.Token)
+				runBlock(t, name, dir, script, append(env, "SOUS_SERVICE_TOKEN="+d.Token, "AUTH=Authorization: Bearer "+d.Token)...)
 				if page == "docs/connect-api.md" && strings.Contains(block, "cd your-app") {
 					runInstalledClient(t, block, filepath.Join(app, "your-app"), d)
 				}
@@ -106,13 +104,35 @@ func skipReason(block string) string {
 			return n.why
 		}
 	}
-	// CI installs grpcurl (.ci/run), so there a missing one fails the block.
-	if strings.Contains(block, "grpcurl ") && os.Getenv("CI") == "" {
-		if _, err := exec.LookPath("grpcurl"); err != nil {
-			return "needs grpcurl, which is not installed here"
-		}
-	}
 	return ""
+}
+
+// inspectorPkg is how the docs and the banner run the MCP Inspector.
+const inspectorPkg = "@modelcontextprotocol/inspector@"
+
+// inspectorDir holds the pinned Inspector (make test-deps installs it).
+// Run from there, the documented `npx -y @modelcontextprotocol/inspector@<pin>`
+// finds that install instead of fetching the package.
+const inspectorDir = "integration/inspector"
+
+// prepare turns a documented block into what runs against the demo d, the
+// directory it runs in and the environment it adds: the documented
+// addresses 127.0.0.1:8080 and 127.0.0.1:8765 become the demo's Connect API
+// and MCP endpoint, /path/to/sous this checkout; an Inspector command runs
+// in inspectorDir with bin/sous meaning the binary under test, and with a
+// HOME of its own (the Inspector keeps a server catalog there). Any other
+// block runs in the checkout, with the developer's HOME and so Go's caches.
+func prepare(t *testing.T, block, root, bin string, d demotest.Demo) (dir, script string, env []string) {
+	t.Helper()
+	mcpAddr := strings.TrimSuffix(strings.TrimPrefix(d.MCPURL, "http://"), "/mcp")
+	script = strings.NewReplacer("127.0.0.1:8080", strings.TrimPrefix(d.ConnectURL, "http://"),
+		"127.0.0.1:8765", mcpAddr, "/path/to/sous", root).Replace(block)
+	if !strings.Contains(block, inspectorPkg) {
+		return root, script, nil
+	}
+	demotest.Need(t, filepath.Join(root, inspectorDir, "node_modules", ".package-lock.json"), "make test-deps (npm ci --prefix integration/inspector)")
+	script = regexp.MustCompile(`(^|\s)bin/sous\b`).ReplaceAllString(script, "${1}"+bin)
+	return filepath.Join(root, inspectorDir), script, []string{"HOME=" + t.TempDir()}
 }
 
 // refusal is output that means a documented command was turned away even
@@ -120,8 +140,22 @@ func skipReason(block string) string {
 var refusal = regexp.MustCompile(`(?i)"code":\s*"[a-z_]+"|unauthenticated|Failure:|command not found`)
 
 // runBlock runs a documented block with bash -e in dir and returns its
-// output.
+// output, failing the test on a non-zero exit or a refusal in the output.
 func runBlock(t *testing.T, name, dir, script string, env ...string) string {
+	t.Helper()
+	out, err := execBlock(t, name, dir, script, env...)
+	if err != nil {
+		t.Fatalf("%s failed (%v):\n%s", name, err, out)
+	}
+	if m := refusal.FindString(out); m != "" {
+		t.Errorf("%s exited 0 but its output says %q:\n%s", name, m, out)
+	}
+	return out
+}
+
+// execBlock runs a block with bash -e in dir, bounded by blockTimeout, and
+// returns its output and exit error.
+func execBlock(t *testing.T, name, dir, script string, env ...string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), blockTimeout)
 	defer cancel()
@@ -131,17 +165,11 @@ func runBlock(t *testing.T, name, dir, script string, env ...string) string {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
-	t.Logf("%s:\n%s\n%s", name, script, out.String())
+	t.Logf("%s (in %s):\n%s\n%s", name, dir, script, out.String())
 	if ctx.Err() != nil {
 		t.Fatalf("%s did not finish in %s", name, blockTimeout)
 	}
-	if err != nil {
-		t.Fatalf("%s failed (%v):\n%s", name, err, out.String())
-	}
-	if m := refusal.FindString(out.String()); m != "" {
-		t.Errorf("%s exited 0 but its output says %q:\n%s", name, m, out.String())
-	}
-	return out.String()
+	return out.String(), err
 }
 
 // runInstalledClient runs the page's program for the client block just

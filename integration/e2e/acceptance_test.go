@@ -35,7 +35,7 @@ type liveMealie struct {
 func newLiveMealie(t *testing.T) *liveMealie {
 	t.Helper()
 	if os.Getenv("MEALIE_INTEGRATION") != "1" {
-		t.Skip("live acceptance: MEALIE_INTEGRATION is not 1 (see docs/mealie-versions.md)")
+		t.Skip("live acceptance: MEALIE_INTEGRATION is not 1: run MEALIE_INTEGRATION=1 MEALIE_URL=<url> MEALIE_API_TOKEN=<token> go test -run TestAcceptance/live ./integration/e2e (docs/mealie-versions.md)")
 	}
 	u, tok := strings.TrimRight(os.Getenv("MEALIE_URL"), "/"), os.Getenv("MEALIE_API_TOKEN")
 	if u == "" || tok == "" {

@@ -41,7 +41,7 @@ func needInspector(t *testing.T) {
 	t.Helper()
 	for _, p := range []string{nodeBin, inspectorJS, conformJS} {
 		if _, err := os.Stat(p); err != nil {
-			t.Skip("skipping: the MCP Inspector and conformance suite are not installed (npm ci --prefix integration/inspector)")
+			t.Skip("skipping: the MCP Inspector and conformance suite are not installed: run make test-deps (npm ci --prefix integration/inspector)")
 		}
 	}
 }

@@ -76,7 +76,7 @@ func TestStartContainerWithoutDocker(t *testing.T) {
 // Shell inside the container, and Stop making the API unreachable.
 func TestStartContainer(t *testing.T) {
 	if err := DockerAvailable(t.Context()); err != nil {
-		t.Skipf("food API container: %v", err)
+		t.Skipf("food API container: %v: start a Docker engine (dockerd, as root) or point DOCKER_HOST at one", err)
 	}
 	opts := foodapiproc.Options{}
 	if testing.Verbose() {

@@ -39,17 +39,17 @@ func chromiumPath() string {
 }
 
 // needBrowser skips with one line when node, playwright-core or Chromium is
-// missing (.ci/run installs all three).
+// missing (make test-deps installs playwright-core, .ci/run Chromium).
 func needBrowser(t *testing.T) {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed; the browser test needs it")
+		t.Skip("node is not installed: install Node 20 or newer (README.md, Quick start)")
 	}
 	if _, err := os.Stat(filepath.Join(browserDir, "node_modules", "playwright-core")); err != nil {
-		t.Skip("integration/browser/node_modules is missing; run npm ci there")
+		t.Skip("integration/browser/node_modules is missing: run make test-deps (npm ci --prefix integration/browser)")
 	}
 	if _, err := os.Stat(chromiumPath()); err != nil {
-		t.Skip("chromium is not installed at " + chromiumPath())
+		t.Skip("chromium is not installed at " + chromiumPath() + ": run apt-get install chromium (as root), or set CHROMIUM_PATH to a Chromium binary")
 	}
 }
 

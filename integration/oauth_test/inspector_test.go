@@ -37,7 +37,7 @@ const inspectorTimeout = 2 * time.Minute
 func TestInspectorCLIOAuth(t *testing.T) {
 	for _, p := range []string{inspectorNode, inspectorJS} {
 		if _, err := os.Stat(p); err != nil {
-			t.Skip("the MCP Inspector is not installed (npm ci --prefix integration/inspector)")
+			t.Skip("the MCP Inspector is not installed: run make test-deps (npm ci --prefix integration/inspector)")
 		}
 	}
 	st := startSous(t, []string{"demo", "--connect-addr", "127.0.0.1:0"}, freeAddr(t))

@@ -112,7 +112,7 @@ func TestGetMealPlanOrdersAndShapes(t *testing.T) {
 func TestGetTodaysMealsUsesConfiguredZone(t *testing.T) {
 	auckland, err := time.LoadLocation("Pacific/Auckland")
 	if err != nil {
-		t.Skip("no tz database: Pacific/Auckland")
+		t.Skip("no tz database: Pacific/Auckland: run apt-get install tzdata (as root)")
 	}
 	// 2026-11-30 12:00 UTC is already 2026-12-01 in Auckland.
 	h := newHarness(t, func(c *Config) { c.Location = auckland })

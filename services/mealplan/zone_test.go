@@ -10,7 +10,7 @@ import (
 func TestZoneName(t *testing.T) {
 	paris, err := time.LoadLocation("Europe/Paris")
 	if err != nil {
-		t.Skip("no time zone database:", err)
+		t.Skipf("no time zone database: %v: run apt-get install tzdata (as root)", err)
 	}
 	winter := time.Date(2026, 1, 15, 12, 0, 0, 0, time.UTC)
 	summer := time.Date(2026, 7, 15, 12, 0, 0, 0, time.UTC)
@@ -47,7 +47,7 @@ func local(t *testing.T, name string) *time.Location {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("/usr/share/zoneinfo", name))
 	if err != nil {
-		t.Skip("no system time zone database:", err)
+		t.Skipf("no system time zone database: %v: run apt-get install tzdata (as root)", err)
 	}
 	loc, err := time.LoadLocationFromTZData("Local", data)
 	if err != nil {
