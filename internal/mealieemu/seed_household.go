@@ -89,13 +89,16 @@ func (s *store) seedHousehold() error {
 		o.OnHand = t.onHand
 		s.tools = append(s.tools, o)
 	}
-	foods, tags := map[string]bool{}, map[string]bool{}
-	for _, r := range recipes {
-		for _, t := range r.Tags {
-			if !tags[t] {
-				tags[t] = true
-				s.tags = append(s.tags, newOrganizer("tag", t))
+	// Tags are one a slug in Mealie: "Tex Mex" is the "Tex-Mex" tag.
+	foods, tags := map[string]bool{}, map[string]string{}
+	for i, r := range recipes {
+		for j, t := range r.Tags {
+			if first, ok := tags[slugOf(t)]; ok {
+				recipes[i].Tags[j] = first
+				continue
 			}
+			tags[slugOf(t)] = t
+			s.tags = append(s.tags, newOrganizer("tag", t))
 		}
 		for _, in := range r.Ingredients {
 			if in.Food != "" && !foods[in.Food] {

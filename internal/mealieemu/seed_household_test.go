@@ -71,6 +71,15 @@ func TestHouseholdSeed(t *testing.T) {
 			}
 		})
 	}
+	_, tl := call(t, s, "GET", "/api/organizers/tags?perPage=-1", nil)
+	slugs := map[string]bool{}
+	for _, tg := range tl.(map[string]any)["items"].([]any) {
+		slug := tg.(map[string]any)["slug"].(string)
+		if slugs[slug] {
+			t.Errorf("two tags share the slug %q, which Mealie refuses", slug)
+		}
+		slugs[slug] = true
+	}
 	_, lists := call(t, s, "GET", "/api/households/shopping/lists", nil)
 	if n := len(lists.(map[string]any)["items"].([]any)); n != 1 {
 		t.Errorf("shopping lists: %d, want 1", n)
