@@ -92,7 +92,7 @@ func checkPlanAndShop(x *hx) (bool, string, error) {
 	}
 	held := len(days) == 7 && len(missing) == 0
 	return held, fmt.Sprintf("%d of 7 days have a dinner; %d lines of the plan, %d neither on the list nor in stock%s",
-		len(days), lines, len(missing), colon(missing, 4)), nil
+		len(days), lines, len(missing), colon(missing, 8)), nil
 }
 
 func colon(s []string, max int) string {

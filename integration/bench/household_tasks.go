@@ -346,20 +346,26 @@ func covers(pantry, food string) bool {
 }
 
 // textFood is the food an unparsed line names, read as a cook reads it:
-// before the first comma, without parentheses, amounts, units and words of
-// preparation ("2-3 tablespoons chopped onion" is onion, "1 cooked chicken
-// breast" is chicken breast).
+// the first part of the line (up to a comma) that names anything, its first
+// choice ("soy sauce or marinade" is soy sauce), without parentheses,
+// amounts, units and words of preparation ("2-3 tablespoons chopped onion"
+// is onion, "1 cooked chicken breast" is chicken breast).
 func textFood(line string) string {
-	line, _, _ = strings.Cut(strings.ToLower(line), ",")
-	line = regexp.MustCompile(`\([^)]*\)?`).ReplaceAllString(line, " ")
-	var words []string
-	for _, w := range strings.Fields(normWords(line)) {
-		if strings.ContainsAny(w, "0123456789½¼¾⅓⅔/") || unitWords[w] {
-			continue
+	line = regexp.MustCompile(`\([^)]*\)?`).ReplaceAllString(strings.ToLower(line), " ")
+	for _, part := range strings.Split(line, ",") {
+		part, _, _ = strings.Cut(part, " or ")
+		var words []string
+		for _, w := range strings.Fields(normWords(part)) {
+			if strings.ContainsAny(w, "0123456789½¼¾⅓⅔/") || unitWords[w] {
+				continue
+			}
+			words = append(words, w)
 		}
-		words = append(words, w)
+		if f := cookFoodName(strings.Join(words, " ")); f != "" {
+			return f
+		}
 	}
-	return cookFoodName(strings.Join(words, " "))
+	return ""
 }
 
 // unitWords are the units a line's amount is written in.

@@ -61,6 +61,8 @@ func TestTextFood(t *testing.T) {
 		{"1/4 teaspoon salt (plus more to taste)", "salt"},
 		{"3-4 burrito-sized flour tortillas", "burrito sized flour tortilla"},
 		{"2 teaspoons of garlic powder", "garlic powder"},
+		{"1/4 cup of soy sauce or dale’s marinade seasoning", "soy sauce"},
+		{"1 1/2 pounds boneless, skinless chicken breasts, cut into small cubes", "chicken breast"},
 	}
 	for _, tc := range tests {
 		if got := textFood(tc.line); got != tc.want {
