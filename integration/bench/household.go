@@ -93,6 +93,9 @@ type hx struct {
 	food *foodapiproc.FoodAPI
 	tok  *Tokenizer
 	rec  *HouseholdTask
+	// kept is what a script keeps for its check: the lines as they were,
+	// the recipes an answer suggested.
+	kept []string
 	// trace receives each call and answer (Harness.Trace), nil for none.
 	trace io.Writer
 	// week is next Monday to Sunday, the days the plan task fills.

@@ -196,10 +196,6 @@ func amountInName(name string) bool {
 
 // --- 3. tidy an unparsed recipe ---
 
-// tidyBefore is the fajitas bowl's lines as imported, kept by runTidy for
-// the check.
-var tidyBefore []string
-
 // runTidy: find the recipe, read its lines, parse them, create the foods
 // the parser flags as unknown (the catalog: parse_ingredients "flags
 // unknown foods"; create_recipe takes "parse_ingredients objects"), then
@@ -223,11 +219,11 @@ func runTidy(x *hx) error {
 	if err != nil {
 		return err
 	}
-	tidyBefore = ingredientLines(r["ingredients"])
-	if len(tidyBefore) == 0 {
+	x.kept = ingredientLines(r["ingredients"])
+	if len(x.kept) == 0 {
 		return fmt.Errorf("get_recipe %s showed no ingredient lines", slug)
 	}
-	parsed, text, isErr, err := x.callJSON("parse_ingredients", map[string]any{"lines": tidyBefore})
+	parsed, text, isErr, err := x.callJSON("parse_ingredients", map[string]any{"lines": x.kept})
 	if err != nil {
 		return err
 	}
@@ -358,7 +354,7 @@ func checkTidy(x *hx) (bool, string, error) {
 	if err := x.mealie("/api/recipes/easy-chicken-fajitas-bowl", &r); err != nil {
 		return false, "", err
 	}
-	return linesHeld(r, tidyBefore)
+	return linesHeld(r, x.kept)
 }
 
 // --- 4. merge duplicate foods ---
@@ -618,9 +614,6 @@ print(json.dumps(None if c is None else {"meta": c.meta_recipe.name if c.meta_re
 
 // --- 8. what can I make from the pantry ---
 
-// fromPantryTop is the suggest_recipes answer's recipes, kept for the check.
-var fromPantryTop []string
-
 func runFromPantry(x *hx) error {
 	if _, _, err := x.call("what_can_i_cook", nil); err != nil {
 		return err
@@ -629,7 +622,7 @@ func runFromPantry(x *hx) error {
 	if err != nil {
 		return err
 	}
-	fromPantryTop = suggestedSlugs(m)
+	x.kept = suggestedSlugs(m)
 	return nil
 }
 
@@ -652,11 +645,11 @@ func checkFromPantry(x *hx) (bool, string, error) {
 	if err != nil {
 		return false, "", err
 	}
-	if len(fromPantryTop) == 0 {
+	if len(x.kept) == 0 {
 		return false, fmt.Sprintf("no suggestion, while %d recipes miss at most two foods", len(makeable)), nil
 	}
-	held := slices.Contains(makeable, fromPantryTop[0])
-	return held, fmt.Sprintf("%d suggested, the first %s; %d recipes miss at most two foods", len(fromPantryTop), fromPantryTop[0], len(makeable)), nil
+	held := slices.Contains(makeable, x.kept[0])
+	return held, fmt.Sprintf("%d suggested, the first %s; %d recipes miss at most two foods", len(x.kept), x.kept[0], len(makeable)), nil
 }
 
 // makeable lists the parsed recipes the pantry's stock covers but for at
@@ -803,8 +796,6 @@ func checkBoughtTwo(x *hx) (bool, string, error) {
 
 // --- the pair: chicken thighs, rice and a lime ---
 
-var thighsTop []string
-
 // runThighsRiceLime: the foods as said; for each the answer calls unknown,
 // the model looks up the library's foods of that name and asks again with
 // them.
@@ -841,7 +832,7 @@ func runThighsRiceLime(x *hx) error {
 			return err
 		}
 	}
-	thighsTop = suggestedSlugs(m)
+	x.kept = suggestedSlugs(m)
 	return nil
 }
 
@@ -897,7 +888,7 @@ func checkThighsRiceLime(x *hx) (bool, string, error) {
 			all3 = append(all3, r.Slug)
 		}
 	}
-	top := thighsTop[:min(3, len(thighsTop))]
+	top := x.kept[:min(3, len(x.kept))]
 	held := slices.ContainsFunc(top, func(s string) bool { return slices.Contains(all3, s) })
 	return held, fmt.Sprintf("first suggestions: %s; recipes with all three: %s", orNone(top), orNone(all3)), nil
 }
