@@ -42,10 +42,12 @@ type Harness struct {
 	// Only, when not empty, runs just these figures (FigureNames), for
 	// working on one; the results table is then partial.
 	Only []string
+	// Trace, when set, receives every household call and its answer.
+	Trace io.Writer
 }
 
 // FigureNames are the figures' short names, in the order they run.
-var FigureNames = []string{"catalog", "answers", "hop", "sweep", "memory", "load"}
+var FigureNames = []string{"catalog", "answers", "hop", "sweep", "memory", "load", "household"}
 
 // Results are every figure of one run.
 type Results struct {
@@ -65,6 +67,8 @@ type Results struct {
 	Sweep   *Sweep
 	Memory  *Memory
 	Load    *Load
+	// Household is figure 7, the everyday tasks.
+	Household *Household
 	// Errors lists the figures that could not be measured, with why.
 	Errors []string
 	// TokenNote is "" when tokens were counted, else why not.
@@ -114,6 +118,7 @@ func (h *Harness) Run(ctx context.Context) (*Results, error) {
 	step("sweep", "sweep", func() error { res.Sweep, err = h.runSweep(ctx); return err })
 	step("memory", "memory and start-up", func() error { res.Memory, err = h.runMemory(ctx); return err })
 	step("load", "load", func() error { res.Load, err = h.runLoad(ctx); return err })
+	step("household", "household tasks", func() error { res.Household, err = h.runHousehold(ctx); return err })
 	if err := h.Tok.Run(ctx); err != nil {
 		res.TokenNote = err.Error()
 		if errors.Is(err, ErrNoTokenizer) {

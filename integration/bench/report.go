@@ -236,5 +236,8 @@ func (r *Results) Markdown() string {
 				l.PanicAnswer, map[bool]string{true: "was alive and answering", false: "did not answer"}[l.Alive])
 		}
 	}
+	if hh := r.Household; hh != nil {
+		b.WriteString(hh.Markdown())
+	}
 	return b.String()
 }

@@ -39,6 +39,16 @@ func TestMarkdown(t *testing.T) {
 			not:  []string{"negative difference"},
 		},
 		{
+			name: "household tasks, one held, one not run",
+			res: &Results{Cores: 2, Household: &Household{Pantry: false, Tasks: []*HouseholdTask{
+				{Ask: "Save this recipe", Held: true, Outcome: "13 of 13 lines | linked", Calls: []HouseholdCall{{Tool: "create_recipe", Tokens: counted}}},
+				{Ask: "I used the last of the rice.", Err: "not run: the food API did not start"},
+			}}},
+			want: []string{"| 1 | Save this recipe | 1 | 0 | 120 | yes | 13 of 13 lines \\| linked (calls: `create_recipe`) |",
+				"| 2 | I used the last of the rice. | 0 | 0 | 0 | not run |", "| | **Total** | **1** | **0** | **120** | **1 of 2** | |",
+				"the pantry tasks did not run"},
+		},
+		{
 			name: "a figure that failed",
 			res:  &Results{Cores: 2, Errors: []string{"sweep: go test failed"}},
 			want: []string{"> Not measured in this run: sweep: go test failed"},

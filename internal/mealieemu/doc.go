@@ -39,8 +39,11 @@
 // Seeds (WithSeed): "demo" is a deterministic household library of 24 recipes
 // with foods, units, labels, organizers, meal plans (some in the current week),
 // cookbooks, a shopping list and timeline events; "bench:N" is the demo
-// taxonomy with N generated recipes and N/2 extra foods; "empty" is a fresh
-// install.
+// taxonomy with N generated recipes and N/2 extra foods; "household" is 40
+// recipes from public recipe pages (recipe-scrapers' test data, MIT; see
+// household/README.md) with the foods, some parsed lines and some unparsed
+// text a real imported library has, and one shopping list; "empty" is a
+// fresh install.
 //
 // The package imports only the standard library, google/uuid, a
 // transliteration table and sous's internal/mealieslug. The command

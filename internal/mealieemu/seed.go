@@ -36,11 +36,14 @@ func newStore(p profile, now func() time.Time) *store {
 // "bench:N:long" the same with descriptions of about 1,200 characters, as
 // scraped blog recipes carry, and a ":dup" suffix (after ":long" if both)
 // names every second recipe as a copy of the one before ("… (1)"), a
-// library imported twice.
+// library imported twice; "household" loads 40 recipes from public recipe
+// pages with their messy foods (seed_household.go).
 func (s *store) seed(name string) error {
 	switch {
 	case name == "empty":
 		return nil
+	case name == "household":
+		return s.seedHousehold()
 	case name == "demo" || name == "":
 		s.seedTaxonomy()
 		s.seedDemoRecipes()

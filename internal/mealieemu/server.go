@@ -96,7 +96,9 @@ type config struct {
 // WithSeed selects the initial data: "demo" (the default) for a realistic
 // household library, "bench:N" for N generated recipes ("bench:N:long" with
 // descriptions of about 1,200 characters, ":dup" with every second recipe a
-// copy), "empty" for a fresh install.
+// copy), "household" for 40 recipes imported from public recipe pages with
+// the messy food names of a real library (household/README.md), "empty" for
+// a fresh install.
 func WithSeed(seed string) Option { return func(c *config) { c.seed = seed } }
 
 // WithVersion selects the Mealie version to emulate: "2.0", "2.8" (the
@@ -383,4 +385,4 @@ func (p *probeWriter) Write(b []byte) (int, error) { return len(b), nil }
 func (p *probeWriter) WriteHeader(code int)        { p.status = code }
 
 // errUnknownSeed is returned for a seed name the emulator does not know.
-var errUnknownSeed = errors.New("mealieemu: unknown seed (want demo, empty, bench:N, bench:N:long or bench:N:long:dup)")
+var errUnknownSeed = errors.New("mealieemu: unknown seed (want demo, household, empty, bench:N, bench:N:long or bench:N:long:dup)")

@@ -1,7 +1,7 @@
 // Command mealietest runs the Mealie emulator as a standalone server, for the
 // demo stack and for trying sous against a Mealie-shaped API without Mealie.
 //
-//	mealietest serve --addr 127.0.0.1:9925 --seed demo|empty|bench:N --mealie-version 2.0|2.8|3.11
+//	mealietest serve --addr 127.0.0.1:9925 --seed demo|household|empty|bench:N --mealie-version 2.0|2.8|3.11
 //	                 [--token TOKEN] [--latency 50ms] [--jitter 20ms]
 //	                 [--fault "POST /api/recipes status=503 first=3"]... [--fault-seed N]
 //
@@ -25,7 +25,7 @@ import (
 )
 
 // usage is printed on a usage error.
-const usage = "usage: mealietest serve [--addr HOST:PORT] [--seed demo|empty|bench:N] [--token TOKEN] [--mealie-version 2.0|2.8|3.11] [--latency DURATION] [--jitter DURATION] [--fault RULE]... [--fault-seed N]"
+const usage = "usage: mealietest serve [--addr HOST:PORT] [--seed demo|household|empty|bench:N] [--token TOKEN] [--mealie-version 2.0|2.8|3.11] [--latency DURATION] [--jitter DURATION] [--fault RULE]... [--fault-seed N]"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -43,6 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	doc := fs.String("doc", "docs/benchmarks.md", "document whose results block to rewrite, relative to the repository root")
 	only := fs.String("only", "", "comma-separated figures to run ("+strings.Join(bench.FigureNames, ", ")+"); the document is then left alone")
 	timeout := fs.Duration("timeout", defaultTimeout, "bound on the whole run")
+	trace := fs.Bool("trace", false, "print every household task's calls and answers to stderr")
 	withPanic := fs.Bool("panic", true, "mix one deliberately panicking call into the load figure (builds sous with the sous_bench_panic tag)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -83,7 +85,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// The load figure runs a build whose get_recipe panics on one slug, to
 	// show a panic costs its call only; no build a user runs has the tag.
 	panicBin := ""
-	if *withPanic {
+	if *withPanic && (*only == "" || slices.Contains(strings.Split(*only, ","), "load")) {
 		panicBin = filepath.Join(work, "bin", "sous-bench-panic")
 		fmt.Fprintln(stderr, "sousbench: building sous with the sous_bench_panic tag")
 		build := exec.CommandContext(ctx, "go", "build", "-tags", "sous_bench_panic", "-o", panicBin, "./cmd/sous")
@@ -104,6 +106,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *only != "" {
 		h.Only = strings.Split(*only, ",")
+	}
+	if *trace {
+		h.Trace = stderr
 	}
 	res, err := h.Run(ctx)
 	if err != nil {
