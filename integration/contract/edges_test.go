@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -209,6 +210,21 @@ func TestPatchNameKeepsStoredSlug(t *testing.T) {
 			code, body := tg.call(t, http.MethodPatch, "/api/recipes/"+newSlug, map[string]any{"description": "again"})
 			if code != 200 || asObj(t, body)["description"] != "again" {
 				t.Errorf("PATCH after a %s rename: %d %v, want 200", tg.profile, code, body)
+			}
+			// The slug follows the name alone: a PATCH {slug} that keeps the
+			// name is taken (200) and changes nothing.
+			code, body = tg.call(t, http.MethodPatch, "/api/recipes/"+newSlug, map[string]any{"slug": "contract-chowder-" + word})
+			if code != 200 || asObj(t, body)["slug"] != newSlug {
+				t.Errorf("PATCH {slug} on %s: %d %v, want 200 keeping %s", tg.profile, code, body, newSlug)
+			}
+			if code, _ := tg.call(t, http.MethodGet, "/api/recipes/contract-chowder-"+word, nil); code != 404 {
+				t.Errorf("GET the slug a PATCH {slug} sent on %s: %d, want 404", tg.profile, code)
+			}
+			// A name whose slug another recipe holds is refused.
+			other := newRecipe(t, tg, "Contract Bisque "+word)
+			code, body = tg.call(t, http.MethodPatch, "/api/recipes/"+newSlug, map[string]any{"name": "Contract Bisque " + word})
+			if code != 400 || !strings.Contains(fmt.Sprint(body), "Recipe already exists") {
+				t.Errorf("PATCH {name} onto %s's slug on %s: %d %v, want 400 Recipe already exists", other, tg.profile, code, body)
 			}
 			if code, _ := tg.call(t, http.MethodDelete, "/api/recipes/"+newSlug, nil); code != 200 {
 				t.Errorf("DELETE %s after a %s rename: %d, want 200", newSlug, tg.profile, code)

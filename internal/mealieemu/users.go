@@ -29,10 +29,15 @@ func (s *Server) handleAbout(w http.ResponseWriter, r *http.Request) {
 		o = append(o, field{"allowPasswordLogin", true})
 	}
 	o = append(o, field{"defaultGroupSlug", nil}, field{"defaultHouseholdSlug", nil},
-		field{"enableOidc", false}, field{"oidcRedirect", false}, field{"oidcProviderName", "OAuth"},
-		field{"enableOpenai", false}, field{"enableOpenaiImageServices", false})
+		field{"enableOidc", false}, field{"oidcRedirect", false}, field{"oidcProviderName", "OAuth"})
+	if !p.aiProviders {
+		o = append(o, field{"enableOpenai", false}, field{"enableOpenaiImageServices", false})
+	}
 	if p.appInfoLogin {
 		o = append(o, field{"tokenTime", 48})
+	}
+	if p.aiProviders {
+		o = append(o, field{"allowedIframeHosts", []any{"youtube.com", "youtube-nocookie.com", "vimeo.com", "player.vimeo.com"}})
 	}
 	writeJSON(w, http.StatusOK, o)
 }
@@ -67,6 +72,9 @@ func (s *Server) handleSelf(w http.ResponseWriter, r *http.Request) {
 		field{"canOrganize", true}, field{"groupId", u.GroupID}, field{"groupSlug", u.GroupSlug},
 		field{"householdId", u.HouseholdID}, field{"householdSlug", u.HouseholdSlug},
 		field{"tokens", tokens}, field{"cacheKey", "1234"})
+	if st.profile.announcements {
+		o = append(o, field{"showAnnouncements", true}, field{"lastReadAnnouncement", nil})
+	}
 	writeJSON(w, http.StatusOK, o)
 }
 
