@@ -573,7 +573,7 @@ func TestRequestAfterBare500UsesAFreshConnection(t *testing.T) {
 	}
 }
 
-// TestVersionPolicy: below 2.0 refused, 2.0 to 3.11 served quietly, newer
+// TestVersionPolicy: below 2.0 refused, 2.0 to 3.20 served quietly, newer
 // served with one warning however many times it is probed.
 func TestVersionPolicy(t *testing.T) {
 	tests := []struct {
@@ -586,7 +586,11 @@ func TestVersionPolicy(t *testing.T) {
 		{"v2.8.0", false, false},
 		{"v3.11.0", false, false},
 		{"v3.9.2", false, false},
-		{"v3.12.0", false, true},
+		{"v3.12.0", false, false},
+		{"v3.20.1", false, false},
+		{"3.20.0", false, false},
+		{"v3.21.0", false, true},
+		{"v3.22.1", false, true},
 		{"v4.0.0", false, true},
 		{"develop", false, false},
 	}

@@ -215,7 +215,10 @@ func (c *Client) GetRecipe(ctx context.Context, slug string) (*Recipe, json.RawM
 type About struct {
 	Version string `json:"version"`
 	// EnableOpenai says whether Mealie has OpenAI configured, which its
-	// openai ingredient parser needs (2.0 to 3.11).
+	// openai ingredient parser needs (2.0 to 3.11). 3.20 sets OpenAI per
+	// group as an AI provider and drops the key, so it is nil there
+	// (integration/contract/testdata/recordings/3.20/TestAboutAndAuth.json)
+	// and the parser's 500 is what says it (parserFailure).
 	EnableOpenai *bool `json:"enableOpenai"`
 }
 

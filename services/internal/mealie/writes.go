@@ -203,7 +203,8 @@ func (c *Client) ParseIngredients(ctx context.Context, parser string, lines []st
 // parserFailure says what a bare 500 from one of Mealie's parsers means.
 // Seen: nlp on 2.0 shells out to CRF++ with a model its Docker build
 // downloads, and answers 500 where the model is missing; openai answers 500
-// on 2.0, 2.8 and 3.11 when Mealie has no OpenAI settings.
+// on 2.0, 2.8, 3.11 and 3.20 when Mealie has no OpenAI settings (3.20:
+// no AI provider set for the group).
 func parserFailure(parser string) string {
 	switch parser {
 	case "nlp":
