@@ -324,6 +324,17 @@ func TestErrorBodyShapes(t *testing.T) {
 		if s, _ := asObj(t, body)["detail"].(string); code != 400 || !strings.Contains(s, "nonexistent") {
 			t.Errorf("unknown filter attribute: %d %v", code, body)
 		}
+		// 3.20 answers a URL import that fails 400 with only the
+		// exception's class name as the message; 2.0 to 3.11 answer a bare
+		// 500 and drop the connection (services/internal/mealie,
+		// ImportRecipeURL), which is left out of the recordings.
+		if importFailsWith400(tg) {
+			code, body = tg.call(t, http.MethodPost, "/api/recipes/create/url", map[string]any{"url": "https://no-such-host.invalid/contract-recipe"})
+			d, _ := asObj(t, body)["detail"].(map[string]any)
+			if code != 400 || d["message"] != "gaierror" {
+				t.Errorf("import of a host that does not resolve on %s: %d %v, want 400 gaierror", tg.profile, code, body)
+			}
+		}
 	})
 }
 

@@ -88,6 +88,16 @@ func patchNameMovesSlug(tg target) bool { return tg.profile == "3.20" }
 // (testdata/recordings/<version>/TestOrganizerObjectsNeedIDNameSlug.json).
 func idlessTagCreated(tg target) bool { return tg.profile == "3.20" }
 
+// aiProvidersPerGroup reports a Mealie that sets OpenAI per group: 3.20,
+// whose about has no enableOpenai
+// (testdata/recordings/<version>/TestAboutAndAuth.json).
+func aiProvidersPerGroup(tg target) bool { return tg.profile == "3.20" }
+
+// importFailsWith400 reports a Mealie that answers a failed URL import 400
+// with the exception's class name: 3.20
+// (testdata/recordings/3.20/TestErrorBodyShapes.json).
+func importFailsWith400(tg target) bool { return tg.profile == "3.20" }
+
 // jsonNumber writes a JSON number (a meal-plan id) as a path segment.
 func jsonNumber(v any) string {
 	f, _ := v.(float64)

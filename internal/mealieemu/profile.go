@@ -122,8 +122,15 @@ type profile struct {
 	// aiProviders is 3.20's GET /api/app/about: OpenAI moved to per-group AI
 	// providers, so enableOpenai and enableOpenaiImageServices are gone,
 	// and allowedIframeHosts is new
-	// (testdata/recordings/3.20/TestAboutAndAuth.json, its first exchange).
+	// (testdata/recordings/3.20/TestAboutAndAuth.json, its first exchange);
+	// GET /api/groups/self says whether AI is enabled (aiEnabled, the same
+	// recording).
 	aiProviders bool
+	// importFailure400 answers a failed URL import 400 with the exception's
+	// class name as the message ("gaierror" for a host that does not
+	// resolve), where 2.0 to 3.11 answer a bare 500
+	// (testdata/recordings/3.20/TestErrorBodyShapes.json).
+	importFailure400 bool
 	// announcements adds lastReadAnnouncement (null) and showAnnouncements
 	// (true) to GET /api/users/self
 	// (testdata/recordings/3.20/TestAboutAndAuth.json).
@@ -164,17 +171,15 @@ var profiles = map[string]profile{
 	},
 	// 3.20 is 3.11 with what its recordings show otherwise: no
 	// bulkNeedsGroupID (testdata/recordings/3.20/TestVersionSwitches.json
-	// applies a tag sent without groupId), no stuck recipe after a rename
-	// (patchNameMovesSlug), and the six flags from patchNameMovesSlug to
-	// nlpTitleNull.
+	// applies a tag sent without groupId), no stuckRenameLocked (a rename
+	// moves the slug, patchNameMovesSlug), and the 3.20 flags on.
 	"3.20": {
 		name: "3.20", version: "v3.20.1",
 		structuredYield: true, householdOnHand: true, suggestions: true,
-		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true,
-		missingRow404:   true,
+		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true, missingRow404: true,
 		extraEntryTypes: true, organizerGroupID: true, caseInsensitiveFilter: true,
 		patchNameMovesSlug: true, idlessOrganizerCreated: true, aiProviders: true,
-		announcements: true, unitStandards: true, nlpTitleNull: true,
+		announcements: true, unitStandards: true, nlpTitleNull: true, importFailure400: true,
 	},
 }
 

@@ -141,6 +141,20 @@ func TestURLImport(t *testing.T) {
 			t.Errorf("%s: %d %v, want %d", tt.url, code, body, tt.status)
 		}
 	}
+	// 3.20 answers each failure 400, naming the exception
+	// (testdata/recordings/3.20/TestErrorBodyShapes.json in the contract
+	// package for gaierror).
+	s20 := newServer(t, WithSeed("empty"), WithVersion("3.20"))
+	for _, tt := range []struct{ url, exception string }{
+		{"http://127.0.0.1/x", "InvalidDomainError"},
+		{"not a url", "HTTPException"},
+		{"https://example.org/unregistered", "gaierror"},
+	} {
+		code, body := call(t, s20, http.MethodPost, "/api/recipes/create/url", map[string]any{"url": tt.url})
+		if d := obj(t, obj(t, body)["detail"]); code != 400 || d["message"] != tt.exception {
+			t.Errorf("3.20 %s: %d %v, want 400 %s", tt.url, code, body, tt.exception)
+		}
+	}
 	// An OpenGraph-only page imports with Mealie's placeholder lines.
 	_, r := call(t, s, http.MethodGet, "/api/recipes/js-rendered-stew", nil)
 	if got := obj(t, list(t, obj(t, r)["recipeIngredient"])[0])["note"]; got != "Could not detect ingredients" {

@@ -42,6 +42,23 @@ func (s *Server) handleAbout(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, o)
 }
 
+// handleGroupSelf is GET /api/groups/self as 3.20 answers it, with the
+// group's AI provider settings, none set on a fresh install
+// (testdata/recordings/3.20/TestAboutAndAuth.json in the contract package).
+// Served on profiles with aiProviders only: sous reads it nowhere else.
+func (s *Server) handleGroupSelf(w http.ResponseWriter, r *http.Request) {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	u := st.user
+	writeJSON(w, http.StatusOK, object{
+		{"name", u.GroupName}, {"id", u.GroupID}, {"slug", u.GroupSlug},
+		{"preferences", object{{"privateGroup", true}, {"showAnnouncements", true}, {"groupId", u.GroupID}, {"id", seedID("group-preferences", u.GroupID)}}},
+		{"aiProviderSettings", object{{"defaultProviderId", nil}, {"audioProviderId", nil}, {"imageProviderId", nil},
+			{"providers", []any{}}, {"aiEnabled", false}, {"audioProviderEnabled", false}, {"imageProviderEnabled", false}}},
+	})
+}
+
 // handleStartupInfo is GET /api/app/about/startup-info.
 func (s *Server) handleStartupInfo(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, object{{"isFirstLogin", true}, {"isDemo", false}})
