@@ -113,6 +113,20 @@ func TestAboutAndAuth(t *testing.T) {
 		if code != 200 || asObj(t, self)["id"] == nil || asObj(t, self)["householdId"] == nil {
 			t.Errorf("self: %d %v", code, self)
 		}
+		// Whether the openai parser can work: about's enableOpenai up to
+		// 3.11; 3.20 sets OpenAI per group as an AI provider, drops the
+		// key and says it in the group's aiProviderSettings.
+		_, hasFlag := asObj(t, about)["enableOpenai"]
+		if hasFlag == aiProvidersPerGroup(tg) {
+			t.Errorf("about on %s has enableOpenai: %v", tg.profile, hasFlag)
+		}
+		if aiProvidersPerGroup(tg) {
+			code, g := tg.call(t, http.MethodGet, "/api/groups/self", nil)
+			ai, _ := asObj(t, g)["aiProviderSettings"].(map[string]any)
+			if code != 200 || ai["aiEnabled"] != false {
+				t.Errorf("group on %s: %d %v, want aiProviderSettings.aiEnabled false", tg.profile, code, g)
+			}
+		}
 	})
 }
 

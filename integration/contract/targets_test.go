@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,7 +36,7 @@ type target struct {
 	url   string
 	token string
 	// profile is the emulator profile whose behaviour the target shows:
-	// "2.0", "2.8" or "3.11" (see profileFor for a real Mealie).
+	// "2.0", "2.8", "3.11" or "3.20" (see profileFor for a real Mealie).
 	profile string
 	// emulator is the server behind an emulator target, nil otherwise.
 	emulator *mealieemu.Server
@@ -45,7 +46,7 @@ type target struct {
 }
 
 // profiles are the emulator's version profiles; the suite runs on each.
-var profiles = []string{"2.0", "2.8", "3.11"}
+var profiles = []string{"2.0", "2.8", "3.11", "3.20"}
 
 // forEachTarget runs fn once per available target, as subtests: the emulator
 // under every version profile, then a live Mealie and the v2.8.0 container
@@ -87,16 +88,22 @@ func forEachTargetWith(t *testing.T, opts []mealieemu.Option, fn func(t *testing
 
 // profileFor maps the version a real Mealie reports to the emulator profile
 // whose behaviour it should show: 2.0.x to "2.0", later 2.x releases to
-// "2.8", and 3.x and anything newer to "3.11", the newest version recorded.
+// "2.8", 3.0 to 3.19 to "3.11", and 3.20 and anything newer to "3.20", the
+// newest version recorded. Unnumbered builds ("develop") count as newest.
 func profileFor(version string) string {
 	v := strings.TrimPrefix(version, "v")
+	major, rest, _ := strings.Cut(v, ".")
+	minorText, _, _ := strings.Cut(rest, ".")
+	minor, _ := strconv.Atoi(minorText)
 	switch {
 	case strings.HasPrefix(v, "2.0."):
 		return "2.0"
-	case strings.HasPrefix(v, "2.") || strings.HasPrefix(v, "1."):
+	case major == "2" || major == "1":
 		return "2.8"
+	case major == "3" && minor < 20:
+		return "3.11"
 	}
-	return "3.11"
+	return "3.20"
 }
 
 // version returns what GET /api/app/about reports.

@@ -64,7 +64,7 @@ func str(v any, path ...any) string {
 // catalogVersions are the emulator's Mealie profiles (internal/mealieemu
 // profile.go); the whole catalog runs on each, over stdio, and on
 // pantryVersion over Streamable HTTP too.
-var catalogVersions = []string{"2.0", "2.8", "3.11"}
+var catalogVersions = []string{"2.0", "2.8", "3.11", "3.20"}
 
 // pantryVersion is the one profile whose catalog run also starts the Django
 // food API and calls the pantry tools. Those tools talk to sous's food API,

@@ -29,12 +29,12 @@ import (
 
 // versions are the emulator's Mealie profiles (internal/mealieemu
 // profile.go); every test runs once on each.
-var versions = []string{"2.0", "2.8", "3.11"}
+var versions = []string{"2.0", "2.8", "3.11", "3.20"}
 
 // aboutVersion is what each profile's /api/app/about reports (profile.go's
 // version field): the 2.0 captures come from a source checkout, which
 // reports "v2.0.0"; release images report their tag.
-var aboutVersion = map[string]string{"2.0": "v2.0.0", "2.8": "v2.8.0", "3.11": "v3.11.0"}
+var aboutVersion = map[string]string{"2.0": "v2.0.0", "2.8": "v2.8.0", "3.11": "v3.11.0", "3.20": "v3.20.1"}
 
 // each runs fn as one subtest per Mealie profile, named by the profile;
 // fn passes mealieemu.WithVersion(version) to setup.
@@ -268,7 +268,7 @@ func TestFilterCaseByProfile(t *testing.T) {
 			}
 			return page.Msg.Total
 		}
-		wantEq := map[string]int32{"2.0": 0, "2.8": 1, "3.11": 1}[v]
+		wantEq := map[string]int32{"2.0": 0, "2.8": 1, "3.11": 1, "3.20": 1}[v]
 		if n := count(`name = "tomato soup"`); n != wantEq {
 			t.Errorf(`name = "tomato soup" matched %d recipes on %s, want %d`, n, v, wantEq)
 		}

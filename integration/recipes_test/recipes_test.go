@@ -24,7 +24,7 @@ import (
 )
 
 // versions are the emulator profiles every flow runs on.
-var versions = []string{"2.0", "2.8", "3.11"}
+var versions = []string{"2.0", "2.8", "3.11", "3.20"}
 
 // testTimeout bounds each test's calls.
 const testTimeout = 30 * time.Second

@@ -22,9 +22,10 @@
 // The emulator reproduces what a real server answers, sharp edges included:
 // the snake_case pagination envelope with its relative next/previous links,
 // the four error body shapes, PATCH replacing list fields wholesale, tags that
-// need {id,name,slug}, the slug that does not move on a PATCH rename, and
-// more. The contract suite (integration/contract) records its exchanges with
-// real Mealie 2.0, 2.8.0 and 3.11.0 into testdata/recordings and replays each
+// need {id,name,slug}, the slug that does not move on a PATCH rename (up to
+// 3.11), and more. The contract suite (integration/contract) records its
+// exchanges with real Mealie 2.0, 2.8.0, 3.11.0 and 3.20.1 into
+// testdata/recordings and replays each
 // recording against the matching version profile (WithVersion) on every test
 // run; profile.go names what differs between the versions, each difference
 // with the recording that shows it.

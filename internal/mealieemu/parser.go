@@ -139,8 +139,8 @@ func (st *store) renderParsed(line, parser string) object {
 		if !st.profile.householdOnHand {
 			u = append(u, field{"onHand", false})
 		}
-		unitJSON = append(u, field{"fraction", true}, field{"abbreviation", ""},
-			field{"pluralAbbreviation", ""}, field{"useAbbreviation", false}, field{"aliases", []any{}})
+		unitJSON = st.unitStandardFields(append(u, field{"fraction", true}, field{"abbreviation", ""},
+			field{"pluralAbbreviation", ""}, field{"useAbbreviation", false}, field{"aliases", []any{}}))
 	}
 	f := p.food
 	if f != nil {
@@ -178,7 +178,7 @@ func (st *store) renderParsed(line, parser string) object {
 		o = append(o, field{"referencedRecipe", nil})
 	}
 	var title any
-	if nlp {
+	if nlp && !st.profile.nlpTitleNull {
 		title = ""
 	}
 	o = append(o, field{"display", display}, field{"title", title},

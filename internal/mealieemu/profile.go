@@ -8,7 +8,7 @@ import "fmt"
 // integration/contract package, which every plain test run replays against
 // the matching profile.
 type profile struct {
-	// name is the profile's key: "2.0", "2.8" or "3.11".
+	// name is the profile's key: "2.0", "2.8", "3.11" or "3.20".
 	name string
 	// version is what GET /api/app/about reports
 	// (testdata/recordings/<version>/TestAboutAndAuth.json).
@@ -54,8 +54,8 @@ type profile struct {
 	// its last exchange).
 	missingRow404 bool
 	// bulkNeedsGroupID makes a bulk tag or categorize whose organizers lack
-	// groupId answer 200 and apply nothing, as 3.11 does; 2.x applies them
-	// (testdata/recordings/<version>/TestVersionSwitches.json).
+	// groupId answer 200 and apply nothing, as 3.11 does; 2.x and 3.20
+	// apply them (testdata/recordings/<version>/TestVersionSwitches.json).
 	bulkNeedsGroupID bool
 	// cookbookHousehold adds the owning household {id, name} to a cookbook
 	// (testdata/recordings/3.11/TestCookbookQueryFilterString.json).
@@ -108,15 +108,50 @@ type profile struct {
 	// (testdata/recordings/<version>/TestBackdatedLastMade.json) hold the
 	// exchanges, with the times normalised away.
 	lastMadeKeepsLatest bool
-	// A tag sent as {name, slug} without an id in a recipe PATCH fails with
-	// 500 TypeError on every recorded version and creates nothing
+	// patchNameMovesSlug is 3.20's recipe update, which sets the stored slug
+	// from the name whenever the name changes and keeps it otherwise: PATCH
+	// {name} moves the slug (old slug 404, new 200, and the recipe takes
+	// PATCHes and DELETE there), a PATCH {slug} that keeps the name answers
+	// 200 and changes nothing, and a name whose slug another recipe holds is
+	// 400 "Recipe already exists"
+	// (testdata/recordings/3.20/TestPatchNameKeepsStoredSlug.json). 2.0 to
+	// 3.11 keep the stored slug on PATCH {name}: the answer shows
+	// slugify(name), GET by the old slug still answers and GET by the new
+	// one is 404 (testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json).
+	patchNameMovesSlug bool
+	// idlessOrganizerCreated is 3.20's answer to a tag or category sent as
+	// {name, slug} without a known id in a recipe PATCH: its recipe update
+	// gives every organizer the group's id, so the row is created (slug
+	// from the name) and linked, 200
+	// (testdata/recordings/3.20/TestOrganizerObjectsNeedIDNameSlug.json).
+	// 2.0 to 3.11 fail with 500 TypeError and create nothing
 	// (testdata/recordings/<version>/TestOrganizerObjectsNeedIDNameSlug.json).
-	//
-	// PATCH {name} keeps the stored slug on every recorded version: the
-	// answer shows slugify(name), GET by the old slug still answers and GET
-	// by the new one is 404
-	// (testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json).
-	//
+	idlessOrganizerCreated bool
+	// aiProviders is 3.20's GET /api/app/about: OpenAI moved to per-group AI
+	// providers, so enableOpenai and enableOpenaiImageServices are gone,
+	// and allowedIframeHosts is new
+	// (testdata/recordings/3.20/TestAboutAndAuth.json, its first exchange);
+	// GET /api/groups/self says whether AI is enabled (aiEnabled, the same
+	// recording).
+	aiProviders bool
+	// importFailure400 answers a failed URL import 400 with the exception's
+	// class name as the message ("gaierror" for a host that does not
+	// resolve), where 2.0 to 3.11 answer a bare 500
+	// (testdata/recordings/3.20/TestErrorBodyShapes.json).
+	importFailure400 bool
+	// announcements adds lastReadAnnouncement (null) and showAnnouncements
+	// (true) to GET /api/users/self
+	// (testdata/recordings/3.20/TestAboutAndAuth.json).
+	announcements bool
+	// unitStandards adds standardQuantity and standardUnit (both null) to
+	// every unit, stored or as the parser makes it
+	// (testdata/recordings/3.20/TestTaxonomyCreateRenameDelete.json,
+	// TestIngredientDisplay.json and TestParserShapes.json).
+	unitStandards bool
+	// nlpTitleNull answers an nlp-parsed ingredient's title as null; 3.11
+	// answers "" (testdata/recordings/<version>/TestParserShapes.json, the
+	// nlp exchange).
+	nlpTitleNull bool
 	// Deleting a food still used by a recipe succeeds on every recorded
 	// version and nulls the ingredient's food
 	// (testdata/recordings/<version>/TestDeleteFoodInUseNullsIngredient.json).
@@ -144,13 +179,25 @@ var profiles = map[string]profile{
 		extraEntryTypes: true, organizerGroupID: true, caseInsensitiveFilter: true,
 		lastMadeKeepsLatest: true,
 	},
+	// 3.20 is 3.11 with what its recordings show otherwise: no
+	// bulkNeedsGroupID (testdata/recordings/3.20/TestVersionSwitches.json
+	// applies a tag sent without groupId), no stuckRenameLocked (a rename
+	// moves the slug, patchNameMovesSlug), and the 3.20 flags on.
+	"3.20": {
+		name: "3.20", version: "v3.20.1",
+		structuredYield: true, householdOnHand: true, suggestions: true,
+		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true, missingRow404: true,
+		extraEntryTypes: true, organizerGroupID: true, caseInsensitiveFilter: true,
+		patchNameMovesSlug: true, idlessOrganizerCreated: true, aiProviders: true,
+		announcements: true, unitStandards: true, nlpTitleNull: true, importFailure400: true,
+	},
 }
 
 // lookupProfile returns the named profile.
 func lookupProfile(name string) (profile, error) {
 	p, ok := profiles[name]
 	if !ok {
-		return profile{}, fmt.Errorf("mealieemu: unknown Mealie version %q (want 2.0, 2.8 or 3.11)", name)
+		return profile{}, fmt.Errorf("mealieemu: unknown Mealie version %q (want 2.0, 2.8, 3.11 or 3.20)", name)
 	}
 	return p, nil
 }

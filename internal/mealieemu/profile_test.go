@@ -20,6 +20,7 @@ func TestProfiles(t *testing.T) {
 		"2.0":  {404, false, true, 422, 500, true},
 		"2.8":  {200, true, false, 422, 500, true},
 		"3.11": {200, true, false, 201, 500, false},
+		"3.20": {200, true, false, 201, 200, false},
 	}
 	for v, w := range want {
 		t.Run(v, func(t *testing.T) {
@@ -140,6 +141,20 @@ func TestURLImport(t *testing.T) {
 			t.Errorf("%s: %d %v, want %d", tt.url, code, body, tt.status)
 		}
 	}
+	// 3.20 answers each failure 400, naming the exception
+	// (testdata/recordings/3.20/TestErrorBodyShapes.json in the contract
+	// package for gaierror).
+	s20 := newServer(t, WithSeed("empty"), WithVersion("3.20"))
+	for _, tt := range []struct{ url, exception string }{
+		{"http://127.0.0.1/x", "InvalidDomainError"},
+		{"not a url", "HTTPException"},
+		{"https://example.org/unregistered", "gaierror"},
+	} {
+		code, body := call(t, s20, http.MethodPost, "/api/recipes/create/url", map[string]any{"url": tt.url})
+		if d := obj(t, obj(t, body)["detail"]); code != 400 || d["message"] != tt.exception {
+			t.Errorf("3.20 %s: %d %v, want 400 %s", tt.url, code, body, tt.exception)
+		}
+	}
 	// An OpenGraph-only page imports with Mealie's placeholder lines.
 	_, r := call(t, s, http.MethodGet, "/api/recipes/js-rendered-stew", nil)
 	if got := obj(t, list(t, obj(t, r)["recipeIngredient"])[0])["note"]; got != "Could not detect ingredients" {
@@ -163,6 +178,8 @@ func TestProfileRenameAndInUse(t *testing.T) {
 		"2.0":  {200, 404, 500, 200, 200},
 		"2.8":  {200, 404, 500, 200, 200},
 		"3.11": {200, 404, 403, 500, 200},
+		// 3.20 moved the recipe: the old slug is gone for every route.
+		"3.20": {404, 200, 404, 404, 200},
 	}
 	for v, w := range want {
 		t.Run(v, func(t *testing.T) {
@@ -208,7 +225,7 @@ func TestProfileRenameAndInUse(t *testing.T) {
 // TestProfileFilterCase pins that string filters ignore case from
 // 2.8 on and match exactly in 2.0.
 func TestProfileFilterCase(t *testing.T) {
-	for v, want := range map[string]float64{"2.0": 0, "2.8": 1, "3.11": 1} {
+	for v, want := range map[string]float64{"2.0": 0, "2.8": 1, "3.11": 1, "3.20": 1} {
 		t.Run(v, func(t *testing.T) {
 			s := newServer(t, WithVersion(v))
 			q := url.QueryEscape(`name = "weeknight chili"`)
@@ -239,6 +256,7 @@ func TestNLPWithoutModel(t *testing.T) {
 		{"2.0", "nlp", false, 200},
 		{"2.8", "nlp", true, 200},
 		{"3.11", "nlp", true, 200},
+		{"3.20", "nlp", true, 200},
 	}
 	for _, tt := range tests {
 		opts := []Option{WithVersion(tt.version), WithSeed("empty")}
@@ -253,5 +271,57 @@ func TestNLPWithoutModel(t *testing.T) {
 		if code, got := call(t, s, http.MethodPost, "/api/parser/ingredients", body); code != tt.want {
 			t.Errorf("%s parser %q without model %v: %d %v, want %d", tt.version, tt.parser, tt.noModel, code, got, tt.want)
 		}
+	}
+}
+
+// TestProfile320Writes pins the recipe writes 3.20 answers unlike 3.11
+// (testdata/recordings/3.20/TestPatchNameKeepsStoredSlug.json and
+// TestOrganizerObjectsNeedIDNameSlug.json in the contract package): the
+// slug follows a changed name only, a name onto another recipe's slug is
+// 400, and a category without id is created and linked (3.11's answers to
+// the same rename and tag writes are in TestProfileRenameAndInUse and
+// TestProfiles).
+func TestProfile320Writes(t *testing.T) {
+	tests := []struct {
+		version        string
+		slugOnly       int    // PATCH {slug} alone
+		slugAfter      string // the slug GET by id then reports
+		collide        int    // PATCH {name} onto another recipe's slug
+		idlessCategory int    // PATCH a category without id
+	}{
+		{"3.20", 200, "weeknight-chili", 400, 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.version, func(t *testing.T) {
+			s := newServer(t, WithVersion(tt.version))
+			_, r := call(t, s, http.MethodGet, "/api/recipes/weeknight-chili", nil)
+			id, _ := obj(t, r)["id"].(string)
+			if code, body := call(t, s, http.MethodPatch, "/api/recipes/weeknight-chili", map[string]any{"slug": "chili-again"}); code != tt.slugOnly {
+				t.Errorf("PATCH {slug}: %d %v, want %d", code, body, tt.slugOnly)
+			}
+			_, r = call(t, s, http.MethodGet, "/api/recipes/"+id, nil)
+			if got := obj(t, r)["slug"]; got != tt.slugAfter {
+				t.Errorf("slug after PATCH {slug}: %v, want %s", got, tt.slugAfter)
+			}
+			if code, body := call(t, s, http.MethodPatch, "/api/recipes/"+id, map[string]any{"name": "Pancakes"}); code != tt.collide {
+				t.Errorf("PATCH {name} onto pancakes: %d %v, want %d", code, body, tt.collide)
+			}
+			code, body := call(t, s, http.MethodPatch, "/api/recipes/pancakes",
+				map[string]any{"recipeCategory": []any{map[string]any{"name": "Second Breakfast", "slug": "whatever"}}})
+			if code != tt.idlessCategory {
+				t.Fatalf("category without id: %d %v, want %d", code, body, tt.idlessCategory)
+			}
+			if code != 200 {
+				return
+			}
+			cats := list(t, obj(t, body)["recipeCategory"])
+			if len(cats) != 1 || obj(t, cats[0])["slug"] != "second-breakfast" {
+				t.Errorf("categories after the PATCH: %v, want the new second-breakfast", cats)
+			}
+			_, page := call(t, s, http.MethodGet, "/api/organizers/categories?search=second", nil)
+			if n := obj(t, page)["total"]; n != 1.0 {
+				t.Errorf("categories named second: %v, want 1 (created)", n)
+			}
+		})
 	}
 }

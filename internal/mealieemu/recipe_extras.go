@@ -157,10 +157,21 @@ func badRecipeData(w http.ResponseWriter) {
 	writeJSON(w, http.StatusBadRequest, object{{"detail", object{{"details", "BAD_RECIPE_DATA"}}}})
 }
 
+// importFailure is 3.20's answer to a failed URL import: its route turns
+// any exception into 400 with the exception's class name as the message
+// (testdata/recordings/3.20/TestErrorBodyShapes.json in the contract
+// package; "InvalidDomainError" for a loopback page and "HTTPException" for
+// one without a recipe were seen live on 3.20.1, not recorded).
+func importFailure(w http.ResponseWriter, exception string) {
+	writeErrorResponse(w, http.StatusBadRequest, exception, "")
+}
+
 // handleCreateFromURL is POST /api/recipes/create/url {url, includeTags}. The
 // emulator reaches no network: a page registered with WithWebPage is scraped,
 // any other public URL fails as an unreachable page does (a bare 500). Loopback and
 // private addresses trip Mealie's unhandled SSRF guard, a 500 text/plain.
+// On 3.20 (profile.go, importFailure400) each of these failures is a 400
+// naming the exception instead.
 func (s *Server) handleCreateFromURL(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -171,12 +182,21 @@ func (s *Server) handleCreateFromURL(w http.ResponseWriter, r *http.Request) {
 		writeValidation(w, missing(b.raw(), "url"))
 		return
 	}
+	fail400 := s.store.profile.importFailure400
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if fail400 {
+			importFailure(w, "HTTPException")
+			return
+		}
 		badRecipeData(w)
 		return
 	}
 	if privateHost(u.Hostname()) {
+		if fail400 {
+			importFailure(w, "InvalidDomainError")
+			return
+		}
 		writeInternal(w)
 		return
 	}
@@ -184,7 +204,13 @@ func (s *Server) handleCreateFromURL(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		// A page Mealie cannot fetch is a bare 500, not BAD_RECIPE_DATA:
 		// seen on 2.0, 2.8 and 3.11 for https://no-such-host.invalid/recipe
-		// and http://192.0.2.1/recipe.
+		// and http://192.0.2.1/recipe. 3.20 names the resolver's gaierror
+		// (testdata/recordings/3.20/TestErrorBodyShapes.json); the emulator
+		// says so for every page it cannot reach.
+		if fail400 {
+			importFailure(w, "gaierror")
+			return
+		}
 		writeInternal(w)
 		return
 	}
@@ -194,6 +220,10 @@ func (s *Server) handleCreateFromURL(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	slug, ok := st.importPage(page, includeTags, raw)
 	if !ok {
+		if fail400 {
+			importFailure(w, "HTTPException")
+			return
+		}
 		badRecipeData(w)
 		return
 	}

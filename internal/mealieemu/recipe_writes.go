@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -90,8 +91,17 @@ type recipePatch struct {
 	catIDs      []string
 	toolIDs     []string
 	renames     []organizerRename
+	// created are the tags and categories a 3.20 PATCH makes from objects
+	// without a known id (profile.go, idlessOrganizerCreated), added to
+	// their lists when the write is applied.
+	created []createdOrganizer
 	// nullReference is set when an ingredient came without referenceId.
 	nullReference bool
+}
+
+type createdOrganizer struct {
+	rows *[]*organizer
+	o    *organizer
 }
 
 type organizerRename struct {
@@ -123,10 +133,11 @@ func (st *store) validateRecipeBody(b jsonBody) (*recipePatch, *recipeFailure) {
 		list   []*organizer
 		needID bool
 		dst    *[]string
+		rows   *[]*organizer
 	}{
-		{"tags", st.tags, false, &p.tagIDs},
-		{"recipeCategory", st.categories, false, &p.catIDs},
-		{"tools", st.tools, true, &p.toolIDs},
+		{"tags", st.tags, false, &p.tagIDs, &st.tags},
+		{"recipeCategory", st.categories, false, &p.catIDs, &st.categories},
+		{"tools", st.tools, true, &p.toolIDs, &st.tools},
 	}
 	for _, o := range orgs {
 		v, present := b[o.key]
@@ -186,9 +197,24 @@ func (st *store) validateRecipeBody(b jsonBody) (*recipePatch, *recipeFailure) {
 					p.renames = append(p.renames, organizerRename{found, name, slug})
 				}
 				ids = append(ids, found.ID)
+			case st.profile.idlessOrganizerCreated && !o.needID:
+				// 3.20 gives the new row the group's id and creates it as
+				// Tag(name, group_id) or Category(name, group_id) do: a new
+				// id, the slug from the name, the sent slug ignored
+				// (testdata/recordings/3.20/TestOrganizerObjectsNeedIDNameSlug.json).
+				// A slug another row holds breaks the table's unique
+				// (slug, group_id) constraint (read from Mealie's
+				// db/models/recipe/tag.py; not recorded).
+				no := &organizer{ID: newID(), Name: strings.TrimSpace(name), Slug: slugOf(name), UpdatedAt: st.now().UTC()}
+				if findOrganizerBySlug(o.list, no.Slug) != nil || p.createdSlug(o.rows, no.Slug) {
+					exception = firstNonEmpty(exception, "IntegrityError")
+					continue
+				}
+				p.created = append(p.created, createdOrganizer{o.rows, no})
+				ids = append(ids, no.ID)
 			default:
-				// Without a known id Mealie builds a new row without a group
-				// id and fails.
+				// Without a known id Mealie up to 3.11 builds a new row
+				// without a group id and fails.
 				exception = firstNonEmpty(exception, "TypeError")
 			}
 		}
@@ -250,6 +276,26 @@ func (st *store) validateRecipeBody(b jsonBody) (*recipePatch, *recipeFailure) {
 		return nil, &recipeFailure{exception: exception}
 	}
 	return p, nil
+}
+
+// createdSlug reports a row of rows this write already creates with slug.
+func (p *recipePatch) createdSlug(rows *[]*organizer, slug string) bool {
+	for _, c := range p.created {
+		if c.rows == rows && c.o.Slug == slug {
+			return true
+		}
+	}
+	return false
+}
+
+// findOrganizerBySlug returns the row of list with slug, or nil.
+func findOrganizerBySlug(list []*organizer, slug string) *organizer {
+	for _, o := range list {
+		if o.Slug == slug {
+			return o
+		}
+	}
+	return nil
 }
 
 func firstNonEmpty(a, b string) string {
@@ -357,6 +403,9 @@ func (st *store) parseIngredient(it any, i int) (ingredient, []valErr, string) {
 // fields wholesale: TestPatchReplacesTags in integration/contract).
 func (st *store) apply(rc *recipe, p *recipePatch, replace bool) {
 	b := p.body
+	for _, c := range p.created {
+		*c.rows = append(*c.rows, c.o)
+	}
 	setStr := func(k string, dst *string) {
 		if v, ok := b.str(k); ok {
 			*dst = v
@@ -495,8 +544,10 @@ func (st *store) lookupForWrite(w http.ResponseWriter, key string) *recipe {
 // without a slug leaves the
 // stored slug behind while responses show slugify(name); a slug alongside a
 // name stores slugify(name); a slug alone is stored as sent
-// (every recorded version: testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json and
-// TestRenameWithSlugOrPut.json in the contract package).
+// (2.0 to 3.11: testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json and
+// TestRenameWithSlugOrPut.json in the contract package); 3.20 moves the
+// slug with a changed name and ignores a slug sent alone
+// (profile.go, patchNameMovesSlug).
 func (s *Server) handlePatchRecipe(w http.ResponseWriter, r *http.Request) {
 	b, ok := decodeBody(w, r)
 	if !ok {
@@ -514,16 +565,34 @@ func (s *Server) handlePatchRecipe(w http.ResponseWriter, r *http.Request) {
 		writeRecipeFailure(w, fail)
 		return
 	}
-	st.apply(rc, p, false)
 	name, hasName := b.str("name")
 	slug, hasSlug := b.str("slug")
-	switch {
-	case hasName && hasSlug:
-		rc.Name, rc.Slug = name, slugOf(name)
-	case hasName:
-		rc.Name = name
-	case hasSlug:
-		rc.Slug = slug
+	if st.profile.patchNameMovesSlug {
+		// 3.20 sets the slug from a changed name and keeps it otherwise
+		// (profile.go, patchNameMovesSlug).
+		newSlug := rc.Slug
+		if hasName && name != rc.Name {
+			newSlug = slugOf(name)
+		}
+		if st.uniqueRecipeSlug(newSlug, rc) != newSlug {
+			writeErrorResponse(w, http.StatusBadRequest, "Recipe already exists", "")
+			return
+		}
+		st.apply(rc, p, false)
+		if hasName {
+			rc.Name = name
+		}
+		rc.Slug = newSlug
+	} else {
+		st.apply(rc, p, false)
+		switch {
+		case hasName && hasSlug:
+			rc.Name, rc.Slug = name, slugOf(name)
+		case hasName:
+			rc.Name = name
+		case hasSlug:
+			rc.Slug = slug
+		}
 	}
 	if p.nullReference {
 		// The PATCH is committed and the row then fails to serialise.

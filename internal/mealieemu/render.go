@@ -64,11 +64,22 @@ func (s *store) renderUnit(u *unit) object {
 	if !s.profile.householdOnHand {
 		o = append(o, field{"onHand", u.OnHand})
 	}
-	return append(o,
+	o = append(o,
 		field{"fraction", u.Fraction}, field{"abbreviation", u.Abbreviation},
 		field{"pluralAbbreviation", u.PluralAbbreviation}, field{"useAbbreviation", u.UseAbbreviation},
-		field{"aliases", aliases(u.Aliases)},
-		field{"createdAt", stamp(u.CreatedAt)}, field{"updatedAt", stamp(u.UpdatedAt)})
+		field{"aliases", aliases(u.Aliases)})
+	o = s.unitStandardFields(o)
+	return append(o, field{"createdAt", stamp(u.CreatedAt)}, field{"updatedAt", stamp(u.UpdatedAt)})
+}
+
+// unitStandardFields adds 3.20's standardQuantity and standardUnit to a
+// unit (profile.go, unitStandards); the emulator stores neither, as a
+// fresh 3.20 answers both null.
+func (s *store) unitStandardFields(o object) object {
+	if s.profile.unitStandards {
+		o = append(o, field{"standardQuantity", nil}, field{"standardUnit", nil})
+	}
+	return o
 }
 
 // renderTagLike is a tag or category as embedded in recipes and listed under

@@ -11,6 +11,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/users/self", s.handleSelf)
 	mux.HandleFunc("POST /api/users/api-tokens", s.handleCreateToken)
 	mux.HandleFunc("DELETE /api/users/api-tokens/{id}", s.handleDeleteToken)
+	if s.store.profile.aiProviders {
+		mux.HandleFunc("GET /api/groups/self", s.handleGroupSelf)
+	}
 
 	mux.HandleFunc("GET /api/recipes", s.handleListRecipes)
 	mux.HandleFunc("POST /api/recipes", s.handleCreateRecipe)

@@ -102,7 +102,7 @@ type config struct {
 func WithSeed(seed string) Option { return func(c *config) { c.seed = seed } }
 
 // WithVersion selects the Mealie version to emulate: "2.0", "2.8" (the
-// default) or "3.11".
+// default), "3.11" or "3.20".
 func WithVersion(v string) Option { return func(c *config) { c.version = v } }
 
 // WithToken sets the API token the server accepts (default DefaultToken).
@@ -206,7 +206,7 @@ func (s *Server) ResetRequests() {
 	s.logGen++
 }
 
-// Version is the Mealie version profile the server emulates ("2.0", "2.8", "3.11").
+// Version is the Mealie version profile the server emulates ("2.0", "2.8", "3.11", "3.20").
 func (s *Server) Version() string { return s.store.profile.name }
 
 // Handler returns the emulator's HTTP handler, for mounting it without a

@@ -29,12 +29,34 @@ func (s *Server) handleAbout(w http.ResponseWriter, r *http.Request) {
 		o = append(o, field{"allowPasswordLogin", true})
 	}
 	o = append(o, field{"defaultGroupSlug", nil}, field{"defaultHouseholdSlug", nil},
-		field{"enableOidc", false}, field{"oidcRedirect", false}, field{"oidcProviderName", "OAuth"},
-		field{"enableOpenai", false}, field{"enableOpenaiImageServices", false})
+		field{"enableOidc", false}, field{"oidcRedirect", false}, field{"oidcProviderName", "OAuth"})
+	if !p.aiProviders {
+		o = append(o, field{"enableOpenai", false}, field{"enableOpenaiImageServices", false})
+	}
 	if p.appInfoLogin {
 		o = append(o, field{"tokenTime", 48})
 	}
+	if p.aiProviders {
+		o = append(o, field{"allowedIframeHosts", []any{"youtube.com", "youtube-nocookie.com", "vimeo.com", "player.vimeo.com"}})
+	}
 	writeJSON(w, http.StatusOK, o)
+}
+
+// handleGroupSelf is GET /api/groups/self as 3.20 answers it, with the
+// group's AI provider settings, none set on a fresh install
+// (testdata/recordings/3.20/TestAboutAndAuth.json in the contract package).
+// Served on profiles with aiProviders only: sous reads it nowhere else.
+func (s *Server) handleGroupSelf(w http.ResponseWriter, r *http.Request) {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	u := st.user
+	writeJSON(w, http.StatusOK, object{
+		{"name", u.GroupName}, {"id", u.GroupID}, {"slug", u.GroupSlug},
+		{"preferences", object{{"privateGroup", true}, {"showAnnouncements", true}, {"groupId", u.GroupID}, {"id", seedID("group-preferences", u.GroupID)}}},
+		{"aiProviderSettings", object{{"defaultProviderId", nil}, {"audioProviderId", nil}, {"imageProviderId", nil},
+			{"providers", []any{}}, {"aiEnabled", false}, {"audioProviderEnabled", false}, {"imageProviderEnabled", false}}},
+	})
 }
 
 // handleStartupInfo is GET /api/app/about/startup-info.
@@ -67,6 +89,9 @@ func (s *Server) handleSelf(w http.ResponseWriter, r *http.Request) {
 		field{"canOrganize", true}, field{"groupId", u.GroupID}, field{"groupSlug", u.GroupSlug},
 		field{"householdId", u.HouseholdID}, field{"householdSlug", u.HouseholdSlug},
 		field{"tokens", tokens}, field{"cacheKey", "1234"})
+	if st.profile.announcements {
+		o = append(o, field{"showAnnouncements", true}, field{"lastReadAnnouncement", nil})
+	}
 	writeJSON(w, http.StatusOK, o)
 }
 

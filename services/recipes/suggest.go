@@ -408,9 +408,10 @@ func (s *Service) ParseIngredients(ctx context.Context, req *connect.Request[rec
 		clean[i] = l
 	}
 	if parser == "openai" {
-		// Mealie answers a bare 500 when OpenAI is not configured (2.0,
-		// 2.8 and 3.11); its about route says so beforehand.
-		if about, err := s.mealie.About(ctx); err == nil && about.EnableOpenai != nil && !*about.EnableOpenai {
+		// Mealie answers a bare 500 when OpenAI is not configured (2.0 to
+		// 3.20); its about route (its group's AI settings on 3.20) says so
+		// beforehand.
+		if on := s.mealie.OpenAIEnabled(ctx); on != nil && !*on {
 			return nil, connect.NewError(connect.CodeFailedPrecondition, errors.New(
 				"parser openai is not enabled on this Mealie server (it has no OpenAI settings): use parser nlp or brute"))
 		}

@@ -19,6 +19,7 @@ func TestNewServerServesAndStops(t *testing.T) {
 	}{
 		{"default profile", nil, "v2.8.0"},
 		{"chosen profile", []mealieemu.Option{mealieemu.WithVersion("3.11")}, "v3.11.0"},
+		{"newest profile", []mealieemu.Option{mealieemu.WithVersion("3.20")}, "v3.20.1"},
 	}
 	for _, tc := range cases {
 		var url string

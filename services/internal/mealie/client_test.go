@@ -573,7 +573,7 @@ func TestRequestAfterBare500UsesAFreshConnection(t *testing.T) {
 	}
 }
 
-// TestVersionPolicy: below 2.0 refused, 2.0 to 3.11 served quietly, newer
+// TestVersionPolicy: below 2.0 refused, 2.0 to 3.20 served quietly, newer
 // served with one warning however many times it is probed.
 func TestVersionPolicy(t *testing.T) {
 	tests := []struct {
@@ -586,7 +586,11 @@ func TestVersionPolicy(t *testing.T) {
 		{"v2.8.0", false, false},
 		{"v3.11.0", false, false},
 		{"v3.9.2", false, false},
-		{"v3.12.0", false, true},
+		{"v3.12.0", false, false},
+		{"v3.20.1", false, false},
+		{"3.20.0", false, false},
+		{"v3.21.0", false, true},
+		{"v3.22.1", false, true},
 		{"v4.0.0", false, true},
 		{"develop", false, false},
 	}
@@ -621,4 +625,89 @@ func TestVersionPolicy(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestImportFailureSaysWhatFailed: a URL import Mealie could not do is
+// worded as what to do next on every version: 2.0 to 3.11 answer a bare
+// 500, 3.20 a 400 naming only the exception
+// (integration/contract/testdata/recordings/3.20/TestErrorBodyShapes.json).
+// A 400 that names no exception keeps Mealie's own words.
+func TestImportFailureSaysWhatFailed(t *testing.T) {
+	tests := []struct {
+		name   string
+		status int
+		body   string
+		code   connect.Code
+		want   []string
+	}{
+		{"bare 500 (2.0 to 3.11)", 500, `Internal Server Error`, connect.CodeUnavailable, []string{"could not fetch the page", "Mealie answered 500"}},
+		{"3.20 host that does not resolve", 400, `{"detail":{"message":"gaierror","error":true,"exception":null}}`, connect.CodeInvalidArgument, []string{"could not fetch the page", "Mealie answered 400 gaierror"}},
+		{"3.20 loopback page", 400, `{"detail":{"message":"InvalidDomainError","error":true,"exception":null}}`, connect.CodeInvalidArgument, []string{"a local one Mealie refuses", "400 InvalidDomainError"}},
+		{"3.20 page without a recipe", 400, `{"detail":{"message":"HTTPException","error":true,"exception":null}}`, connect.CodeInvalidArgument, []string{"found no recipe in it", "400 HTTPException"}},
+		{"scraper's own 400", 400, `{"detail":{"details":"BAD_RECIPE_DATA"}}`, connect.CodeInvalidArgument, []string{"Mealie rejected the request: BAD_RECIPE_DATA"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(tt.status)
+				_, _ = w.Write([]byte(tt.body))
+			}))
+			_, err := c.ImportRecipeURL(context.Background(), "https://no-such-host.invalid/r", false, false)
+			if err == nil {
+				t.Fatal("import answered no error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error %q lacks %q", err, w)
+				}
+			}
+			if got := ConnectCode(err); got != tt.code {
+				t.Errorf("code %v, want %v", got, tt.code)
+			}
+		})
+	}
+}
+
+// TestOpenAIEnabled: about's enableOpenai on 2.0 to 3.11; 3.20 has none and
+// says it in its group's aiProviderSettings
+// (integration/contract/testdata/recordings/3.20/TestAboutAndAuth.json); a
+// Mealie saying neither leaves it unknown.
+func TestOpenAIEnabled(t *testing.T) {
+	tests := []struct {
+		name, about, group string
+		want               *bool
+	}{
+		{"3.11 off", `{"version":"v3.11.0","enableOpenai":false}`, "", boolPtr(false)},
+		{"3.11 on", `{"version":"v3.11.0","enableOpenai":true}`, "", boolPtr(true)},
+		{"3.20 off", `{"version":"v3.20.1"}`, `{"aiProviderSettings":{"aiEnabled":false}}`, boolPtr(false)},
+		{"3.20 on", `{"version":"v3.20.1"}`, `{"aiProviderSettings":{"aiEnabled":true}}`, boolPtr(true)},
+		{"neither", `{"version":"develop"}`, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			mux := http.NewServeMux()
+			mux.HandleFunc("/api/app/about", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(tt.about)) })
+			mux.HandleFunc("/api/groups/self", func(w http.ResponseWriter, _ *http.Request) {
+				if tt.group == "" {
+					http.NotFound(w, nil)
+					return
+				}
+				_, _ = w.Write([]byte(tt.group))
+			})
+			c, _ := newTestClient(t, mux)
+			got := c.OpenAIEnabled(context.Background())
+			if (got == nil) != (tt.want == nil) || (got != nil && *got != *tt.want) {
+				t.Errorf("OpenAIEnabled = %v, want %v", fmtBool(got), fmtBool(tt.want))
+			}
+		})
+	}
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+func fmtBool(b *bool) string {
+	if b == nil {
+		return "nil"
+	}
+	return fmt.Sprint(*b)
 }

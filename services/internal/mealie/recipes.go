@@ -222,7 +222,10 @@ func (c *Client) GetRecipe(ctx context.Context, slug string) (*Recipe, json.RawM
 type About struct {
 	Version string `json:"version"`
 	// EnableOpenai says whether Mealie has OpenAI configured, which its
-	// openai ingredient parser needs (2.0 to 3.11).
+	// openai ingredient parser needs (2.0 to 3.11). 3.20 sets OpenAI per
+	// group as an AI provider and drops the key, so it is nil there
+	// (integration/contract/testdata/recordings/3.20/TestAboutAndAuth.json);
+	// OpenAIEnabled reads either.
 	EnableOpenai *bool `json:"enableOpenai"`
 }
 
@@ -234,6 +237,30 @@ type User struct {
 	FullName  string `json:"fullName"`
 	Household string `json:"household"`
 	Group     string `json:"group"`
+}
+
+// OpenAIEnabled says whether Mealie's openai ingredient parser has what it
+// needs, or nil when Mealie does not say. 2.0 to 3.11 say it in about's
+// enableOpenai; 3.20 sets OpenAI per group as an AI provider and says it in
+// GET /api/groups/self, aiProviderSettings.aiEnabled
+// (integration/contract/testdata/recordings/3.20/TestAboutAndAuth.json).
+func (c *Client) OpenAIEnabled(ctx context.Context) *bool {
+	about, err := c.About(ctx)
+	if err != nil {
+		return nil
+	}
+	if about.EnableOpenai != nil {
+		return about.EnableOpenai
+	}
+	var g struct {
+		AIProviderSettings *struct {
+			AIEnabled *bool `json:"aiEnabled"`
+		} `json:"aiProviderSettings"`
+	}
+	if err := c.Do(ctx, Request{Method: http.MethodGet, Path: "/api/groups/self", Resource: "Mealie's group"}, &g); err != nil || g.AIProviderSettings == nil {
+		return nil
+	}
+	return g.AIProviderSettings.AIEnabled
 }
 
 // About reads Mealie's version; the endpoint needs no token.

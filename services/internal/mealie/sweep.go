@@ -80,11 +80,11 @@ func (c *Client) Probe(ctx context.Context) (*Status, error) {
 }
 
 // The Mealie releases sous is tested against: the contract and end-to-end
-// suites pass on 2.0, 2.8.0 and 3.11.0. Newer
-// releases are served, with one warning (Untested).
+// suites pass on 2.0, 2.8.0, 3.11.0 and 3.20.1 (docs/mealie-versions.md).
+// Newer releases are served, with one warning (Untested).
 const (
 	OldestTested = "2.0"
-	NewestTested = "3.11"
+	NewestTested = "3.20"
 )
 
 // untestedOnce keeps the warning to one line per process, however many
@@ -105,7 +105,7 @@ func Untested(v string) bool {
 	return minorVersion(v) > minorVersion(NewestTested)
 }
 
-// minorVersion reads the minor number of "v3.11.0" (0 when absent).
+// minorVersion reads the minor number of "v3.20.1" (0 when absent).
 func minorVersion(v string) int {
 	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
 	_, rest, _ := strings.Cut(v, ".")

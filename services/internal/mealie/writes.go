@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 )
 
@@ -144,11 +146,32 @@ func (c *Client) ImportRecipeURL(ctx context.Context, pageURL string, includeTag
 	if err != nil {
 		// Seen on 2.0, 2.8 and 3.11: a host that does not resolve, an
 		// address that does not answer and a local address Mealie's guard
-		// refuses are all a bare 500.
-		return "", explain5xx(err, fmt.Sprintf(
-			"Mealie could not import %s: it could not fetch the page (the address does not resolve or answer, or is a local one Mealie refuses) or found no recipe in it; check that the URL opens in a browser, or create the recipe from its text instead", pageURL))
+		// refuses are all a bare 500. 3.20 answers every failed import 400
+		// with the exception's class name as the message ("gaierror",
+		// "InvalidDomainError", "HTTPException" for a page without a
+		// recipe; integration/contract/testdata/recordings/3.20/TestErrorBodyShapes.json).
+		msg := fmt.Sprintf(
+			"Mealie could not import %s: it could not fetch the page (the address does not resolve or answer, or is a local one Mealie refuses) or found no recipe in it; check that the URL opens in a browser, or create the recipe from its text instead", pageURL)
+		return "", explainImportFailure(explain5xx(err, msg), msg)
 	}
 	return decodeSlug(body, "the URL import")
+}
+
+// exceptionName matches a Python exception's class name, which is all 3.20
+// says of a failed URL import.
+var exceptionName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(Error|Exception)$|^gaierror$|^herror$|^timeout$`)
+
+// explainImportFailure rewords 3.20's 400 for a failed URL import, whose
+// detail is only an exception's class name, with what it means; any other
+// error is returned as it is.
+func explainImportFailure(err error, msg string) error {
+	var e *Error
+	if !errors.As(err, &e) || e.Status != http.StatusBadRequest || !exceptionName.MatchString(e.Detail) {
+		return err
+	}
+	out := *e
+	out.Message = fmt.Sprintf("%s (Mealie answered 400 %s)", msg, e.Detail)
+	return &out
 }
 
 // TimelineEvent is POST /api/recipes/timeline/events
@@ -209,7 +232,8 @@ func (c *Client) ParseIngredients(ctx context.Context, parser string, lines []st
 // parserFailure says what a bare 500 from one of Mealie's parsers means.
 // Seen: nlp on 2.0 shells out to CRF++ with a model its Docker build
 // downloads, and answers 500 where the model is missing; openai answers 500
-// on 2.0, 2.8 and 3.11 when Mealie has no OpenAI settings.
+// on 2.0, 2.8, 3.11 and 3.20 when Mealie has no OpenAI settings (3.20:
+// no AI provider set for the group).
 func parserFailure(parser string) string {
 	switch parser {
 	case "nlp":
