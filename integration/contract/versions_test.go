@@ -76,6 +76,11 @@ func TestVersionSwitches(t *testing.T) {
 // bulkNeedsGroupID reports a Mealie whose bulk tag and categorize apply
 // nothing for organizers sent without groupId: 3.11 only
 // (testdata/recordings/<version>/TestVersionSwitches.json).
+// mealie3 reports a Mealie 3 target (3.11 or 3.20): what the shopping
+// tests pin is the same on both (testdata/recordings/3.11 and 3.20,
+// TestShoppingNoteRowDisplay.json and TestShoppingSubRecipeExpands.json).
+func mealie3(tg target) bool { return strings.HasPrefix(tg.profile, "3.") }
+
 func bulkNeedsGroupID(tg target) bool { return tg.profile == "3.11" }
 
 // patchNameMovesSlug reports a Mealie whose PATCH {name} moves the stored

@@ -190,6 +190,7 @@ var profiles = map[string]profile{
 		extraEntryTypes: true, organizerGroupID: true, caseInsensitiveFilter: true,
 		patchNameMovesSlug: true, idlessOrganizerCreated: true, aiProviders: true,
 		announcements: true, unitStandards: true, nlpTitleNull: true, importFailure400: true,
+		lastMadeKeepsLatest: true, // testdata/recordings/3.20/TestBackdatedLastMade.json
 	},
 }
 
