@@ -40,6 +40,7 @@ var baseline = map[string]map[string]any{
 	"list_cookbooks":         {},
 	"log_cook":               {"recipe": "Toast"},
 	"manage_taxonomy":        {"resource": "tags"},
+	"manage_shopping_lists":  {"action": "rename", "list_id": "Weekly", "name": "Groceries"},
 	"mark_recipe_made":       {"slug": "toast"},
 	"parse_ingredients":      {"lines": []any{"1 egg"}},
 	"random_meal_plan":       {"start_date": "2026-12-01", "end_date": "2026-12-02"},

@@ -367,7 +367,10 @@ type RecipeSummary struct {
 	// The date the recipe was last made, YYYY-MM-DD; empty when never.
 	LastMade string `protobuf:"bytes,15,opt,name=last_made,json=lastMade,proto3" json:"last_made,omitempty"`
 	// True when Mealie stores an image for the recipe.
-	HasImage      bool `protobuf:"varint,16,opt,name=has_image,json=hasImage,proto3" json:"has_image,omitempty"`
+	HasImage bool `protobuf:"varint,16,opt,name=has_image,json=hasImage,proto3" json:"has_image,omitempty"`
+	// The date the recipe was last changed, YYYY-MM-DD (Mealie's
+	// dateUpdated, else its updatedAt).
+	DateUpdated   string `protobuf:"bytes,17,opt,name=date_updated,json=dateUpdated,proto3" json:"date_updated,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -512,6 +515,13 @@ func (x *RecipeSummary) GetHasImage() bool {
 		return x.HasImage
 	}
 	return false
+}
+
+func (x *RecipeSummary) GetDateUpdated() string {
+	if x != nil {
+		return x.DateUpdated
+	}
+	return ""
 }
 
 // Ingredient is one ingredient line of a recipe.
@@ -738,7 +748,15 @@ type Recipe struct {
 	// True when Mealie stores an image for the recipe.
 	HasImage bool `protobuf:"varint,18,opt,name=has_image,json=hasImage,proto3" json:"has_image,omitempty"`
 	// The date the recipe was added, YYYY-MM-DD.
-	DateAdded     string `protobuf:"bytes,19,opt,name=date_added,json=dateAdded,proto3" json:"date_added,omitempty"`
+	DateAdded string `protobuf:"bytes,19,opt,name=date_added,json=dateAdded,proto3" json:"date_added,omitempty"`
+	// The date the recipe was last changed, YYYY-MM-DD (Mealie's
+	// dateUpdated, else its updatedAt).
+	DateUpdated string `protobuf:"bytes,20,opt,name=date_updated,json=dateUpdated,proto3" json:"date_updated,omitempty"`
+	// True when the recipe's Mealie 2.x setting "disable amounts" is on:
+	// Mealie's app then shows each ingredient line as its note alone,
+	// hiding quantity, unit and food. The lines above are still the stored
+	// ones, whole. UpdateRecipe's show_amounts turns the setting off.
+	AmountsHidden bool `protobuf:"varint,21,opt,name=amounts_hidden,json=amountsHidden,proto3" json:"amounts_hidden,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -904,6 +922,20 @@ func (x *Recipe) GetDateAdded() string {
 		return x.DateAdded
 	}
 	return ""
+}
+
+func (x *Recipe) GetDateUpdated() string {
+	if x != nil {
+		return x.DateUpdated
+	}
+	return ""
+}
+
+func (x *Recipe) GetAmountsHidden() bool {
+	if x != nil {
+		return x.AmountsHidden
+	}
+	return false
 }
 
 // SearchRecipesRequest filters and pages the recipe list.
@@ -2092,7 +2124,18 @@ type UpdateRecipeRequest struct {
 	// New notes; replaces all when set_notes is true.
 	Notes []*Note `protobuf:"bytes,20,rep,name=notes,proto3" json:"notes,omitempty"`
 	// True to write notes.
-	SetNotes      bool `protobuf:"varint,21,opt,name=set_notes,json=setNotes,proto3" json:"set_notes,omitempty"`
+	SetNotes bool `protobuf:"varint,21,opt,name=set_notes,json=setNotes,proto3" json:"set_notes,omitempty"`
+	// True turns off the Mealie 2.x recipe setting "disable amounts", so
+	// Mealie's app shows each line's quantity, unit and food; false turns it
+	// on. Mealie 3 has no such setting and always shows them: there true
+	// changes nothing and false is FailedPrecondition.
+	ShowAmounts *bool `protobuf:"varint,22,opt,name=show_amounts,json=showAmounts,proto3,oneof" json:"show_amounts,omitempty"`
+	// The confirmation a refused destructive update answered with: an update
+	// that would leave ingredients, instructions or notes empty, or drop most
+	// of their lines, writes nothing and answers FailedPrecondition with what
+	// would be lost and a confirmation bound to this recipe and these new
+	// values; sending the same update again with it writes it.
+	Confirm       string `protobuf:"bytes,23,opt,name=confirm,proto3" json:"confirm,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2274,6 +2317,20 @@ func (x *UpdateRecipeRequest) GetSetNotes() bool {
 	return false
 }
 
+func (x *UpdateRecipeRequest) GetShowAmounts() bool {
+	if x != nil && x.ShowAmounts != nil {
+		return *x.ShowAmounts
+	}
+	return false
+}
+
+func (x *UpdateRecipeRequest) GetConfirm() string {
+	if x != nil {
+		return x.Confirm
+	}
+	return ""
+}
+
 // UpdateRecipeResponse reports the result.
 type UpdateRecipeResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2297,7 +2354,11 @@ type UpdateRecipeResponse struct {
 	CreatedFoods []string `protobuf:"bytes,8,rep,name=created_foods,json=createdFoods,proto3" json:"created_foods,omitempty"`
 	// Lines whose reading sous changed from the parser's (see
 	// CreateRecipeResponse).
-	ChangedLines  []string `protobuf:"bytes,9,rep,name=changed_lines,json=changedLines,proto3" json:"changed_lines,omitempty"`
+	ChangedLines []string `protobuf:"bytes,9,rep,name=changed_lines,json=changedLines,proto3" json:"changed_lines,omitempty"`
+	// What the update replaced, one entry a field, before → after: counts
+	// for lists ("ingredients: 12 → 13"), values for short text
+	// ("prep_time: '10 min' → '15 min'"), lengths for descriptions.
+	Replaced      []string `protobuf:"bytes,10,rep,name=replaced,proto3" json:"replaced,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2391,6 +2452,13 @@ func (x *UpdateRecipeResponse) GetCreatedFoods() []string {
 func (x *UpdateRecipeResponse) GetChangedLines() []string {
 	if x != nil {
 		return x.ChangedLines
+	}
+	return nil
+}
+
+func (x *UpdateRecipeResponse) GetReplaced() []string {
+	if x != nil {
+		return x.Replaced
 	}
 	return nil
 }
@@ -3015,7 +3083,10 @@ type MarkRecipeMadeRequest struct {
 	// The date made, YYYY-MM-DD; empty for today (the host's local date).
 	Date string `protobuf:"bytes,2,opt,name=date,proto3" json:"date,omitempty"`
 	// A note for the timeline event.
-	Note          string `protobuf:"bytes,3,opt,name=note,proto3" json:"note,omitempty"`
+	Note string `protobuf:"bytes,3,opt,name=note,proto3" json:"note,omitempty"`
+	// The token user's rating of the recipe, 0 to 5, written with the cook;
+	// unset leaves the rating alone.
+	Rating        *float64 `protobuf:"fixed64,4,opt,name=rating,proto3,oneof" json:"rating,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3071,15 +3142,29 @@ func (x *MarkRecipeMadeRequest) GetNote() string {
 	return ""
 }
 
+func (x *MarkRecipeMadeRequest) GetRating() float64 {
+	if x != nil && x.Rating != nil {
+		return *x.Rating
+	}
+	return 0
+}
+
 // MarkRecipeMadeResponse confirms the record.
 type MarkRecipeMadeResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The recipe's slug.
 	Slug string `protobuf:"bytes,1,opt,name=slug,proto3" json:"slug,omitempty"`
-	// The date recorded, YYYY-MM-DD.
+	// The day of the cook recorded on the timeline, YYYY-MM-DD.
 	Date string `protobuf:"bytes,2,opt,name=date,proto3" json:"date,omitempty"`
 	// The timeline event's id.
-	EventId       string `protobuf:"bytes,3,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	EventId string `protobuf:"bytes,3,opt,name=event_id,json=eventId,proto3" json:"event_id,omitempty"`
+	// The recipe's last-made day as Mealie stores it after the call,
+	// YYYY-MM-DD. Never earlier than before: a cook dated before the last
+	// one is recorded on the timeline and leaves last_made as it was.
+	LastMade string `protobuf:"bytes,4,opt,name=last_made,json=lastMade,proto3" json:"last_made,omitempty"`
+	// The recipe's rating as Mealie reports it after a rating was written
+	// (the average of its users' ratings).
+	Rating        *float64 `protobuf:"fixed64,5,opt,name=rating,proto3,oneof" json:"rating,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3133,6 +3218,20 @@ func (x *MarkRecipeMadeResponse) GetEventId() string {
 		return x.EventId
 	}
 	return ""
+}
+
+func (x *MarkRecipeMadeResponse) GetLastMade() string {
+	if x != nil {
+		return x.LastMade
+	}
+	return ""
+}
+
+func (x *MarkRecipeMadeResponse) GetRating() float64 {
+	if x != nil && x.Rating != nil {
+		return *x.Rating
+	}
+	return 0
 }
 
 // ParseIngredientsRequest carries free-text lines.
@@ -3684,7 +3783,12 @@ type ItemError struct {
 	// The item's name or id as given.
 	Item string `protobuf:"bytes,2,opt,name=item,proto3" json:"item,omitempty"`
 	// One sentence saying what went wrong.
-	Message       string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	Message string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	// The item's name, when the service knows it.
+	Name string `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`
+	// How many recipes use the item, when a delete was refused because
+	// recipes use it; 0 otherwise.
+	UsedBy        int32 `protobuf:"varint,5,opt,name=used_by,json=usedBy,proto3" json:"used_by,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3738,6 +3842,20 @@ func (x *ItemError) GetMessage() string {
 		return x.Message
 	}
 	return ""
+}
+
+func (x *ItemError) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ItemError) GetUsedBy() int32 {
+	if x != nil {
+		return x.UsedBy
+	}
+	return 0
 }
 
 // CreateTaxonomyRequest creates items.
@@ -4660,7 +4778,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n" +
 	"\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n" +
 	"\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n" +
-	"\tread_only\x18\x04 \x01(\bR\breadOnly\"\xcf\x03\n" +
+	"\tread_only\x18\x04 \x01(\bR\breadOnly\"\xf2\x03\n" +
 	"\rRecipeSummary\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
@@ -4683,7 +4801,8 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\n" +
 	"date_added\x18\x0e \x01(\tR\tdateAdded\x12\x1b\n" +
 	"\tlast_made\x18\x0f \x01(\tR\blastMade\x12\x1b\n" +
-	"\thas_image\x18\x10 \x01(\bR\bhasImageB\t\n" +
+	"\thas_image\x18\x10 \x01(\bR\bhasImage\x12!\n" +
+	"\fdate_updated\x18\x11 \x01(\tR\vdateUpdatedB\t\n" +
 	"\a_rating\"\x9e\x02\n" +
 	"\n" +
 	"Ingredient\x12\x18\n" +
@@ -4702,7 +4821,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\t_quantity\"0\n" +
 	"\x04Note\x12\x14\n" +
 	"\x05title\x18\x01 \x01(\tR\x05title\x12\x12\n" +
-	"\x04text\x18\x02 \x01(\tR\x04text\"\xd8\x04\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"\xa2\x05\n" +
 	"\x06Recipe\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
@@ -4728,7 +4847,9 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\tlast_made\x18\x11 \x01(\tR\blastMade\x12\x1b\n" +
 	"\thas_image\x18\x12 \x01(\bR\bhasImage\x12\x1d\n" +
 	"\n" +
-	"date_added\x18\x13 \x01(\tR\tdateAddedB\t\n" +
+	"date_added\x18\x13 \x01(\tR\tdateAdded\x12!\n" +
+	"\fdate_updated\x18\x14 \x01(\tR\vdateUpdated\x12%\n" +
+	"\x0eamounts_hidden\x18\x15 \x01(\bR\ramountsHiddenB\t\n" +
 	"\a_rating\"\xa8\x02\n" +
 	"\x14SearchRecipesRequest\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12\x12\n" +
@@ -4842,7 +4963,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\rchanged_lines\x18\b \x03(\tR\fchangedLines\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
-	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\xf0\x06\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\xc3\a\n" +
 	"\x13UpdateRecipeRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x17\n" +
 	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n" +
@@ -4869,7 +4990,9 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"source_url\x18\x12 \x01(\tH\x06R\tsourceUrl\x88\x01\x01\x12\x1b\n" +
 	"\x06rating\x18\x13 \x01(\x01H\aR\x06rating\x88\x01\x01\x12+\n" +
 	"\x05notes\x18\x14 \x03(\v2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n" +
-	"\tset_notes\x18\x15 \x01(\bR\bsetNotesB\a\n" +
+	"\tset_notes\x18\x15 \x01(\bR\bsetNotes\x12&\n" +
+	"\fshow_amounts\x18\x16 \x01(\bH\bR\vshowAmounts\x88\x01\x01\x12\x18\n" +
+	"\aconfirm\x18\x17 \x01(\tR\aconfirmB\a\n" +
 	"\x05_nameB\x0e\n" +
 	"\f_descriptionB\x0f\n" +
 	"\r_recipe_yieldB\f\n" +
@@ -4879,7 +5002,8 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"_cook_timeB\r\n" +
 	"\v_total_timeB\r\n" +
 	"\v_source_urlB\t\n" +
-	"\a_rating\"\xdd\x03\n" +
+	"\a_ratingB\x0f\n" +
+	"\r_show_amounts\"\xf9\x03\n" +
 	"\x14UpdateRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n" +
 	"\frenamed_from\x18\x02 \x01(\tR\vrenamedFrom\x12:\n" +
@@ -4891,7 +5015,9 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\bunparsed\x18\x06 \x03(\tR\bunparsed\x12O\n" +
 	"\bresolved\x18\a \x03(\v23.sous.recipes.v1.UpdateRecipeResponse.ResolvedEntryR\bresolved\x12#\n" +
 	"\rcreated_foods\x18\b \x03(\tR\fcreatedFoods\x12#\n" +
-	"\rchanged_lines\x18\t \x03(\tR\fchangedLines\x1aS\n" +
+	"\rchanged_lines\x18\t \x03(\tR\fchangedLines\x12\x1a\n" +
+	"\breplaced\x18\n" +
+	" \x03(\tR\breplaced\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01B\t\n" +
@@ -4935,15 +5061,20 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12#\n" +
 	"\rscrape_failed\x18\x03 \x01(\bR\fscrapeFailed\x12)\n" +
 	"\x10ingredient_count\x18\x04 \x01(\x05R\x0fingredientCount\x12+\n" +
-	"\x11instruction_count\x18\x05 \x01(\x05R\x10instructionCount\"S\n" +
+	"\x11instruction_count\x18\x05 \x01(\x05R\x10instructionCount\"{\n" +
 	"\x15MarkRecipeMadeRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04date\x18\x02 \x01(\tR\x04date\x12\x12\n" +
-	"\x04note\x18\x03 \x01(\tR\x04note\"[\n" +
+	"\x04note\x18\x03 \x01(\tR\x04note\x12\x1b\n" +
+	"\x06rating\x18\x04 \x01(\x01H\x00R\x06rating\x88\x01\x01B\t\n" +
+	"\a_rating\"\xa0\x01\n" +
 	"\x16MarkRecipeMadeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04date\x18\x02 \x01(\tR\x04date\x12\x19\n" +
-	"\bevent_id\x18\x03 \x01(\tR\aeventId\"`\n" +
+	"\bevent_id\x18\x03 \x01(\tR\aeventId\x12\x1b\n" +
+	"\tlast_made\x18\x04 \x01(\tR\blastMade\x12\x1b\n" +
+	"\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01B\t\n" +
+	"\a_rating\"`\n" +
 	"\x17ParseIngredientsRequest\x12\x14\n" +
 	"\x05lines\x18\x01 \x03(\tR\x05lines\x12/\n" +
 	"\x06parser\x18\x02 \x01(\x0e2\x17.sous.recipes.v1.ParserR\x06parser\"\x99\x01\n" +
@@ -5000,11 +5131,13 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\r_abbreviationB\b\n" +
 	"\x06_colorB\n" +
 	"\n" +
-	"\b_on_hand\"O\n" +
+	"\b_on_hand\"|\n" +
 	"\tItemError\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n" +
 	"\x04item\x18\x02 \x01(\tR\x04item\x12\x18\n" +
-	"\amessage\x18\x03 \x01(\tR\amessage\"\x8c\x01\n" +
+	"\amessage\x18\x03 \x01(\tR\amessage\x12\x12\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\x12\x17\n" +
+	"\aused_by\x18\x05 \x01(\x05R\x06usedBy\"\x8c\x01\n" +
 	"\x15CreateTaxonomyRequest\x12=\n" +
 	"\bresource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\bresource\x124\n" +
 	"\x05items\x18\x02 \x03(\v2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items\"\x81\x01\n" +
@@ -5294,6 +5427,8 @@ func file_sous_recipes_v1_recipes_proto_init() {
 	file_sous_recipes_v1_recipes_proto_msgTypes[19].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[20].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[29].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[31].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[32].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[34].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[39].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[51].OneofWrappers = []any{

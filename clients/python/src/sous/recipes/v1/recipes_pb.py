@@ -97,7 +97,7 @@ class GetStatusResponse(Message[_GetStatusResponseFields]):
         household: str
         read_only: bool
 
-_RecipeSummaryFields: TypeAlias = Literal["slug", "name", "description", "id", "tags", "categories", "tools", "rating", "recipe_yield", "total_time", "prep_time", "cook_time", "source_url", "date_added", "last_made", "has_image"]
+_RecipeSummaryFields: TypeAlias = Literal["slug", "name", "description", "id", "tags", "categories", "tools", "rating", "recipe_yield", "total_time", "prep_time", "cook_time", "source_url", "date_added", "last_made", "has_image", "date_updated"]
 
 class RecipeSummary(Message[_RecipeSummaryFields]):
     """
@@ -205,9 +205,16 @@ class RecipeSummary(Message[_RecipeSummaryFields]):
             ```proto
             bool has_image = 16;
             ```
+        date_updated:
+            The date the recipe was last changed, YYYY-MM-DD (Mealie's
+            dateUpdated, else its updatedAt).
+
+            ```proto
+            string date_updated = 17;
+            ```
     """
 
-    __slots__ = ("slug", "name", "description", "id", "tags", "categories", "tools", "rating", "recipe_yield", "total_time", "prep_time", "cook_time", "source_url", "date_added", "last_made", "has_image")
+    __slots__ = ("slug", "name", "description", "id", "tags", "categories", "tools", "rating", "recipe_yield", "total_time", "prep_time", "cook_time", "source_url", "date_added", "last_made", "has_image", "date_updated")
 
     if TYPE_CHECKING:
 
@@ -230,6 +237,7 @@ class RecipeSummary(Message[_RecipeSummaryFields]):
             date_added: str = "",
             last_made: str = "",
             has_image: bool = False,
+            date_updated: str = "",
         ) -> None:
             pass
 
@@ -249,8 +257,9 @@ class RecipeSummary(Message[_RecipeSummaryFields]):
         date_added: str
         last_made: str
         has_image: bool
+        date_updated: str
 
-_IngredientFields: TypeAlias = Literal["display", "quantity", "unit", "food", "note", "title", "food_id", "unit_id", "original_text"]
+_IngredientFields: TypeAlias = Literal["display", "quantity", "unit", "food", "note", "title", "food_id", "unit_id", "original_text", "recipe_slug"]
 
 class Ingredient(Message[_IngredientFields]):
     """
@@ -315,9 +324,16 @@ class Ingredient(Message[_IngredientFields]):
             ```proto
             string original_text = 9;
             ```
+        recipe_slug:
+            The slug of the recipe this line uses as an ingredient (Mealie 3.5
+            and later: referencedRecipe); its name is in food and display.
+
+            ```proto
+            string recipe_slug = 10;
+            ```
     """
 
-    __slots__ = ("display", "quantity", "unit", "food", "note", "title", "food_id", "unit_id", "original_text")
+    __slots__ = ("display", "quantity", "unit", "food", "note", "title", "food_id", "unit_id", "original_text", "recipe_slug")
 
     if TYPE_CHECKING:
 
@@ -333,6 +349,7 @@ class Ingredient(Message[_IngredientFields]):
             food_id: str = "",
             unit_id: str = "",
             original_text: str = "",
+            recipe_slug: str = "",
         ) -> None:
             pass
 
@@ -345,6 +362,7 @@ class Ingredient(Message[_IngredientFields]):
         food_id: str
         unit_id: str
         original_text: str
+        recipe_slug: str
 
 _NoteFields: TypeAlias = Literal["title", "text"]
 
@@ -386,7 +404,7 @@ class Note(Message[_NoteFields]):
         title: str
         text: str
 
-_RecipeFields: TypeAlias = Literal["slug", "name", "description", "id", "recipe_yield", "prep_time", "cook_time", "total_time", "ingredients", "instructions", "tags", "categories", "tools", "source_url", "rating", "notes", "last_made", "has_image", "date_added"]
+_RecipeFields: TypeAlias = Literal["slug", "name", "description", "id", "recipe_yield", "prep_time", "cook_time", "total_time", "ingredients", "instructions", "tags", "categories", "tools", "source_url", "rating", "notes", "last_made", "has_image", "date_added", "date_updated", "amounts_hidden"]
 
 class Recipe(Message[_RecipeFields]):
     """
@@ -512,9 +530,25 @@ class Recipe(Message[_RecipeFields]):
             ```proto
             string date_added = 19;
             ```
+        date_updated:
+            The date the recipe was last changed, YYYY-MM-DD (Mealie's
+            dateUpdated, else its updatedAt).
+
+            ```proto
+            string date_updated = 20;
+            ```
+        amounts_hidden:
+            True when the recipe's Mealie 2.x setting "disable amounts" is on:
+            Mealie's app then shows each ingredient line as its note alone,
+            hiding quantity, unit and food. The lines above are still the stored
+            ones, whole. UpdateRecipe's show_amounts turns the setting off.
+
+            ```proto
+            bool amounts_hidden = 21;
+            ```
     """
 
-    __slots__ = ("slug", "name", "description", "id", "recipe_yield", "prep_time", "cook_time", "total_time", "ingredients", "instructions", "tags", "categories", "tools", "source_url", "rating", "notes", "last_made", "has_image", "date_added")
+    __slots__ = ("slug", "name", "description", "id", "recipe_yield", "prep_time", "cook_time", "total_time", "ingredients", "instructions", "tags", "categories", "tools", "source_url", "rating", "notes", "last_made", "has_image", "date_added", "date_updated", "amounts_hidden")
 
     if TYPE_CHECKING:
 
@@ -540,6 +574,8 @@ class Recipe(Message[_RecipeFields]):
             last_made: str = "",
             has_image: bool = False,
             date_added: str = "",
+            date_updated: str = "",
+            amounts_hidden: bool = False,
         ) -> None:
             pass
 
@@ -562,6 +598,8 @@ class Recipe(Message[_RecipeFields]):
         last_made: str
         has_image: bool
         date_added: str
+        date_updated: str
+        amounts_hidden: bool
 
 _SearchRecipesRequestFields: TypeAlias = Literal["query", "tags", "categories", "tools", "foods", "require_all", "fields", "page", "limit", "cookbook"]
 
@@ -1428,7 +1466,7 @@ class CreateRecipeResponse(Message[_CreateRecipeResponseFields]):
         created_foods: list[str]
         changed_lines: list[str]
 
-_UpdateRecipeRequestFields: TypeAlias = Literal["slug", "name", "description", "ingredients", "set_ingredients", "instructions", "set_instructions", "recipe_yield", "prep_time", "cook_time", "total_time", "tags", "categories", "tools", "replace_tags", "replace_categories", "replace_tools", "source_url", "rating", "notes", "set_notes"]
+_UpdateRecipeRequestFields: TypeAlias = Literal["slug", "name", "description", "ingredients", "set_ingredients", "instructions", "set_instructions", "recipe_yield", "prep_time", "cook_time", "total_time", "tags", "categories", "tools", "replace_tags", "replace_categories", "replace_tools", "source_url", "rating", "notes", "set_notes", "show_amounts", "confirm"]
 
 class UpdateRecipeRequest(Message[_UpdateRecipeRequestFields]):
     """
@@ -1565,9 +1603,28 @@ class UpdateRecipeRequest(Message[_UpdateRecipeRequestFields]):
             ```proto
             bool set_notes = 21;
             ```
+        show_amounts:
+            True turns off the Mealie 2.x recipe setting "disable amounts", so
+            Mealie's app shows each line's quantity, unit and food; false turns it
+            on. Mealie 3 has no such setting and always shows them: there true
+            changes nothing and false is FailedPrecondition.
+
+            ```proto
+            optional bool show_amounts = 22;
+            ```
+        confirm:
+            The confirmation a refused destructive update answered with: an update
+            that would leave ingredients, instructions or notes empty, or drop most
+            of their lines, writes nothing and answers FailedPrecondition with what
+            would be lost and a confirmation bound to this recipe and these new
+            values; sending the same update again with it writes it.
+
+            ```proto
+            string confirm = 23;
+            ```
     """
 
-    __slots__ = ("slug", "name", "description", "ingredients", "set_ingredients", "instructions", "set_instructions", "recipe_yield", "prep_time", "cook_time", "total_time", "tags", "categories", "tools", "replace_tags", "replace_categories", "replace_tools", "source_url", "rating", "notes", "set_notes")
+    __slots__ = ("slug", "name", "description", "ingredients", "set_ingredients", "instructions", "set_instructions", "recipe_yield", "prep_time", "cook_time", "total_time", "tags", "categories", "tools", "replace_tags", "replace_categories", "replace_tools", "source_url", "rating", "notes", "set_notes", "show_amounts", "confirm")
 
     if TYPE_CHECKING:
 
@@ -1595,6 +1652,8 @@ class UpdateRecipeRequest(Message[_UpdateRecipeRequestFields]):
             rating: float | None = None,
             notes: list[Note] | None = None,
             set_notes: bool = False,
+            show_amounts: bool | None = None,
+            confirm: str = "",
         ) -> None:
             pass
 
@@ -1619,8 +1678,10 @@ class UpdateRecipeRequest(Message[_UpdateRecipeRequestFields]):
         rating: float
         notes: list[Note]
         set_notes: bool
+        show_amounts: bool
+        confirm: str
 
-_UpdateRecipeResponseFields: TypeAlias = Literal["slug", "renamed_from", "created", "unresolved", "rating", "unparsed", "resolved", "created_foods", "changed_lines"]
+_UpdateRecipeResponseFields: TypeAlias = Literal["slug", "renamed_from", "created", "unresolved", "rating", "unparsed", "resolved", "created_foods", "changed_lines", "replaced"]
 
 class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
     """
@@ -1688,9 +1749,17 @@ class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
             ```proto
             repeated string changed_lines = 9;
             ```
+        replaced:
+            What the update replaced, one entry a field, before → after: counts
+            for lists ("ingredients: 12 → 13"), values for short text
+            ("prep_time: '10 min' → '15 min'"), lengths for descriptions.
+
+            ```proto
+            repeated string replaced = 10;
+            ```
     """
 
-    __slots__ = ("slug", "renamed_from", "created", "unresolved", "rating", "unparsed", "resolved", "created_foods", "changed_lines")
+    __slots__ = ("slug", "renamed_from", "created", "unresolved", "rating", "unparsed", "resolved", "created_foods", "changed_lines", "replaced")
 
     if TYPE_CHECKING:
 
@@ -1706,6 +1775,7 @@ class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
             resolved: dict[str, Names] | None = None,
             created_foods: list[str] | None = None,
             changed_lines: list[str] | None = None,
+            replaced: list[str] | None = None,
         ) -> None:
             pass
 
@@ -1718,6 +1788,7 @@ class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
         resolved: dict[str, Names]
         created_foods: list[str]
         changed_lines: list[str]
+        replaced: list[str]
 
 _SetRecipeImageFromURLRequestFields: TypeAlias = Literal["slug", "url"]
 
@@ -2175,7 +2246,7 @@ class ImportRecipeFromURLResponse(Message[_ImportRecipeFromURLResponseFields]):
         ingredient_count: int
         instruction_count: int
 
-_MarkRecipeMadeRequestFields: TypeAlias = Literal["slug", "date", "note"]
+_MarkRecipeMadeRequestFields: TypeAlias = Literal["slug", "date", "note", "rating"]
 
 class MarkRecipeMadeRequest(Message[_MarkRecipeMadeRequestFields]):
     """
@@ -2204,9 +2275,16 @@ class MarkRecipeMadeRequest(Message[_MarkRecipeMadeRequestFields]):
             ```proto
             string note = 3;
             ```
+        rating:
+            The token user's rating of the recipe, 0 to 5, written with the cook;
+            unset leaves the rating alone.
+
+            ```proto
+            optional double rating = 4;
+            ```
     """
 
-    __slots__ = ("slug", "date", "note")
+    __slots__ = ("slug", "date", "note", "rating")
 
     if TYPE_CHECKING:
 
@@ -2216,14 +2294,16 @@ class MarkRecipeMadeRequest(Message[_MarkRecipeMadeRequestFields]):
             slug: str = "",
             date: str = "",
             note: str = "",
+            rating: float | None = None,
         ) -> None:
             pass
 
         slug: str
         date: str
         note: str
+        rating: float
 
-_MarkRecipeMadeResponseFields: TypeAlias = Literal["slug", "date", "event_id"]
+_MarkRecipeMadeResponseFields: TypeAlias = Literal["slug", "date", "event_id", "last_made", "rating"]
 
 class MarkRecipeMadeResponse(Message[_MarkRecipeMadeResponseFields]):
     """
@@ -2241,7 +2321,7 @@ class MarkRecipeMadeResponse(Message[_MarkRecipeMadeResponseFields]):
             string slug = 1;
             ```
         date:
-            The date recorded, YYYY-MM-DD.
+            The day of the cook recorded on the timeline, YYYY-MM-DD.
 
             ```proto
             string date = 2;
@@ -2252,9 +2332,24 @@ class MarkRecipeMadeResponse(Message[_MarkRecipeMadeResponseFields]):
             ```proto
             string event_id = 3;
             ```
+        last_made:
+            The recipe's last-made day as Mealie stores it after the call,
+            YYYY-MM-DD. Never earlier than before: a cook dated before the last
+            one is recorded on the timeline and leaves last_made as it was.
+
+            ```proto
+            string last_made = 4;
+            ```
+        rating:
+            The recipe's rating as Mealie reports it after a rating was written
+            (the average of its users' ratings).
+
+            ```proto
+            optional double rating = 5;
+            ```
     """
 
-    __slots__ = ("slug", "date", "event_id")
+    __slots__ = ("slug", "date", "event_id", "last_made", "rating")
 
     if TYPE_CHECKING:
 
@@ -2264,12 +2359,16 @@ class MarkRecipeMadeResponse(Message[_MarkRecipeMadeResponseFields]):
             slug: str = "",
             date: str = "",
             event_id: str = "",
+            last_made: str = "",
+            rating: float | None = None,
         ) -> None:
             pass
 
         slug: str
         date: str
         event_id: str
+        last_made: str
+        rating: float
 
 _ParseIngredientsRequestFields: TypeAlias = Literal["lines", "parser"]
 
@@ -2690,7 +2789,7 @@ class TaxonomyWrite(Message[_TaxonomyWriteFields]):
         color: str
         on_hand: bool
 
-_ItemErrorFields: TypeAlias = Literal["index", "item", "message"]
+_ItemErrorFields: TypeAlias = Literal["index", "item", "message", "name", "used_by"]
 
 class ItemError(Message[_ItemErrorFields]):
     """
@@ -2719,9 +2818,22 @@ class ItemError(Message[_ItemErrorFields]):
             ```proto
             string message = 3;
             ```
+        name:
+            The item's name, when the service knows it.
+
+            ```proto
+            string name = 4;
+            ```
+        used_by:
+            How many recipes use the item, when a delete was refused because
+            recipes use it; 0 otherwise.
+
+            ```proto
+            int32 used_by = 5;
+            ```
     """
 
-    __slots__ = ("index", "item", "message")
+    __slots__ = ("index", "item", "message", "name", "used_by")
 
     if TYPE_CHECKING:
 
@@ -2731,12 +2843,16 @@ class ItemError(Message[_ItemErrorFields]):
             index: int = 0,
             item: str = "",
             message: str = "",
+            name: str = "",
+            used_by: int = 0,
         ) -> None:
             pass
 
         index: int
         item: str
         message: str
+        name: str
+        used_by: int
 
 _CreateTaxonomyRequestFields: TypeAlias = Literal["resource", "items"]
 
@@ -3499,7 +3615,7 @@ class RecipeView(Enum):
 
 
 _DESC = file_desc(
-    b'\n\x1dsous/recipes/v1/recipes.proto\x12\x0fsous.recipes.v1\x1a\x1cgoogle/protobuf/struct.proto"\x12\n\x10GetStatusRequest"\x89\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly"\xcf\x03\n\rRecipeSummary\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12\x12\n\x04tags\x18\x05 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x06 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x07 \x03(\tR\x05tools\x12\x1b\n\x06rating\x18\x08 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12!\n\x0crecipe_yield\x18\t \x01(\tR\x0brecipeYield\x12\x1d\n\ntotal_time\x18\n \x01(\tR\ttotalTime\x12\x1b\n\tprep_time\x18\x0b \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x0c \x01(\tR\x08cookTime\x12\x1d\n\nsource_url\x18\r \x01(\tR\tsourceUrl\x12\x1d\n\ndate_added\x18\x0e \x01(\tR\tdateAdded\x12\x1b\n\tlast_made\x18\x0f \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x10 \x01(\x08R\x08hasImageB\t\n\x07_rating"\xfd\x01\n\nIngredient\x12\x18\n\x07display\x18\x01 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x02 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x03 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x04 \x01(\tR\x04food\x12\x12\n\x04note\x18\x05 \x01(\tR\x04note\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x17\n\x07food_id\x18\x07 \x01(\tR\x06foodId\x12\x17\n\x07unit_id\x18\x08 \x01(\tR\x06unitId\x12#\n\roriginal_text\x18\t \x01(\tR\x0coriginalTextB\x0b\n\t_quantity"0\n\x04Note\x12\x14\n\x05title\x18\x01 \x01(\tR\x05title\x12\x12\n\x04text\x18\x02 \x01(\tR\x04text"\xd8\x04\n\x06Recipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12=\n\x0bingredients\x18\t \x03(\x0b2\x1b.sous.recipes.v1.IngredientR\x0bingredients\x12"\n\x0cinstructions\x18\n \x03(\tR\x0cinstructions\x12\x12\n\x04tags\x18\x0b \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x0c \x03(\tR\ncategories\x12\x14\n\x05tools\x18\r \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0e \x01(\tR\tsourceUrl\x12\x1b\n\x06rating\x18\x0f \x01(\x01H\x00R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x10 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tlast_made\x18\x11 \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x12 \x01(\x08R\x08hasImage\x12\x1d\n\ndate_added\x18\x13 \x01(\tR\tdateAddedB\t\n\x07_rating"\xa8\x02\n\x14SearchRecipesRequest\x12\x14\n\x05query\x18\x01 \x01(\tR\x05query\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x04 \x03(\tR\x05tools\x12\x14\n\x05foods\x18\x05 \x03(\tR\x05foods\x12\x1f\n\x0brequire_all\x18\x06 \x01(\x08R\nrequireAll\x12\x16\n\x06fields\x18\x07 \x03(\tR\x06fields\x12\x17\n\x04page\x18\x08 \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x19\n\x05limit\x18\t \x01(\x05H\x01R\x05limit\x88\x01\x01\x12\x1a\n\x08cookbook\x18\n \x01(\tR\x08cookbookB\x07\n\x05_pageB\x08\n\x06_limit"\x80\x03\n\x15SearchRecipesResponse\x124\n\x05items\x18\x01 \x03(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x14\n\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x05 \x01(\x05R\ntotalPages\x12)\n\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\x12P\n\x08resolved\x18\x07 \x03(\x0b24.sous.recipes.v1.SearchRecipesResponse.ResolvedEntryR\x08resolved\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\x1d\n\x05Names\x12\x14\n\x05names\x18\x01 \x03(\tR\x05names"R\n\x10GetRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04full\x18\x02 \x01(\x08R\x04full\x12\x16\n\x06fields\x18\x03 \x03(\tR\x06fields"o\n\x11GetRecipeResponse\x12/\n\x06recipe\x18\x01 \x01(\x0b2\x17.sous.recipes.v1.RecipeR\x06recipe\x12)\n\x03raw\x18\x02 \x01(\x0b2\x17.google.protobuf.StructR\x03raw"\xc1\x01\n\x15SuggestRecipesRequest\x12\x14\n\x05foods\x18\x01 \x03(\tR\x05foods\x12\x14\n\x05tools\x18\x02 \x03(\tR\x05tools\x12/\n\x11max_missing_foods\x18\x03 \x01(\x05H\x00R\x0fmaxMissingFoods\x88\x01\x01\x12\x14\n\x05limit\x18\x04 \x01(\x05R\x05limit\x12\x1f\n\x0bfrom_pantry\x18\x05 \x01(\x08R\nfromPantryB\x14\n\x12_max_missing_foods"\x8e\x01\n\nSuggestion\x126\n\x06recipe\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x06recipe\x12#\n\rmissing_foods\x18\x02 \x03(\tR\x0cmissingFoods\x12#\n\rmissing_tools\x18\x03 \x03(\tR\x0cmissingTools"\xe2\x02\n\x16SuggestRecipesResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.recipes.v1.SuggestionR\x05items\x124\n\x16unmatched_pantry_items\x18\x02 \x03(\tR\x14unmatchedPantryItems\x12#\n\runknown_foods\x18\x03 \x03(\tR\x0cunknownFoods\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note\x12Q\n\x08resolved\x18\x05 \x03(\x0b25.sous.recipes.v1.SuggestRecipesResponse.ResolvedEntryR\x08resolved\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"x\n\x0fIngredientInput\x12\x14\n\x04text\x18\x01 \x01(\tH\x00R\x04text\x12G\n\nstructured\x18\x02 \x01(\x0b2%.sous.recipes.v1.StructuredIngredientH\x00R\nstructuredB\x06\n\x04kind"\x96\x01\n\x14StructuredIngredient\x12\x1f\n\x08quantity\x18\x01 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x02 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x03 \x01(\tR\x04food\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note\x12\x14\n\x05title\x18\x05 \x01(\tR\x05titleB\x0b\n\t_quantity"\xe2\x03\n\x13CreateRecipeRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x02 \x01(\tR\x0bdescription\x12B\n\x0bingredients\x18\x03 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12"\n\x0cinstructions\x18\x04 \x03(\tR\x0cinstructions\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12\x12\n\x04tags\x18\t \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\n \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0b \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0c \x01(\tR\tsourceUrl\x12\x1b\n\tfrom_slug\x18\r \x01(\tR\x08fromSlug\x12+\n\x05notes\x18\x0e \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes"[\n\x0fTaxonomyCreated\x12\x12\n\x04tags\x18\x01 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x02 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x03 \x03(\tR\x05tools"\xa6\x03\n\x14CreateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed\x12O\n\x08resolved\x18\x06 \x03(\x0b23.sous.recipes.v1.CreateRecipeResponse.ResolvedEntryR\x08resolved\x12#\n\rcreated_foods\x18\x07 \x03(\tR\x0ccreatedFoods\x12#\n\rchanged_lines\x18\x08 \x03(\tR\x0cchangedLines\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\xf0\x06\n\x13UpdateRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12B\n\x0bingredients\x18\x04 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12\'\n\x0fset_ingredients\x18\x05 \x01(\x08R\x0esetIngredients\x12"\n\x0cinstructions\x18\x06 \x03(\tR\x0cinstructions\x12)\n\x10set_instructions\x18\x07 \x01(\x08R\x0fsetInstructions\x12&\n\x0crecipe_yield\x18\x08 \x01(\tH\x02R\x0brecipeYield\x88\x01\x01\x12 \n\tprep_time\x18\t \x01(\tH\x03R\x08prepTime\x88\x01\x01\x12 \n\tcook_time\x18\n \x01(\tH\x04R\x08cookTime\x88\x01\x01\x12"\n\ntotal_time\x18\x0b \x01(\tH\x05R\ttotalTime\x88\x01\x01\x12\x12\n\x04tags\x18\x0c \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\r \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0e \x03(\tR\x05tools\x12!\n\x0creplace_tags\x18\x0f \x01(\x08R\x0breplaceTags\x12-\n\x12replace_categories\x18\x10 \x01(\x08R\x11replaceCategories\x12#\n\rreplace_tools\x18\x11 \x01(\x08R\x0creplaceTools\x12"\n\nsource_url\x18\x12 \x01(\tH\x06R\tsourceUrl\x88\x01\x01\x12\x1b\n\x06rating\x18\x13 \x01(\x01H\x07R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x14 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tset_notes\x18\x15 \x01(\x08R\x08setNotesB\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0f\n\r_recipe_yieldB\x0c\n\n_prep_timeB\x0c\n\n_cook_timeB\r\n\x0b_total_timeB\r\n\x0b_source_urlB\t\n\x07_rating"\xdd\x03\n\x14UpdateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0crenamed_from\x18\x02 \x01(\tR\x0brenamedFrom\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1b\n\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12\x1a\n\x08unparsed\x18\x06 \x03(\tR\x08unparsed\x12O\n\x08resolved\x18\x07 \x03(\x0b23.sous.recipes.v1.UpdateRecipeResponse.ResolvedEntryR\x08resolved\x12#\n\rcreated_foods\x18\x08 \x03(\tR\x0ccreatedFoods\x12#\n\rchanged_lines\x18\t \x03(\tR\x0cchangedLines\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01B\t\n\x07_rating"D\n\x1cSetRecipeImageFromURLRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x10\n\x03url\x18\x02 \x01(\tR\x03url"3\n\x1dSetRecipeImageFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"b\n\x18UploadRecipeImageRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x14\n\x05image\x18\x02 \x01(\x0cR\x05image\x12\x1c\n\textension\x18\x03 \x01(\tR\textension"/\n\x19UploadRecipeImageResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"a\n\x15BulkTagRecipesRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories"\x87\x01\n\x16BulkTagRecipesResponse\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12:\n\x07created\x18\x02 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1b\n\tnot_found\x18\x03 \x03(\tR\x08notFound"L\n\x13DeleteRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0cconfirm_slug\x18\x02 \x01(\tR\x0bconfirmSlug"X\n\x14DeleteRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12,\n\x12used_bulk_fallback\x18\x02 \x01(\x08R\x10usedBulkFallback"\xdb\x01\n\x1aImportRecipeFromURLRequest\x12\x10\n\x03url\x18\x01 \x01(\tR\x03url\x12&\n\x0cinclude_tags\x18\x02 \x01(\x08H\x00R\x0bincludeTags\x88\x01\x01\x122\n\x12include_categories\x18\x03 \x01(\x08H\x01R\x11includeCategories\x88\x01\x01\x12\'\n\x0fallow_duplicate\x18\x04 \x01(\x08R\x0eallowDuplicateB\x0f\n\r_include_tagsB\x15\n\x13_include_categories"\xc2\x01\n\x1bImportRecipeFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12#\n\rscrape_failed\x18\x03 \x01(\x08R\x0cscrapeFailed\x12)\n\x10ingredient_count\x18\x04 \x01(\x05R\x0fingredientCount\x12+\n\x11instruction_count\x18\x05 \x01(\x05R\x10instructionCount"S\n\x15MarkRecipeMadeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x12\n\x04note\x18\x03 \x01(\tR\x04note"[\n\x16MarkRecipeMadeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x19\n\x08event_id\x18\x03 \x01(\tR\x07eventId"`\n\x17ParseIngredientsRequest\x12\x14\n\x05lines\x18\x01 \x03(\tR\x05lines\x12/\n\x06parser\x18\x02 \x01(\x0e2\x17.sous.recipes.v1.ParserR\x06parser"\x99\x01\n\x10ParsedIngredient\x12\x14\n\x05input\x18\x01 \x01(\tR\x05input\x12;\n\ningredient\x18\x02 \x01(\x0b2\x1b.sous.recipes.v1.IngredientR\ningredient\x12#\n\nconfidence\x18\x03 \x01(\x01H\x00R\nconfidence\x88\x01\x01B\r\n\x0b_confidence"\xfd\x01\n\x18ParseIngredientsResponse\x127\n\x05items\x18\x01 \x03(\x0b2!.sous.recipes.v1.ParsedIngredientR\x05items\x12S\n\x08resolved\x18\x02 \x03(\x0b27.sous.recipes.v1.ParseIngredientsResponse.ResolvedEntryR\x08resolved\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\x8c\x02\n\x0cTaxonomyItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n\x04slug\x18\x03 \x01(\tR\x04slug\x12 \n\x0bdescription\x18\x04 \x01(\tR\x0bdescription\x12\x1f\n\x0bplural_name\x18\x05 \x01(\tR\npluralName\x12"\n\x0cabbreviation\x18\x06 \x01(\tR\x0cabbreviation\x12\x14\n\x05label\x18\x07 \x01(\tR\x05label\x12\x18\n\x07aliases\x18\x08 \x03(\tR\x07aliases\x12\x14\n\x05color\x18\t \x01(\tR\x05color\x12\x17\n\x07on_hand\x18\n \x01(\x08R\x06onHand"\x80\x01\n\x13ListTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x16\n\x06search\x18\x02 \x01(\tR\x06search\x12\x12\n\x04page\x18\x03 \x01(\x05R\x04page"\x96\x01\n\x14ListTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05total\x18\x03 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x04 \x01(\x05R\ntotalPages"\xb7\x02\n\rTaxonomyWrite\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12$\n\x0bplural_name\x18\x04 \x01(\tH\x02R\npluralName\x88\x01\x01\x12\'\n\x0cabbreviation\x18\x05 \x01(\tH\x03R\x0cabbreviation\x88\x01\x01\x12\x19\n\x05color\x18\x06 \x01(\tH\x04R\x05color\x88\x01\x01\x12\x1c\n\x07on_hand\x18\x07 \x01(\x08H\x05R\x06onHand\x88\x01\x01B\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0e\n\x0c_plural_nameB\x0f\n\r_abbreviationB\x08\n\x06_colorB\n\n\x08_on_hand"O\n\tItemError\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n\x04item\x18\x02 \x01(\tR\x04item\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"\x8c\x01\n\x15CreateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16CreateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x8c\x01\n\x15UpdateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16UpdateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x89\x01\n\x14MergeTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x19\n\x08from_ids\x18\x02 \x03(\tR\x07fromIds\x12\x17\n\x07into_id\x18\x03 \x01(\tR\x06intoId"\x96\x01\n\x15MergeTaxonomyResponse\x12\x16\n\x06merged\x18\x01 \x03(\tR\x06merged\x121\n\x04into\x18\x02 \x01(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x04into\x122\n\x06errors\x18\x03 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"~\n\x15DeleteTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x10\n\x03ids\x18\x02 \x03(\tR\x03ids\x12\x14\n\x05force\x18\x03 \x01(\x08R\x05force"f\n\x16DeleteTaxonomyResponse\x12\x18\n\x07deleted\x18\x01 \x03(\tR\x07deleted\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"g\n\x13SweepRecipesRequest\x12\x1f\n\x0bmax_recipes\x18\x01 \x01(\x05R\nmaxRecipes\x12/\n\x04view\x18\x02 \x01(\x0e2\x1b.sous.recipes.v1.RecipeViewR\x04view"d\n\rSweepProgress\x12\x18\n\x07scanned\x18\x01 \x01(\x05R\x07scanned\x12\x14\n\x05total\x18\x02 \x01(\x05R\x05total\x12#\n\rlibrary_total\x18\x03 \x01(\x05R\x0clibraryTotal"\xca\x01\n\x14SweepRecipesResponse\x12<\n\x08progress\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.SweepProgressH\x00R\x08progress\x121\n\x06recipe\x18\x02 \x01(\x0b2\x17.sous.recipes.v1.RecipeH\x00R\x06recipe\x129\n\x07failure\x18\x03 \x01(\x0b2\x1d.sous.recipes.v1.SweepFailureH\x00R\x07failureB\x06\n\x04item"<\n\x0cSweepFailure\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"1\n\x19ResolveRecipeSlugsRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs"H\n\x0eResolvedRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name"t\n\x1aResolveRecipeSlugsResponse\x129\n\x07recipes\x18\x01 \x03(\x0b2\x1f.sous.recipes.v1.ResolvedRecipeR\x07recipes\x12\x1b\n\tnot_found\x18\x02 \x03(\tR\x08notFound*U\n\x06Parser\x12\x16\n\x12PARSER_UNSPECIFIED\x10\x00\x12\x0e\n\nPARSER_NLP\x10\x01\x12\x10\n\x0cPARSER_BRUTE\x10\x02\x12\x11\n\rPARSER_OPENAI\x10\x03*\xe8\x01\n\x10TaxonomyResource\x12!\n\x1dTAXONOMY_RESOURCE_UNSPECIFIED\x10\x00\x12\x1b\n\x17TAXONOMY_RESOURCE_FOODS\x10\x01\x12\x1b\n\x17TAXONOMY_RESOURCE_UNITS\x10\x02\x12\x1c\n\x18TAXONOMY_RESOURCE_LABELS\x10\x03\x12\x1a\n\x16TAXONOMY_RESOURCE_TAGS\x10\x04\x12 \n\x1cTAXONOMY_RESOURCE_CATEGORIES\x10\x05\x12\x1b\n\x17TAXONOMY_RESOURCE_TOOLS\x10\x06*Z\n\nRecipeView\x12\x1b\n\x17RECIPE_VIEW_UNSPECIFIED\x10\x00\x12\x17\n\x13RECIPE_VIEW_SUMMARY\x10\x01\x12\x16\n\x12RECIPE_VIEW_DETAIL\x10\x022\x91\x10\n\x0eRecipesService\x12W\n\tGetStatus\x12!.sous.recipes.v1.GetStatusRequest\x1a".sous.recipes.v1.GetStatusResponse"\x03\x90\x02\x01\x12c\n\rSearchRecipes\x12%.sous.recipes.v1.SearchRecipesRequest\x1a&.sous.recipes.v1.SearchRecipesResponse"\x03\x90\x02\x01\x12W\n\tGetRecipe\x12!.sous.recipes.v1.GetRecipeRequest\x1a".sous.recipes.v1.GetRecipeResponse"\x03\x90\x02\x01\x12f\n\x0eSuggestRecipes\x12&.sous.recipes.v1.SuggestRecipesRequest\x1a\'.sous.recipes.v1.SuggestRecipesResponse"\x03\x90\x02\x01\x12]\n\x0cCreateRecipe\x12$.sous.recipes.v1.CreateRecipeRequest\x1a%.sous.recipes.v1.CreateRecipeResponse"\x00\x12]\n\x0cUpdateRecipe\x12$.sous.recipes.v1.UpdateRecipeRequest\x1a%.sous.recipes.v1.UpdateRecipeResponse"\x00\x12x\n\x15SetRecipeImageFromURL\x12-.sous.recipes.v1.SetRecipeImageFromURLRequest\x1a..sous.recipes.v1.SetRecipeImageFromURLResponse"\x00\x12l\n\x11UploadRecipeImage\x12).sous.recipes.v1.UploadRecipeImageRequest\x1a*.sous.recipes.v1.UploadRecipeImageResponse"\x00\x12c\n\x0eBulkTagRecipes\x12&.sous.recipes.v1.BulkTagRecipesRequest\x1a\'.sous.recipes.v1.BulkTagRecipesResponse"\x00\x12`\n\x0cDeleteRecipe\x12$.sous.recipes.v1.DeleteRecipeRequest\x1a%.sous.recipes.v1.DeleteRecipeResponse"\x03\x90\x02\x02\x12r\n\x13ImportRecipeFromURL\x12+.sous.recipes.v1.ImportRecipeFromURLRequest\x1a,.sous.recipes.v1.ImportRecipeFromURLResponse"\x00\x12c\n\x0eMarkRecipeMade\x12&.sous.recipes.v1.MarkRecipeMadeRequest\x1a\'.sous.recipes.v1.MarkRecipeMadeResponse"\x00\x12l\n\x10ParseIngredients\x12(.sous.recipes.v1.ParseIngredientsRequest\x1a).sous.recipes.v1.ParseIngredientsResponse"\x03\x90\x02\x01\x12`\n\x0cListTaxonomy\x12$.sous.recipes.v1.ListTaxonomyRequest\x1a%.sous.recipes.v1.ListTaxonomyResponse"\x03\x90\x02\x01\x12c\n\x0eCreateTaxonomy\x12&.sous.recipes.v1.CreateTaxonomyRequest\x1a\'.sous.recipes.v1.CreateTaxonomyResponse"\x00\x12c\n\x0eUpdateTaxonomy\x12&.sous.recipes.v1.UpdateTaxonomyRequest\x1a\'.sous.recipes.v1.UpdateTaxonomyResponse"\x00\x12`\n\rMergeTaxonomy\x12%.sous.recipes.v1.MergeTaxonomyRequest\x1a&.sous.recipes.v1.MergeTaxonomyResponse"\x00\x12f\n\x0eDeleteTaxonomy\x12&.sous.recipes.v1.DeleteTaxonomyRequest\x1a\'.sous.recipes.v1.DeleteTaxonomyResponse"\x03\x90\x02\x02\x12b\n\x0cSweepRecipes\x12$.sous.recipes.v1.SweepRecipesRequest\x1a%.sous.recipes.v1.SweepRecipesResponse"\x03\x90\x02\x010\x01\x12r\n\x12ResolveRecipeSlugs\x12*.sous.recipes.v1.ResolveRecipeSlugsRequest\x1a+.sous.recipes.v1.ResolveRecipeSlugsResponse"\x03\x90\x02\x01B\xc2\x01\n\x13com.sous.recipes.v1B\x0cRecipesProtoP\x01Z?github.com/souskitchen/sous/proto/gen/sous/recipes/v1;recipesv1\xa2\x02\x03SRX\xaa\x02\x0fSous.Recipes.V1\xca\x02\x0fSous\\Recipes\\V1\xe2\x02\x1bSous\\Recipes\\V1\\GPBMetadata\xea\x02\x11Sous::Recipes::V1b\x06proto3',
+    b'\n\x1dsous/recipes/v1/recipes.proto\x12\x0fsous.recipes.v1\x1a\x1cgoogle/protobuf/struct.proto"\x12\n\x10GetStatusRequest"\x89\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly"\xf2\x03\n\rRecipeSummary\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12\x12\n\x04tags\x18\x05 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x06 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x07 \x03(\tR\x05tools\x12\x1b\n\x06rating\x18\x08 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12!\n\x0crecipe_yield\x18\t \x01(\tR\x0brecipeYield\x12\x1d\n\ntotal_time\x18\n \x01(\tR\ttotalTime\x12\x1b\n\tprep_time\x18\x0b \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x0c \x01(\tR\x08cookTime\x12\x1d\n\nsource_url\x18\r \x01(\tR\tsourceUrl\x12\x1d\n\ndate_added\x18\x0e \x01(\tR\tdateAdded\x12\x1b\n\tlast_made\x18\x0f \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x10 \x01(\x08R\x08hasImage\x12!\n\x0cdate_updated\x18\x11 \x01(\tR\x0bdateUpdatedB\t\n\x07_rating"\x9e\x02\n\nIngredient\x12\x18\n\x07display\x18\x01 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x02 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x03 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x04 \x01(\tR\x04food\x12\x12\n\x04note\x18\x05 \x01(\tR\x04note\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x17\n\x07food_id\x18\x07 \x01(\tR\x06foodId\x12\x17\n\x07unit_id\x18\x08 \x01(\tR\x06unitId\x12#\n\roriginal_text\x18\t \x01(\tR\x0coriginalText\x12\x1f\n\x0brecipe_slug\x18\n \x01(\tR\nrecipeSlugB\x0b\n\t_quantity"0\n\x04Note\x12\x14\n\x05title\x18\x01 \x01(\tR\x05title\x12\x12\n\x04text\x18\x02 \x01(\tR\x04text"\xa2\x05\n\x06Recipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12=\n\x0bingredients\x18\t \x03(\x0b2\x1b.sous.recipes.v1.IngredientR\x0bingredients\x12"\n\x0cinstructions\x18\n \x03(\tR\x0cinstructions\x12\x12\n\x04tags\x18\x0b \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x0c \x03(\tR\ncategories\x12\x14\n\x05tools\x18\r \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0e \x01(\tR\tsourceUrl\x12\x1b\n\x06rating\x18\x0f \x01(\x01H\x00R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x10 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tlast_made\x18\x11 \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x12 \x01(\x08R\x08hasImage\x12\x1d\n\ndate_added\x18\x13 \x01(\tR\tdateAdded\x12!\n\x0cdate_updated\x18\x14 \x01(\tR\x0bdateUpdated\x12%\n\x0eamounts_hidden\x18\x15 \x01(\x08R\ramountsHiddenB\t\n\x07_rating"\xa8\x02\n\x14SearchRecipesRequest\x12\x14\n\x05query\x18\x01 \x01(\tR\x05query\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x04 \x03(\tR\x05tools\x12\x14\n\x05foods\x18\x05 \x03(\tR\x05foods\x12\x1f\n\x0brequire_all\x18\x06 \x01(\x08R\nrequireAll\x12\x16\n\x06fields\x18\x07 \x03(\tR\x06fields\x12\x17\n\x04page\x18\x08 \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x19\n\x05limit\x18\t \x01(\x05H\x01R\x05limit\x88\x01\x01\x12\x1a\n\x08cookbook\x18\n \x01(\tR\x08cookbookB\x07\n\x05_pageB\x08\n\x06_limit"\x80\x03\n\x15SearchRecipesResponse\x124\n\x05items\x18\x01 \x03(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x14\n\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x05 \x01(\x05R\ntotalPages\x12)\n\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\x12P\n\x08resolved\x18\x07 \x03(\x0b24.sous.recipes.v1.SearchRecipesResponse.ResolvedEntryR\x08resolved\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\x1d\n\x05Names\x12\x14\n\x05names\x18\x01 \x03(\tR\x05names"R\n\x10GetRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04full\x18\x02 \x01(\x08R\x04full\x12\x16\n\x06fields\x18\x03 \x03(\tR\x06fields"o\n\x11GetRecipeResponse\x12/\n\x06recipe\x18\x01 \x01(\x0b2\x17.sous.recipes.v1.RecipeR\x06recipe\x12)\n\x03raw\x18\x02 \x01(\x0b2\x17.google.protobuf.StructR\x03raw"\xc1\x01\n\x15SuggestRecipesRequest\x12\x14\n\x05foods\x18\x01 \x03(\tR\x05foods\x12\x14\n\x05tools\x18\x02 \x03(\tR\x05tools\x12/\n\x11max_missing_foods\x18\x03 \x01(\x05H\x00R\x0fmaxMissingFoods\x88\x01\x01\x12\x14\n\x05limit\x18\x04 \x01(\x05R\x05limit\x12\x1f\n\x0bfrom_pantry\x18\x05 \x01(\x08R\nfromPantryB\x14\n\x12_max_missing_foods"\x8e\x01\n\nSuggestion\x126\n\x06recipe\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x06recipe\x12#\n\rmissing_foods\x18\x02 \x03(\tR\x0cmissingFoods\x12#\n\rmissing_tools\x18\x03 \x03(\tR\x0cmissingTools"\xe2\x02\n\x16SuggestRecipesResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.recipes.v1.SuggestionR\x05items\x124\n\x16unmatched_pantry_items\x18\x02 \x03(\tR\x14unmatchedPantryItems\x12#\n\runknown_foods\x18\x03 \x03(\tR\x0cunknownFoods\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note\x12Q\n\x08resolved\x18\x05 \x03(\x0b25.sous.recipes.v1.SuggestRecipesResponse.ResolvedEntryR\x08resolved\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"x\n\x0fIngredientInput\x12\x14\n\x04text\x18\x01 \x01(\tH\x00R\x04text\x12G\n\nstructured\x18\x02 \x01(\x0b2%.sous.recipes.v1.StructuredIngredientH\x00R\nstructuredB\x06\n\x04kind"\x96\x01\n\x14StructuredIngredient\x12\x1f\n\x08quantity\x18\x01 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x02 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x03 \x01(\tR\x04food\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note\x12\x14\n\x05title\x18\x05 \x01(\tR\x05titleB\x0b\n\t_quantity"\xe2\x03\n\x13CreateRecipeRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x02 \x01(\tR\x0bdescription\x12B\n\x0bingredients\x18\x03 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12"\n\x0cinstructions\x18\x04 \x03(\tR\x0cinstructions\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12\x12\n\x04tags\x18\t \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\n \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0b \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0c \x01(\tR\tsourceUrl\x12\x1b\n\tfrom_slug\x18\r \x01(\tR\x08fromSlug\x12+\n\x05notes\x18\x0e \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes"[\n\x0fTaxonomyCreated\x12\x12\n\x04tags\x18\x01 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x02 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x03 \x03(\tR\x05tools"\xa6\x03\n\x14CreateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed\x12O\n\x08resolved\x18\x06 \x03(\x0b23.sous.recipes.v1.CreateRecipeResponse.ResolvedEntryR\x08resolved\x12#\n\rcreated_foods\x18\x07 \x03(\tR\x0ccreatedFoods\x12#\n\rchanged_lines\x18\x08 \x03(\tR\x0cchangedLines\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\xc3\x07\n\x13UpdateRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12B\n\x0bingredients\x18\x04 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12\'\n\x0fset_ingredients\x18\x05 \x01(\x08R\x0esetIngredients\x12"\n\x0cinstructions\x18\x06 \x03(\tR\x0cinstructions\x12)\n\x10set_instructions\x18\x07 \x01(\x08R\x0fsetInstructions\x12&\n\x0crecipe_yield\x18\x08 \x01(\tH\x02R\x0brecipeYield\x88\x01\x01\x12 \n\tprep_time\x18\t \x01(\tH\x03R\x08prepTime\x88\x01\x01\x12 \n\tcook_time\x18\n \x01(\tH\x04R\x08cookTime\x88\x01\x01\x12"\n\ntotal_time\x18\x0b \x01(\tH\x05R\ttotalTime\x88\x01\x01\x12\x12\n\x04tags\x18\x0c \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\r \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0e \x03(\tR\x05tools\x12!\n\x0creplace_tags\x18\x0f \x01(\x08R\x0breplaceTags\x12-\n\x12replace_categories\x18\x10 \x01(\x08R\x11replaceCategories\x12#\n\rreplace_tools\x18\x11 \x01(\x08R\x0creplaceTools\x12"\n\nsource_url\x18\x12 \x01(\tH\x06R\tsourceUrl\x88\x01\x01\x12\x1b\n\x06rating\x18\x13 \x01(\x01H\x07R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x14 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tset_notes\x18\x15 \x01(\x08R\x08setNotes\x12&\n\x0cshow_amounts\x18\x16 \x01(\x08H\x08R\x0bshowAmounts\x88\x01\x01\x12\x18\n\x07confirm\x18\x17 \x01(\tR\x07confirmB\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0f\n\r_recipe_yieldB\x0c\n\n_prep_timeB\x0c\n\n_cook_timeB\r\n\x0b_total_timeB\r\n\x0b_source_urlB\t\n\x07_ratingB\x0f\n\r_show_amounts"\xf9\x03\n\x14UpdateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0crenamed_from\x18\x02 \x01(\tR\x0brenamedFrom\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1b\n\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12\x1a\n\x08unparsed\x18\x06 \x03(\tR\x08unparsed\x12O\n\x08resolved\x18\x07 \x03(\x0b23.sous.recipes.v1.UpdateRecipeResponse.ResolvedEntryR\x08resolved\x12#\n\rcreated_foods\x18\x08 \x03(\tR\x0ccreatedFoods\x12#\n\rchanged_lines\x18\t \x03(\tR\x0cchangedLines\x12\x1a\n\x08replaced\x18\n \x03(\tR\x08replaced\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01B\t\n\x07_rating"D\n\x1cSetRecipeImageFromURLRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x10\n\x03url\x18\x02 \x01(\tR\x03url"3\n\x1dSetRecipeImageFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"b\n\x18UploadRecipeImageRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x14\n\x05image\x18\x02 \x01(\x0cR\x05image\x12\x1c\n\textension\x18\x03 \x01(\tR\textension"/\n\x19UploadRecipeImageResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"a\n\x15BulkTagRecipesRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories"\x87\x01\n\x16BulkTagRecipesResponse\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12:\n\x07created\x18\x02 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1b\n\tnot_found\x18\x03 \x03(\tR\x08notFound"L\n\x13DeleteRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0cconfirm_slug\x18\x02 \x01(\tR\x0bconfirmSlug"X\n\x14DeleteRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12,\n\x12used_bulk_fallback\x18\x02 \x01(\x08R\x10usedBulkFallback"\xdb\x01\n\x1aImportRecipeFromURLRequest\x12\x10\n\x03url\x18\x01 \x01(\tR\x03url\x12&\n\x0cinclude_tags\x18\x02 \x01(\x08H\x00R\x0bincludeTags\x88\x01\x01\x122\n\x12include_categories\x18\x03 \x01(\x08H\x01R\x11includeCategories\x88\x01\x01\x12\'\n\x0fallow_duplicate\x18\x04 \x01(\x08R\x0eallowDuplicateB\x0f\n\r_include_tagsB\x15\n\x13_include_categories"\xc2\x01\n\x1bImportRecipeFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12#\n\rscrape_failed\x18\x03 \x01(\x08R\x0cscrapeFailed\x12)\n\x10ingredient_count\x18\x04 \x01(\x05R\x0fingredientCount\x12+\n\x11instruction_count\x18\x05 \x01(\x05R\x10instructionCount"{\n\x15MarkRecipeMadeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x12\n\x04note\x18\x03 \x01(\tR\x04note\x12\x1b\n\x06rating\x18\x04 \x01(\x01H\x00R\x06rating\x88\x01\x01B\t\n\x07_rating"\xa0\x01\n\x16MarkRecipeMadeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x19\n\x08event_id\x18\x03 \x01(\tR\x07eventId\x12\x1b\n\tlast_made\x18\x04 \x01(\tR\x08lastMade\x12\x1b\n\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01B\t\n\x07_rating"`\n\x17ParseIngredientsRequest\x12\x14\n\x05lines\x18\x01 \x03(\tR\x05lines\x12/\n\x06parser\x18\x02 \x01(\x0e2\x17.sous.recipes.v1.ParserR\x06parser"\x99\x01\n\x10ParsedIngredient\x12\x14\n\x05input\x18\x01 \x01(\tR\x05input\x12;\n\ningredient\x18\x02 \x01(\x0b2\x1b.sous.recipes.v1.IngredientR\ningredient\x12#\n\nconfidence\x18\x03 \x01(\x01H\x00R\nconfidence\x88\x01\x01B\r\n\x0b_confidence"\xfd\x01\n\x18ParseIngredientsResponse\x127\n\x05items\x18\x01 \x03(\x0b2!.sous.recipes.v1.ParsedIngredientR\x05items\x12S\n\x08resolved\x18\x02 \x03(\x0b27.sous.recipes.v1.ParseIngredientsResponse.ResolvedEntryR\x08resolved\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\x8c\x02\n\x0cTaxonomyItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n\x04slug\x18\x03 \x01(\tR\x04slug\x12 \n\x0bdescription\x18\x04 \x01(\tR\x0bdescription\x12\x1f\n\x0bplural_name\x18\x05 \x01(\tR\npluralName\x12"\n\x0cabbreviation\x18\x06 \x01(\tR\x0cabbreviation\x12\x14\n\x05label\x18\x07 \x01(\tR\x05label\x12\x18\n\x07aliases\x18\x08 \x03(\tR\x07aliases\x12\x14\n\x05color\x18\t \x01(\tR\x05color\x12\x17\n\x07on_hand\x18\n \x01(\x08R\x06onHand"\x80\x01\n\x13ListTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x16\n\x06search\x18\x02 \x01(\tR\x06search\x12\x12\n\x04page\x18\x03 \x01(\x05R\x04page"\x96\x01\n\x14ListTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05total\x18\x03 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x04 \x01(\x05R\ntotalPages"\xb7\x02\n\rTaxonomyWrite\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12$\n\x0bplural_name\x18\x04 \x01(\tH\x02R\npluralName\x88\x01\x01\x12\'\n\x0cabbreviation\x18\x05 \x01(\tH\x03R\x0cabbreviation\x88\x01\x01\x12\x19\n\x05color\x18\x06 \x01(\tH\x04R\x05color\x88\x01\x01\x12\x1c\n\x07on_hand\x18\x07 \x01(\x08H\x05R\x06onHand\x88\x01\x01B\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0e\n\x0c_plural_nameB\x0f\n\r_abbreviationB\x08\n\x06_colorB\n\n\x08_on_hand"|\n\tItemError\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n\x04item\x18\x02 \x01(\tR\x04item\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message\x12\x12\n\x04name\x18\x04 \x01(\tR\x04name\x12\x17\n\x07used_by\x18\x05 \x01(\x05R\x06usedBy"\x8c\x01\n\x15CreateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16CreateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x8c\x01\n\x15UpdateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16UpdateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x89\x01\n\x14MergeTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x19\n\x08from_ids\x18\x02 \x03(\tR\x07fromIds\x12\x17\n\x07into_id\x18\x03 \x01(\tR\x06intoId"\x96\x01\n\x15MergeTaxonomyResponse\x12\x16\n\x06merged\x18\x01 \x03(\tR\x06merged\x121\n\x04into\x18\x02 \x01(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x04into\x122\n\x06errors\x18\x03 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"~\n\x15DeleteTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x10\n\x03ids\x18\x02 \x03(\tR\x03ids\x12\x14\n\x05force\x18\x03 \x01(\x08R\x05force"f\n\x16DeleteTaxonomyResponse\x12\x18\n\x07deleted\x18\x01 \x03(\tR\x07deleted\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"g\n\x13SweepRecipesRequest\x12\x1f\n\x0bmax_recipes\x18\x01 \x01(\x05R\nmaxRecipes\x12/\n\x04view\x18\x02 \x01(\x0e2\x1b.sous.recipes.v1.RecipeViewR\x04view"d\n\rSweepProgress\x12\x18\n\x07scanned\x18\x01 \x01(\x05R\x07scanned\x12\x14\n\x05total\x18\x02 \x01(\x05R\x05total\x12#\n\rlibrary_total\x18\x03 \x01(\x05R\x0clibraryTotal"\xca\x01\n\x14SweepRecipesResponse\x12<\n\x08progress\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.SweepProgressH\x00R\x08progress\x121\n\x06recipe\x18\x02 \x01(\x0b2\x17.sous.recipes.v1.RecipeH\x00R\x06recipe\x129\n\x07failure\x18\x03 \x01(\x0b2\x1d.sous.recipes.v1.SweepFailureH\x00R\x07failureB\x06\n\x04item"<\n\x0cSweepFailure\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"1\n\x19ResolveRecipeSlugsRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs"H\n\x0eResolvedRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name"t\n\x1aResolveRecipeSlugsResponse\x129\n\x07recipes\x18\x01 \x03(\x0b2\x1f.sous.recipes.v1.ResolvedRecipeR\x07recipes\x12\x1b\n\tnot_found\x18\x02 \x03(\tR\x08notFound*U\n\x06Parser\x12\x16\n\x12PARSER_UNSPECIFIED\x10\x00\x12\x0e\n\nPARSER_NLP\x10\x01\x12\x10\n\x0cPARSER_BRUTE\x10\x02\x12\x11\n\rPARSER_OPENAI\x10\x03*\xe8\x01\n\x10TaxonomyResource\x12!\n\x1dTAXONOMY_RESOURCE_UNSPECIFIED\x10\x00\x12\x1b\n\x17TAXONOMY_RESOURCE_FOODS\x10\x01\x12\x1b\n\x17TAXONOMY_RESOURCE_UNITS\x10\x02\x12\x1c\n\x18TAXONOMY_RESOURCE_LABELS\x10\x03\x12\x1a\n\x16TAXONOMY_RESOURCE_TAGS\x10\x04\x12 \n\x1cTAXONOMY_RESOURCE_CATEGORIES\x10\x05\x12\x1b\n\x17TAXONOMY_RESOURCE_TOOLS\x10\x06*Z\n\nRecipeView\x12\x1b\n\x17RECIPE_VIEW_UNSPECIFIED\x10\x00\x12\x17\n\x13RECIPE_VIEW_SUMMARY\x10\x01\x12\x16\n\x12RECIPE_VIEW_DETAIL\x10\x022\x91\x10\n\x0eRecipesService\x12W\n\tGetStatus\x12!.sous.recipes.v1.GetStatusRequest\x1a".sous.recipes.v1.GetStatusResponse"\x03\x90\x02\x01\x12c\n\rSearchRecipes\x12%.sous.recipes.v1.SearchRecipesRequest\x1a&.sous.recipes.v1.SearchRecipesResponse"\x03\x90\x02\x01\x12W\n\tGetRecipe\x12!.sous.recipes.v1.GetRecipeRequest\x1a".sous.recipes.v1.GetRecipeResponse"\x03\x90\x02\x01\x12f\n\x0eSuggestRecipes\x12&.sous.recipes.v1.SuggestRecipesRequest\x1a\'.sous.recipes.v1.SuggestRecipesResponse"\x03\x90\x02\x01\x12]\n\x0cCreateRecipe\x12$.sous.recipes.v1.CreateRecipeRequest\x1a%.sous.recipes.v1.CreateRecipeResponse"\x00\x12]\n\x0cUpdateRecipe\x12$.sous.recipes.v1.UpdateRecipeRequest\x1a%.sous.recipes.v1.UpdateRecipeResponse"\x00\x12x\n\x15SetRecipeImageFromURL\x12-.sous.recipes.v1.SetRecipeImageFromURLRequest\x1a..sous.recipes.v1.SetRecipeImageFromURLResponse"\x00\x12l\n\x11UploadRecipeImage\x12).sous.recipes.v1.UploadRecipeImageRequest\x1a*.sous.recipes.v1.UploadRecipeImageResponse"\x00\x12c\n\x0eBulkTagRecipes\x12&.sous.recipes.v1.BulkTagRecipesRequest\x1a\'.sous.recipes.v1.BulkTagRecipesResponse"\x00\x12`\n\x0cDeleteRecipe\x12$.sous.recipes.v1.DeleteRecipeRequest\x1a%.sous.recipes.v1.DeleteRecipeResponse"\x03\x90\x02\x02\x12r\n\x13ImportRecipeFromURL\x12+.sous.recipes.v1.ImportRecipeFromURLRequest\x1a,.sous.recipes.v1.ImportRecipeFromURLResponse"\x00\x12c\n\x0eMarkRecipeMade\x12&.sous.recipes.v1.MarkRecipeMadeRequest\x1a\'.sous.recipes.v1.MarkRecipeMadeResponse"\x00\x12l\n\x10ParseIngredients\x12(.sous.recipes.v1.ParseIngredientsRequest\x1a).sous.recipes.v1.ParseIngredientsResponse"\x03\x90\x02\x01\x12`\n\x0cListTaxonomy\x12$.sous.recipes.v1.ListTaxonomyRequest\x1a%.sous.recipes.v1.ListTaxonomyResponse"\x03\x90\x02\x01\x12c\n\x0eCreateTaxonomy\x12&.sous.recipes.v1.CreateTaxonomyRequest\x1a\'.sous.recipes.v1.CreateTaxonomyResponse"\x00\x12c\n\x0eUpdateTaxonomy\x12&.sous.recipes.v1.UpdateTaxonomyRequest\x1a\'.sous.recipes.v1.UpdateTaxonomyResponse"\x00\x12`\n\rMergeTaxonomy\x12%.sous.recipes.v1.MergeTaxonomyRequest\x1a&.sous.recipes.v1.MergeTaxonomyResponse"\x00\x12f\n\x0eDeleteTaxonomy\x12&.sous.recipes.v1.DeleteTaxonomyRequest\x1a\'.sous.recipes.v1.DeleteTaxonomyResponse"\x03\x90\x02\x02\x12b\n\x0cSweepRecipes\x12$.sous.recipes.v1.SweepRecipesRequest\x1a%.sous.recipes.v1.SweepRecipesResponse"\x03\x90\x02\x010\x01\x12r\n\x12ResolveRecipeSlugs\x12*.sous.recipes.v1.ResolveRecipeSlugsRequest\x1a+.sous.recipes.v1.ResolveRecipeSlugsResponse"\x03\x90\x02\x01B\xc2\x01\n\x13com.sous.recipes.v1B\x0cRecipesProtoP\x01Z?github.com/souskitchen/sous/proto/gen/sous/recipes/v1;recipesv1\xa2\x02\x03SRX\xaa\x02\x0fSous.Recipes.V1\xca\x02\x0fSous\\Recipes\\V1\xe2\x02\x1bSous\\Recipes\\V1\\GPBMetadata\xea\x02\x11Sous::Recipes::V1b\x06proto3',
     [
         struct_pb.desc(),
     ],

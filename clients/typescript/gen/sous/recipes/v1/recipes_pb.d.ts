@@ -202,6 +202,14 @@ export declare type RecipeSummary = Message<"sous.recipes.v1.RecipeSummary"> & {
    * @generated from field: bool has_image = 16;
    */
   hasImage: boolean;
+
+  /**
+   * The date the recipe was last changed, YYYY-MM-DD (Mealie's
+   * dateUpdated, else its updatedAt).
+   *
+   * @generated from field: string date_updated = 17;
+   */
+  dateUpdated: string;
 };
 
 /**
@@ -460,6 +468,24 @@ export declare type Recipe = Message<"sous.recipes.v1.Recipe"> & {
    * @generated from field: string date_added = 19;
    */
   dateAdded: string;
+
+  /**
+   * The date the recipe was last changed, YYYY-MM-DD (Mealie's
+   * dateUpdated, else its updatedAt).
+   *
+   * @generated from field: string date_updated = 20;
+   */
+  dateUpdated: string;
+
+  /**
+   * True when the recipe's Mealie 2.x setting "disable amounts" is on:
+   * Mealie's app then shows each ingredient line as its note alone,
+   * hiding quantity, unit and food. The lines above are still the stored
+   * ones, whole. UpdateRecipe's show_amounts turns the setting off.
+   *
+   * @generated from field: bool amounts_hidden = 21;
+   */
+  amountsHidden: boolean;
 };
 
 /**
@@ -1291,6 +1317,27 @@ export declare type UpdateRecipeRequest = Message<"sous.recipes.v1.UpdateRecipeR
    * @generated from field: bool set_notes = 21;
    */
   setNotes: boolean;
+
+  /**
+   * True turns off the Mealie 2.x recipe setting "disable amounts", so
+   * Mealie's app shows each line's quantity, unit and food; false turns it
+   * on. Mealie 3 has no such setting and always shows them: there true
+   * changes nothing and false is FailedPrecondition.
+   *
+   * @generated from field: optional bool show_amounts = 22;
+   */
+  showAmounts?: boolean | undefined;
+
+  /**
+   * The confirmation a refused destructive update answered with: an update
+   * that would leave ingredients, instructions or notes empty, or drop most
+   * of their lines, writes nothing and answers FailedPrecondition with what
+   * would be lost and a confirmation bound to this recipe and these new
+   * values; sending the same update again with it writes it.
+   *
+   * @generated from field: string confirm = 23;
+   */
+  confirm: string;
 };
 
 /**
@@ -1370,6 +1417,15 @@ export declare type UpdateRecipeResponse = Message<"sous.recipes.v1.UpdateRecipe
    * @generated from field: repeated string changed_lines = 9;
    */
   changedLines: string[];
+
+  /**
+   * What the update replaced, one entry a field, before → after: counts
+   * for lists ("ingredients: 12 → 13"), values for short text
+   * ("prep_time: '10 min' → '15 min'"), lengths for descriptions.
+   *
+   * @generated from field: repeated string replaced = 10;
+   */
+  replaced: string[];
 };
 
 /**
@@ -1724,6 +1780,14 @@ export declare type MarkRecipeMadeRequest = Message<"sous.recipes.v1.MarkRecipeM
    * @generated from field: string note = 3;
    */
   note: string;
+
+  /**
+   * The token user's rating of the recipe, 0 to 5, written with the cook;
+   * unset leaves the rating alone.
+   *
+   * @generated from field: optional double rating = 4;
+   */
+  rating?: number | undefined;
 };
 
 /**
@@ -1746,7 +1810,7 @@ export declare type MarkRecipeMadeResponse = Message<"sous.recipes.v1.MarkRecipe
   slug: string;
 
   /**
-   * The date recorded, YYYY-MM-DD.
+   * The day of the cook recorded on the timeline, YYYY-MM-DD.
    *
    * @generated from field: string date = 2;
    */
@@ -1758,6 +1822,23 @@ export declare type MarkRecipeMadeResponse = Message<"sous.recipes.v1.MarkRecipe
    * @generated from field: string event_id = 3;
    */
   eventId: string;
+
+  /**
+   * The recipe's last-made day as Mealie stores it after the call,
+   * YYYY-MM-DD. Never earlier than before: a cook dated before the last
+   * one is recorded on the timeline and leaves last_made as it was.
+   *
+   * @generated from field: string last_made = 4;
+   */
+  lastMade: string;
+
+  /**
+   * The recipe's rating as Mealie reports it after a rating was written
+   * (the average of its users' ratings).
+   *
+   * @generated from field: optional double rating = 5;
+   */
+  rating?: number | undefined;
 };
 
 /**
@@ -2103,6 +2184,21 @@ export declare type ItemError = Message<"sous.recipes.v1.ItemError"> & {
    * @generated from field: string message = 3;
    */
   message: string;
+
+  /**
+   * The item's name, when the service knows it.
+   *
+   * @generated from field: string name = 4;
+   */
+  name: string;
+
+  /**
+   * How many recipes use the item, when a delete was refused because
+   * recipes use it; 0 otherwise.
+   *
+   * @generated from field: int32 used_by = 5;
+   */
+  usedBy: number;
 };
 
 /**
