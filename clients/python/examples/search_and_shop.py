@@ -44,3 +44,6 @@ with (
         print(f"merged {m.name} into {m.item.display}")
     for s in res.skipped_in_stock:
         print(f"skipped {s.name} ({s.pantry_item} in the {s.location})")
+    # A recipe already on the list adds nothing (ask again with add_again).
+    for slug in res.already_on_list:
+        print(f"already on the list: {slug}")

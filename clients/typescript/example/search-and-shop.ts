@@ -33,6 +33,8 @@ try {
   for (const item of res.added) console.log(`added ${item.display}`);
   for (const m of res.merged) console.log(`merged ${m.name} into ${m.item?.display}`);
   for (const s of res.skippedInStock) console.log(`skipped ${s.name} (${s.pantryItem} in the ${s.location})`);
+  // A recipe already on the list adds nothing (ask again with addAgain).
+  for (const slug of res.alreadyOnList) console.log(`already on the list: ${slug}`);
 } catch (err) {
   // Branch on the code; show the sentence.
   const e = ConnectError.from(err);
