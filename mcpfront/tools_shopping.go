@@ -236,24 +236,84 @@ func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends
 	if err != nil {
 		return nil, err
 	}
+	// The rows as they read before the change: a row checked or removed is
+	// not among the unchecked rows read back, and the answer names every
+	// row a name matched ("eggs" may be two rows), so a wider match than
+	// meant is seen. Best effort: without it the answer gives ids.
+	shown := map[string]string{}
+	if len(in.Check)+len(in.Remove) > 0 {
+		if before, err := b.MealPlan.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: id})); err == nil {
+			addShown(shown, before.Msg.GetList())
+		}
+	}
 	res, err := b.MealPlan.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{
 		ListId: id, Check: in.Check, Uncheck: in.Uncheck, Remove: in.Remove, RemoveChecked: in.RemoveChecked, RemoveRecipes: in.RemoveRecipes,
 	}))
 	if err != nil {
 		return nil, onListMiss(ctx, b, in.ListID, err)
 	}
-	var errs []string
+	addShown(shown, res.Msg.GetList())
+	var errs, changed []string
 	for _, e := range res.Msg.GetErrors() {
 		errs = append(errs, e.GetItem()+": "+e.GetMessage())
 	}
-	return struct {
-		Checked        []string         `json:"checked,omitempty"`
-		Unchecked      []string         `json:"unchecked,omitempty"`
-		Removed        []string         `json:"removed,omitempty"`
-		RecipesRemoved []string         `json:"recipes_removed,omitempty"`
-		Errors         []string         `json:"errors,omitempty"`
-		List           *shoppingListOut `json:"list,omitempty"`
-	}{res.Msg.GetChecked(), res.Msg.GetUnchecked(), res.Msg.GetRemoved(), res.Msg.GetRecipesRemoved(), errs, listOrNil(res.Msg.GetList())}, nil
+	for _, c := range []struct {
+		verb string
+		ids  []string
+	}{{"checked", res.Msg.GetChecked()}, {"unchecked", res.Msg.GetUnchecked()}, {"removed", res.Msg.GetRemoved()}} {
+		for _, id := range c.ids {
+			if d := shown[id]; d != "" {
+				changed = append(changed, c.verb+": "+d)
+			}
+		}
+	}
+	// What changed and the counts, not the whole list again: a long list
+	// repeated after every change is most of the answer, and
+	// get_shopping_list shows it.
+	out := struct {
+		Checked        []string      `json:"checked,omitempty"`
+		Unchecked      []string      `json:"unchecked,omitempty"`
+		Removed        []string      `json:"removed,omitempty"`
+		Rows           []string      `json:"rows,omitempty"`
+		RecipesRemoved []string      `json:"recipes_removed,omitempty"`
+		Errors         []string      `json:"errors,omitempty"`
+		List           *listCountOut `json:"list,omitempty"`
+		Hint           string        `json:"hint,omitempty"`
+	}{res.Msg.GetChecked(), res.Msg.GetUnchecked(), res.Msg.GetRemoved(), changed, res.Msg.GetRecipesRemoved(), errs, listCounts(res.Msg.GetList()), ""}
+	if out.List != nil {
+		out.Hint = "get_shopping_list shows the whole list"
+	}
+	return out, nil
+}
+
+// listCountOut is a list after a change: its counts, as get_shopping_list's
+// overview gives them.
+type listCountOut struct {
+	ID      string `json:"list_id"`
+	Name    string `json:"name,omitempty"`
+	ToBuy   int32  `json:"to_buy"`
+	Checked int32  `json:"checked"`
+}
+
+// listCounts counts a list read back after a change, when there is one.
+func listCounts(l *mealplanv1.ShoppingList) *listCountOut {
+	if l == nil {
+		return nil
+	}
+	out := &listCountOut{ID: l.GetId(), Name: l.GetName(), Checked: l.GetCheckedCount()}
+	for _, g := range l.GetGroups() {
+		out.ToBuy += int32(len(g.GetItems()))
+	}
+	return out
+}
+
+// addShown notes each unchecked row's display by id.
+func addShown(shown map[string]string, l *mealplanv1.ShoppingList) {
+	for _, g := range l.GetGroups() {
+		for _, it := range g.GetItems() {
+			shown[it.GetId()] = it.GetDisplay()
+		}
+	}
 }
 
 type manageShoppingListsIn struct {
@@ -302,7 +362,12 @@ func manageShoppingLists(ctx context.Context, _ *mcp.CallToolRequest, b Backends
 		if err != nil {
 			return nil, onListMiss(ctx, b, in.ListID, err)
 		}
-		return shapeShoppingList(res.Msg.GetList()), nil
+		// The name and the counts: the rename kept the items, and
+		// get_shopping_list shows them.
+		return struct {
+			*listCountOut
+			Hint string `json:"hint"`
+		}{listCounts(res.Msg.GetList()), "renamed; get_shopping_list shows the items"}, nil
 	default:
 		res, err := b.MealPlan.DeleteShoppingList(ctx, connect.NewRequest(&mealplanv1.DeleteShoppingListRequest{ListId: id, ConfirmName: in.ConfirmName}))
 		if err != nil {
@@ -320,15 +385,6 @@ func readAs(how string) string {
 		return ""
 	}
 	return how
-}
-
-// listOrNil shapes the list read back after a change, when there is one.
-func listOrNil(l *mealplanv1.ShoppingList) *shoppingListOut {
-	if l == nil {
-		return nil
-	}
-	out := shapeShoppingList(l)
-	return &out
 }
 
 // uuidText is a Mealie id as it reaches a tool.

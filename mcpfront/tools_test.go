@@ -352,7 +352,8 @@ func TestShoppingTools(t *testing.T) {
 			reply: &mealplanv1.UpdateShoppingItemsResponse{Checked: []string{"i1"}, RecipesRemoved: []string{"soup"},
 				List: &mealplanv1.ShoppingList{Id: "0751b2e0-d447-4287-8834-975356f4d75e", Name: "Weekly"}},
 			wantReq: &mealplanv1.UpdateShoppingItemsRequest{ListId: "0751b2e0-d447-4287-8834-975356f4d75e", Check: []string{"onions"}, RemoveChecked: true, RemoveRecipes: []string{"soup"}},
-			want:    []string{`"recipes_removed":["soup"]`, `"list":{"list_id":"0751b2e0-d447-4287-8834-975356f4d75e","name":"Weekly","sections":[],"hint":"nothing left to buy"}`},
+			want:    []string{`"recipes_removed":["soup"]`, `"list":{"list_id":"0751b2e0-d447-4287-8834-975356f4d75e","name":"Weekly","to_buy":0,"checked":0},"hint":"get_shopping_list shows the whole list"`},
+			notWant: []string{`"sections"`},
 		},
 		{
 			name: "a list named but missing is created", tool: "add_to_shopping_list", service: mealplanOf, method: "AddToShoppingList",
@@ -384,6 +385,16 @@ func TestShoppingTools(t *testing.T) {
 			reply:   &mealplanv1.DeleteShoppingListResponse{ListId: "0751b2e0-d447-4287-8834-975356f4d75e", Name: "Weekly", ItemCount: 3},
 			wantReq: &mealplanv1.DeleteShoppingListRequest{ListId: "0751b2e0-d447-4287-8834-975356f4d75e", ConfirmName: "weekly"},
 			want:    []string{`"deleted":true,"items_deleted":3`},
+		},
+		{
+			name: "a rename answers the name and the counts, not the items", tool: "manage_shopping_lists", service: mealplanOf, method: "RenameShoppingList",
+			args: map[string]any{"action": "rename", "list_id": "0751b2e0-d447-4287-8834-975356f4d75e", "name": "Big shop"},
+			reply: &mealplanv1.RenameShoppingListResponse{List: &mealplanv1.ShoppingList{Id: "0751b2e0-d447-4287-8834-975356f4d75e", Name: "Big shop", CheckedCount: 1, Groups: []*mealplanv1.ShoppingLabelGroup{
+				{Label: "Produce", Items: []*mealplanv1.ShoppingItem{{Id: "i1", Display: "2 onions"}, {Id: "i2", Display: "1 leek"}}},
+			}}},
+			wantReq: &mealplanv1.RenameShoppingListRequest{ListId: "0751b2e0-d447-4287-8834-975356f4d75e", Name: "Big shop"},
+			want:    []string{`{"list_id":"0751b2e0-d447-4287-8834-975356f4d75e","name":"Big shop","to_buy":2,"checked":1,"hint":"renamed; get_shopping_list shows the items"}`},
+			notWant: []string{"onions", "sections"},
 		},
 		{
 			name: "rename needs a list", tool: "manage_shopping_lists", service: mealplanOf, method: "RenameShoppingList",

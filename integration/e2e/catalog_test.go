@@ -378,8 +378,22 @@ func everyTool(t *testing.T, version, transport string) {
 		if fmt.Sprint(u["checked"]) != "["+itemID+"]" {
 			t.Errorf("check = %v", u)
 		}
+		// A name checks every row it covers and the answer names them,
+		// with the counts rather than the whole list again.
+		ok(t, "add_to_shopping_list", map[string]any{"list_id": id, "items": []string{"2 e2e eggs", "6 Organic Cage Free E2E Eggs"}, "skip_in_stock": false})
+		u = ok(t, "update_shopping_items", map[string]any{"list_id": id, "check": []string{"e2e egg"}})
+		if got := fmt.Sprint(u["rows"]); got != "[checked: 2 e2e eggs checked: 6 Organic Cage Free E2E Eggs]" {
+			t.Errorf("rows = %s in %v", got, u)
+		}
+		if l, _ := u["list"].(map[string]any); l == nil || l["to_buy"] == nil || l["sections"] != nil || u["hint"] == nil {
+			t.Errorf("check answer = %v", u)
+		}
 		made := ok(t, "manage_shopping_lists", map[string]any{"action": "create", "name": "E2E Spare"})
-		ok(t, "manage_shopping_lists", map[string]any{"action": "delete", "list_id": str(made, "list_id"), "confirm_name": "e2e spare"})
+		rn := ok(t, "manage_shopping_lists", map[string]any{"action": "rename", "list_id": str(made, "list_id"), "name": "E2E Spare Two"})
+		if rn["name"] != "E2E Spare Two" || rn["to_buy"] != 0.0 || rn["sections"] != nil {
+			t.Errorf("rename answer = %v", rn)
+		}
+		ok(t, "manage_shopping_lists", map[string]any{"action": "delete", "list_id": str(made, "list_id"), "confirm_name": "e2e spare two"})
 	})
 
 	if withPantry {

@@ -411,3 +411,40 @@ func TestSubRecipeOnAList(t *testing.T) {
 		t.Fatalf("after taking dal night off: %q (%v)", left, up.Msg)
 	}
 }
+
+// A name given to check means every row it covers, singular or plural,
+// free-text rows included: "eggs" is both egg rows, "limes" the juice of
+// one; the eggplant stays. A name that covers no row is answered with the
+// closest rows.
+func TestCheckByNameCoversEveryRow(t *testing.T) {
+	each(t, func(t *testing.T, v string) {
+		s := setup(t, v)
+		res, err := s.client.AddToShoppingList(ctx(t), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+			ListName: "Eggs", Items: []string{"3 eggs", "8 SimplyNature Organic Cage Free Eggs", "Juice of half a lime", "1 eggplant"}, SkipInStock: proto.Bool(false)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := res.Msg.GetListId()
+		up, err := s.client.UpdateShoppingItems(ctx(t), connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: id, Check: []string{"eggs", "limes"}}))
+		if err != nil || len(up.Msg.GetChecked()) != 3 || len(up.Msg.GetErrors()) != 0 {
+			t.Fatalf("%v %v", up, err)
+		}
+		checked := map[string]bool{}
+		for _, r := range rawList(t, s, id)["listItems"].([]any) {
+			row := r.(map[string]any)
+			checked[fmt.Sprint(row["display"])] = row["checked"] == true
+		}
+		if len(checked) != 4 || checked["1 eggplant"] {
+			t.Fatalf("after check: %v", checked)
+		}
+		for d, c := range checked {
+			if d != "1 eggplant" && !c {
+				t.Errorf("%q left unchecked", d)
+			}
+		}
+		up, err = s.client.UpdateShoppingItems(ctx(t), connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: id, Check: []string{"eggplants please"}}))
+		if err != nil || len(up.Msg.GetErrors()) != 1 || !strings.Contains(up.Msg.GetErrors()[0].GetMessage(), "closest of its 4 rows: 1 eggplant") {
+			t.Fatalf("%v %v", up, err)
+		}
+	})
+}

@@ -19,6 +19,7 @@ import (
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // Shopping limits (mealplan.proto, AddToShoppingListRequest and
@@ -938,10 +939,14 @@ func (s *Service) recipesOnList(ctx context.Context, list *mealie.ShoppingList, 
 }
 
 // findItems resolves an item given by id or by name. A name matches every
-// row whose food, note or display reads the same after normalisation
-// ("Onions" finds "2 onions" and the onion row a recipe added); check
-// looks only at unchecked rows and uncheck only at checked ones, so "check
-// milk" with one milk bought and one to buy means the one to buy.
+// row whose food, note or display it covers, read by the shared name
+// resolver (names.Covers: singular/plural, and a general name covers its
+// kinds): "eggs" finds "3 eggs" and "8 SimplyNature Organic Cage Free
+// Eggs", "limes" the free-text row "Juice of half a lime". All of them are
+// written, and the answer names each row, so a wider match than meant is
+// seen. Check looks only at unchecked rows and uncheck only at checked ones,
+// so "check milk" with one milk bought and one to buy means the one to buy.
+// A name that finds nothing is answered with the rows closest to it.
 func findItems(list *mealie.ShoppingList, ref, op string) ([]*mealie.ShoppingItem, error) {
 	for i := range list.ListItems {
 		if list.ListItems[i].ID == ref {
@@ -951,17 +956,19 @@ func findItems(list *mealie.ShoppingList, ref, op string) ([]*mealie.ShoppingIte
 	if uuidText.MatchString(ref) {
 		return nil, errors.New("item not on this list")
 	}
-	key := nameKey(ref)
 	var hits, all []*mealie.ShoppingItem
+	entries := make([]names.Entry, 0, len(list.ListItems))
 	for i := range list.ListItems {
 		it := &list.ListItems[i]
-		names := []string{deref(it.Note), it.Display, shapeItem(it, nil).GetDisplay()}
+		shown := shapeItem(it, nil).GetDisplay()
+		rowNames := []string{deref(it.Note), it.Display, shown}
 		if it.Food != nil {
-			names = append(names, it.Food.Name, deref(it.Food.PluralName))
+			rowNames = append(rowNames, it.Food.Name, deref(it.Food.PluralName))
 		}
+		entries = append(entries, names.Entry{ID: it.ID, Name: shown, Others: rowNames})
 		match := false
-		for _, n := range names {
-			if n != "" && nameKey(n) == key {
+		for _, n := range rowNames {
+			if n != "" && names.Covers(ref, n) {
 				match = true
 				break
 			}
@@ -981,18 +988,11 @@ func findItems(list *mealie.ShoppingList, ref, op string) ([]*mealie.ShoppingIte
 		// Already as asked: checking what is checked is done.
 		return all, nil
 	}
-	var rows []string
-	for i := range list.ListItems {
-		if len(rows) == 10 {
-			rows = append(rows, "…")
-			break
-		}
-		rows = append(rows, shapeItem(&list.ListItems[i], nil).GetDisplay())
-	}
-	if len(rows) == 0 {
+	if len(list.ListItems) == 0 {
 		return nil, errors.New("no item of that id or name: the list is empty")
 	}
-	return nil, fmt.Errorf("no item of that id or name on this list; it has: %s", strings.Join(rows, "; "))
+	closest := names.NewIndex(entries).Closest(ref, 5)
+	return nil, fmt.Errorf("no item of that id or name on this list; closest of its %d rows: %s", len(list.ListItems), strings.Join(closest, "; "))
 }
 
 // uuidText is an item id: such a reference is never read as a name.

@@ -436,3 +436,55 @@ func TestListManagementValidation(t *testing.T) {
 		t.Fatalf("%d Mealie requests", n)
 	}
 }
+
+// TestFindItemsByName: a name given to check, uncheck or remove means every
+// row whose food or text it covers, singular or plural, free-text rows
+// included; a miss lists the closest rows, not the first ones.
+func TestFindItemsByName(t *testing.T) {
+	note := func(s string) *string { return &s }
+	list := &mealie.ShoppingList{ID: weeklyID, ListItems: []mealie.ShoppingItem{
+		{ID: "a", Quantity: 3, Food: &mealie.ShoppingFood{Name: "eggs"}, Display: "3 eggs"},
+		{ID: "b", Quantity: 8, Food: &mealie.ShoppingFood{Name: "SimplyNature Organic Cage Free Eggs"}, Display: "8 SimplyNature Organic Cage Free Eggs"},
+		{ID: "c", Note: note("Juice of half a lime"), Display: "Juice of half a lime"},
+		{ID: "d", Quantity: 1, Food: &mealie.ShoppingFood{Name: "eggplant"}, Display: "1 eggplant"},
+		{ID: "e", Quantity: 2, Food: &mealie.ShoppingFood{Name: "onion"}, Display: "2 onion", Checked: true},
+		{ID: "f", Note: note("paper towels"), Display: "paper towels"},
+		{ID: "g", Note: note("dish soap"), Display: "dish soap"},
+	}}
+	cases := []struct {
+		ref, op string
+		want    []string
+		err     string
+	}{
+		{"eggs", "check", []string{"a", "b"}, ""},
+		{"Egg", "remove", []string{"a", "b"}, ""},
+		{"limes", "check", []string{"c"}, ""},
+		{"lime", "check", []string{"c"}, ""},
+		// Uncheck reads the checked rows; check of a checked row is done.
+		{"onions", "uncheck", []string{"e"}, ""},
+		{"onions", "check", []string{"e"}, ""},
+		{"a", "check", []string{"a"}, ""},
+		// Nothing covered: the closest rows, the eggplant first.
+		{"eggplants please", "check", nil, "closest of its 7 rows: 1 eggplant"},
+		{"dish soup", "check", nil, "closest of its 7 rows: dish soap"},
+	}
+	for _, tc := range cases {
+		got, err := findItems(list, tc.ref, tc.op)
+		var ids []string
+		for _, it := range got {
+			ids = append(ids, it.ID)
+		}
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("findItems(%q, %s) = %v, %v; want error with %q", tc.ref, tc.op, ids, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(ids, tc.want) {
+			t.Errorf("findItems(%q, %s) = %v, %v; want %v", tc.ref, tc.op, ids, err, tc.want)
+		}
+	}
+	if _, err := findItems(&mealie.ShoppingList{}, "eggs", "check"); err == nil || !strings.Contains(err.Error(), "the list is empty") {
+		t.Errorf("empty list: %v", err)
+	}
+}
