@@ -127,6 +127,9 @@ func TestDemoPrintedCommandsRun(t *testing.T) {
 	}
 
 	t.Run("stdio without -e", func(t *testing.T) {
+		// The pages' Inspector blocks skip without the pinned Inspector, and
+		// so does this: it reruns one of them.
+		demotest.Need(t, filepath.Join(root, inspectorDir, "node_modules", ".package-lock.json"), "make test-deps (npm ci --prefix integration/inspector)")
 		if stdio == "" {
 			t.Fatal("no documented Inspector command runs bin/sous mcp --stdio")
 		}
