@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"connectrpc.com/connect"
+	"github.com/google/uuid"
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
@@ -432,5 +433,50 @@ func TestSuggestFromPantryCoversKinds(t *testing.T) {
 		if !slices.Equal(got[pantry], []string{food}) {
 			t.Errorf("resolved[%q] = %q, want [%q]", pantry, got[pantry], food)
 		}
+	}
+}
+
+// TestSuggestPantryAliasesNameTheSameThing: a pantry alias is another name
+// for the item, not a general name: "chicken thighs" (alias "chicken")
+// does not make "chicken breasts" or "ground chicken" on hand, nor does
+// "pork mince" (aliases "minced pork", "pork") make "pork belly", in the
+// library's foods or in lines of text.
+func TestSuggestPantryAliasesNameTheSameThing(t *testing.T) {
+	f := newFake(t)
+	s, err := New(Config{MealieURL: f.srv.URL, MealieToken: "tok", Backoff: 1, Pantry: &fakePantry{items: []*pantryv1.PantryItem{
+		{Name: "chicken thighs", Aliases: []string{"chicken"}, State: pantryv1.ItemState_ITEM_STATE_IN},
+		{Name: "pork mince", Aliases: []string{"minced pork", "pork"}, State: pantryv1.ItemState_ITEM_STATE_IN},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recipe := func(slug string, line map[string]any) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.recipes[slug] = map[string]any{"id": uuid.NewString(), "slug": slug, "name": slug,
+			"recipeIngredient": []any{line}, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
+	}
+	for _, n := range []string{"chicken thighs", "chicken breasts", "ground chicken", "pork mince", "pork belly"} {
+		id := f.addFood(n, "")
+		recipe(strings.ReplaceAll(n, " ", "-"), map[string]any{"quantity": 1, "food": map[string]any{"id": id, "name": n}, "note": "", "display": n})
+	}
+	for slug, text := range map[string]string{"text-breasts": "2 chicken breasts", "text-belly": "1 lb pork belly", "text-minced": "500 g minced pork"} {
+		recipe(slug, map[string]any{"quantity": 0, "note": text, "display": text})
+	}
+	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{FromPantry: true, MaxMissingFoods: ptrInt32(0)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range res.Msg.Items {
+		got = append(got, it.GetRecipe().GetSlug())
+	}
+	slices.Sort(got)
+	if want := []string{"chicken-thighs", "pork-mince", "text-minced"}; !slices.Equal(got, want) {
+		t.Errorf("suggested %q, want %q", got, want)
+	}
+	// each item was read as itself, which an answer does not repeat
+	if r := resolvedOf(res.Msg.Resolved); len(r) != 0 {
+		t.Errorf("resolved = %q, want none", r)
 	}
 }

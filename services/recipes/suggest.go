@@ -100,10 +100,10 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 	// rices, "chicken" its chicken thighs), and lines Mealie keeps as text
 	// by their words ("lime" in "juice of 1 lime"): textNames are read
 	// against those.
-	var textNames []string
+	var textNames []textName
 	var unknown []string
 	for _, n := range uniqueNames(m.GetFoods()) {
-		textNames = append(textNames, n)
+		textNames = append(textNames, textName{name: n})
 		found := fx.covered(n)
 		if len(found) == 0 {
 			unknown = append(unknown, n)
@@ -120,13 +120,22 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 			return nil, err
 		}
 		for _, pi := range items {
+			// The item's own name covers the library's kinds of it; an
+			// alias is another name for the same thing and only ever
+			// names that thing ("chicken" for "chicken thighs" is not
+			// every chicken), in the library and in lines of text.
 			var found []*mealie.TaxonomyItem
-			for _, n := range append([]string{pi.GetName()}, pi.GetAliases()...) {
+			for i, n := range append([]string{pi.GetName()}, pi.GetAliases()...) {
 				if strings.TrimSpace(n) == "" {
 					continue
 				}
-				textNames = append(textNames, n)
-				for _, it := range fx.covered(n) {
+				alias := i > 0
+				textNames = append(textNames, textName{name: n, alias: alias})
+				matched := fx.covered(n)
+				if alias {
+					matched = fx.same(n)
+				}
+				for _, it := range matched {
 					if !slices.Contains(found, it) {
 						found = append(found, it)
 					}
@@ -272,7 +281,7 @@ func (s *Service) pantryInStock(ctx context.Context) ([]*pantryv1.PantryItem, er
 // left out; textOnly keeps only recipes with a line matched by text (the
 // ones Mealie's own ranking cannot see). hits maps each folded text name to
 // a few of the lines it matched.
-func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]string, textNames []string, maxMissing, limit int, textOnly bool) ([]*recipesv1.Suggestion, map[string][]string, error) {
+func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]string, textNames []textName, maxMissing, limit int, textOnly bool) ([]*recipesv1.Suggestion, map[string][]string, error) {
 	list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
 	if err != nil {
 		return nil, nil, err
@@ -314,6 +323,22 @@ func sortSuggestions(out []*recipesv1.Suggestion) {
 	})
 }
 
+// textName is a name on hand read against lines of text: a name the cook
+// gave or a pantry item's own name covers the kinds of it (names.Covers:
+// "chicken" in "2 chicken breasts"); a pantry alias only names the same
+// thing (names.Mentions).
+type textName struct {
+	name  string
+	alias bool
+}
+
+func (tn textName) matches(line string) bool {
+	if tn.alias {
+		return names.Mentions(tn.name, line)
+	}
+	return names.Covers(tn.name, line)
+}
+
 // maxTextHits is how many matched lines a name's resolved entry quotes.
 const maxTextHits = 3
 
@@ -330,7 +355,7 @@ func lineText(in *mealie.RecipeIngredient) string {
 
 // rankOne scores one recipe, or returns nil when it does not qualify;
 // matched counts its lines matched by text.
-func rankOne(r *mealie.Recipe, foods, tools map[string]string, textNames []string, maxMissing int, hits map[string][]string) (sg *recipesv1.Suggestion, matched int) {
+func rankOne(r *mealie.Recipe, foods, tools map[string]string, textNames []textName, maxMissing int, hits map[string][]string) (sg *recipesv1.Suggestion, matched int) {
 	sg = &recipesv1.Suggestion{Recipe: &recipesv1.RecipeSummary{Slug: r.Slug, Name: r.Name, Description: str(r.Description)}}
 	seen := map[string]bool{}
 	needed := 0
@@ -341,11 +366,11 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, textNames []strin
 			if t == "" {
 				continue
 			}
-			for _, n := range textNames {
-				if names.Covers(n, t) {
+			for _, tn := range textNames {
+				if tn.matches(t) {
 					needed++
 					matched++
-					if k := names.Fold(n); len(hits[k]) < maxTextHits && !slices.Contains(hits[k], t) {
+					if k := names.Fold(tn.name); len(hits[k]) < maxTextHits && !slices.Contains(hits[k], t) {
 						hits[k] = append(hits[k], t)
 					}
 					break

@@ -239,6 +239,29 @@ func (ix *Index) Covered(name string) []Entry {
 	return out
 }
 
+// Same is every entry name is another name for: the entries it matches at
+// the exact, alias or plural level, never the general one, in index order.
+// A pantry item's aliases are read this way (an alias "chicken" of
+// "chicken thighs" names the thighs, not every chicken the library has).
+func (ix *Index) Same(name string) []Entry {
+	f := Fold(name)
+	if f == "" {
+		return nil
+	}
+	w := Words(name)
+	var out []Entry
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		for _, how := range []How{Exact, Alias, Plural} {
+			if _, ok := e.match(how, name, f, w); ok {
+				out = append(out, e.Entry)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // Closest are up to n entry names nearest to name by edit distance (on
 // folded names and their keys), closest first, however far: what a tool
 // error offers when a name finds nothing.

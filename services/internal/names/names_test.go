@@ -260,6 +260,52 @@ func TestCovered(t *testing.T) {
 	}
 }
 
+// TestSame: another name for a thing (a pantry alias) finds what it names
+// exactly, as another name or in the plural, never the kinds a general name
+// covers: "chicken" is not every chicken in the library.
+func TestSame(t *testing.T) {
+	ix := messy(t)
+	for _, c := range []struct {
+		name string
+		want []string
+	}{
+		{"chicken", nil},
+		{"rice", []string{"rice ($0.60)"}},
+		{"chicken thigh", []string{"chicken thighs"}},
+		{"lemongrass", []string{"lemongras"}},
+		{"", nil},
+	} {
+		var got []string
+		for _, e := range ix.Same(c.name) {
+			got = append(got, e.Name)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Same(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestMentions: a line of text names a thing by another name only when
+// nothing more specific follows it.
+func TestMentions(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"chicken", "2 chicken breasts", false},
+		{"chicken", "1 whole chicken", true},
+		{"pork", "1 lb pork belly", false},
+		{"minced pork", "500 g minced pork", true},
+		{"lime", "salt and 1 lime", true},
+		{"lime", "juice of 1 lime", true},
+		{"", "rice", false},
+	} {
+		if got := Mentions(c.name, c.text); got != c.want {
+			t.Errorf("Mentions(%q, %q) = %v, want %v", c.name, c.text, got, c.want)
+		}
+	}
+}
+
 func TestBind(t *testing.T) {
 	ix := messy(t)
 	for _, c := range []struct {
