@@ -480,3 +480,76 @@ func TestSuggestPantryAliasesNameTheSameThing(t *testing.T) {
 		t.Errorf("resolved = %q, want none", r)
 	}
 }
+
+// TestSuggestionOrder: suggestions rank by how many names on hand they
+// cover, then by fewest missing; a recipe matched by its lines of text does
+// not outrank one whose linked foods match at least as many (a text recipe
+// misses nothing, since lines no name covers are left out).
+func TestSuggestionOrder(t *testing.T) {
+	sg := func(slug string, missing ...string) *recipesv1.Suggestion {
+		return &recipesv1.Suggestion{Recipe: &recipesv1.RecipeSummary{Slug: slug, Name: slug}, MissingFoods: missing}
+	}
+	for _, c := range []struct {
+		name         string
+		remote, text []*recipesv1.Suggestion
+		scores       map[string]score
+		want         []string
+	}{
+		{"more covered first", []*recipesv1.Suggestion{sg("simple-chicken-and-rice", "onion")}, []*recipesv1.Suggestion{sg("lime-water")},
+			map[string]score{"simple-chicken-and-rice": {covered: 3}, "lime-water": {covered: 1, text: 1}},
+			[]string{"simple-chicken-and-rice", "lime-water"}},
+		{"linked before text when equal", []*recipesv1.Suggestion{sg("zesty-rice")}, []*recipesv1.Suggestion{sg("a-text-rice")},
+			map[string]score{"zesty-rice": {covered: 2}, "a-text-rice": {covered: 2, text: 2}},
+			[]string{"zesty-rice", "a-text-rice"}},
+		{"fewer missing when equally covered", []*recipesv1.Suggestion{sg("a", "x", "y"), sg("b", "x")}, nil,
+			map[string]score{"a": {covered: 2}, "b": {covered: 2}},
+			[]string{"b", "a"}},
+		{"a repeat is dropped, limit kept", []*recipesv1.Suggestion{sg("a"), sg("b"), sg("c")}, []*recipesv1.Suggestion{sg("a")},
+			map[string]score{"a": {covered: 1}, "b": {covered: 3}, "c": {covered: 2}},
+			[]string{"b", "c"}},
+	} {
+		var got []string
+		for _, s := range mergeSuggestions(c.remote, c.text, c.scores, 2) {
+			got = append(got, s.GetRecipe().GetSlug())
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSuggestLinkedFoodsOutrankText: asked for "chicken thighs, rice,
+// lime", the recipe whose linked foods cover all three comes above one
+// whose only matched line is text, though it misses a food.
+func TestSuggestLinkedFoodsOutrankText(t *testing.T) {
+	f := newFake(t)
+	s, err := New(Config{MealieURL: f.srv.URL, MealieToken: "tok", Backoff: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []any
+	for _, n := range []string{"chicken thighs", "rice", "lime", "onion"} {
+		id := f.addFood(n, "")
+		lines = append(lines, map[string]any{"quantity": 1, "food": map[string]any{"id": id, "name": n}, "note": "", "display": n})
+	}
+	f.mu.Lock()
+	f.recipes["simple-chicken-and-rice"] = map[string]any{"id": uuid.NewString(), "slug": "simple-chicken-and-rice", "name": "Simple Chicken and Rice",
+		"recipeIngredient": lines, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
+	f.recipes["agua-fresca"] = map[string]any{"id": uuid.NewString(), "slug": "agua-fresca", "name": "Agua Fresca",
+		"recipeIngredient": []any{
+			map[string]any{"quantity": 0, "note": "juice of 1 lime", "display": "juice of 1 lime"},
+			map[string]any{"quantity": 0, "note": "2 cups watermelon", "display": "2 cups watermelon"},
+		}, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
+	f.mu.Unlock()
+	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{Foods: []string{"chicken thighs", "rice", "lime"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range res.Msg.Items {
+		got = append(got, it.GetRecipe().GetSlug())
+	}
+	if want := []string{"simple-chicken-and-rice", "agua-fresca"}; !slices.Equal(got, want) {
+		t.Errorf("suggested %q, want %q", got, want)
+	}
+}
