@@ -553,3 +553,43 @@ func TestSuggestLinkedFoodsOutrankText(t *testing.T) {
 		t.Errorf("suggested %q, want %q", got, want)
 	}
 }
+
+// TestWriteNeverBindsAMoreSpecificFood: a write's food binds a stored one
+// that differs by noise alone; one a preparation word makes more specific
+// ("COLD cooked brown rice" for "brown rice") is not the food given, so
+// the given name is created and reported in created_foods.
+func TestWriteNeverBindsAMoreSpecificFood(t *testing.T) {
+	for _, c := range []struct {
+		line, food    string
+		wantFood      string
+		wantCreated   []string
+		wantsResolved bool
+	}{
+		{"1 cup brown rice", "brown rice", "brown rice", []string{"brown rice"}, false},
+		{"1 bunch cilantro", "cilantro", "cilantro", []string{"cilantro"}, false},
+		{"1 cup rice", "rice", "rice ($0.60)", nil, true},
+		{"2 tbsp vegetable oil", "vegetable oil", "vegetable oil*", nil, true},
+	} {
+		t.Run(c.food, func(t *testing.T) {
+			s, f := newService(t)
+			for _, n := range []string{"COLD cooked brown rice", "fresh cilantro", "rice ($0.60)", "vegetable oil*"} {
+				f.addFood(n, "")
+			}
+			f.parses = map[string]map[string]any{c.line: ing(1, "", c.food, "")}
+			res, err := s.CreateRecipe(context.Background(), req(&recipesv1.CreateRecipeRequest{Name: "Bowl", Ingredients: textLines(c.line)}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Msg.CreatedFoods, c.wantCreated) {
+				t.Errorf("created_foods = %q, want %q", res.Msg.CreatedFoods, c.wantCreated)
+			}
+			if got := resolvedOf(res.Msg.Resolved)[c.food]; c.wantsResolved != slices.Equal(got, []string{c.wantFood}) {
+				t.Errorf("resolved[%q] = %q", c.food, got)
+			}
+			l := f.lastBody(http.MethodPatch, "/api/recipes/bowl")["recipeIngredient"].([]any)[0].(map[string]any)
+			if fd, _ := l["food"].(map[string]any); fd == nil || fd["name"] != c.wantFood {
+				t.Errorf("written line = %v, want food %q", l, c.wantFood)
+			}
+		})
+	}
+}

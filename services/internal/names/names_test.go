@@ -306,6 +306,24 @@ func TestMentions(t *testing.T) {
 	}
 }
 
+// TestBindKeepsReads: what a write no longer binds, a read still finds
+// (search and suggestions read "brown rice" as the library's cooked one).
+func TestBindKeepsReads(t *testing.T) {
+	ix := messy(t)
+	for _, c := range []struct{ name, want string }{
+		{"brown rice", "COLD cooked brown rice"},
+		{"cilantro", "fresh cilantro"},
+	} {
+		r := ix.Resolve(c.name)
+		if r.How != Plural || !slices.Equal(r.MatchNames(), []string{c.want}) {
+			t.Errorf("Resolve(%q) = %q %v, want [%q] plural", c.name, r.MatchNames(), r.How, c.want)
+		}
+		if got := ix.Same(c.name); len(got) != 1 || got[0].Name != c.want {
+			t.Errorf("Same(%q) = %v, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 func TestBind(t *testing.T) {
 	ix := messy(t)
 	for _, c := range []struct {
@@ -320,8 +338,19 @@ func TestBind(t *testing.T) {
 		{"tomatoes", "tomatoes", Exact, nil},
 		{"lemongrass", "lemongras", Alias, nil},
 		{"fresh cilantro", "fresh cilantro", Exact, nil},
-		{"cilantro", "fresh cilantro", Plural, nil},
+		// a write binds a stored name that differs by noise alone
 		{"rice", "rice ($0.60)", Plural, nil},
+		{"vegetable oil", "vegetable oil*", Plural, nil},
+		{"milk", "milk of choice", Plural, nil},
+		{"ranch seasoning", "pkt Ranch Seasoning", Plural, nil},
+		{"chicken thigh", "chicken thighs", Plural, nil},
+		// never one a preparation word makes more specific: the caller
+		// creates the name instead
+		{"brown rice", "", None, nil},
+		{"cilantro", "", None, nil},
+		{"ginger", "", None, nil},
+		// the given name may be the more specific one
+		{"chopped fresh cilantro", "fresh cilantro", Plural, nil},
 		// a general word is never narrowed on a write
 		{"chicken", "", None, nil},
 		{"noodles", "", None, nil},
