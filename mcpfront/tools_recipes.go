@@ -402,7 +402,7 @@ type suggestRecipesIn struct {
 func suggestRecipesTool() Tool {
 	return newTool(ToolsetRecipes, &mcp.Tool{
 		Name:        "suggest_recipes",
-		Description: "Call when asked what to make from some foods or the pantry. Ranks by fewest missing foods.",
+		Description: "Call when asked what to make from some foods or the pantry. Ranks by most foods on hand used, then fewest missing.",
 		Annotations: readAnn(),
 	}, hasRecipes, props{
 		"foods":             both(maxItems(100), guardItems(limits.TaxonomyNameChars)),

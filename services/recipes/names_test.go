@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"connectrpc.com/connect"
+	"github.com/google/uuid"
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
@@ -432,5 +433,163 @@ func TestSuggestFromPantryCoversKinds(t *testing.T) {
 		if !slices.Equal(got[pantry], []string{food}) {
 			t.Errorf("resolved[%q] = %q, want [%q]", pantry, got[pantry], food)
 		}
+	}
+}
+
+// TestSuggestPantryAliasesNameTheSameThing: a pantry alias is another name
+// for the item, not a general name: "chicken thighs" (alias "chicken")
+// does not make "chicken breasts" or "ground chicken" on hand, nor does
+// "pork mince" (aliases "minced pork", "pork") make "pork belly", in the
+// library's foods or in lines of text.
+func TestSuggestPantryAliasesNameTheSameThing(t *testing.T) {
+	f := newFake(t)
+	s, err := New(Config{MealieURL: f.srv.URL, MealieToken: "tok", Backoff: 1, Pantry: &fakePantry{items: []*pantryv1.PantryItem{
+		{Name: "chicken thighs", Aliases: []string{"chicken"}, State: pantryv1.ItemState_ITEM_STATE_IN},
+		{Name: "pork mince", Aliases: []string{"minced pork", "pork"}, State: pantryv1.ItemState_ITEM_STATE_IN},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recipe := func(slug string, line map[string]any) {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.recipes[slug] = map[string]any{"id": uuid.NewString(), "slug": slug, "name": slug,
+			"recipeIngredient": []any{line}, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
+	}
+	for _, n := range []string{"chicken thighs", "chicken breasts", "ground chicken", "pork mince", "pork belly"} {
+		id := f.addFood(n, "")
+		recipe(strings.ReplaceAll(n, " ", "-"), map[string]any{"quantity": 1, "food": map[string]any{"id": id, "name": n}, "note": "", "display": n})
+	}
+	for slug, text := range map[string]string{"text-breasts": "2 chicken breasts", "text-belly": "1 lb pork belly", "text-minced": "500 g minced pork"} {
+		recipe(slug, map[string]any{"quantity": 0, "note": text, "display": text})
+	}
+	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{FromPantry: true, MaxMissingFoods: ptrInt32(0)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range res.Msg.Items {
+		got = append(got, it.GetRecipe().GetSlug())
+	}
+	slices.Sort(got)
+	if want := []string{"chicken-thighs", "pork-mince", "text-minced"}; !slices.Equal(got, want) {
+		t.Errorf("suggested %q, want %q", got, want)
+	}
+	// each item was read as itself, which an answer does not repeat
+	if r := resolvedOf(res.Msg.Resolved); len(r) != 0 {
+		t.Errorf("resolved = %q, want none", r)
+	}
+}
+
+// TestSuggestionOrder: suggestions rank by how many names on hand they
+// cover, then by fewest missing; a recipe matched by its lines of text does
+// not outrank one whose linked foods match at least as many (a text recipe
+// misses nothing, since lines no name covers are left out).
+func TestSuggestionOrder(t *testing.T) {
+	sg := func(slug string, missing ...string) *recipesv1.Suggestion {
+		return &recipesv1.Suggestion{Recipe: &recipesv1.RecipeSummary{Slug: slug, Name: slug}, MissingFoods: missing}
+	}
+	for _, c := range []struct {
+		name         string
+		remote, text []*recipesv1.Suggestion
+		scores       map[string]score
+		want         []string
+	}{
+		{"more covered first", []*recipesv1.Suggestion{sg("simple-chicken-and-rice", "onion")}, []*recipesv1.Suggestion{sg("lime-water")},
+			map[string]score{"simple-chicken-and-rice": {covered: 3}, "lime-water": {covered: 1, text: 1}},
+			[]string{"simple-chicken-and-rice", "lime-water"}},
+		{"linked before text when equal", []*recipesv1.Suggestion{sg("zesty-rice")}, []*recipesv1.Suggestion{sg("a-text-rice")},
+			map[string]score{"zesty-rice": {covered: 2}, "a-text-rice": {covered: 2, text: 2}},
+			[]string{"zesty-rice", "a-text-rice"}},
+		{"fewer missing when equally covered", []*recipesv1.Suggestion{sg("a", "x", "y"), sg("b", "x")}, nil,
+			map[string]score{"a": {covered: 2}, "b": {covered: 2}},
+			[]string{"b", "a"}},
+		{"a repeat is dropped, limit kept", []*recipesv1.Suggestion{sg("a"), sg("b"), sg("c")}, []*recipesv1.Suggestion{sg("a")},
+			map[string]score{"a": {covered: 1}, "b": {covered: 3}, "c": {covered: 2}},
+			[]string{"b", "c"}},
+	} {
+		var got []string
+		for _, s := range mergeSuggestions(c.remote, c.text, c.scores, 2) {
+			got = append(got, s.GetRecipe().GetSlug())
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSuggestLinkedFoodsOutrankText: asked for "chicken thighs, rice,
+// lime", the recipe whose linked foods cover all three comes above one
+// whose only matched line is text, though it misses a food.
+func TestSuggestLinkedFoodsOutrankText(t *testing.T) {
+	f := newFake(t)
+	s, err := New(Config{MealieURL: f.srv.URL, MealieToken: "tok", Backoff: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []any
+	for _, n := range []string{"chicken thighs", "rice", "lime", "onion"} {
+		id := f.addFood(n, "")
+		lines = append(lines, map[string]any{"quantity": 1, "food": map[string]any{"id": id, "name": n}, "note": "", "display": n})
+	}
+	f.mu.Lock()
+	f.recipes["simple-chicken-and-rice"] = map[string]any{"id": uuid.NewString(), "slug": "simple-chicken-and-rice", "name": "Simple Chicken and Rice",
+		"recipeIngredient": lines, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
+	f.recipes["agua-fresca"] = map[string]any{"id": uuid.NewString(), "slug": "agua-fresca", "name": "Agua Fresca",
+		"recipeIngredient": []any{
+			map[string]any{"quantity": 0, "note": "juice of 1 lime", "display": "juice of 1 lime"},
+			map[string]any{"quantity": 0, "note": "2 cups watermelon", "display": "2 cups watermelon"},
+		}, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
+	f.mu.Unlock()
+	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{Foods: []string{"chicken thighs", "rice", "lime"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range res.Msg.Items {
+		got = append(got, it.GetRecipe().GetSlug())
+	}
+	if want := []string{"simple-chicken-and-rice", "agua-fresca"}; !slices.Equal(got, want) {
+		t.Errorf("suggested %q, want %q", got, want)
+	}
+}
+
+// TestWriteNeverBindsAMoreSpecificFood: a write's food binds a stored one
+// that differs by noise alone; one a preparation word makes more specific
+// ("COLD cooked brown rice" for "brown rice") is not the food given, so
+// the given name is created and reported in created_foods.
+func TestWriteNeverBindsAMoreSpecificFood(t *testing.T) {
+	for _, c := range []struct {
+		line, food    string
+		wantFood      string
+		wantCreated   []string
+		wantsResolved bool
+	}{
+		{"1 cup brown rice", "brown rice", "brown rice", []string{"brown rice"}, false},
+		{"1 bunch cilantro", "cilantro", "cilantro", []string{"cilantro"}, false},
+		{"1 cup rice", "rice", "rice ($0.60)", nil, true},
+		{"2 tbsp vegetable oil", "vegetable oil", "vegetable oil*", nil, true},
+	} {
+		t.Run(c.food, func(t *testing.T) {
+			s, f := newService(t)
+			for _, n := range []string{"COLD cooked brown rice", "fresh cilantro", "rice ($0.60)", "vegetable oil*"} {
+				f.addFood(n, "")
+			}
+			f.parses = map[string]map[string]any{c.line: ing(1, "", c.food, "")}
+			res, err := s.CreateRecipe(context.Background(), req(&recipesv1.CreateRecipeRequest{Name: "Bowl", Ingredients: textLines(c.line)}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(res.Msg.CreatedFoods, c.wantCreated) {
+				t.Errorf("created_foods = %q, want %q", res.Msg.CreatedFoods, c.wantCreated)
+			}
+			if got := resolvedOf(res.Msg.Resolved)[c.food]; c.wantsResolved != slices.Equal(got, []string{c.wantFood}) {
+				t.Errorf("resolved[%q] = %q", c.food, got)
+			}
+			l := f.lastBody(http.MethodPatch, "/api/recipes/bowl")["recipeIngredient"].([]any)[0].(map[string]any)
+			if fd, _ := l["food"].(map[string]any); fd == nil || fd["name"] != c.wantFood {
+				t.Errorf("written line = %v, want food %q", l, c.wantFood)
+			}
+		})
 	}
 }

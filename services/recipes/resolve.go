@@ -84,6 +84,16 @@ func (x *itemIndex) covered(name string) []*mealie.TaxonomyItem {
 	return out
 }
 
+// same is every item name is another name for (see names.Index.Same):
+// what a pantry alias matches.
+func (x *itemIndex) same(name string) []*mealie.TaxonomyItem {
+	var out []*mealie.TaxonomyItem
+	for _, e := range x.Same(name) {
+		out = append(out, x.byID[e.ID])
+	}
+	return out
+}
+
 // findItem finds the item name binds to, or nil (ambiguity included).
 func findItem(items []mealie.TaxonomyItem, name string) *mealie.TaxonomyItem {
 	it, _, _ := indexItems(items).bind(name)

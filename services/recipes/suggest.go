@@ -100,10 +100,10 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 	// rices, "chicken" its chicken thighs), and lines Mealie keeps as text
 	// by their words ("lime" in "juice of 1 lime"): textNames are read
 	// against those.
-	var textNames []string
+	var textNames []textName
 	var unknown []string
 	for _, n := range uniqueNames(m.GetFoods()) {
-		textNames = append(textNames, n)
+		textNames = append(textNames, textName{name: n})
 		found := fx.covered(n)
 		if len(found) == 0 {
 			unknown = append(unknown, n)
@@ -120,13 +120,22 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 			return nil, err
 		}
 		for _, pi := range items {
+			// The item's own name covers the library's kinds of it; an
+			// alias is another name for the same thing and only ever
+			// names that thing ("chicken" for "chicken thighs" is not
+			// every chicken), in the library and in lines of text.
 			var found []*mealie.TaxonomyItem
-			for _, n := range append([]string{pi.GetName()}, pi.GetAliases()...) {
+			for i, n := range append([]string{pi.GetName()}, pi.GetAliases()...) {
 				if strings.TrimSpace(n) == "" {
 					continue
 				}
-				textNames = append(textNames, n)
-				for _, it := range fx.covered(n) {
+				alias := i > 0
+				textNames = append(textNames, textName{name: n, alias: alias})
+				matched := fx.covered(n)
+				if alias {
+					matched = fx.same(n)
+				}
+				for _, it := range matched {
 					if !slices.Contains(found, it) {
 						found = append(found, it)
 					}
@@ -186,18 +195,18 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 			}
 			// Mealie ranks by linked foods only; recipes whose lines
 			// are text are read here and merged in.
-			text, hits, err := s.rankLocally(ctx, foodIDs, toolIDs, textNames, maxMissing, limit, true)
+			text, hits, scores, err := s.rankLocally(ctx, foodIDs, toolIDs, textNames, maxMissing, limit, true)
 			if err != nil {
 				return nil, mealie.ConnectError(err)
 			}
-			return finish(mergeSuggestions(items, text, limit), hits), nil
+			return finish(mergeSuggestions(items, text, scores, limit), hits), nil
 		case mealie.StatusOf(err) == http.StatusNotFound:
 			s.noSuggestions.Store(true)
 		default:
 			return nil, mealie.ConnectError(err)
 		}
 	}
-	items, hits, err := s.rankLocally(ctx, foodIDs, toolIDs, textNames, maxMissing, limit, false)
+	items, hits, _, err := s.rankLocally(ctx, foodIDs, toolIDs, textNames, maxMissing, limit, false)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
@@ -208,8 +217,12 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 }
 
 // mergeSuggestions adds the text-matched suggestions to Mealie's, keeping
-// Mealie's first and dropping repeats, then orders by fewest missing.
-func mergeSuggestions(remote, text []*recipesv1.Suggestion, limit int) []*recipesv1.Suggestion {
+// Mealie's first and dropping repeats, then orders them as sortSuggestions
+// does with the scores sous read from the same recipes: Mealie's answer
+// says what is missing but not what is covered, and a recipe of text lines
+// misses nothing (a line no name covers is left out) so by fewest missing
+// alone it came above recipes whose linked foods match more.
+func mergeSuggestions(remote, text []*recipesv1.Suggestion, scores map[string]score, limit int) []*recipesv1.Suggestion {
 	seen := map[string]bool{}
 	out := make([]*recipesv1.Suggestion, 0, len(remote)+len(text))
 	for _, list := range [][]*recipesv1.Suggestion{remote, text} {
@@ -221,7 +234,7 @@ func mergeSuggestions(remote, text []*recipesv1.Suggestion, limit int) []*recipe
 			out = append(out, sg)
 		}
 	}
-	sortSuggestions(out)
+	sortSuggestions(out, scores)
 	if len(out) > limit {
 		out = out[:limit]
 	}
@@ -263,55 +276,88 @@ func (s *Service) pantryInStock(ctx context.Context) ([]*pantryv1.PantryItem, er
 
 // rankLocally is Mealie 3.x's suggestion ranking computed from recipe
 // details: a recipe qualifies when it lacks at most maxMissing of its
-// ingredient foods and at most MaxMissingTools of its tools; fewest missing
-// foods first, then fewest missing tools, then name. Lines with no food
+// ingredient foods and at most MaxMissingTools of its tools, ordered by
+// sortSuggestions. Lines with no food
 // (text Mealie's parser did not link) count as on hand when one of
 // textNames covers their words (names.Covers: "lime" in "juice of 1 lime")
 // and are left out otherwise, as Mealie leaves them out. Recipes with no
 // food, no tool and no such line say nothing about what is on hand and are
 // left out; textOnly keeps only recipes with a line matched by text (the
 // ones Mealie's own ranking cannot see). hits maps each folded text name to
-// a few of the lines it matched.
-func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]string, textNames []string, maxMissing, limit int, textOnly bool) ([]*recipesv1.Suggestion, map[string][]string, error) {
+// a few of the lines it matched; scores holds every recipe read, by slug.
+func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]string, textNames []textName, maxMissing, limit int, textOnly bool) ([]*recipesv1.Suggestion, map[string][]string, map[string]score, error) {
 	list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var out []*recipesv1.Suggestion
 	hits := map[string][]string{}
+	scores := map[string]score{}
 	err = s.details(ctx, list, func(sum *mealie.RecipeSummary, r *mealie.Recipe, err error) error {
 		if err != nil {
 			return nil
 		}
-		sg, matched := rankOne(r, foods, tools, textNames, maxMissing, hits)
-		if sg != nil && (!textOnly || matched > 0) {
+		sg, sc := rankOne(r, foods, tools, textNames, maxMissing, hits)
+		scores[r.Slug] = sc
+		if sg != nil && (!textOnly || sc.text > 0) {
 			out = append(out, sg)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	sortSuggestions(out)
+	sortSuggestions(out, scores)
 	if len(out) > limit {
 		out = out[:limit]
 	}
-	return out, hits, nil
+	return out, hits, scores, nil
 }
 
-// sortSuggestions orders fewest missing foods first, then fewest missing
-// tools, then name.
-func sortSuggestions(out []*recipesv1.Suggestion) {
+// score is what sous read of one recipe against the names on hand:
+// covered counts its foods on hand and the names on hand its lines of text
+// name (each name once, however many lines), text the latter alone.
+type score struct {
+	covered, text int
+}
+
+// sortSuggestions orders by most covered first (see score), then fewest
+// missing foods, then fewer lines matched only by text (a linked food is
+// surer than a word in a line), then fewest missing tools, then name.
+func sortSuggestions(out []*recipesv1.Suggestion, scores map[string]score) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
+		sa, sb := scores[a.GetRecipe().GetSlug()], scores[b.GetRecipe().GetSlug()]
+		if sa.covered != sb.covered {
+			return sa.covered > sb.covered
+		}
 		if len(a.MissingFoods) != len(b.MissingFoods) {
 			return len(a.MissingFoods) < len(b.MissingFoods)
+		}
+		if sa.text != sb.text {
+			return sa.text < sb.text
 		}
 		if len(a.MissingTools) != len(b.MissingTools) {
 			return len(a.MissingTools) < len(b.MissingTools)
 		}
 		return strings.ToLower(a.Recipe.Name) < strings.ToLower(b.Recipe.Name)
 	})
+}
+
+// textName is a name on hand read against lines of text: a name the cook
+// gave or a pantry item's own name covers the kinds of it (names.Covers:
+// "chicken" in "2 chicken breasts"); a pantry alias only names the same
+// thing (names.Mentions).
+type textName struct {
+	name  string
+	alias bool
+}
+
+func (tn textName) matches(line string) bool {
+	if tn.alias {
+		return names.Mentions(tn.name, line)
+	}
+	return names.Covers(tn.name, line)
 }
 
 // maxTextHits is how many matched lines a name's resolved entry quotes.
@@ -328,11 +374,11 @@ func lineText(in *mealie.RecipeIngredient) string {
 	return ""
 }
 
-// rankOne scores one recipe, or returns nil when it does not qualify;
-// matched counts its lines matched by text.
-func rankOne(r *mealie.Recipe, foods, tools map[string]string, textNames []string, maxMissing int, hits map[string][]string) (sg *recipesv1.Suggestion, matched int) {
+// rankOne scores one recipe; sg is nil when it does not qualify.
+func rankOne(r *mealie.Recipe, foods, tools map[string]string, textNames []textName, maxMissing int, hits map[string][]string) (sg *recipesv1.Suggestion, sc score) {
 	sg = &recipesv1.Suggestion{Recipe: &recipesv1.RecipeSummary{Slug: r.Slug, Name: r.Name, Description: str(r.Description)}}
 	seen := map[string]bool{}
+	textSeen := map[string]bool{}
 	needed := 0
 	for i := range r.Ingredients {
 		in := &r.Ingredients[i]
@@ -341,11 +387,16 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, textNames []strin
 			if t == "" {
 				continue
 			}
-			for _, n := range textNames {
-				if names.Covers(n, t) {
+			for _, tn := range textNames {
+				if tn.matches(t) {
 					needed++
-					matched++
-					if k := names.Fold(n); len(hits[k]) < maxTextHits && !slices.Contains(hits[k], t) {
+					k := names.Fold(tn.name)
+					if !textSeen[k] {
+						textSeen[k] = true
+						sc.text++
+						sc.covered++
+					}
+					if len(hits[k]) < maxTextHits && !slices.Contains(hits[k], t) {
 						hits[k] = append(hits[k], t)
 					}
 					break
@@ -360,6 +411,8 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, textNames []strin
 		needed++
 		if _, ok := foods[in.Food.ID]; !ok {
 			sg.MissingFoods = append(sg.MissingFoods, in.Food.Name)
+		} else {
+			sc.covered++
 		}
 	}
 	for _, t := range r.Tools {
@@ -369,9 +422,9 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, textNames []strin
 		}
 	}
 	if needed == 0 || len(sg.MissingFoods) > maxMissing || len(sg.MissingTools) > MaxMissingTools {
-		return nil, matched
+		return nil, sc
 	}
-	return sg, matched
+	return sg, sc
 }
 
 // parsers maps the API's parser to Mealie's name; unspecified is Mealie's

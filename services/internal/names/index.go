@@ -102,6 +102,7 @@ type entry struct {
 	others []string // Fold of each Other
 	words  []string // Words(Name)
 	keys   [][]string
+	strict [][]string   // strictWords of Name and each Other, for Bind
 	joined []string     // each key joined by spaces, for edit distances
 	alts   [][][]string // alternatives of each key, for General
 }
@@ -121,12 +122,14 @@ func NewIndex(entries []Entry) *Index {
 		}
 		ie := entry{Entry: e, fold: Fold(e.Name), words: Words(e.Name)}
 		ie.keys = append(ie.keys, ie.words)
+		ie.strict = append(ie.strict, strictWords(e.Name))
 		for _, o := range e.Others {
 			if strings.TrimSpace(o) == "" {
 				continue
 			}
 			ie.others = append(ie.others, Fold(o))
 			ie.keys = append(ie.keys, Words(o))
+			ie.strict = append(ie.strict, strictWords(o))
 		}
 		for _, k := range ie.keys {
 			ie.joined = append(ie.joined, strings.Join(k, " "))
@@ -230,6 +233,29 @@ func (ix *Index) Covered(name string) []Entry {
 	for i := range ix.entries {
 		e := &ix.entries[i]
 		for _, how := range []How{Exact, Alias, Plural, General} {
+			if _, ok := e.match(how, name, f, w); ok {
+				out = append(out, e.Entry)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Same is every entry name is another name for: the entries it matches at
+// the exact, alias or plural level, never the general one, in index order.
+// A pantry item's aliases are read this way (an alias "chicken" of
+// "chicken thighs" names the thighs, not every chicken the library has).
+func (ix *Index) Same(name string) []Entry {
+	f := Fold(name)
+	if f == "" {
+		return nil
+	}
+	w := Words(name)
+	var out []Entry
+	for i := range ix.entries {
+		e := &ix.entries[i]
+		for _, how := range []How{Exact, Alias, Plural} {
 			if _, ok := e.match(how, name, f, w); ok {
 				out = append(out, e.Entry)
 				break
@@ -357,8 +383,14 @@ func IsAmbiguous(err error) bool {
 }
 
 // Bind picks the one entry a write binds name to. It binds at the Exact,
-// Alias and Plural levels only: a general name is never narrowed to one of
-// the kinds it covers (a new "chicken" is not "chicken thighs"), so at the
+// Alias and Plural levels only, and at Plural only when the stored name
+// differs by noise alone (prices, counts, notes, marks, case, plural) and
+// adds none of the preparation words Plural sets aside for a read (the
+// given name may have them: "heaping cup" is "cup"): "brown rice" is not the
+// stored "COLD cooked brown rice", nor "cilantro" "fresh cilantro", since
+// binding would write the more specific food. A general name is never
+// narrowed to one of the kinds it covers (a new "chicken" is not "chicken
+// thighs"), so at the
 // General level, or when nothing matched, how is None and the caller creates
 // the name or refuses it (Resolve gives the covers and suggestions to say
 // so). When two or more entries tie for best, err is an *AmbiguousError and
@@ -372,7 +404,7 @@ func (ix *Index) Bind(name string) (e Entry, how How, err error) {
 	for _, lvl := range []How{Exact, Alias, Plural} {
 		var found []ranked
 		for i := range ix.entries {
-			if rk, ok := ix.entries[i].match(lvl, name, f, w); ok {
+			if rk, ok := ix.entries[i].match(lvl, name, f, w); ok && (lvl != Plural || ix.entries[i].sameStrict(strictWords(name))) {
 				found = append(found, ranked{&ix.entries[i], rk})
 			}
 		}
@@ -399,4 +431,28 @@ func (ix *Index) Bind(name string) (e Entry, how How, err error) {
 		return Entry{}, None, amb
 	}
 	return Entry{}, None, nil
+}
+
+// strictWords is Words with the preparation words kept ("cooked brown
+// rice" and "brown rice" differ, "rice ($0.60)" and "rice" do not).
+func strictWords(s string) []string {
+	fields := strings.Fields(Normalize(s))
+	for i, w := range fields {
+		fields[i] = Singular(w)
+	}
+	return fields
+}
+
+// sameStrict reports whether one of e's names adds no word to the strict
+// words w of the given name. Bind asks it of a Plural match, whose other
+// words are equal: the stored name may lack a preparation word the given
+// one has (a line's "heaping cup" is the unit "cup", its "heaping" kept
+// in the note), never carry one the given lacks.
+func (e *entry) sameStrict(w []string) bool {
+	for _, k := range e.strict {
+		if !slices.ContainsFunc(k, func(x string) bool { return !slices.Contains(w, x) }) {
+			return true
+		}
+	}
+	return false
 }

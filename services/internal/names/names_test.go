@@ -260,6 +260,70 @@ func TestCovered(t *testing.T) {
 	}
 }
 
+// TestSame: another name for a thing (a pantry alias) finds what it names
+// exactly, as another name or in the plural, never the kinds a general name
+// covers: "chicken" is not every chicken in the library.
+func TestSame(t *testing.T) {
+	ix := messy(t)
+	for _, c := range []struct {
+		name string
+		want []string
+	}{
+		{"chicken", nil},
+		{"rice", []string{"rice ($0.60)"}},
+		{"chicken thigh", []string{"chicken thighs"}},
+		{"lemongrass", []string{"lemongras"}},
+		{"", nil},
+	} {
+		var got []string
+		for _, e := range ix.Same(c.name) {
+			got = append(got, e.Name)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Same(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestMentions: a line of text names a thing by another name only when
+// nothing more specific follows it.
+func TestMentions(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"chicken", "2 chicken breasts", false},
+		{"chicken", "1 whole chicken", true},
+		{"pork", "1 lb pork belly", false},
+		{"minced pork", "500 g minced pork", true},
+		{"lime", "salt and 1 lime", true},
+		{"lime", "juice of 1 lime", true},
+		{"", "rice", false},
+	} {
+		if got := Mentions(c.name, c.text); got != c.want {
+			t.Errorf("Mentions(%q, %q) = %v, want %v", c.name, c.text, got, c.want)
+		}
+	}
+}
+
+// TestBindKeepsReads: what a write no longer binds, a read still finds
+// (search and suggestions read "brown rice" as the library's cooked one).
+func TestBindKeepsReads(t *testing.T) {
+	ix := messy(t)
+	for _, c := range []struct{ name, want string }{
+		{"brown rice", "COLD cooked brown rice"},
+		{"cilantro", "fresh cilantro"},
+	} {
+		r := ix.Resolve(c.name)
+		if r.How != Plural || !slices.Equal(r.MatchNames(), []string{c.want}) {
+			t.Errorf("Resolve(%q) = %q %v, want [%q] plural", c.name, r.MatchNames(), r.How, c.want)
+		}
+		if got := ix.Same(c.name); len(got) != 1 || got[0].Name != c.want {
+			t.Errorf("Same(%q) = %v, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 func TestBind(t *testing.T) {
 	ix := messy(t)
 	for _, c := range []struct {
@@ -274,8 +338,19 @@ func TestBind(t *testing.T) {
 		{"tomatoes", "tomatoes", Exact, nil},
 		{"lemongrass", "lemongras", Alias, nil},
 		{"fresh cilantro", "fresh cilantro", Exact, nil},
-		{"cilantro", "fresh cilantro", Plural, nil},
+		// a write binds a stored name that differs by noise alone
 		{"rice", "rice ($0.60)", Plural, nil},
+		{"vegetable oil", "vegetable oil*", Plural, nil},
+		{"milk", "milk of choice", Plural, nil},
+		{"ranch seasoning", "pkt Ranch Seasoning", Plural, nil},
+		{"chicken thigh", "chicken thighs", Plural, nil},
+		// never one a preparation word makes more specific: the caller
+		// creates the name instead
+		{"brown rice", "", None, nil},
+		{"cilantro", "", None, nil},
+		{"ginger", "", None, nil},
+		// the given name may be the more specific one
+		{"chopped fresh cilantro", "fresh cilantro", Plural, nil},
 		// a general word is never narrowed on a write
 		{"chicken", "", None, nil},
 		{"noodles", "", None, nil},

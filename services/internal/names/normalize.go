@@ -274,6 +274,24 @@ func Covers(general, specific string) bool {
 	return coversWords(Words(general), Words(specific))
 }
 
+// Mentions reports whether text names the food name as such: name's words
+// (see Words) stand in text with nothing after them, so "minced pork"
+// is mentioned in "1 lb minced pork" but not in "1 lb minced pork belly",
+// and "chicken" not in "2 chicken breasts" (which Covers accepts). It is
+// how another name of a thing (a pantry alias) is read in a line of text.
+func Mentions(name, text string) bool {
+	g := Words(name)
+	if len(g) == 0 {
+		return false
+	}
+	for _, s := range alternatives(Words(text)) {
+		if len(s) >= len(g) && hasAt(s, len(s)-len(g), g) {
+			return true
+		}
+	}
+	return false
+}
+
 func coversWords(g, s []string) bool {
 	if len(g) == 0 {
 		return false
