@@ -459,7 +459,7 @@ func checkTagByIngredient(x *hx) (bool, string, error) {
 	if err != nil {
 		return false, "", err
 	}
-	var want, tagged, missed, extra []string
+	var want, missed, extra []string
 	for _, r := range all {
 		uses := slices.ContainsFunc(r.Ingredients, func(l mLine) bool { return strings.Contains(l.text(), "chicken thigh") })
 		has := slices.ContainsFunc(r.Tags, func(t struct {
@@ -469,9 +469,6 @@ func checkTagByIngredient(x *hx) (bool, string, error) {
 		})
 		if uses {
 			want = append(want, r.Slug)
-		}
-		if has {
-			tagged = append(tagged, r.Slug)
 		}
 		if uses && !has {
 			missed = append(missed, r.Name)
