@@ -155,6 +155,11 @@ func TestBadInputSendsNoRequest(t *testing.T) {
 			t.Errorf("%s: got %v, want InvalidArgument", tc.name, err)
 		}
 	}
+	// An enum refusal names the values that work.
+	_, err := s.ParseIngredients(ctx, req(&recipesv1.ParseIngredientsRequest{Lines: []string{"1 egg"}, Parser: 9}))
+	if err == nil || !strings.Contains(err.Error(), "use PARSER_NLP, PARSER_BRUTE or PARSER_OPENAI") {
+		t.Errorf("unknown parser: %v, want the parsers named", err)
+	}
 	if reqs := f.requests(); len(reqs) != 0 {
 		t.Errorf("bad input reached Mealie: %v", reqs)
 	}

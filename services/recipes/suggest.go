@@ -443,7 +443,7 @@ const MaxParseLines = limits.ParseLines
 func (s *Service) ParseIngredients(ctx context.Context, req *connect.Request[recipesv1.ParseIngredientsRequest]) (*connect.Response[recipesv1.ParseIngredientsResponse], error) {
 	parser, ok := parsers[req.Msg.GetParser()]
 	if !ok {
-		return nil, invalid("parser: unknown value %d", req.Msg.GetParser())
+		return nil, invalid("parser: unknown value %d; use PARSER_NLP, PARSER_BRUTE or PARSER_OPENAI, or leave it unset for nlp", req.Msg.GetParser())
 	}
 	lines := req.Msg.GetLines()
 	if len(lines) == 0 || len(lines) > MaxParseLines {
