@@ -593,3 +593,30 @@ func TestWriteNeverBindsAMoreSpecificFood(t *testing.T) {
 		})
 	}
 }
+
+// TestParseKeepsEveryWord: parse_ingredients answers the words the parser
+// dropped in the line's note, as a write stores them, so its objects passed
+// on to create_recipe or update_recipe lose nothing (Mealie 2.8's nlp drops
+// "or canola oil", testdata/parsed/parsed-nlp-2.8.json).
+func TestParseKeepsEveryWord(t *testing.T) {
+	for _, c := range []struct {
+		line       string
+		parse      map[string]any
+		wantInNote string
+	}{
+		{"1/3 cup avocado oil or canola oil", ing(0.333, "cup", "avocado oil", ""), "or canola oil"},
+		{"1 yellow pepper (thinly sliced)", ing(1, "", "yellow pepper", ""), "thinly sliced"},
+		{"2 cups jasmine rice", ing(2, "cup", "jasmine rice", ""), ""},
+	} {
+		s, f := newService(t)
+		f.parses = map[string]map[string]any{c.line: c.parse}
+		res, err := s.ParseIngredients(context.Background(), req(&recipesv1.ParseIngredientsRequest{Lines: []string{c.line}}))
+		if err != nil {
+			t.Fatalf("%q: %v", c.line, err)
+		}
+		note := res.Msg.GetItems()[0].GetIngredient().GetNote()
+		if c.wantInNote == "" && note != "" || !strings.Contains(note, c.wantInNote) {
+			t.Errorf("%q: note %q, want it to hold %q", c.line, note, c.wantInNote)
+		}
+	}
+}

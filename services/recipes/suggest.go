@@ -490,6 +490,7 @@ func (s *Service) ParseIngredients(ctx context.Context, req *connect.Request[rec
 	for i := range got {
 		pi := parsed(&got[i])
 		bindParsed(pi.GetIngredient(), fx, ux, resolved)
+		keepEveryWord(pi.GetIngredient(), got[i].Input, &got[i], fx, ux)
 		out.Items = append(out.Items, pi)
 	}
 	out.Resolved = nilIfEmpty(resolved)
@@ -526,6 +527,26 @@ func bindParsed(in *recipesv1.Ingredient, fx, ux *itemIndex, resolved map[string
 			addResolved(resolved, in.GetUnit(), it.Name)
 			in.Unit, in.UnitId = it.Name, it.ID
 		}
+	}
+}
+
+// keepEveryWord puts into the parsed line's note the words of the input
+// the parser dropped ("or canola oil", "(thinly sliced)"), as a write does
+// (restoreWords), so a model that passes parse_ingredients' objects on to
+// create_recipe or update_recipe stores every word of the line.
+func keepEveryWord(in *recipesv1.Ingredient, line string, pi *mealie.ParsedIngredient, fx, ux *itemIndex) {
+	if in == nil || strings.TrimSpace(line) == "" {
+		return
+	}
+	w := ingredientWrite{Note: in.GetNote()}
+	if in.GetUnit() != "" {
+		w.Unit = &ref{ID: in.GetUnitId(), Name: in.GetUnit()}
+	}
+	if in.GetFood() != "" {
+		w.Food = &ref{ID: in.GetFoodId(), Name: in.GetFood()}
+	}
+	if note, changed := restoreWords(parsedParts(line, pi), w, fx, ux); changed {
+		in.Note = note
 	}
 }
 
