@@ -39,10 +39,11 @@ func (f *fakeFoodAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		_, _ = io.WriteString(w, `[{"id":1,"name":"egg noodles","aliases":["noodles"]},{"id":2,"name":"spring onions","aliases":[]},
 			{"id":3,"name":"tomato","aliases":[]},{"id":4,"name":"tomatoes","aliases":[]},
-			{"id":5,"name":"red onions","aliases":[]},{"id":6,"name":"jasmine rice","aliases":[]}]`)
+			{"id":5,"name":"red onions","aliases":[]},{"id":6,"name":"jasmine rice","aliases":[]},
+			{"id":7,"name":"white onions","aliases":[]}]`)
 	case r.Method == http.MethodGet && r.URL.Path == "/api/meta-recipes/":
 		_, _ = io.WriteString(w, `[{"id":1,"name":"Weeknight stir-fry","slots":[
-			{"name":"veg","options":[{"ingredient":"spring onions"},{"ingredient":"red onions"}]},
+			{"name":"veg","options":[{"ingredient":"spring onions"},{"ingredient":"red onions"},{"ingredient":"white onions"}]},
 			{"name":"carb","options":[{"ingredient":"egg noodles"},{"ingredient":"jasmine rice"}]}]}]`)
 	case r.Method == http.MethodPost && r.URL.Path == "/api/log-cook/":
 		var body map[string]any
@@ -184,7 +185,7 @@ func TestLogCookReadsChoicesAgainstTheSlot(t *testing.T) {
 		wantErr                 string
 	}{
 		{"a general word is the one option it covers", "weeknight stir fry", "carb", "rice", "jasmine rice", "Weeknight stir-fry", ""},
-		{"a general word covering two options is refused", "Weeknight stir-fry", "veg", "onions", "", "", `"spring onions", "red onions"`},
+		{"a general word covering two options is refused", "Weeknight stir-fry", "veg", "onions", "", "", `"red onions", "white onions"`},
 		{"a plural binds first", "1", "veg", "Spring Onion", "spring onions", "", ""},
 		{"a word covering no option is kept, off-template", "Weeknight stir-fry", "carb", "couscous", "couscous", "Weeknight stir-fry", ""},
 	} {
@@ -198,6 +199,9 @@ func TestLogCookReadsChoicesAgainstTheSlot(t *testing.T) {
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || len(f.sent()) != 0 {
 					t.Fatalf("err = %v, %d writes; want one naming %s and no write", err, len(f.sent()), tt.wantErr)
+				}
+				if strings.Contains(err.Error(), "spring onions") {
+					t.Errorf("err = %v; spring onions are not the onions a general word covers", err)
 				}
 				return
 			}

@@ -306,7 +306,7 @@ func coversWords(g, s []string) bool {
 
 func coversAlt(g, s []string) bool {
 	for i := 0; i+len(g) <= len(s); i++ {
-		if !hasAt(s, i, g) {
+		if !hasAt(s, i, g) || otherFood(s, i, len(g)) {
 			continue
 		}
 		rest := s[i+len(g):]
@@ -318,6 +318,44 @@ func coversAlt(g, s []string) bool {
 			}
 		}
 		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// otherFoods are names whose last word is a food they are not: "coconut
+// milk" is not milk, "green onions" are not the onions a pantry holds,
+// "sun-dried tomatoes" are not tomatoes, "peanut butter" is not butter. A
+// general name ("milk", "onion") does not cover them, so a pantry's onions
+// never skip a recipe's green onions on a shopping list; the name itself
+// ("coconut milk", "green onion") still does. Kept in Words form (singular,
+// hyphens split, preparation words dropped). Kinds that are the food
+// ("jasmine rice", "red onion", "heavy cream") are not here.
+var otherFoods = [][]string{
+	{"coconut", "milk"}, {"almond", "milk"}, {"oat", "milk"}, {"soy", "milk"},
+	{"rice", "milk"}, {"cashew", "milk"}, {"condensed", "milk"}, {"evaporated", "milk"},
+	{"coconut", "cream"}, {"sour", "cream"}, {"ice", "cream"},
+	{"coconut", "water"}, {"rose", "water"}, {"soda", "water"},
+	{"green", "onion"}, {"spring", "onion"},
+	{"sun", "dried", "tomato"}, {"sundried", "tomato"},
+	{"peanut", "butter"}, {"almond", "butter"}, {"cashew", "butter"}, {"apple", "butter"},
+	{"cocoa", "butter"}, {"nut", "butter"},
+	{"sweet", "potato"},
+	{"green", "bean"}, {"string", "bean"}, {"vanilla", "bean"}, {"coffee", "bean"},
+	{"cocoa", "bean"}, {"jelly", "bean"},
+	{"bell", "pepper"}, {"chili", "pepper"}, {"chile", "pepper"}, {"jalapeno", "pepper"},
+	{"sweet", "pepper"}, {"banana", "pepper"}, {"red", "pepper"}, {"green", "pepper"},
+	{"yellow", "pepper"}, {"orange", "pepper"},
+}
+
+// otherFood reports whether the words g matched at s[i:i+n] end one of
+// otherFoods that begins before them: "milk" in "light coconut milk".
+func otherFood(s []string, i, n int) bool {
+	end := i + n
+	for _, c := range otherFoods {
+		k := end - len(c)
+		if k >= 0 && k < i && hasAt(s, k, c) {
 			return true
 		}
 	}
