@@ -463,6 +463,9 @@ type writeReport struct {
 	Resolved map[string][]string `json:"resolved,omitempty"`
 	// CreatedFoods are foods created for lines no Mealie food matched.
 	CreatedFoods []string `json:"created_foods,omitempty"`
+	// CreatedUnits are units created for counting words no Mealie unit
+	// matched ("block" of "1 block extra-firm tofu").
+	CreatedUnits []string `json:"created_units,omitempty"`
 	// ChangedLines are lines whose parser reading sous changed (dropped
 	// words put back in the note, a unit kept in the cook's order).
 	ChangedLines []string `json:"changed_lines,omitempty"`
@@ -545,7 +548,7 @@ func createRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in cr
 	}
 	out := writeReport{
 		Slug: res.Msg.GetSlug(), Name: res.Msg.GetName(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed(),
-		Resolved: resolvedMap(res.Msg.GetResolved()), CreatedFoods: res.Msg.GetCreatedFoods(), ChangedLines: res.Msg.GetChangedLines(),
+		Resolved: resolvedMap(res.Msg.GetResolved()), CreatedFoods: res.Msg.GetCreatedFoods(), CreatedUnits: res.Msg.GetCreatedUnits(), ChangedLines: res.Msg.GetChangedLines(),
 	}
 	if len(out.Unresolved) > 0 {
 		out.Note = unresolvedNote
@@ -604,7 +607,7 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 	}
 	out := writeReport{
 		Slug: res.Msg.GetSlug(), RenamedFrom: res.Msg.GetRenamedFrom(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed(), Rating: res.Msg.Rating,
-		Resolved: resolvedMap(res.Msg.GetResolved()), CreatedFoods: res.Msg.GetCreatedFoods(), ChangedLines: res.Msg.GetChangedLines(),
+		Resolved: resolvedMap(res.Msg.GetResolved()), CreatedFoods: res.Msg.GetCreatedFoods(), CreatedUnits: res.Msg.GetCreatedUnits(), ChangedLines: res.Msg.GetChangedLines(),
 		Replaced: res.Msg.GetReplaced(),
 	}
 	if len(out.Unresolved) > 0 {

@@ -60,25 +60,32 @@ func TestWriteReadsNamesAsACookMeansThem(t *testing.T) {
 	f.addFood("chicken thighs", "")
 	f.addFood("turmeric", "")
 	f.parses = map[string]map[string]any{
-		"2 tomatoes":                        ing(2, "", "tomatoes", ""),
-		"1 cup rice":                        ing(1, "cup", "rice", ""),
-		"1 lb chicken":                      ing(1, "", "chicken", "lb"),
-		"1/3 cup avocado oil or canola oil": ing(0.333, "cup", "avocado oil", ""),
-		"1 smidgen turmeric":                ing(1, "smidgen", "turmeric", ""),
-		"1 tbsp tumeric":                    ing(1, "tbsp", "tumeric", ""),
-		"1/3 heaping cup honey":             ing(0.333, "heaping cup", "honey", ""),
+		"2 tomatoes":                         ing(2, "", "tomatoes", ""),
+		"1 cup rice":                         ing(1, "cup", "rice", ""),
+		"1 lb chicken":                       ing(1, "", "chicken", "lb"),
+		"1/3 cup avocado oil or canola oil":  ing(0.333, "cup", "avocado oil", ""),
+		"1 smidgen turmeric":                 ing(1, "smidgen", "turmeric", ""),
+		"1 tbsp tumeric":                     ing(1, "tbsp", "tumeric", ""),
+		"1/3 heaping cup honey":              ing(0.333, "heaping cup", "honey", ""),
+		"1 block extra-firm tofu":            ing(1, "block", "extra-firm tofu", ""),
+		"1 Tbsp. cornstarch + 1 Tbsp. water": ing(1, "tablespoon", "cornstarch + 1 Tbsp. water", ""),
 	}
 	res, err := s.CreateRecipe(context.Background(), req(&recipesv1.CreateRecipeRequest{
 		Name: "Messy Bowl",
 		Ingredients: textLines("2 tomatoes", "1 cup rice", "1 lb chicken", "1/3 cup avocado oil or canola oil",
-			"1 smidgen turmeric", "1 tbsp tumeric", "1/3 heaping cup honey"),
+			"1 smidgen turmeric", "1 tbsp tumeric", "1/3 heaping cup honey", "1 block extra-firm tofu",
+			"1 Tbsp. cornstarch + 1 Tbsp. water"),
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := res.Msg
-	if want := []string{"chicken", "avocado oil", "honey"}; !slices.Equal(m.CreatedFoods, want) {
+	if want := []string{"chicken", "avocado oil", "honey", "extra-firm tofu", "cornstarch"}; !slices.Equal(m.CreatedFoods, want) {
 		t.Errorf("created_foods = %q, want %q", m.CreatedFoods, want)
+	}
+	// a counting word Mealie lacks is created as a unit; "smidgen" is not one
+	if want := []string{"block"}; !slices.Equal(m.CreatedUnits, want) {
+		t.Errorf("created_units = %q, want %q", m.CreatedUnits, want)
 	}
 	got := resolvedOf(m.Resolved)
 	for name, want := range map[string]string{"tomatoes": "tomato", "rice": "rice ($0.60)", "tbsp": "tablespoon", "heaping cup": "cup"} {
@@ -103,8 +110,8 @@ func TestWriteReadsNamesAsACookMeansThem(t *testing.T) {
 			foods++
 		}
 	}
-	if foods != 3 {
-		t.Errorf("writes = %q, want three foods created", f.writes())
+	if foods != 5 {
+		t.Errorf("writes = %q, want five foods created", f.writes())
 	}
 	body := f.lastBody(http.MethodPatch, "/api/recipes/"+m.Slug)
 	type line struct {
@@ -119,6 +126,8 @@ func TestWriteReadsNamesAsACookMeansThem(t *testing.T) {
 		{nil, nil, "1 smidgen turmeric"}, // the cook's order, as text
 		{"tablespoon", nil, "tumeric"},
 		{"cup", "honey", "heaping"},
+		{"block", "extra-firm tofu", ""},
+		{"tablespoon", "cornstarch", "1 Tbsp. water"},
 	}
 	for i, in := range body["recipeIngredient"].([]any) {
 		l := in.(map[string]any)
@@ -607,6 +616,8 @@ func TestParseKeepsEveryWord(t *testing.T) {
 		{"1/3 cup avocado oil or canola oil", ing(0.333, "cup", "avocado oil", ""), "or canola oil"},
 		{"1 yellow pepper (thinly sliced)", ing(1, "", "yellow pepper", ""), "thinly sliced"},
 		{"2 cups jasmine rice", ing(2, "cup", "jasmine rice", ""), ""},
+		{"1 Tbsp. cornstarch + 1 Tbsp. water (optional)", ing(1, "tablespoon", "cornstarch + 1 Tbsp. water", ""), "water"},
+		{"1 Tbsp. cornstarch + 1 Tbsp. water (optional)", ing(1, "tablespoon", "cornstarch +", ""), "water"},
 	} {
 		s, f := newService(t)
 		f.parses = map[string]map[string]any{c.line: c.parse}
@@ -615,6 +626,9 @@ func TestParseKeepsEveryWord(t *testing.T) {
 			t.Fatalf("%q: %v", c.line, err)
 		}
 		note := res.Msg.GetItems()[0].GetIngredient().GetNote()
+		if food := res.Msg.GetItems()[0].GetIngredient().GetFood(); strings.ContainsAny(food, "+&") {
+			t.Errorf("%q: food %q joins two foods", c.line, food)
+		}
 		if c.wantInNote == "" && note != "" || !strings.Contains(note, c.wantInNote) {
 			t.Errorf("%q: note %q, want it to hold %q", c.line, note, c.wantInNote)
 		}

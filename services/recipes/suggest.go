@@ -514,9 +514,11 @@ func (s *Service) parserAlternative(ctx context.Context, failed string, lines []
 
 // bindParsed fills in the ids of a parsed food and unit Mealie did not
 // match but sous binds (as create_recipe would write the line: "tomatoes"
-// is the library's "tomato"), and records the reading in resolved.
+// is the library's "tomato"), and records the reading in resolved. A food
+// the parser joined from two is the first (see firstFood).
 func bindParsed(in *recipesv1.Ingredient, fx, ux *itemIndex, resolved map[string]*recipesv1.Names) {
 	if in.GetFood() != "" && in.GetFoodId() == "" {
+		in.Food = firstFood(in.GetFood())
 		if it, _, _ := fx.bind(in.GetFood()); it != nil {
 			addResolved(resolved, in.GetFood(), it.Name)
 			in.Food, in.FoodId = it.Name, it.ID

@@ -227,7 +227,7 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 	}
 	out := &recipesv1.CreateRecipeResponse{
 		Slug: slug, Name: name, Created: set.created(), Unresolved: ir.unresolved, Unparsed: ir.unparsed,
-		Resolved: nilIfEmpty(ir.resolved), CreatedFoods: ir.created, ChangedLines: ir.changed,
+		Resolved: nilIfEmpty(ir.resolved), CreatedFoods: ir.created, CreatedUnits: ir.createdUnits, ChangedLines: ir.changed,
 	}
 	if len(patch) > 0 {
 		r, err := s.mealie.PatchRecipe(ctx, slug, patch)
@@ -419,7 +419,7 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	orgs("tools", cur.Tools, set.tools, m.GetReplaceTools(), len(set.tools))
 	out := &recipesv1.UpdateRecipeResponse{
 		Slug: slug, Created: set.created(), Unresolved: ir.unresolved, Unparsed: ir.unparsed,
-		Resolved: nilIfEmpty(ir.resolved), CreatedFoods: ir.created, ChangedLines: ir.changed,
+		Resolved: nilIfEmpty(ir.resolved), CreatedFoods: ir.created, CreatedUnits: ir.createdUnits, ChangedLines: ir.changed,
 		Replaced: replacedFields(cur, patch, m),
 	}
 	rename := m.Name != nil && strings.TrimSpace(m.GetName()) != cur.Name

@@ -183,6 +183,11 @@ func Singular(word string) string {
 
 var singulars sync.Map
 
+// PluralOf is the English plural of one word ("block" -> "blocks"), by the
+// same rules as Singular: the pluralName a unit sous creates carries, so
+// Mealie shows "2 blocks tofu".
+func PluralOf(word string) string { return english.Plural(word) }
+
 // Words is the matching key of a name: Normalize, without preparation words
 // ("fresh", "chopped", "cooked"), each word made singular. Two names with
 // equal Words name the same food for a cook.

@@ -1989,7 +1989,10 @@ type CreateRecipeResponse struct {
 	// Lines whose reading sous changed from the parser's: words the parser
 	// dropped put back in the note, a unit it could not match kept in the
 	// line's order, a food it missed matched or created.
-	ChangedLines  []string `protobuf:"bytes,8,rep,name=changed_lines,json=changedLines,proto3" json:"changed_lines,omitempty"`
+	ChangedLines []string `protobuf:"bytes,8,rep,name=changed_lines,json=changedLines,proto3" json:"changed_lines,omitempty"`
+	// Units created because no Mealie unit had the line's counting word
+	// ("1 block extra-firm tofu": "block"), as for foods.
+	CreatedUnits  []string `protobuf:"bytes,9,rep,name=created_units,json=createdUnits,proto3" json:"created_units,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2076,6 +2079,13 @@ func (x *CreateRecipeResponse) GetCreatedFoods() []string {
 func (x *CreateRecipeResponse) GetChangedLines() []string {
 	if x != nil {
 		return x.ChangedLines
+	}
+	return nil
+}
+
+func (x *CreateRecipeResponse) GetCreatedUnits() []string {
+	if x != nil {
+		return x.CreatedUnits
 	}
 	return nil
 }
@@ -2358,7 +2368,10 @@ type UpdateRecipeResponse struct {
 	// What the update replaced, one entry a field, before → after: counts
 	// for lists ("ingredients: 12 → 13"), values for short text
 	// ("prep_time: '10 min' → '15 min'"), lengths for descriptions.
-	Replaced      []string `protobuf:"bytes,10,rep,name=replaced,proto3" json:"replaced,omitempty"`
+	Replaced []string `protobuf:"bytes,10,rep,name=replaced,proto3" json:"replaced,omitempty"`
+	// Units created for lines no Mealie unit matched (see
+	// CreateRecipeResponse).
+	CreatedUnits  []string `protobuf:"bytes,11,rep,name=created_units,json=createdUnits,proto3" json:"created_units,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2459,6 +2472,13 @@ func (x *UpdateRecipeResponse) GetChangedLines() []string {
 func (x *UpdateRecipeResponse) GetReplaced() []string {
 	if x != nil {
 		return x.Replaced
+	}
+	return nil
+}
+
+func (x *UpdateRecipeResponse) GetCreatedUnits() []string {
+	if x != nil {
+		return x.CreatedUnits
 	}
 	return nil
 }
@@ -4949,7 +4969,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\n" +
 	"categories\x18\x02 \x03(\tR\n" +
 	"categories\x12\x14\n" +
-	"\x05tools\x18\x03 \x03(\tR\x05tools\"\xa6\x03\n" +
+	"\x05tools\x18\x03 \x03(\tR\x05tools\"\xcb\x03\n" +
 	"\x14CreateRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12:\n" +
@@ -4960,7 +4980,8 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\bunparsed\x18\x05 \x03(\tR\bunparsed\x12O\n" +
 	"\bresolved\x18\x06 \x03(\v23.sous.recipes.v1.CreateRecipeResponse.ResolvedEntryR\bresolved\x12#\n" +
 	"\rcreated_foods\x18\a \x03(\tR\fcreatedFoods\x12#\n" +
-	"\rchanged_lines\x18\b \x03(\tR\fchangedLines\x1aS\n" +
+	"\rchanged_lines\x18\b \x03(\tR\fchangedLines\x12#\n" +
+	"\rcreated_units\x18\t \x03(\tR\fcreatedUnits\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\xc3\a\n" +
@@ -5003,7 +5024,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\v_total_timeB\r\n" +
 	"\v_source_urlB\t\n" +
 	"\a_ratingB\x0f\n" +
-	"\r_show_amounts\"\xf9\x03\n" +
+	"\r_show_amounts\"\x9e\x04\n" +
 	"\x14UpdateRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n" +
 	"\frenamed_from\x18\x02 \x01(\tR\vrenamedFrom\x12:\n" +
@@ -5017,7 +5038,8 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\rcreated_foods\x18\b \x03(\tR\fcreatedFoods\x12#\n" +
 	"\rchanged_lines\x18\t \x03(\tR\fchangedLines\x12\x1a\n" +
 	"\breplaced\x18\n" +
-	" \x03(\tR\breplaced\x1aS\n" +
+	" \x03(\tR\breplaced\x12#\n" +
+	"\rcreated_units\x18\v \x03(\tR\fcreatedUnits\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01B\t\n" +

@@ -1157,6 +1157,14 @@ export declare type CreateRecipeResponse = Message<"sous.recipes.v1.CreateRecipe
    * @generated from field: repeated string changed_lines = 8;
    */
   changedLines: string[];
+
+  /**
+   * Units created because no Mealie unit had the line's counting word
+   * ("1 block extra-firm tofu": "block"), as for foods.
+   *
+   * @generated from field: repeated string created_units = 9;
+   */
+  createdUnits: string[];
 };
 
 /**
@@ -1426,6 +1434,14 @@ export declare type UpdateRecipeResponse = Message<"sous.recipes.v1.UpdateRecipe
    * @generated from field: repeated string replaced = 10;
    */
   replaced: string[];
+
+  /**
+   * Units created for lines no Mealie unit matched (see
+   * CreateRecipeResponse).
+   *
+   * @generated from field: repeated string created_units = 11;
+   */
+  createdUnits: string[];
 };
 
 /**
