@@ -92,6 +92,9 @@ type recipeList struct {
 	Hint  string        `json:"hint,omitempty"`
 	// Resolved says how filter names were read other than exactly.
 	Resolved map[string][]string `json:"resolved,omitempty"`
+	// TextMatches are recipes a foods filter misses because the food
+	// stands only in an unlinked line of text ("juice of 1 lime").
+	TextMatches []summaryView `json:"text_matches,omitempty"`
 }
 
 // summaryView is one search result, slug first: the service sets only the
@@ -170,8 +173,14 @@ func searchRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in s
 	}
 	out := recipeList{Items: summaries(res.Msg.GetItems(), in.Fields), Resolved: resolvedMap(res.Msg.GetResolved())}
 	out.Hint = pageHint(int(res.Msg.GetPage()), len(res.Msg.GetItems()), int(res.Msg.GetTotal()), int(res.Msg.GetTotalPages()))
-	if len(out.Items) == 0 {
+	if tm := res.Msg.GetTextMatches(); len(tm) > 0 {
+		out.TextMatches = summaries(tm, in.Fields)
+	}
+	if len(out.Items) == 0 && len(out.TextMatches) == 0 {
 		out.Hint = "no recipes matched"
+	}
+	if len(out.TextMatches) > 0 {
+		out.Hint = strings.TrimLeft(out.Hint+fmt.Sprintf("; text_matches: %d more name the food only in unlinked text lines", len(out.TextMatches)), "; ")
 	}
 	if res.Msg.GetDescriptionsCut() > 0 {
 		out.Hint = strings.TrimLeft(out.Hint+"; long descriptions end in … (get_recipe has them whole)", "; ")

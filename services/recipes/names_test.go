@@ -191,7 +191,12 @@ func TestSearchFilterNames(t *testing.T) {
 	if !slices.Equal(got["rice"], []string{"jasmine rice", "COLD cooked brown rice"}) || !slices.Equal(got["dinners"], []string{"Dinner"}) {
 		t.Errorf("resolved = %v", got)
 	}
-	last := f.requests()[len(f.requests())-1]
+	var last logged
+	for _, r := range f.requests() {
+		if strings.Contains(r.Query, "foods=") {
+			last = r // the filtered search (a sweep of text lines follows it)
+		}
+	}
 	if !strings.Contains(last.Query, "foods="+jasmine) || !strings.Contains(last.Query, "foods="+brown) || !strings.Contains(last.Query, "categories=dinner") {
 		t.Errorf("query = %s", last.Query)
 	}
@@ -632,5 +637,58 @@ func TestParseKeepsEveryWord(t *testing.T) {
 		if c.wantInNote == "" && note != "" || !strings.Contains(note, c.wantInNote) {
 			t.Errorf("%q: note %q, want it to hold %q", c.line, note, c.wantInNote)
 		}
+	}
+}
+
+// TestSearchFoodsReadsTextLines: a foods filter also finds, on page 1, the
+// recipes that name the food only in an unlinked line of text, and never a
+// line that names another food ending in it, nor one the filter already
+// lists.
+func TestSearchFoodsReadsTextLines(t *testing.T) {
+	s, f := newService(t)
+	thighs := f.addFood("chicken thighs", "")
+	add := func(slug string, lines ...map[string]any) {
+		ls := make([]any, len(lines))
+		for i, l := range lines {
+			ls[i] = l
+		}
+		f.recipes[slug] = map[string]any{
+			"id": fmt.Sprintf("22222222-2222-4222-8222-%012d", len(f.recipes)), "slug": slug, "name": slug,
+			"recipeIngredient": ls, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{},
+		}
+	}
+	text := func(t string) map[string]any {
+		return map[string]any{"quantity": 0, "food": nil, "note": t, "display": t}
+	}
+	f.mu.Lock()
+	add("linked", map[string]any{"quantity": 4, "food": map[string]any{"id": thighs, "name": "chicken thighs"}, "note": "", "display": "4 chicken thighs"})
+	add("text-only", text("6 boneless skinless chicken thighs"))
+	add("stock", text("2 cups chicken stock"))
+	add("breasts", text("2 chicken breasts"))
+	f.mu.Unlock()
+	for _, c := range []struct {
+		foods []string
+		want  []string
+	}{
+		{[]string{"chicken thighs"}, []string{"text-only"}},
+		{[]string{"chicken"}, []string{"breasts", "text-only"}},
+	} {
+		res, err := s.SearchRecipes(context.Background(), req(&recipesv1.SearchRecipesRequest{Foods: c.foods}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range res.Msg.GetTextMatches() {
+			got = append(got, r.GetSlug())
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("foods %q: text_matches = %q, want %q", c.foods, got, c.want)
+		}
+	}
+	// a later page, or a query Mealie applies, reads no lines
+	res, err := s.SearchRecipes(context.Background(), req(&recipesv1.SearchRecipesRequest{Foods: []string{"chicken thighs"}, Query: "x"}))
+	if err != nil || len(res.Msg.GetTextMatches()) != 0 {
+		t.Errorf("with a query: %v %v", res.Msg.GetTextMatches(), err)
 	}
 }

@@ -225,6 +225,20 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		}
 		out.Items = append(out.Items, item)
 	}
+	if len(q.Foods) > 0 && page == 1 && q.Search == "" && q.Cookbook == "" {
+		more, err := s.textMatches(ctx, uniqueNames(m.GetFoods()), q, int(limit))
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		for _, item := range more {
+			project(item, fields, "slug")
+			if cut, ok := cutDescription(item.GetDescription()); ok {
+				item.Description = cut
+				out.DescriptionsCut++
+			}
+		}
+		out.TextMatches = more
+	}
 	return connect.NewResponse(out), nil
 }
 

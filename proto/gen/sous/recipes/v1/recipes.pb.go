@@ -1088,7 +1088,13 @@ type SearchRecipesResponse struct {
 	DescriptionsCut int32 `protobuf:"varint,6,opt,name=descriptions_cut,json=descriptionsCut,proto3" json:"descriptions_cut,omitempty"`
 	// Filter names read other than exactly, with what they were read as:
 	// "rice" -> ["jasmine rice", "rice ($0.60)"], "dinners" -> ["Dinner"].
-	Resolved      map[string]*Names `protobuf:"bytes,7,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Resolved map[string]*Names `protobuf:"bytes,7,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// With a foods filter, on page 1: recipes the filter cannot see because
+	// the food stands only in a line of text no Mealie food is linked to
+	// ("juice of 1 lime"), read from every recipe's lines; at most
+	// limit. Empty when query or cookbook is set (those are Mealie's to
+	// apply).
+	TextMatches   []*RecipeSummary `protobuf:"bytes,8,rep,name=text_matches,json=textMatches,proto3" json:"text_matches,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1168,6 +1174,13 @@ func (x *SearchRecipesResponse) GetDescriptionsCut() int32 {
 func (x *SearchRecipesResponse) GetResolved() map[string]*Names {
 	if x != nil {
 		return x.Resolved
+	}
+	return nil
+}
+
+func (x *SearchRecipesResponse) GetTextMatches() []*RecipeSummary {
+	if x != nil {
+		return x.TextMatches
 	}
 	return nil
 }
@@ -4887,7 +4900,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\bcookbook\x18\n" +
 	" \x01(\tR\bcookbookB\a\n" +
 	"\x05_pageB\b\n" +
-	"\x06_limit\"\x80\x03\n" +
+	"\x06_limit\"\xc3\x03\n" +
 	"\x15SearchRecipesResponse\x124\n" +
 	"\x05items\x18\x01 \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n" +
 	"\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n" +
@@ -4896,7 +4909,8 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\vtotal_pages\x18\x05 \x01(\x05R\n" +
 	"totalPages\x12)\n" +
 	"\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\x12P\n" +
-	"\bresolved\x18\a \x03(\v24.sous.recipes.v1.SearchRecipesResponse.ResolvedEntryR\bresolved\x1aS\n" +
+	"\bresolved\x18\a \x03(\v24.sous.recipes.v1.SearchRecipesResponse.ResolvedEntryR\bresolved\x12A\n" +
+	"\ftext_matches\x18\b \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\vtextMatches\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\x1d\n" +
@@ -5340,95 +5354,96 @@ var file_sous_recipes_v1_recipes_proto_depIdxs = []int32{
 	7,  // 1: sous.recipes.v1.Recipe.notes:type_name -> sous.recipes.v1.Note
 	5,  // 2: sous.recipes.v1.SearchRecipesResponse.items:type_name -> sous.recipes.v1.RecipeSummary
 	59, // 3: sous.recipes.v1.SearchRecipesResponse.resolved:type_name -> sous.recipes.v1.SearchRecipesResponse.ResolvedEntry
-	8,  // 4: sous.recipes.v1.GetRecipeResponse.recipe:type_name -> sous.recipes.v1.Recipe
-	64, // 5: sous.recipes.v1.GetRecipeResponse.raw:type_name -> google.protobuf.Struct
-	5,  // 6: sous.recipes.v1.Suggestion.recipe:type_name -> sous.recipes.v1.RecipeSummary
-	15, // 7: sous.recipes.v1.SuggestRecipesResponse.items:type_name -> sous.recipes.v1.Suggestion
-	60, // 8: sous.recipes.v1.SuggestRecipesResponse.resolved:type_name -> sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry
-	18, // 9: sous.recipes.v1.IngredientInput.structured:type_name -> sous.recipes.v1.StructuredIngredient
-	17, // 10: sous.recipes.v1.CreateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
-	7,  // 11: sous.recipes.v1.CreateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
-	20, // 12: sous.recipes.v1.CreateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
-	61, // 13: sous.recipes.v1.CreateRecipeResponse.resolved:type_name -> sous.recipes.v1.CreateRecipeResponse.ResolvedEntry
-	17, // 14: sous.recipes.v1.UpdateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
-	7,  // 15: sous.recipes.v1.UpdateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
-	20, // 16: sous.recipes.v1.UpdateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
-	62, // 17: sous.recipes.v1.UpdateRecipeResponse.resolved:type_name -> sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry
-	20, // 18: sous.recipes.v1.BulkTagRecipesResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
-	0,  // 19: sous.recipes.v1.ParseIngredientsRequest.parser:type_name -> sous.recipes.v1.Parser
-	6,  // 20: sous.recipes.v1.ParsedIngredient.ingredient:type_name -> sous.recipes.v1.Ingredient
-	37, // 21: sous.recipes.v1.ParseIngredientsResponse.items:type_name -> sous.recipes.v1.ParsedIngredient
-	63, // 22: sous.recipes.v1.ParseIngredientsResponse.resolved:type_name -> sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry
-	1,  // 23: sous.recipes.v1.ListTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	39, // 24: sous.recipes.v1.ListTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
-	1,  // 25: sous.recipes.v1.CreateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	42, // 26: sous.recipes.v1.CreateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
-	39, // 27: sous.recipes.v1.CreateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
-	43, // 28: sous.recipes.v1.CreateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	1,  // 29: sous.recipes.v1.UpdateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	42, // 30: sous.recipes.v1.UpdateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
-	39, // 31: sous.recipes.v1.UpdateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
-	43, // 32: sous.recipes.v1.UpdateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	1,  // 33: sous.recipes.v1.MergeTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	39, // 34: sous.recipes.v1.MergeTaxonomyResponse.into:type_name -> sous.recipes.v1.TaxonomyItem
-	43, // 35: sous.recipes.v1.MergeTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	1,  // 36: sous.recipes.v1.DeleteTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	43, // 37: sous.recipes.v1.DeleteTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	2,  // 38: sous.recipes.v1.SweepRecipesRequest.view:type_name -> sous.recipes.v1.RecipeView
-	53, // 39: sous.recipes.v1.SweepRecipesResponse.progress:type_name -> sous.recipes.v1.SweepProgress
-	8,  // 40: sous.recipes.v1.SweepRecipesResponse.recipe:type_name -> sous.recipes.v1.Recipe
-	55, // 41: sous.recipes.v1.SweepRecipesResponse.failure:type_name -> sous.recipes.v1.SweepFailure
-	57, // 42: sous.recipes.v1.ResolveRecipeSlugsResponse.recipes:type_name -> sous.recipes.v1.ResolvedRecipe
-	11, // 43: sous.recipes.v1.SearchRecipesResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
-	11, // 44: sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
-	11, // 45: sous.recipes.v1.CreateRecipeResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
-	11, // 46: sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
-	11, // 47: sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
-	3,  // 48: sous.recipes.v1.RecipesService.GetStatus:input_type -> sous.recipes.v1.GetStatusRequest
-	9,  // 49: sous.recipes.v1.RecipesService.SearchRecipes:input_type -> sous.recipes.v1.SearchRecipesRequest
-	12, // 50: sous.recipes.v1.RecipesService.GetRecipe:input_type -> sous.recipes.v1.GetRecipeRequest
-	14, // 51: sous.recipes.v1.RecipesService.SuggestRecipes:input_type -> sous.recipes.v1.SuggestRecipesRequest
-	19, // 52: sous.recipes.v1.RecipesService.CreateRecipe:input_type -> sous.recipes.v1.CreateRecipeRequest
-	22, // 53: sous.recipes.v1.RecipesService.UpdateRecipe:input_type -> sous.recipes.v1.UpdateRecipeRequest
-	24, // 54: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:input_type -> sous.recipes.v1.SetRecipeImageFromURLRequest
-	26, // 55: sous.recipes.v1.RecipesService.UploadRecipeImage:input_type -> sous.recipes.v1.UploadRecipeImageRequest
-	28, // 56: sous.recipes.v1.RecipesService.BulkTagRecipes:input_type -> sous.recipes.v1.BulkTagRecipesRequest
-	30, // 57: sous.recipes.v1.RecipesService.DeleteRecipe:input_type -> sous.recipes.v1.DeleteRecipeRequest
-	32, // 58: sous.recipes.v1.RecipesService.ImportRecipeFromURL:input_type -> sous.recipes.v1.ImportRecipeFromURLRequest
-	34, // 59: sous.recipes.v1.RecipesService.MarkRecipeMade:input_type -> sous.recipes.v1.MarkRecipeMadeRequest
-	36, // 60: sous.recipes.v1.RecipesService.ParseIngredients:input_type -> sous.recipes.v1.ParseIngredientsRequest
-	40, // 61: sous.recipes.v1.RecipesService.ListTaxonomy:input_type -> sous.recipes.v1.ListTaxonomyRequest
-	44, // 62: sous.recipes.v1.RecipesService.CreateTaxonomy:input_type -> sous.recipes.v1.CreateTaxonomyRequest
-	46, // 63: sous.recipes.v1.RecipesService.UpdateTaxonomy:input_type -> sous.recipes.v1.UpdateTaxonomyRequest
-	48, // 64: sous.recipes.v1.RecipesService.MergeTaxonomy:input_type -> sous.recipes.v1.MergeTaxonomyRequest
-	50, // 65: sous.recipes.v1.RecipesService.DeleteTaxonomy:input_type -> sous.recipes.v1.DeleteTaxonomyRequest
-	52, // 66: sous.recipes.v1.RecipesService.SweepRecipes:input_type -> sous.recipes.v1.SweepRecipesRequest
-	56, // 67: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:input_type -> sous.recipes.v1.ResolveRecipeSlugsRequest
-	4,  // 68: sous.recipes.v1.RecipesService.GetStatus:output_type -> sous.recipes.v1.GetStatusResponse
-	10, // 69: sous.recipes.v1.RecipesService.SearchRecipes:output_type -> sous.recipes.v1.SearchRecipesResponse
-	13, // 70: sous.recipes.v1.RecipesService.GetRecipe:output_type -> sous.recipes.v1.GetRecipeResponse
-	16, // 71: sous.recipes.v1.RecipesService.SuggestRecipes:output_type -> sous.recipes.v1.SuggestRecipesResponse
-	21, // 72: sous.recipes.v1.RecipesService.CreateRecipe:output_type -> sous.recipes.v1.CreateRecipeResponse
-	23, // 73: sous.recipes.v1.RecipesService.UpdateRecipe:output_type -> sous.recipes.v1.UpdateRecipeResponse
-	25, // 74: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:output_type -> sous.recipes.v1.SetRecipeImageFromURLResponse
-	27, // 75: sous.recipes.v1.RecipesService.UploadRecipeImage:output_type -> sous.recipes.v1.UploadRecipeImageResponse
-	29, // 76: sous.recipes.v1.RecipesService.BulkTagRecipes:output_type -> sous.recipes.v1.BulkTagRecipesResponse
-	31, // 77: sous.recipes.v1.RecipesService.DeleteRecipe:output_type -> sous.recipes.v1.DeleteRecipeResponse
-	33, // 78: sous.recipes.v1.RecipesService.ImportRecipeFromURL:output_type -> sous.recipes.v1.ImportRecipeFromURLResponse
-	35, // 79: sous.recipes.v1.RecipesService.MarkRecipeMade:output_type -> sous.recipes.v1.MarkRecipeMadeResponse
-	38, // 80: sous.recipes.v1.RecipesService.ParseIngredients:output_type -> sous.recipes.v1.ParseIngredientsResponse
-	41, // 81: sous.recipes.v1.RecipesService.ListTaxonomy:output_type -> sous.recipes.v1.ListTaxonomyResponse
-	45, // 82: sous.recipes.v1.RecipesService.CreateTaxonomy:output_type -> sous.recipes.v1.CreateTaxonomyResponse
-	47, // 83: sous.recipes.v1.RecipesService.UpdateTaxonomy:output_type -> sous.recipes.v1.UpdateTaxonomyResponse
-	49, // 84: sous.recipes.v1.RecipesService.MergeTaxonomy:output_type -> sous.recipes.v1.MergeTaxonomyResponse
-	51, // 85: sous.recipes.v1.RecipesService.DeleteTaxonomy:output_type -> sous.recipes.v1.DeleteTaxonomyResponse
-	54, // 86: sous.recipes.v1.RecipesService.SweepRecipes:output_type -> sous.recipes.v1.SweepRecipesResponse
-	58, // 87: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:output_type -> sous.recipes.v1.ResolveRecipeSlugsResponse
-	68, // [68:88] is the sub-list for method output_type
-	48, // [48:68] is the sub-list for method input_type
-	48, // [48:48] is the sub-list for extension type_name
-	48, // [48:48] is the sub-list for extension extendee
-	0,  // [0:48] is the sub-list for field type_name
+	5,  // 4: sous.recipes.v1.SearchRecipesResponse.text_matches:type_name -> sous.recipes.v1.RecipeSummary
+	8,  // 5: sous.recipes.v1.GetRecipeResponse.recipe:type_name -> sous.recipes.v1.Recipe
+	64, // 6: sous.recipes.v1.GetRecipeResponse.raw:type_name -> google.protobuf.Struct
+	5,  // 7: sous.recipes.v1.Suggestion.recipe:type_name -> sous.recipes.v1.RecipeSummary
+	15, // 8: sous.recipes.v1.SuggestRecipesResponse.items:type_name -> sous.recipes.v1.Suggestion
+	60, // 9: sous.recipes.v1.SuggestRecipesResponse.resolved:type_name -> sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry
+	18, // 10: sous.recipes.v1.IngredientInput.structured:type_name -> sous.recipes.v1.StructuredIngredient
+	17, // 11: sous.recipes.v1.CreateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
+	7,  // 12: sous.recipes.v1.CreateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
+	20, // 13: sous.recipes.v1.CreateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
+	61, // 14: sous.recipes.v1.CreateRecipeResponse.resolved:type_name -> sous.recipes.v1.CreateRecipeResponse.ResolvedEntry
+	17, // 15: sous.recipes.v1.UpdateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
+	7,  // 16: sous.recipes.v1.UpdateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
+	20, // 17: sous.recipes.v1.UpdateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
+	62, // 18: sous.recipes.v1.UpdateRecipeResponse.resolved:type_name -> sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry
+	20, // 19: sous.recipes.v1.BulkTagRecipesResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
+	0,  // 20: sous.recipes.v1.ParseIngredientsRequest.parser:type_name -> sous.recipes.v1.Parser
+	6,  // 21: sous.recipes.v1.ParsedIngredient.ingredient:type_name -> sous.recipes.v1.Ingredient
+	37, // 22: sous.recipes.v1.ParseIngredientsResponse.items:type_name -> sous.recipes.v1.ParsedIngredient
+	63, // 23: sous.recipes.v1.ParseIngredientsResponse.resolved:type_name -> sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry
+	1,  // 24: sous.recipes.v1.ListTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	39, // 25: sous.recipes.v1.ListTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
+	1,  // 26: sous.recipes.v1.CreateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	42, // 27: sous.recipes.v1.CreateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
+	39, // 28: sous.recipes.v1.CreateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
+	43, // 29: sous.recipes.v1.CreateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	1,  // 30: sous.recipes.v1.UpdateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	42, // 31: sous.recipes.v1.UpdateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
+	39, // 32: sous.recipes.v1.UpdateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
+	43, // 33: sous.recipes.v1.UpdateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	1,  // 34: sous.recipes.v1.MergeTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	39, // 35: sous.recipes.v1.MergeTaxonomyResponse.into:type_name -> sous.recipes.v1.TaxonomyItem
+	43, // 36: sous.recipes.v1.MergeTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	1,  // 37: sous.recipes.v1.DeleteTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	43, // 38: sous.recipes.v1.DeleteTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	2,  // 39: sous.recipes.v1.SweepRecipesRequest.view:type_name -> sous.recipes.v1.RecipeView
+	53, // 40: sous.recipes.v1.SweepRecipesResponse.progress:type_name -> sous.recipes.v1.SweepProgress
+	8,  // 41: sous.recipes.v1.SweepRecipesResponse.recipe:type_name -> sous.recipes.v1.Recipe
+	55, // 42: sous.recipes.v1.SweepRecipesResponse.failure:type_name -> sous.recipes.v1.SweepFailure
+	57, // 43: sous.recipes.v1.ResolveRecipeSlugsResponse.recipes:type_name -> sous.recipes.v1.ResolvedRecipe
+	11, // 44: sous.recipes.v1.SearchRecipesResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	11, // 45: sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	11, // 46: sous.recipes.v1.CreateRecipeResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	11, // 47: sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	11, // 48: sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	3,  // 49: sous.recipes.v1.RecipesService.GetStatus:input_type -> sous.recipes.v1.GetStatusRequest
+	9,  // 50: sous.recipes.v1.RecipesService.SearchRecipes:input_type -> sous.recipes.v1.SearchRecipesRequest
+	12, // 51: sous.recipes.v1.RecipesService.GetRecipe:input_type -> sous.recipes.v1.GetRecipeRequest
+	14, // 52: sous.recipes.v1.RecipesService.SuggestRecipes:input_type -> sous.recipes.v1.SuggestRecipesRequest
+	19, // 53: sous.recipes.v1.RecipesService.CreateRecipe:input_type -> sous.recipes.v1.CreateRecipeRequest
+	22, // 54: sous.recipes.v1.RecipesService.UpdateRecipe:input_type -> sous.recipes.v1.UpdateRecipeRequest
+	24, // 55: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:input_type -> sous.recipes.v1.SetRecipeImageFromURLRequest
+	26, // 56: sous.recipes.v1.RecipesService.UploadRecipeImage:input_type -> sous.recipes.v1.UploadRecipeImageRequest
+	28, // 57: sous.recipes.v1.RecipesService.BulkTagRecipes:input_type -> sous.recipes.v1.BulkTagRecipesRequest
+	30, // 58: sous.recipes.v1.RecipesService.DeleteRecipe:input_type -> sous.recipes.v1.DeleteRecipeRequest
+	32, // 59: sous.recipes.v1.RecipesService.ImportRecipeFromURL:input_type -> sous.recipes.v1.ImportRecipeFromURLRequest
+	34, // 60: sous.recipes.v1.RecipesService.MarkRecipeMade:input_type -> sous.recipes.v1.MarkRecipeMadeRequest
+	36, // 61: sous.recipes.v1.RecipesService.ParseIngredients:input_type -> sous.recipes.v1.ParseIngredientsRequest
+	40, // 62: sous.recipes.v1.RecipesService.ListTaxonomy:input_type -> sous.recipes.v1.ListTaxonomyRequest
+	44, // 63: sous.recipes.v1.RecipesService.CreateTaxonomy:input_type -> sous.recipes.v1.CreateTaxonomyRequest
+	46, // 64: sous.recipes.v1.RecipesService.UpdateTaxonomy:input_type -> sous.recipes.v1.UpdateTaxonomyRequest
+	48, // 65: sous.recipes.v1.RecipesService.MergeTaxonomy:input_type -> sous.recipes.v1.MergeTaxonomyRequest
+	50, // 66: sous.recipes.v1.RecipesService.DeleteTaxonomy:input_type -> sous.recipes.v1.DeleteTaxonomyRequest
+	52, // 67: sous.recipes.v1.RecipesService.SweepRecipes:input_type -> sous.recipes.v1.SweepRecipesRequest
+	56, // 68: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:input_type -> sous.recipes.v1.ResolveRecipeSlugsRequest
+	4,  // 69: sous.recipes.v1.RecipesService.GetStatus:output_type -> sous.recipes.v1.GetStatusResponse
+	10, // 70: sous.recipes.v1.RecipesService.SearchRecipes:output_type -> sous.recipes.v1.SearchRecipesResponse
+	13, // 71: sous.recipes.v1.RecipesService.GetRecipe:output_type -> sous.recipes.v1.GetRecipeResponse
+	16, // 72: sous.recipes.v1.RecipesService.SuggestRecipes:output_type -> sous.recipes.v1.SuggestRecipesResponse
+	21, // 73: sous.recipes.v1.RecipesService.CreateRecipe:output_type -> sous.recipes.v1.CreateRecipeResponse
+	23, // 74: sous.recipes.v1.RecipesService.UpdateRecipe:output_type -> sous.recipes.v1.UpdateRecipeResponse
+	25, // 75: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:output_type -> sous.recipes.v1.SetRecipeImageFromURLResponse
+	27, // 76: sous.recipes.v1.RecipesService.UploadRecipeImage:output_type -> sous.recipes.v1.UploadRecipeImageResponse
+	29, // 77: sous.recipes.v1.RecipesService.BulkTagRecipes:output_type -> sous.recipes.v1.BulkTagRecipesResponse
+	31, // 78: sous.recipes.v1.RecipesService.DeleteRecipe:output_type -> sous.recipes.v1.DeleteRecipeResponse
+	33, // 79: sous.recipes.v1.RecipesService.ImportRecipeFromURL:output_type -> sous.recipes.v1.ImportRecipeFromURLResponse
+	35, // 80: sous.recipes.v1.RecipesService.MarkRecipeMade:output_type -> sous.recipes.v1.MarkRecipeMadeResponse
+	38, // 81: sous.recipes.v1.RecipesService.ParseIngredients:output_type -> sous.recipes.v1.ParseIngredientsResponse
+	41, // 82: sous.recipes.v1.RecipesService.ListTaxonomy:output_type -> sous.recipes.v1.ListTaxonomyResponse
+	45, // 83: sous.recipes.v1.RecipesService.CreateTaxonomy:output_type -> sous.recipes.v1.CreateTaxonomyResponse
+	47, // 84: sous.recipes.v1.RecipesService.UpdateTaxonomy:output_type -> sous.recipes.v1.UpdateTaxonomyResponse
+	49, // 85: sous.recipes.v1.RecipesService.MergeTaxonomy:output_type -> sous.recipes.v1.MergeTaxonomyResponse
+	51, // 86: sous.recipes.v1.RecipesService.DeleteTaxonomy:output_type -> sous.recipes.v1.DeleteTaxonomyResponse
+	54, // 87: sous.recipes.v1.RecipesService.SweepRecipes:output_type -> sous.recipes.v1.SweepRecipesResponse
+	58, // 88: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:output_type -> sous.recipes.v1.ResolveRecipeSlugsResponse
+	69, // [69:89] is the sub-list for method output_type
+	49, // [49:69] is the sub-list for method input_type
+	49, // [49:49] is the sub-list for extension type_name
+	49, // [49:49] is the sub-list for extension extendee
+	0,  // [0:49] is the sub-list for field type_name
 }
 
 func init() { file_sous_recipes_v1_recipes_proto_init() }

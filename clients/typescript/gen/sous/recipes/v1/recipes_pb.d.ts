@@ -638,6 +638,17 @@ export declare type SearchRecipesResponse = Message<"sous.recipes.v1.SearchRecip
    * @generated from field: map<string, sous.recipes.v1.Names> resolved = 7;
    */
   resolved: { [key: string]: Names };
+
+  /**
+   * With a foods filter, on page 1: recipes the filter cannot see because
+   * the food stands only in a line of text no Mealie food is linked to
+   * ("juice of 1 lime"), read from every recipe's lines; at most
+   * limit. Empty when query or cookbook is set (those are Mealie's to
+   * apply).
+   *
+   * @generated from field: repeated sous.recipes.v1.RecipeSummary text_matches = 8;
+   */
+  textMatches: RecipeSummary[];
 };
 
 /**

@@ -1,0 +1,85 @@
+package recipes
+
+import (
+	"context"
+	"slices"
+
+	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
+)
+
+// textMatches are the recipes a foods filter misses because they name a
+// food only in a line of text with no Mealie food linked ("juice of 1
+// lime", a line an import left unparsed): Mealie's foods filter reads
+// linked foods alone. Every recipe's lines are read, through the detail
+// cache, as suggest_recipes reads them; a recipe the filter itself lists
+// (a linked food qualifies it) is not repeated. A recipe qualifies when each food name (with
+// requireAll) or any of them names a text line (names.Covers: "chicken"
+// covers "2 chicken thighs, boneless") or is a food the recipe links, and
+// it carries every tag, category and tool filtered on (by slug).
+func (s *Service) textMatches(ctx context.Context, foods []string, q mealie.RecipeQuery, limit int) ([]*recipesv1.RecipeSummary, error) {
+	list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
+	if err != nil {
+		return nil, err
+	}
+	items, err := s.mealie.Taxonomy(ctx, mealie.Foods)
+	if err != nil {
+		return nil, err
+	}
+	fx := indexItems(items)
+	// linked[i] are the ids of the foods name i covers, as the filter
+	// read them (filterKeys)
+	linked := make([]map[string]bool, len(foods))
+	for i, f := range foods {
+		linked[i] = map[string]bool{}
+		for _, it := range fx.covered(f) {
+			linked[i][it.ID] = true
+		}
+	}
+	var out []*recipesv1.RecipeSummary
+	err = s.details(ctx, list, func(sum *mealie.RecipeSummary, r *mealie.Recipe, err error) error {
+		if err != nil || len(out) >= limit {
+			return nil
+		}
+		if !hasAll(r.Tags, q.Tags) || !hasAll(r.Categories, q.Categories) || !hasAll(r.Tools, q.Tools) {
+			return nil
+		}
+		byLink, byText := 0, 0
+		for fi, f := range foods {
+			link, text := false, false
+			for i := range r.Ingredients {
+				in := &r.Ingredients[i]
+				if in.Food != nil && in.Food.ID != "" {
+					link = link || linked[fi][in.Food.ID]
+				} else if t := lineText(in); t != "" && names.Covers(f, t) {
+					text = true
+				}
+			}
+			switch {
+			case link:
+				byLink++
+			case text:
+				byText++
+			}
+		}
+		// Mealie's filter already lists a recipe a linked food qualifies
+		// (any food, or with requireAll every one).
+		inFilter := byLink > 0 && (!q.RequireAll || byLink == len(foods))
+		if !inFilter && byText > 0 && (!q.RequireAll || byLink+byText == len(foods)) {
+			out = append(out, summary(&r.RecipeSummary))
+		}
+		return nil
+	})
+	return out, err
+}
+
+// hasAll reports whether organizers carry every slug in want.
+func hasAll(have []mealie.Organizer, want []string) bool {
+	for _, w := range want {
+		if !slices.ContainsFunc(have, func(o mealie.Organizer) bool { return o.Slug == w || o.ID == w }) {
+			return false
+		}
+	}
+	return true
+}
