@@ -156,3 +156,70 @@ func TestSuggestAsACookSaysIt(t *testing.T) {
 		}
 	})
 }
+
+// TestCountingUnitsAndJoinedFoods writes "1 block <food>" and "1 tbsp <food>
+// + 1 tbsp water" through sous, against each emulated version and a live
+// Mealie: the counting word Mealie does not seed becomes a unit (reported
+// in created_units, or bound if the library has it), so the line links its
+// food and the app shows it in the cook's order; the joined food is the
+// first, never a food named after both, and the water stays in the line.
+func TestCountingUnitsAndJoinedFoods(t *testing.T) {
+	eachMealieCreating(t, func(t *testing.T, m *mealieTarget) {
+		c := ctx(t)
+		tofu, starch := unique("tofu"), unique("starch")
+		lines := []string{"1 block " + tofu, "1 tbsp " + starch + " + 1 tbsp water"}
+		var slug string
+		m.forget(&slug)
+		res, err := m.client.CreateRecipe(c, connect.NewRequest(&recipesv1.CreateRecipeRequest{Name: unique("units"), Ingredients: textLinesOf(lines...)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		slug = res.Msg.Slug
+		for _, f := range res.Msg.CreatedFoods {
+			m.deleteFoodNamed(f)
+		}
+		if slices.Contains(res.Msg.CreatedUnits, "block") {
+			m.deleteUnitNamed("block")
+		}
+		for _, f := range res.Msg.CreatedFoods {
+			if strings.Contains(f, "+") || strings.Contains(f, "water") {
+				t.Errorf("created food %q joins two foods (created_foods %q)", f, res.Msg.CreatedFoods)
+			}
+		}
+		rec := m.recipe(slug)
+		ings, _ := rec["recipeIngredient"].([]any)
+		if len(ings) != len(lines) {
+			t.Fatalf("stored %d lines, want %d", len(ings), len(lines))
+		}
+		first, _ := ings[0].(map[string]any)
+		u, _ := first["unit"].(map[string]any)
+		f, _ := first["food"].(map[string]any)
+		if u == nil || u["name"] != "block" || f == nil || !strings.Contains(f["name"].(string), tofu) {
+			t.Errorf("%q stored unit %v food %v; want the unit block and the food linked (created_units %q)", lines[0], u, f, res.Msg.CreatedUnits)
+		}
+		for i, l := range lines {
+			shown := strings.ToLower(appLine(rec, i))
+			for _, w := range words(l) {
+				if !strings.Contains(shown, w) {
+					t.Errorf("line %q lost %q: the app shows %q", l, w, shown)
+				}
+			}
+		}
+		if shown := strings.ToLower(appLine(rec, 0)); !strings.HasPrefix(shown, "1 block "+tofu) {
+			t.Errorf("line %q shows as %q, not in the cook's order", lines[0], shown)
+		}
+	})
+}
+
+// deleteUnitNamed deletes, after the test, the unit sous created as name.
+func (m *mealieTarget) deleteUnitNamed(name string) {
+	m.t.Cleanup(func() {
+		_, o := m.api(http.MethodGet, "/api/units?perPage=200", nil)
+		items, _ := o["items"].([]any)
+		for _, it := range items {
+			if u, _ := it.(map[string]any); u != nil && strings.EqualFold(u["name"].(string), name) {
+				m.api(http.MethodDelete, "/api/units/"+u["id"].(string), nil)
+			}
+		}
+	})
+}

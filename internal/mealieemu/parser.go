@@ -38,6 +38,15 @@ var pintUnits = map[string]string{
 	"oz": "ounce", "ounce": "ounce", "ounces": "ounce",
 	"lb": "pound", "lbs": "pound", "pound": "pound", "pounds": "pound",
 	"pint": "pint", "pints": "pint", "quart": "quart", "quarts": "quart",
+	// counting words the nlp model reads as units though no unit is
+	// stored for them: real 2.8 and 3.11 answer unit "package", "stick"
+	// and "packet" for "1 package (8 oz) cream cheese", "1 stick melted
+	// butter" and "1 packet (2¼ tsp instant dry yeast)"
+	// (services/recipes/testdata/parsed/parsed-nlp-*.json); the emulator
+	// reads block, jar and slice alike
+	"package": "package", "packages": "package", "stick": "stick", "sticks": "stick",
+	"packet": "packet", "packets": "packet", "block": "block", "blocks": "block",
+	"jar": "jar", "jars": "jar", "slice": "slice", "slices": "slice",
 }
 
 // parseLine follows Mealie's brute parser as captured
