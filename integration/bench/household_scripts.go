@@ -444,7 +444,9 @@ func runTagByIngredient(x *hx) error {
 	if err != nil {
 		return err
 	}
-	slugs := collect(map[string]any{"items": m["items"]}, "slug")
+	// the answer's text_matches are recipes naming the food in unlinked
+	// lines; a model tagging "every recipe that uses" them takes both
+	slugs := append(collect(map[string]any{"items": m["items"]}, "slug"), collect(map[string]any{"items": m["text_matches"]}, "slug")...)
 	if len(slugs) == 0 {
 		return nil // the model tells the user none was found
 	}

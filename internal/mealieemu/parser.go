@@ -13,6 +13,15 @@ var parsers = []string{"nlp", "brute", "openai"}
 // leadingQuantity matches "2", "1.5", "1/2" or "1 1/2" at the start of a line.
 var leadingQuantity = regexp.MustCompile(`^\s*(\d+(?:\.\d+)?)(?:\s+(\d+)/(\d+)|/(\d+))?\s*`)
 
+// vulgar spells out the fraction characters Mealie's parsers read as
+// amounts: "½ cup of granulated sugar" is 0.5 cup and "1½ pounds steak"
+// 1.5 pounds on 2.0 brute and 2.8/3.11 nlp alike
+// (services/recipes/testdata/parsed/).
+var vulgar = strings.NewReplacer(
+	"½", " 1/2", "¼", " 1/4", "¾", " 3/4", "⅓", " 1/3", "⅔", " 2/3",
+	"⅛", " 1/8", "⅜", " 3/8", "⅝", " 5/8", "⅞", " 7/8", "⅕", " 1/5", "⅙", " 1/6",
+)
+
 // parsedLine is one parsed ingredient line. A unit or food that matches no
 // row keeps its name with id null, as Mealie's brute parser returns it.
 type parsedLine struct {
@@ -57,7 +66,7 @@ var pintUnits = map[string]string{
 // the note. Without an amount the whole text is the food and the unit is empty.
 func (st *store) parseLine(line string) parsedLine {
 	var p parsedLine
-	rest := line
+	rest := vulgar.Replace(line)
 	found := false
 	if m := leadingQuantity.FindStringSubmatch(rest); m != nil {
 		found = true

@@ -646,7 +646,7 @@ func TestParseKeepsEveryWord(t *testing.T) {
 // lists.
 func TestSearchFoodsReadsTextLines(t *testing.T) {
 	s, f := newService(t)
-	thighs := f.addFood("chicken thighs", "")
+	thighs, breast := f.addFood("chicken thighs", ""), f.addFood("chicken breast", "")
 	add := func(slug string, lines ...map[string]any) {
 		ls := make([]any, len(lines))
 		for i, l := range lines {
@@ -665,13 +665,15 @@ func TestSearchFoodsReadsTextLines(t *testing.T) {
 	add("text-only", text("6 boneless skinless chicken thighs"))
 	add("stock", text("2 cups chicken stock"))
 	add("breasts", text("2 chicken breasts"))
+	add("after-a-comma", text("400g boned, skinless chicken thighs"))
+	add("in-a-note", map[string]any{"quantity": 300, "food": map[string]any{"id": breast, "name": "chicken breast"}, "note": "or boneless chicken thighs", "display": "300 chicken breast or boneless chicken thighs"})
 	f.mu.Unlock()
 	for _, c := range []struct {
 		foods []string
 		want  []string
 	}{
-		{[]string{"chicken thighs"}, []string{"text-only"}},
-		{[]string{"chicken"}, []string{"breasts", "text-only"}},
+		{[]string{"chicken thighs"}, []string{"after-a-comma", "in-a-note", "text-only"}},
+		{[]string{"chicken"}, []string{"after-a-comma", "breasts", "text-only"}},
 	} {
 		res, err := s.SearchRecipes(context.Background(), req(&recipesv1.SearchRecipesRequest{Foods: c.foods}))
 		if err != nil {

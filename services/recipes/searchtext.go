@@ -15,8 +15,9 @@ import (
 // linked foods alone. Every recipe's lines are read, through the detail
 // cache, as suggest_recipes reads them; a recipe the filter itself lists
 // (a linked food qualifies it) is not repeated. A recipe qualifies when each food name (with
-// requireAll) or any of them names a text line (names.Covers: "chicken"
-// covers "2 chicken thighs, boneless") or is a food the recipe links, and
+// requireAll) or any of them names a text line or a linked line's note
+// (names.CoversLine: "chicken thighs" in "4 boneless, skinless chicken
+// thighs") or is a food the recipe links, and
 // it carries every tag, category and tool filtered on (by slug).
 func (s *Service) textMatches(ctx context.Context, foods []string, q mealie.RecipeQuery, limit int) ([]*recipesv1.RecipeSummary, error) {
 	list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
@@ -52,7 +53,10 @@ func (s *Service) textMatches(ctx context.Context, foods []string, q mealie.Reci
 				in := &r.Ingredients[i]
 				if in.Food != nil && in.Food.ID != "" {
 					link = link || linked[fi][in.Food.ID]
-				} else if t := lineText(in); t != "" && names.Covers(f, t) {
+					// "300 g chicken breast (or boneless chicken
+					// thighs)": the note offers it
+					text = text || names.CoversLine(f, str(in.Note))
+				} else if t := lineText(in); t != "" && names.CoversLine(f, t) {
 					text = true
 				}
 			}

@@ -345,9 +345,9 @@ func sortSuggestions(out []*recipesv1.Suggestion, scores map[string]score) {
 }
 
 // textName is a name on hand read against lines of text: a name the cook
-// gave or a pantry item's own name covers the kinds of it (names.Covers:
-// "chicken" in "2 chicken breasts"); a pantry alias only names the same
-// thing (names.Mentions).
+// gave or a pantry item's own name covers the kinds of it anywhere in the
+// line (names.CoversLine: "chicken" in "2 boneless, skinless chicken
+// breasts"); a pantry alias only names the same thing (names.Mentions).
 type textName struct {
 	name  string
 	alias bool
@@ -357,7 +357,7 @@ func (tn textName) matches(line string) bool {
 	if tn.alias {
 		return names.Mentions(tn.name, line)
 	}
-	return names.Covers(tn.name, line)
+	return names.CoversLine(tn.name, line)
 }
 
 // maxTextHits is how many matched lines a name's resolved entry quotes.

@@ -302,6 +302,26 @@ func TestSame(t *testing.T) {
 
 // TestMentions: a line of text names a thing by another name only when
 // nothing more specific follows it.
+func TestCoversLine(t *testing.T) {
+	for _, c := range []struct {
+		g, line string
+		want    bool
+	}{
+		{"chicken thighs", "400g boned, skinless chicken thighs", true},
+		{"chicken thighs", "4 boneless, skinless chicken thighs", true},
+		{"chicken thighs", "300 g chicken breast (or boneless chicken thighs)", true},
+		{"chicken thighs", "2 cups chicken stock", false},
+		{"chicken thighs", "2 chicken breasts, skinless", false},
+		{"lime", "juice of 1 lime", true},
+		{"milk", "1 can coconut milk, shaken", false},
+		{"rice", "", false},
+	} {
+		if got := CoversLine(c.g, c.line); got != c.want {
+			t.Errorf("CoversLine(%q, %q) = %v, want %v", c.g, c.line, got, c.want)
+		}
+	}
+}
+
 func TestMentions(t *testing.T) {
 	for _, c := range []struct {
 		name, text string

@@ -279,6 +279,26 @@ func Covers(general, specific string) bool {
 	return coversWords(Words(general), Words(specific))
 }
 
+// CoversLine reports whether the general name covers what a line of text
+// names anywhere in it: Covers reads a stored name, whose words after a
+// comma or in brackets are notes ("chicken thighs, boneless"), while a
+// cook's line puts the food there too ("400g boned, skinless chicken
+// thighs", "300 g chicken breast (or boneless chicken thighs)"). So each
+// part between commas, semicolons and brackets is read as well as the
+// whole.
+func CoversLine(general, line string) bool {
+	if Covers(general, line) {
+		return true
+	}
+	g := Words(general)
+	for _, part := range strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(",;()[]", r) }) {
+		if coversWords(g, Words(part)) {
+			return true
+		}
+	}
+	return false
+}
+
 // Mentions reports whether text names the food name as such: name's words
 // (see Words) stand in text with nothing after them, so "minced pork"
 // is mentioned in "1 lb minced pork" but not in "1 lb minced pork belly",
