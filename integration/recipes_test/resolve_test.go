@@ -154,6 +154,33 @@ func TestSuggestAsACookSaysIt(t *testing.T) {
 		if !slices.Contains(got["rice"], rice) || !slices.Contains(got["chicken"], chicken) {
 			t.Errorf("resolved = %v", got)
 		}
+
+		// search_recipes: Mealie's foods filter finds the linked recipe,
+		// and a recipe whose line names the thighs only as text comes back
+		// in text_matches
+		var textSlug string
+		m.forget(&textSlug)
+		tr, err := m.client.CreateRecipe(c, connect.NewRequest(&recipesv1.CreateRecipeRequest{Name: unique("thighs-as-text"), Ingredients: []*recipesv1.IngredientInput{
+			{Kind: &recipesv1.IngredientInput_Structured{Structured: &recipesv1.StructuredIngredient{Note: "4 boneless, skinless " + chicken}}},
+		}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		textSlug = tr.Msg.Slug
+		sr, err := m.client.SearchRecipes(c, connect.NewRequest(&recipesv1.SearchRecipesRequest{Foods: []string{chicken}, Limit: proto.Int32(100)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var linked, text []string
+		for _, it := range sr.Msg.Items {
+			linked = append(linked, it.GetSlug())
+		}
+		for _, it := range sr.Msg.TextMatches {
+			text = append(text, it.GetSlug())
+		}
+		if !slices.Contains(linked, slug) || slices.Contains(linked, textSlug) || !slices.Equal(text, []string{textSlug}) {
+			t.Errorf("search foods %q: items %q, text_matches %q; want %s linked and %s as text", chicken, linked, text, slug, textSlug)
+		}
 	})
 }
 
