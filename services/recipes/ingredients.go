@@ -30,44 +30,12 @@ const (
 	MaxInstructions = limits.RecipeInstructions
 )
 
-// ref is a taxonomy object as an ingredient write carries it: id, name and
-// nothing else Mealie does not read. Name-only objects are a 500,
-// so an id is always
-// set.
-type ref struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-}
-
-// ingredientWrite is one recipeIngredient entry of a write. ReferenceID is
-// always set: without it Mealie 2.0 commits a null and the recipe becomes
-// unreadable.
-type ingredientWrite struct {
-	ReferenceID  string   `json:"referenceId"`
-	Quantity     *float64 `json:"quantity"`
-	Unit         *ref     `json:"unit"`
-	Food         *ref     `json:"food"`
-	Note         string   `json:"note"`
-	Title        string   `json:"title,omitempty"`
-	OriginalText string   `json:"originalText,omitempty"`
-	Display      string   `json:"display"`
-}
-
-// stepWrite is one recipeInstructions entry. IngredientReferences is always
-// sent, [] when empty: without it Mealie 2.0 answers 500.
-type stepWrite struct {
-	ID                   string   `json:"id"`
-	Title                string   `json:"title"`
-	Text                 string   `json:"text"`
-	IngredientReferences []string `json:"ingredientReferences"`
-}
-
 // steps builds the instruction payload from text steps.
-func steps(texts []string) []stepWrite {
-	out := make([]stepWrite, 0, len(texts))
+func steps(texts []string) []mealie.InstructionStep {
+	out := make([]mealie.InstructionStep, 0, len(texts))
 	for _, t := range texts {
 		if t = strings.TrimSpace(t); t != "" {
-			out = append(out, stepWrite{ID: uuid.NewString(), Text: t, IngredientReferences: []string{}})
+			out = append(out, mealie.InstructionStep{ID: uuid.NewString(), Text: t, IngredientReferences: []string{}})
 		}
 	}
 	return out
@@ -119,8 +87,8 @@ type lineReport struct {
 // line becomes the note and the quantity is dropped, or Mealie would render
 // "500 500 g flour". Last, every word of the source line the parts lost
 // goes back into the note (see restoreWords).
-func resolveLine(p lineParts, fx, ux *itemIndex, made map[string]*mealie.TaxonomyItem) (ingredientWrite, lineReport, error) {
-	w := ingredientWrite{ReferenceID: uuid.NewString(), Quantity: p.quantity, Title: p.title}
+func resolveLine(p lineParts, fx, ux *itemIndex, made map[string]*mealie.TaxonomyItem) (mealie.IngredientLine, lineReport, error) {
+	w := mealie.IngredientLine{ReferenceID: uuid.NewString(), Quantity: p.quantity, Title: p.title}
 	var rep lineReport
 	if p.source != "" {
 		w.OriginalText = p.source
@@ -129,11 +97,11 @@ func resolveLine(p lineParts, fx, ux *itemIndex, made map[string]*mealie.Taxonom
 	unitLost := false
 	if p.unit != "" || p.unitID != "" {
 		if p.unitID != "" {
-			w.Unit = &ref{ID: p.unitID, Name: p.unit}
+			w.Unit = &mealie.IngredientRef{ID: p.unitID, Name: p.unit}
 		} else if it, _, err := ux.bind(p.unit); err != nil {
 			return w, rep, invalid("unit %q: %s", p.unit, err.Error())
 		} else if it != nil {
-			w.Unit = &ref{ID: it.ID, Name: it.Name}
+			w.Unit = &mealie.IngredientRef{ID: it.ID, Name: it.Name}
 			rep.resolved = append(rep.resolved, [2]string{p.unit, it.Name})
 		} else {
 			rep.unresolved = append(rep.unresolved, p.unit)
@@ -143,15 +111,15 @@ func resolveLine(p lineParts, fx, ux *itemIndex, made map[string]*mealie.Taxonom
 	}
 	if p.food != "" || p.foodID != "" {
 		if p.foodID != "" {
-			w.Food = &ref{ID: p.foodID, Name: p.food}
+			w.Food = &mealie.IngredientRef{ID: p.foodID, Name: p.food}
 		} else if it, _, err := fx.bind(p.food); err != nil {
 			return w, rep, invalid("food %q: %s", p.food, err.Error())
 		} else if it != nil {
-			w.Food = &ref{ID: it.ID, Name: it.Name}
+			w.Food = &mealie.IngredientRef{ID: it.ID, Name: it.Name}
 			rep.resolved = append(rep.resolved, [2]string{p.food, it.Name})
 			rep.changed = readOther(p.food, it.Name)
 		} else if it := made[names.Key(p.food)]; it != nil {
-			w.Food = &ref{ID: it.ID, Name: it.Name}
+			w.Food = &mealie.IngredientRef{ID: it.ID, Name: it.Name}
 			rep.changed = readOther(p.food, it.Name)
 		} else {
 			rep.unresolved = append(rep.unresolved, p.food)
@@ -221,7 +189,7 @@ func lineWords(s string) []string {
 // behind. Words count as kept when the unit's or food's names (plural,
 // abbreviation, aliases), the title or the note hold them, as often as the
 // line has them; lost words are appended to the note in the line's order.
-func restoreWords(p lineParts, w ingredientWrite, fx, ux *itemIndex) (string, bool) {
+func restoreWords(p lineParts, w mealie.IngredientLine, fx, ux *itemIndex) (string, bool) {
 	if p.source == "" {
 		return w.Note, false
 	}
@@ -389,7 +357,7 @@ func (s *Service) parseLines(ctx context.Context, texts []string) ([]mealie.Pars
 
 // ingredientResult is what building a write's lines found, for the answer.
 type ingredientResult struct {
-	lines      []ingredientWrite
+	lines      []mealie.IngredientLine
 	unresolved []string
 	unparsed   []string
 	resolved   map[string]*recipesv1.Names
@@ -407,7 +375,7 @@ type ingredientResult struct {
 // that fits two foods or units equally fails the whole write before
 // anything is created.
 func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.IngredientInput) (*ingredientResult, error) {
-	res := &ingredientResult{lines: make([]ingredientWrite, 0, len(in)), resolved: map[string]*recipesv1.Names{}}
+	res := &ingredientResult{lines: make([]mealie.IngredientLine, 0, len(in)), resolved: map[string]*recipesv1.Names{}}
 	if len(in) == 0 {
 		return res, nil
 	}

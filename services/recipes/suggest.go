@@ -538,12 +538,12 @@ func keepEveryWord(in *recipesv1.Ingredient, line string, pi *mealie.ParsedIngre
 	if in == nil || strings.TrimSpace(line) == "" {
 		return
 	}
-	w := ingredientWrite{Note: in.GetNote()}
+	w := mealie.IngredientLine{Note: in.GetNote()}
 	if in.GetUnit() != "" {
-		w.Unit = &ref{ID: in.GetUnitId(), Name: in.GetUnit()}
+		w.Unit = &mealie.IngredientRef{ID: in.GetUnitId(), Name: in.GetUnit()}
 	}
 	if in.GetFood() != "" {
-		w.Food = &ref{ID: in.GetFoodId(), Name: in.GetFood()}
+		w.Food = &mealie.IngredientRef{ID: in.GetFoodId(), Name: in.GetFood()}
 	}
 	if note, changed := restoreWords(parsedParts(line, pi), w, fx, ux); changed {
 		in.Note = note
