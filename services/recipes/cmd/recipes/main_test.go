@@ -1,0 +1,20 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+
+	"github.com/souskitchen/sous/internal/serve"
+	"github.com/souskitchen/sous/services/internal/probetest"
+)
+
+// TestBuildProbesMealie: the service refuses to start against a Mealie it
+// cannot serve, with the probe's message, as the other Mealie-backed
+// services do, and starts against one it can.
+func TestBuildProbesMealie(t *testing.T) {
+	probetest.BuildProbesMealie(t, func(ctx context.Context) (int, error) {
+		svcs, err := build(ctx, serve.Setup{Logger: slog.New(slog.DiscardHandler)})
+		return len(svcs), err
+	}, nil)
+}
