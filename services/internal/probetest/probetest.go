@@ -15,9 +15,18 @@ import (
 )
 
 // Build runs a command's build function (serve.Command.Build) and says how
-// many services it built. It is a function of the command's test, so that
-// this package needs nothing of internal/serve.
+// many services it built.
 type Build func(context.Context) (int, error)
+
+// Count is the Build of a command's build function given setup (a
+// serve.Setup): generic, so that this package needs nothing of
+// internal/serve and its dependencies.
+func Count[Setup, Service any](build func(context.Context, Setup) ([]Service, error), setup Setup) Build {
+	return func(ctx context.Context) (int, error) {
+		svcs, err := build(ctx, setup)
+		return len(svcs), err
+	}
+}
 
 // fakeMealie answers the two reads of the startup probe: /api/app/about with
 // version and /api/users/self with selfStatus.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"log/slog"
 	"testing"
 
@@ -13,8 +12,6 @@ import (
 // cannot serve, with the probe's message, as the other Mealie-backed
 // services do, and starts against one it can.
 func TestBuildProbesMealie(t *testing.T) {
-	probetest.BuildProbesMealie(t, func(ctx context.Context) (int, error) {
-		svcs, err := build(ctx, serve.Setup{Logger: slog.New(slog.DiscardHandler)})
-		return len(svcs), err
-	}, map[string]string{"SOUS_RECIPES_URL": "http://127.0.0.1:1"})
+	setup := serve.Setup{Logger: slog.New(slog.DiscardHandler)}
+	probetest.BuildProbesMealie(t, probetest.Count(build, setup), map[string]string{"SOUS_RECIPES_URL": "http://127.0.0.1:1"})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"log/slog"
 	"testing"
 
@@ -14,8 +13,6 @@ import (
 // services do, and starts against one it can; without SOUS_PANTRY_URL it
 // starts all the same.
 func TestBuildProbesMealie(t *testing.T) {
-	probetest.BuildProbesMealie(t, func(ctx context.Context) (int, error) {
-		svcs, err := build(ctx, serve.Setup{Logger: slog.New(slog.DiscardHandler)})
-		return len(svcs), err
-	}, map[string]string{"SOUS_RECIPES_URL": "http://127.0.0.1:1", "SOUS_PANTRY_URL": ""})
+	setup := serve.Setup{Logger: slog.New(slog.DiscardHandler)}
+	probetest.BuildProbesMealie(t, probetest.Count(build, setup), map[string]string{"SOUS_RECIPES_URL": "http://127.0.0.1:1", "SOUS_PANTRY_URL": ""})
 }
