@@ -177,7 +177,8 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 		toCreate = append(toCreate, p.food)
 	}
 	for _, n := range toCreate {
-		it, err := s.mealie.CreateTaxonomy(ctx, mealie.Foods, map[string]any{"name": foodName(n)})
+		name := foodName(n)
+		it, err := s.mealie.CreateTaxonomy(ctx, mealie.Foods, mealie.TaxonomyChange{Name: &name})
 		if err != nil {
 			if len(res.created) > 0 {
 				return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("creating food %q failed (%s); created before the failure: %s; the recipe was not written", n, errMessage(err), strings.Join(res.created, ", ")))

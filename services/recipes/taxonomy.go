@@ -101,52 +101,56 @@ func checkBatch(n int) error {
 	return nil
 }
 
-// applyWrite sets w's fields on body, using each resource's keys.
-func applyWrite(res mealie.Resource, body map[string]any, w *recipesv1.TaxonomyWrite) error {
+// taxonomyChange is what w writes to an item of res, refused when it sets
+// a field res does not have.
+func taxonomyChange(res mealie.Resource, w *recipesv1.TaxonomyWrite) (mealie.TaxonomyChange, error) {
+	var ch mealie.TaxonomyChange
 	if w.Name != nil {
 		n := strings.TrimSpace(w.GetName())
 		if n == "" {
-			return fmt.Errorf("name is empty")
+			return ch, fmt.Errorf("name is empty")
 		}
-		body["name"] = n
+		ch.Name = &n
 	}
-	set := func(key string, v *string, ok bool, what string) error {
+	set := func(dst **string, v *string, ok bool, what string) error {
 		if v == nil {
 			return nil
 		}
 		if !ok {
 			return fmt.Errorf("%s do not have %s", res, what)
 		}
-		body[key] = strings.TrimSpace(*v)
+		t := strings.TrimSpace(*v)
+		*dst = &t
 		return nil
 	}
 	isFU := res == mealie.Foods || res == mealie.Units
-	if err := set("description", w.Description, isFU, "a description"); err != nil {
-		return err
+	if err := set(&ch.Description, w.Description, isFU, "a description"); err != nil {
+		return ch, err
 	}
-	if err := set("pluralName", w.PluralName, isFU, "a plural name"); err != nil {
-		return err
+	if err := set(&ch.PluralName, w.PluralName, isFU, "a plural name"); err != nil {
+		return ch, err
 	}
-	if err := set("abbreviation", w.Abbreviation, res == mealie.Units, "an abbreviation"); err != nil {
-		return err
+	if err := set(&ch.Abbreviation, w.Abbreviation, res == mealie.Units, "an abbreviation"); err != nil {
+		return ch, err
 	}
 	if w.Color != nil {
 		c := strings.TrimSpace(w.GetColor())
 		if res != mealie.Labels {
-			return fmt.Errorf("%s do not have a colour", res)
+			return ch, fmt.Errorf("%s do not have a colour", res)
 		}
 		if !isHexColor(c) {
-			return fmt.Errorf("color must be #RRGGBB, got %q", c)
+			return ch, fmt.Errorf("color must be #RRGGBB, got %q", c)
 		}
-		body["color"] = c
+		ch.Color = &c
 	}
 	if w.OnHand != nil {
 		if res != mealie.Foods && res != mealie.Tools {
-			return fmt.Errorf("%s have no on-hand flag", res)
+			return ch, fmt.Errorf("%s have no on-hand flag", res)
 		}
-		body["onHand"] = w.GetOnHand()
+		onHand := w.GetOnHand()
+		ch.OnHand = &onHand
 	}
-	return nil
+	return ch, nil
 }
 
 func isHexColor(c string) bool {
@@ -178,16 +182,16 @@ func (s *Service) CreateTaxonomy(ctx context.Context, req *connect.Request[recip
 	}
 	out := &recipesv1.CreateTaxonomyResponse{}
 	for i, w := range items {
-		body := map[string]any{}
 		if w.Name == nil {
 			out.Errors = append(out.Errors, itemError(i, "", fmt.Errorf("name is required")))
 			continue
 		}
-		if err := applyWrite(res, body, w); err != nil {
+		ch, err := taxonomyChange(res, w)
+		if err != nil {
 			out.Errors = append(out.Errors, itemError(i, w.GetName(), err))
 			continue
 		}
-		it, err := s.mealie.CreateTaxonomy(ctx, res, body)
+		it, err := s.mealie.CreateTaxonomy(ctx, res, ch)
 		if err != nil {
 			out.Errors = append(out.Errors, itemError(i, w.GetName(), err))
 			continue
@@ -196,10 +200,6 @@ func (s *Service) CreateTaxonomy(ctx context.Context, req *connect.Request[recip
 	}
 	return connect.NewResponse(out), nil
 }
-
-// readOnlyKeys are keys of a read row that a PUT must not send back: server
-// timestamps and nested objects Mealie rebuilds from ids.
-var readOnlyKeys = []string{"createdAt", "updatedAt", "label", "householdsWithIngredientFood", "householdsWithTool"}
 
 // UpdateTaxonomy reads each row before writing it, because Mealie's PUT
 // replaces the row wholesale: a PUT of {name} alone resets the rest.
@@ -227,15 +227,12 @@ func (s *Service) UpdateTaxonomy(ctx context.Context, req *connect.Request[recip
 			out.Errors = append(out.Errors, itemError(i, id, err))
 			continue
 		}
-		body := cur.Raw
-		for _, k := range readOnlyKeys {
-			delete(body, k)
-		}
-		if err := applyWrite(res, body, w); err != nil {
+		ch, err := taxonomyChange(res, w)
+		if err != nil {
 			out.Errors = append(out.Errors, itemError(i, id, err))
 			continue
 		}
-		it, err := s.mealie.PutTaxonomy(ctx, res, id, body)
+		it, err := s.mealie.PutTaxonomy(ctx, res, id, cur, ch)
 		if err != nil {
 			out.Errors = append(out.Errors, itemError(i, id, err))
 			continue

@@ -162,3 +162,24 @@ func TestRenameBody(t *testing.T) {
 		t.Error("a body that is not an object was accepted")
 	}
 }
+
+// TestTaxonomyChangeBody: a create sends the fields set and no others; an
+// update sends the row as read, without the keys Mealie refuses back, with
+// the change (keys sorted, as encoding/json writes a map).
+func TestTaxonomyChangeBody(t *testing.T) {
+	create := map[string]any{}
+	(&TaxonomyChange{Name: ptr("tablespoon"), Abbreviation: ptr("tbsp"), Description: ptr("")}).applyTo(create)
+	if b, _ := json.Marshal(create); string(b) != `{"abbreviation":"tbsp","description":"","name":"tablespoon"}` {
+		t.Errorf("create body = %s", b)
+	}
+	var cur TaxonomyItem
+	if err := json.Unmarshal([]byte(`{"id":"f1","name":"Flour","onHand":false,"createdAt":"2026-01-01","label":{"name":"Baking"},"extras":{"k":"v"}}`), &cur); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := json.Marshal((&TaxonomyChange{OnHand: ptr(true)}).onto(&cur)); string(b) != `{"extras":{"k":"v"},"id":"f1","name":"Flour","onHand":true}` {
+		t.Errorf("update body = %s", b)
+	}
+	if _, ok := cur.Raw["createdAt"]; !ok {
+		t.Error("the row as read lost a key")
+	}
+}
