@@ -41,6 +41,7 @@ var testMachinery = []string{
 	"testing/",
 	"net/http/httptest",
 	module + "/internal/mealieemu/mealietest",
+	module + "/services/internal/probetest",
 	module + "/integration/",
 	"github.com/testcontainers/",
 	"go.uber.org/goleak",
@@ -48,11 +49,13 @@ var testMachinery = []string{
 }
 
 // testHelpers are sous packages that are test machinery themselves: the
-// harness and suites under integration/ and the emulator's NewServer(t).
+// harness and suites under integration/, the emulator's NewServer(t) and
+// the service commands' startup-probe test.
 var testHelpers = []string{
 	module + "/integration",
 	module + "/integration/",
 	module + "/internal/mealieemu/mealietest",
+	module + "/services/internal/probetest",
 }
 
 // matches reports whether path is one of the entries, an entry ending in
@@ -141,6 +144,7 @@ func TestRules(t *testing.T) {
 		emulator = module + "/internal/mealieemu"
 		helper   = module + "/internal/mealieemu/mealietest"
 		harness  = module + "/integration/harness"
+		probe    = module + "/services/internal/probetest"
 		sous     = module + "/cmd/sous"
 	)
 	cases := []struct {
@@ -165,6 +169,8 @@ func TestRules(t *testing.T) {
 		{"product code importing the integration harness", pkg{ImportPath: sous, Imports: []string{harness}}, true},
 		{"the emulator's test helper importing testing", pkg{ImportPath: helper, Imports: []string{"testing", emulator}}, false},
 		{"the integration harness importing httptest", pkg{ImportPath: harness, Imports: []string{"net/http/httptest", helper}}, false},
+		{"the probe test helper importing httptest", pkg{ImportPath: probe, Imports: []string{"testing", "net/http/httptest"}}, false},
+		{"a service command importing the probe test helper", pkg{ImportPath: recipes + "/cmd/recipes", Imports: []string{probe}}, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

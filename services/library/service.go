@@ -17,8 +17,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -31,10 +29,6 @@ import (
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
-
-// MinMealieMajor is the oldest Mealie sous supports: 1.x has no
-// /api/households layer, where cookbooks live (docs/mealie-versions.md).
-const MinMealieMajor = 2
 
 // Config configures the service.
 type Config struct {
@@ -140,35 +134,19 @@ func invalid(format string, args ...any) error {
 	return connect.NewError(connect.CodeInvalidArgument, fmt.Errorf(format, args...))
 }
 
-// GetStatus probes Mealie: /api/app/about for the version, then
-// /api/users/self for the token's user.
+// GetStatus probes Mealie with the probe every Mealie-backed service runs
+// (mealie.Client.Probe): /api/app/about for the version, then
+// /api/users/self for the token's user; Mealie below 2.0, which has no
+// /api/households layer where cookbooks live, is FailedPrecondition.
 func (s *Service) GetStatus(ctx context.Context, _ *connect.Request[libraryv1.GetStatusRequest]) (*connect.Response[libraryv1.GetStatusResponse], error) {
-	about, err := s.mealie.About(ctx)
-	if err != nil {
-		return nil, mealie.ConnectError(err)
-	}
-	if major, ok := majorVersion(about.Version); ok && major < MinMealieMajor {
-		return nil, connect.NewError(connect.CodeFailedPrecondition,
-			fmt.Errorf("sous needs Mealie 2.0 or newer (1.x has no households API), found %s", about.Version))
-	}
-	user, err := s.mealie.Self(ctx)
+	st, err := s.mealie.Probe(ctx)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
 	return connect.NewResponse(&libraryv1.GetStatusResponse{
-		MealieVersion: about.Version,
-		User:          user.Username,
-		Household:     user.Household,
+		MealieVersion: st.Version,
+		User:          st.User.Username,
+		Household:     st.User.Household,
 		ReadOnly:      s.readOnly,
 	}), nil
-}
-
-// majorVersion reads the major number of "v2.8.0" or "2.8.0". Unreleased
-// builds report "develop" (services/internal/mealie/testdata/app_about__ok.json): ok is
-// false and the caller lets it pass.
-func majorVersion(v string) (int, bool) {
-	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
-	head, _, _ := strings.Cut(v, ".")
-	n, err := strconv.Atoi(head)
-	return n, err == nil
 }

@@ -12,25 +12,24 @@ import (
 	"time"
 
 	"github.com/souskitchen/sous/internal/backend"
+	"github.com/souskitchen/sous/services/internal/apiclient"
 )
 
-// Limits and retry policy of the food API client. The food API runs beside
-// sous on the same host (spec §2: 127.0.0.1:8042), so every call is short.
+// Limits and retry policy of the food API client, the same for both
+// backends (apiclient) but for the cap on an answer. The food API runs
+// beside sous on the same host (spec §2: 127.0.0.1:8042), so every call is
+// short: a SQLite-backed view on loopback answers in milliseconds, so
+// Timeout only trips on a hung server.
 const (
-	// Timeout bounds one request to the food API: a SQLite-backed view on
-	// loopback answers in milliseconds, so 15 s only trips on a hung server.
-	Timeout = 15 * time.Second
+	// Timeout bounds one request to the food API.
+	Timeout = apiclient.Timeout
 	// ReadRetries is how many times a GET is retried after a transport
 	// error or a 5xx, for a food API that is restarting. Writes are never
-	// retried (docs/design.md, "Safety lines"): a retried bulk add or cook log
-	// could apply twice.
-	ReadRetries = 2
-	// DefaultBackoff is the base of the linear backoff between GET attempts
-	// (attempt n waits n times this).
-	DefaultBackoff = 300 * time.Millisecond
-	// maxErrorBody caps how much of an error body is read: the API's error
-	// shape is one sentence plus a few close matches.
-	maxErrorBody = 64 << 10
+	// retried (docs/design.md, "Safety lines"): a retried bulk add or cook
+	// log could apply twice.
+	ReadRetries = apiclient.ReadRetries
+	// DefaultBackoff is the base of the linear backoff between GET attempts.
+	DefaultBackoff = apiclient.DefaultBackoff
 	// maxResponseBody caps a successful body: the largest answer is the
 	// whole pantry or every meta-recipe, tens of KiB for a household.
 	maxResponseBody = 8 << 20
@@ -40,46 +39,29 @@ const (
 // of Connect beyond the error codes in error.go, and is safe for concurrent
 // use.
 type foodClient struct {
-	base  string
-	token string
-	http  *http.Client
-	retry backend.Retry
-	log   *slog.Logger
+	conn *apiclient.Conn
 }
 
 // newFoodClient validates the base URL and token, naming the variables a
-// user sets when either is wrong.
+// user sets when either is wrong. The food API never redirects, and a 3xx
+// is not followed (apiclient.New): once answers it with redirectError, as
+// the Mealie client does.
 func newFoodClient(base, token string, hc *http.Client, logger *slog.Logger) (*foodClient, error) {
-	b, ok := backend.BaseURL(base)
-	if !ok {
-		return nil, fmt.Errorf("FOOD_API_BASE must be an http(s) URL such as http://127.0.0.1:8042/api, got %q", base)
-	}
-	if strings.TrimSpace(token) == "" {
-		return nil, errors.New("FOOD_API_TOKEN is required")
-	}
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	c := &foodClient{
-		base:  b,
-		token: strings.TrimSpace(token),
-		// The food API never redirects: following a 3xx would resend a
-		// write, token and all, wherever the answer says (once answers it
-		// with redirectError instead), as the Mealie client does.
-		http: backend.HTTPClient(backend.ClientOptions{Base: hc, Timeout: Timeout, NoRedirects: true}),
-		log:  logger,
-	}
-	c.retry = backend.Retry{
-		Reads:   ReadRetries,
-		Backoff: DefaultBackoff,
+	conn, err := apiclient.New(apiclient.Settings{
+		BaseURL: base, Token: token, URLVar: "FOOD_API_BASE", URLExample: "http://127.0.0.1:8042/api", TokenVar: "FOOD_API_TOKEN",
+		HTTPClient: hc, Logger: logger,
 		// Anything but an apiError that says otherwise is retried, as a
 		// transport error is.
 		Retryable: func(err error) bool {
 			var ae *apiError
 			return !errors.As(err, &ae) || ae.retryable()
 		},
-		Interrupted: func(err error) error { return c.unreachable(err) },
+	})
+	if err != nil {
+		return nil, err
 	}
+	c := &foodClient{conn: conn}
+	conn.Retry.Interrupted = func(err error) error { return c.unreachable(err) }
 	return c, nil
 }
 
@@ -95,15 +77,11 @@ func (c *foodClient) send(ctx context.Context, method, path string, body, out an
 }
 
 func (c *foodClient) do(ctx context.Context, method, path string, query url.Values, body, out any) error {
-	var payload []byte
-	if body != nil {
-		var err error
-		if payload, err = json.Marshal(body); err != nil {
-			return fmt.Errorf("encoding %s %s: %w", method, path, err)
-		}
+	payload, err := apiclient.Encode(method, path, body)
+	if err != nil {
+		return err
 	}
-	u := backend.URL(c.base, path, query)
-	raw, err := c.retry.Do(ctx, method == http.MethodGet, func() ([]byte, error) {
+	raw, err := c.conn.Send(ctx, method, path, query, func(u string) ([]byte, error) {
 		return c.once(ctx, method, u, payload)
 	})
 	if err != nil {
@@ -119,23 +97,23 @@ func (c *foodClient) do(ctx context.Context, method, path string, query url.Valu
 }
 
 func (c *foodClient) once(ctx context.Context, method, u string, payload []byte) ([]byte, error) {
-	req, err := backend.NewRequest(ctx, method, u, "Token "+c.token, "application/json", payload)
+	req, err := backend.NewRequest(ctx, method, u, "Token "+c.conn.Token, "application/json", payload)
 	if err != nil {
 		return nil, fmt.Errorf("building %s %s: %w", method, u, err)
 	}
 	start := time.Now()
 	// sent records that the whole request went out: a write that fails
 	// after that may have been applied (lostAnswer).
-	resp, sent, err := backend.Send(c.http, req)
+	resp, sent, err := backend.Send(c.conn.HTTP, req)
 	if err != nil {
-		c.log.Debug("food API request failed", "method", method, "url", u, "err", err)
+		c.conn.Log.Debug("food API request failed", "method", method, "url", u, "err", err)
 		if sent && method != http.MethodGet {
 			return nil, c.lostAnswer(req.URL.Path, err)
 		}
 		return nil, c.unreachable(err)
 	}
 	defer resp.Body.Close()
-	c.log.Debug("food API request", "method", method, "url", u, "status", resp.StatusCode, "took", time.Since(start))
+	c.conn.Log.Debug("food API request", "method", method, "url", u, "status", resp.StatusCode, "took", time.Since(start))
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		raw, over, err := backend.ReadAtMost(resp.Body, maxResponseBody)
 		if err != nil {
@@ -152,7 +130,7 @@ func (c *foodClient) once(ctx context.Context, method, u string, payload []byte)
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return nil, c.redirectError(method, req.URL.Path, resp.StatusCode)
 	}
-	raw, _, _ := backend.ReadAtMost(resp.Body, maxErrorBody)
+	raw, _, _ := backend.ReadAtMost(resp.Body, apiclient.MaxErrorBody)
 	return nil, statusError(resp.StatusCode, raw)
 }
 
@@ -161,7 +139,7 @@ func (c *foodClient) once(ctx context.Context, method, u string, payload []byte)
 // the API. It is not retried: the same URL would redirect again.
 func (c *foodClient) redirectError(method, path string, status int) *apiError {
 	return &apiError{kind: kindProtocol, status: status, msg: fmt.Sprintf(
-		"the food API redirected %s %s (%d) and sous does not follow redirects: is FOOD_API_BASE (%s) the API's base URL?", method, path, status, c.base)}
+		"the food API redirected %s %s (%d) and sous does not follow redirects: is FOOD_API_BASE (%s) the API's base URL?", method, path, status, c.conn.Base)}
 }
 
 // checkBefore names, per write path, the read that shows whether a write
@@ -210,5 +188,5 @@ func (c *foodClient) unreachable(err error) *apiError {
 	if i := strings.LastIndex(cause, ": "); i >= 0 {
 		cause = cause[i+2:]
 	}
-	return &apiError{kind: kindUnreachable, msg: fmt.Sprintf("food API unreachable at %s (%s)", c.base, cause)}
+	return &apiError{kind: kindUnreachable, msg: fmt.Sprintf("food API unreachable at %s (%s)", c.conn.Base, cause)}
 }

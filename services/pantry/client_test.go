@@ -32,7 +32,7 @@ func stub(t *testing.T, status int, body string) (*foodClient, *atomic.Int32) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.retry.Backoff = 0 // no waiting between retries in tests
+	c.conn.Retry.Backoff = 0 // no waiting between retries in tests
 	return c, &calls
 }
 
@@ -165,7 +165,7 @@ func TestUnreachableIsOneSentence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.retry.Backoff = 0
+	c.conn.Retry.Backoff = 0
 	ce := new(connect.Error)
 	if !errors.As(connectError(c.get(context.Background(), "/pantry/", nil, nil), ""), &ce) || ce.Code() != connect.CodeUnavailable {
 		t.Fatalf("got %v, want Unavailable", ce)

@@ -30,7 +30,7 @@ func dropping(t *testing.T) (*foodClient, *atomic.Int32) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.retry.Backoff = 0
+	c.conn.Retry.Backoff = 0
 	return c, &calls
 }
 
@@ -92,7 +92,7 @@ func TestRedirectRefused(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				c.retry.Backoff = 0
+				c.conn.Retry.Backoff = 0
 				if method == http.MethodGet {
 					err = c.get(context.Background(), "/pantry/", nil, nil)
 				} else {

@@ -149,7 +149,7 @@ func (s *Service) GetStatus(ctx context.Context, _ *connect.Request[pantryv1.Get
 		return nil, connectError(err, "")
 	}
 	return connect.NewResponse(&pantryv1.GetStatusResponse{
-		ApiBase: s.food.base, ItemCount: int32(len(items)), ReadOnly: s.readOnly,
+		ApiBase: s.food.conn.Base, ItemCount: int32(len(items)), ReadOnly: s.readOnly,
 	}), nil
 }
 

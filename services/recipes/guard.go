@@ -144,31 +144,10 @@ func listSome(items []string, n int) string {
 	return strings.Join(q, ", ")
 }
 
-// amountSettings returns the settings that make Mealie 2.x's app show
-// (show) or hide each line's amounts, or nil when they already do. The
-// whole object is sent because a partial one resets the other settings
-// (see mealie.Recipe.Settings). ok is false on a Mealie without the
-// setting (3.x, whose app always shows amounts).
-func amountSettings(r *mealie.Recipe, show bool) (st map[string]any, ok bool) {
-	v, has := r.Settings["disableAmount"].(bool)
-	if !has {
-		return nil, false
-	}
-	if v == !show {
-		return nil, true
-	}
-	out := make(map[string]any, len(r.Settings))
-	for k, v := range r.Settings {
-		out[k] = v
-	}
-	out["disableAmount"] = !show
-	return out, true
-}
-
 // replacedFields words what an update replaces, before → after, one entry
 // a field in the order the tool lists its parameters: counts for lists,
 // values for short text, lengths for the description.
-func replacedFields(cur *mealie.Recipe, patch map[string]any, m *recipesv1.UpdateRecipeRequest) []string {
+func replacedFields(cur *mealie.Recipe, patch *mealie.RecipePatch, m *recipesv1.UpdateRecipeRequest) []string {
 	var out []string
 	text := func(field string, before *string, after *string) {
 		if after == nil {
@@ -187,22 +166,22 @@ func replacedFields(cur *mealie.Recipe, patch map[string]any, m *recipesv1.Updat
 			out = append(out, fmt.Sprintf("description: %d → %d characters", len([]rune(b)), len([]rune(a))))
 		}
 	}
-	if v, ok := patch["recipeIngredient"].([]ingredientWrite); ok {
-		out = append(out, fmt.Sprintf("ingredients: %d → %d", len(cur.Ingredients), len(v)))
+	if patch.Ingredients != nil {
+		out = append(out, fmt.Sprintf("ingredients: %d → %d", len(cur.Ingredients), len(patch.Ingredients)))
 	}
-	if v, ok := patch["recipeInstructions"].([]stepWrite); ok {
-		out = append(out, fmt.Sprintf("instructions: %d → %d", len(cur.Instructions), len(v)))
+	if patch.Instructions != nil {
+		out = append(out, fmt.Sprintf("instructions: %d → %d", len(cur.Instructions), len(patch.Instructions)))
 	}
 	text("recipe_yield", cur.RecipeYield, m.RecipeYield)
 	text("prep_time", cur.PrepTime, m.PrepTime)
 	text("cook_time", cur.PerformTime, m.CookTime)
 	text("total_time", cur.TotalTime, m.TotalTime)
 	for _, o := range []struct {
-		field, key string
-		have       []mealie.Organizer
-	}{{"tags", "tags", cur.Tags}, {"categories", "recipeCategory", cur.Categories}, {"tools", "tools", cur.Tools}} {
-		if v, ok := patch[o.key].([]mealie.Organizer); ok && !sameOrganizers(o.have, v) {
-			out = append(out, fmt.Sprintf("%s: %d → %d", o.field, len(o.have), len(v)))
+		field      string
+		have, sent []mealie.Organizer
+	}{{"tags", cur.Tags, patch.Tags}, {"categories", cur.Categories, patch.Categories}, {"tools", cur.Tools, patch.Tools}} {
+		if o.sent != nil && !sameOrganizers(o.have, o.sent) {
+			out = append(out, fmt.Sprintf("%s: %d → %d", o.field, len(o.have), len(o.sent)))
 		}
 	}
 	text("source_url", cur.OrgURL, m.SourceUrl)
@@ -213,12 +192,11 @@ func replacedFields(cur *mealie.Recipe, patch map[string]any, m *recipesv1.Updat
 		}
 		out = append(out, fmt.Sprintf("rating: %s → %s", b, strconv.FormatFloat(m.GetRating(), 'f', -1, 64)))
 	}
-	if _, ok := patch["notes"]; ok {
-		out = append(out, fmt.Sprintf("notes: %d → %d", len(cur.Notes), len(notesPayload(m.GetNotes()))))
+	if patch.Notes != nil {
+		out = append(out, fmt.Sprintf("notes: %d → %d", len(cur.Notes), len(patch.Notes)))
 	}
-	if st, ok := patch["settings"].(map[string]any); ok {
-		hidden, _ := st["disableAmount"].(bool)
-		out = append(out, fmt.Sprintf("amounts shown in Mealie's app: %s → %s", yesNo(!cur.AmountsHidden()), yesNo(!hidden)))
+	if patch.Settings != nil {
+		out = append(out, fmt.Sprintf("amounts shown in Mealie's app: %s → %s", yesNo(!cur.AmountsHidden()), yesNo(!patch.Settings.AmountsHidden())))
 	}
 	return out
 }

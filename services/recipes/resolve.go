@@ -264,7 +264,7 @@ func (s *Service) organizers(ctx context.Context, res mealie.Resource, names []s
 			out = append(out, it.Writable())
 			continue
 		}
-		it, err := s.mealie.CreateTaxonomy(ctx, res, map[string]any{"name": n})
+		it, err := s.mealie.CreateTaxonomy(ctx, res, mealie.TaxonomyChange{Name: &n})
 		if err != nil {
 			// The snapshot may predate a tag made elsewhere with this
 			// slug; a fresh read tells that apart from a sick Mealie.

@@ -1,10 +1,7 @@
 package recipes
 
 import (
-	"encoding/json"
 	"strings"
-
-	"github.com/google/uuid"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -255,11 +252,6 @@ func fieldNames(m proto.Message) map[string]bool {
 	}
 	return out
 }
-
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
-
-// newID returns a fresh version-4 UUID: Mealie path ids must be version 4.
-func newID() string { return uuid.NewString() }
 
 // lacks reports whether a display omits a non-empty name (case-insensitive).
 func lacks(display, name string) bool {

@@ -139,36 +139,6 @@ func TestTaxonomyItemFromCaptures(t *testing.T) {
 	}
 }
 
-func TestPutBodyForRename(t *testing.T) {
-	raw := captureBody(t, "recipes_get__before_put_rename", nil)
-	body, err := putBody(raw, map[string]any{"description": "new"}, "Pancakes Deluxe")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if body["name"] != "Pancakes Deluxe" || body["slug"] != "pancakes-deluxe" || body["description"] != "new" || body["id"] == nil {
-		t.Errorf("name/slug/description/id = %v %v %v %v", body["name"], body["slug"], body["description"], body["id"])
-	}
-	for _, tag := range body["tags"].([]any) {
-		if len(tag.(map[string]any)) > 4 {
-			t.Errorf("tag not trimmed: %v", tag)
-		}
-	}
-	for _, in := range body["recipeIngredient"].([]any) {
-		m := in.(map[string]any)
-		if m["referenceId"] == nil {
-			t.Errorf("ingredient without referenceId: %v", m)
-		}
-		if f, ok := m["food"].(map[string]any); ok && len(f) > 2 {
-			t.Errorf("food not trimmed: %v", f)
-		}
-	}
-	for _, st := range body["recipeInstructions"].([]any) {
-		if st.(map[string]any)["ingredientReferences"] == nil {
-			t.Errorf("step without ingredientReferences: %v", st)
-		}
-	}
-}
-
 func TestRankOne(t *testing.T) {
 	var r mealie.Recipe
 	captureBody(t, "recipes_get__after_patches", &r)

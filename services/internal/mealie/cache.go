@@ -69,17 +69,16 @@ func newCaches() *caches {
 	return &caches{taxonomy: map[Resource]snapshot{}, details: map[string]*Recipe{}, flights: map[string]int{}, orderColumn: map[string]int{}}
 }
 
-// clearDetails empties the detail cache; every write calls it.
+// clearDetails empties the detail cache; every write calls it (send),
+// before and after, a rename and a delete included. It drops every recipe,
+// not just the one written: a recipe carries others (a line's
+// referencedRecipe on 3.5 and later) and shared foods and tags, so one
+// write can change what another recipe reads.
 func (c *caches) clearDetails() {
 	c.mu.Lock()
 	c.details = map[string]*Recipe{}
 	c.gen++
 	c.mu.Unlock()
-}
-
-// ForgetRecipe drops the detail cache (after a rename or a delete).
-func (c *Client) ForgetRecipe(string) {
-	c.cache.clearDetails()
 }
 
 // ForgetTaxonomy drops the snapshot of one collection.
@@ -260,7 +259,11 @@ func (c *Client) RecipeDetailAt(ctx context.Context, slug, updated string) (*Rec
 			if len(c.cache.details) >= MaxCachedDetails {
 				c.cache.details = map[string]*Recipe{}
 			}
-			c.cache.details[slug] = r
+			// The cache serves sweeps, which never rename: it keeps the
+			// typed recipe without the body GetRecipe also holds.
+			kept := *r
+			kept.body = nil
+			c.cache.details[slug] = &kept
 		}
 		c.cache.mu.Unlock()
 		return r, nil

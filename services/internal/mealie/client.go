@@ -13,27 +13,24 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/souskitchen/sous/internal/backend"
+	"github.com/souskitchen/sous/services/internal/apiclient"
 )
 
-// Limits and retry policy (docs/security.md, "Faults in the backends").
+// Limits and retry policy (docs/security.md, "Faults in the backends"),
+// the same for both backends (apiclient) but for the cap on an answer.
 const (
 	// Timeout bounds one request to Mealie: a homelab Mealie waking from
 	// sleep answers well inside it, a dead one does not hold a call longer.
-	Timeout = 15 * time.Second
+	Timeout = apiclient.Timeout
 	// ReadRetries is how many times a GET is retried after a transport
-	// error or a 5xx: the homelab "container just woke up" case. Writes are
-	// never retried: Mealie has no idempotency key and a retried create
-	// duplicates the recipe.
-	ReadRetries = 2
-	// DefaultBackoff is the base of the linear backoff between GET attempts
-	// (attempt n waits n times this).
-	DefaultBackoff = 300 * time.Millisecond
-	// maxErrorBody caps how much of an error body is read to build a message.
-	maxErrorBody = 64 << 10
+	// error or a 5xx; writes are never retried: Mealie has no idempotency
+	// key and a retried create duplicates the recipe.
+	ReadRetries = apiclient.ReadRetries
+	// DefaultBackoff is the base of the linear backoff between GET attempts.
+	DefaultBackoff = apiclient.DefaultBackoff
 	// MaxResponseBody caps a successful response body: the largest payload
 	// sous reads is a 500-item taxonomy page or a recipe list page, a few
 	// MiB at most.
@@ -60,59 +57,32 @@ type Config struct {
 
 // Client calls one Mealie instance. It is safe for concurrent use.
 type Client struct {
-	base  string
-	token string
-	http  *http.Client
-	retry backend.Retry
-	log   *slog.Logger
+	// conn is unexported so that no service reaches the token.
+	conn  *apiclient.Conn
 	cache *caches
 }
 
 // New validates cfg and returns a Client. A missing or non-http(s) URL, or
-// a missing token, is an error naming the variable a user sets.
+// a missing token, is an error naming the variable a user sets. Redirects
+// are not followed (apiclient.New): once answers a 3xx with redirectError.
 func New(cfg Config) (*Client, error) {
-	base, ok := backend.BaseURL(cfg.BaseURL)
-	if !ok {
-		return nil, fmt.Errorf("MEALIE_URL must be an http(s) URL, got %q", cfg.BaseURL)
-	}
-	if strings.TrimSpace(cfg.Token) == "" {
-		return nil, errors.New("MEALIE_API_TOKEN is required")
-	}
-	// Redirects are not followed, for reads or writes: Mealie's API does
-	// not redirect, so a 3xx means MEALIE_URL points at something else (a
-	// login page, http:// to https://, a path prefix), and following it
-	// would resend a write, token and all, wherever the answer says (Go
-	// turns a redirected POST into a GET, and keeps the body on 307/308).
-	// once answers a 3xx with redirectError instead.
-	hc := backend.HTTPClient(backend.ClientOptions{
-		Base:               cfg.HTTPClient,
-		Timeout:            Timeout,
-		InsecureSkipVerify: cfg.InsecureSkipVerify, // the user's explicit MEALIE_VERIFY_SSL=false
-		NoRedirects:        true,
-	})
-	backoff := cfg.Backoff
-	if backoff == 0 {
-		backoff = DefaultBackoff
-	}
-	logger := cfg.Logger
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	c := &Client{base: base, token: strings.TrimSpace(cfg.Token), http: hc, log: logger, cache: newCaches()}
-	c.retry = backend.Retry{
-		Reads:   ReadRetries,
-		Backoff: backoff,
+	conn, err := apiclient.New(apiclient.Settings{
+		BaseURL: cfg.BaseURL, Token: cfg.Token, URLVar: "MEALIE_URL", TokenVar: "MEALIE_API_TOKEN",
+		InsecureSkipVerify: cfg.InsecureSkipVerify, Backoff: cfg.Backoff, HTTPClient: cfg.HTTPClient, Logger: cfg.Logger,
 		Retryable: func(err error) bool {
 			var me *Error
 			return !errors.As(err, &me) || me.retryable()
 		},
-		Interrupted: func(err error) error { return unreachable(c.base, err) },
+	})
+	if err != nil {
+		return nil, err
 	}
-	return c, nil
+	conn.Retry.Interrupted = func(err error) error { return unreachable(conn.Base, err) }
+	return &Client{conn: conn, cache: newCaches()}, nil
 }
 
 // BaseURL returns Mealie's base URL without a trailing slash.
-func (c *Client) BaseURL() string { return c.base }
+func (c *Client) BaseURL() string { return c.conn.Base }
 
 // Request is one call to Mealie.
 type Request struct {
@@ -155,12 +125,9 @@ func (c *Client) Do(ctx context.Context, req Request, out any) error {
 
 // Raw is Do without decoding: it returns the response body.
 func (c *Client) Raw(ctx context.Context, req Request) ([]byte, error) {
-	var payload []byte
-	if req.Body != nil {
-		var err error
-		if payload, err = json.Marshal(req.Body); err != nil {
-			return nil, fmt.Errorf("encoding %s %s: %w", req.Method, req.Path, err)
-		}
+	payload, err := apiclient.Encode(req.Method, req.Path, req.Body)
+	if err != nil {
+		return nil, err
 	}
 	return c.send(ctx, req, "application/json", payload)
 }
@@ -178,26 +145,25 @@ func (c *Client) send(ctx context.Context, req Request, contentType string, payl
 		c.cache.clearDetails()
 		defer c.cache.clearDetails()
 	}
-	u := backend.URL(c.base, req.Path, req.Query)
-	return c.retry.Do(ctx, req.Method == http.MethodGet, func() ([]byte, error) {
+	return c.conn.Send(ctx, req.Method, req.Path, req.Query, func(u string) ([]byte, error) {
 		return c.once(ctx, req, u, contentType, payload)
 	})
 }
 
 func (c *Client) once(ctx context.Context, req Request, u, contentType string, payload []byte) ([]byte, error) {
-	hreq, err := backend.NewRequest(ctx, req.Method, u, "Bearer "+c.token, contentType, payload)
+	hreq, err := backend.NewRequest(ctx, req.Method, u, "Bearer "+c.conn.Token, contentType, payload)
 	if err != nil {
 		return nil, &Error{Kind: KindProtocol, Message: fmt.Sprintf("building request: %v", err)}
 	}
 	start := time.Now()
 	// sent records that the whole request went out: a write that fails
 	// after that may have been applied (lostAnswer).
-	resp, sent, err := backend.Send(c.http, hreq)
+	resp, sent, err := backend.Send(c.conn.HTTP, hreq)
 	if err != nil {
 		if sent && req.Method != http.MethodGet && !req.Reads {
-			return nil, lostAnswer(c.base, req, err)
+			return nil, lostAnswer(c.conn.Base, req, err)
 		}
-		return nil, unreachable(c.base, err)
+		return nil, unreachable(c.conn.Base, err)
 	}
 	if resp.StatusCode >= 500 {
 		// Mealie closes the connection after a bare 500 (an unhandled
@@ -206,22 +172,22 @@ func (c *Client) once(ctx context.Context, req Request, u, contentType string, p
 		// right after nlp's 500. Dropping the idle connections, after this
 		// body is closed (defers run last-first), sends the next request
 		// on a fresh one.
-		defer c.http.CloseIdleConnections()
+		defer c.conn.HTTP.CloseIdleConnections()
 	}
 	defer resp.Body.Close()
-	c.log.Debug("mealie", "method", req.Method, "path", req.Path, "status", resp.StatusCode, "ms", time.Since(start).Milliseconds())
+	c.conn.Log.Debug("mealie", "method", req.Method, "path", req.Path, "status", resp.StatusCode, "ms", time.Since(start).Milliseconds())
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
 		// An answer over the cap is cut there, and then fails to decode.
 		body, _, err := backend.ReadAtMost(resp.Body, MaxResponseBody)
 		if err != nil {
-			return nil, unreachable(c.base, err)
+			return nil, unreachable(c.conn.Base, err)
 		}
 		return body, nil
 	}
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return nil, redirectError(req, resp)
 	}
-	body, _, _ := backend.ReadAtMost(resp.Body, maxErrorBody)
+	body, _, _ := backend.ReadAtMost(resp.Body, apiclient.MaxErrorBody)
 	return nil, refine(req, statusError(resp.StatusCode, body, req.Resource))
 }
 

@@ -107,7 +107,9 @@ type RecipeNote struct {
 }
 
 // Recipe is GET /api/recipes/{slug} (testdata/recipes_get__fresh.json), trimmed to
-// what sous reads; the raw body is kept by the callers that need it.
+// what sous reads. A recipe GetRecipe read also keeps the body Mealie sent,
+// every field sous does not read included, for the whole-recipe PUT of a
+// rename (RenameRecipe).
 type Recipe struct {
 	RecipeSummary
 	Ingredients  []RecipeIngredient `json:"recipeIngredient"`
@@ -118,6 +120,9 @@ type Recipe struct {
 	// {disableAmount: false}} on Mealie 2.0 and 2.8 reset public,
 	// showNutrition, showAssets and landscapeView to true (seen on both).
 	Settings map[string]any `json:"settings"`
+	// body is the JSON Mealie answered GetRecipe with; nil for a recipe
+	// decoded from any other answer.
+	body json.RawMessage
 }
 
 // AmountsHidden reports the 2.x recipe setting disableAmount: while it is
@@ -215,6 +220,7 @@ func (c *Client) GetRecipe(ctx context.Context, slug string) (*Recipe, json.RawM
 	if err := json.Unmarshal(body, &r); err != nil {
 		return nil, nil, &Error{Kind: KindProtocol, Message: fmt.Sprintf("Mealie answered recipe '%s' with a payload sous cannot read: %v", slug, err)}
 	}
+	r.body = body
 	return &r, body, nil
 }
 

@@ -79,15 +79,20 @@ type ShoppingItem struct {
 // UnmarshalJSON reads the typed fields and keeps the whole object in Raw.
 func (it *ShoppingItem) UnmarshalJSON(b []byte) error {
 	type plain ShoppingItem
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
+	*it = ShoppingItem{}
+	return decodeKeepingRaw(b, (*plain)(it), &it.Raw)
+}
+
+// decodeKeepingRaw decodes b into typed and, whole, into raw: the shopping
+// payloads sous PUTs back need every field Mealie sent. typed is the
+// payload, zeroed (a decode into a reused slice element must not keep the
+// last one's fields), converted to a type without its UnmarshalJSON, which
+// would otherwise call itself.
+func decodeKeepingRaw(b []byte, typed any, raw *map[string]any) error {
+	if err := json.Unmarshal(b, typed); err != nil {
 		return err
 	}
-	if err := json.Unmarshal(b, &p.Raw); err != nil {
-		return err
-	}
-	*it = ShoppingItem(p)
-	return nil
+	return json.Unmarshal(b, raw)
 }
 
 // ShoppingListRecipeRef is a recipe recorded on a list, with its summary.
@@ -129,15 +134,8 @@ type ShoppingList struct {
 // UnmarshalJSON reads the typed fields and keeps the whole object in Raw.
 func (l *ShoppingList) UnmarshalJSON(b []byte) error {
 	type plain ShoppingList
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, &p.Raw); err != nil {
-		return err
-	}
-	*l = ShoppingList(p)
-	return nil
+	*l = ShoppingList{}
+	return decodeKeepingRaw(b, (*plain)(l), &l.Raw)
 }
 
 // ShoppingItemCreate is one row to create. Quantity is always sent: Mealie

@@ -69,7 +69,7 @@ func (c *Client) Probe(ctx context.Context) (*Status, error) {
 	}
 	if Untested(about.Version) {
 		untestedOnce.Do(func() {
-			c.log.Warn(fmt.Sprintf("Mealie %s has not been tested with sous, which was tested with Mealie %s to %s; report what does not work", about.Version, OldestTested, NewestTested))
+			c.conn.Log.Warn(fmt.Sprintf("Mealie %s has not been tested with sous, which was tested with Mealie %s to %s; report what does not work", about.Version, OldestTested, NewestTested))
 		})
 	}
 	user, err := c.Self(ctx)

@@ -2,7 +2,6 @@ package mealie
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -80,16 +79,51 @@ type TaxonomyItem struct {
 // UnmarshalJSON keeps the raw row beside the typed fields.
 func (t *TaxonomyItem) UnmarshalJSON(b []byte) error {
 	type plain TaxonomyItem
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, &p.Raw); err != nil {
-		return err
-	}
-	*t = TaxonomyItem(p)
-	return nil
+	*t = TaxonomyItem{}
+	return decodeKeepingRaw(b, (*plain)(t), &t.Raw)
 }
+
+// TaxonomyChange is what a create or an update writes to a taxonomy item:
+// each field set is written as it is (callers trim), the others are left
+// as Mealie has them. Which fields a collection has (a colour for labels
+// only, an abbreviation for units only) is for the caller to check first.
+type TaxonomyChange struct {
+	Name, Description, PluralName, Abbreviation, Color *string
+	OnHand                                             *bool
+}
+
+// applyTo writes the change onto body under Mealie's keys.
+func (ch *TaxonomyChange) applyTo(body map[string]any) {
+	for _, f := range []struct {
+		key string
+		v   *string
+	}{{"name", ch.Name}, {"description", ch.Description}, {"pluralName", ch.PluralName}, {"abbreviation", ch.Abbreviation}, {"color", ch.Color}} {
+		if f.v != nil {
+			body[f.key] = *f.v
+		}
+	}
+	if ch.OnHand != nil {
+		body["onHand"] = *ch.OnHand
+	}
+}
+
+// onto is the PUT body of the change: cur's row as read, without
+// readOnlyKeys, with the change.
+func (ch *TaxonomyChange) onto(cur *TaxonomyItem) map[string]any {
+	body := make(map[string]any, len(cur.Raw))
+	for k, v := range cur.Raw {
+		body[k] = v
+	}
+	for _, k := range readOnlyKeys {
+		delete(body, k)
+	}
+	ch.applyTo(body)
+	return body
+}
+
+// readOnlyKeys are keys of a read row that a PUT must not send back: server
+// timestamps and nested objects Mealie rebuilds from ids.
+var readOnlyKeys = []string{"createdAt", "updatedAt", "label", "householdsWithIngredientFood", "householdsWithTool"}
 
 // Writable trims a taxonomy object to the keys Mealie reads when the object
 // is embedded in a recipe write: id, name, slug, groupId
@@ -144,9 +178,12 @@ func (c *Client) GetTaxonomy(ctx context.Context, r Resource, id string) (*Taxon
 	return &it, nil
 }
 
-// CreateTaxonomy creates one item from body and forgets the snapshot.
-func (c *Client) CreateTaxonomy(ctx context.Context, r Resource, body map[string]any) (*TaxonomyItem, error) {
+// CreateTaxonomy creates one item with the fields of ch and forgets the
+// snapshot.
+func (c *Client) CreateTaxonomy(ctx context.Context, r Resource, ch TaxonomyChange) (*TaxonomyItem, error) {
 	defer c.ForgetTaxonomy(r)
+	body := map[string]any{}
+	ch.applyTo(body)
 	var it TaxonomyItem
 	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: r.Path(), Body: body, Resource: string(r) + " list",
 		Subject: fmt.Sprintf("the %s '%v'", r.Singular(), body["name"])}, &it); err != nil {
@@ -155,10 +192,12 @@ func (c *Client) CreateTaxonomy(ctx context.Context, r Resource, body map[string
 	return &it, nil
 }
 
-// PutTaxonomy replaces one item; Mealie's PUT is wholesale,
-// so body is the read row with changes.
-func (c *Client) PutTaxonomy(ctx context.Context, r Resource, id string, body map[string]any) (*TaxonomyItem, error) {
+// PutTaxonomy changes item id, read as cur, by ch. Mealie's PUT replaces
+// the row wholesale (a PUT of {name} alone resets the rest), so the body is
+// the row as read, without the keys Mealie refuses back, with the change.
+func (c *Client) PutTaxonomy(ctx context.Context, r Resource, id string, cur *TaxonomyItem, ch TaxonomyChange) (*TaxonomyItem, error) {
 	defer c.ForgetTaxonomy(r)
+	body := ch.onto(cur)
 	var it TaxonomyItem
 	if err := c.Do(ctx, Request{Method: http.MethodPut, Path: r.Path() + "/" + url.PathEscape(id), Body: body, Resource: itemResource(r, id)}, &it); err != nil {
 		return nil, err

@@ -50,22 +50,31 @@ func (c *Client) DuplicateRecipe(ctx context.Context, slug, name string) (*Recip
 	return &r, nil
 }
 
-// PatchRecipe sends PATCH /api/recipes/{slug} with body and returns the
+// PatchRecipe sends PATCH /api/recipes/{slug} with patch and returns the
 // recipe as Mealie answers it. PATCH replaces list fields wholesale
 // (TestPatchReplacesTags in integration/contract); callers merge first.
-func (c *Client) PatchRecipe(ctx context.Context, slug string, body map[string]any) (*Recipe, error) {
+func (c *Client) PatchRecipe(ctx context.Context, slug string, patch *RecipePatch) (*Recipe, error) {
 	var r Recipe
-	if err := c.Do(ctx, Request{Method: http.MethodPatch, Path: recipePath(slug), Body: body, Resource: recipeResource(slug)}, &r); err != nil {
+	if err := c.Do(ctx, Request{Method: http.MethodPatch, Path: recipePath(slug), Body: patch, Resource: recipeResource(slug)}, &r); err != nil {
 		return nil, err
 	}
 	return &r, nil
 }
 
-// PutRecipe sends PUT /api/recipes/{slug} with the full recipe object. It
+// RenameRecipe sends PUT /api/recipes/{slug} with the whole recipe cur, as
+// GetRecipe read it, changed by patch and named name (see renameBody). PUT
 // is the only write that moves the stored slug on Mealie 2.0
 // (TestRenameWithSlugOrPut in integration/contract; PATCH {name}
-// desynchronises it, TestPatchNameKeepsStoredSlug there).
-func (c *Client) PutRecipe(ctx context.Context, slug string, body map[string]any) (*Recipe, error) {
+// desynchronises it, TestPatchNameKeepsStoredSlug there), and it replaces
+// the recipe whole, so every field Mealie sent goes back.
+func (c *Client) RenameRecipe(ctx context.Context, slug string, cur *Recipe, patch *RecipePatch, name string) (*Recipe, error) {
+	if cur.body == nil {
+		return nil, &Error{Kind: KindProtocol, Message: fmt.Sprintf("recipe '%s': renaming needs the recipe as GetRecipe read it", slug)}
+	}
+	body, err := renameBody(cur.body, patch, name)
+	if err != nil {
+		return nil, &Error{Kind: KindProtocol, Message: fmt.Sprintf("recipe '%s': %v", slug, err)}
+	}
 	var r Recipe
 	if err := c.Do(ctx, Request{Method: http.MethodPut, Path: recipePath(slug), Body: body, Resource: recipeResource(slug)}, &r); err != nil {
 		return nil, err
@@ -76,9 +85,6 @@ func (c *Client) PutRecipe(ctx context.Context, slug string, body map[string]any
 // DeleteRecipe sends DELETE /api/recipes/{slug}.
 func (c *Client) DeleteRecipe(ctx context.Context, slug string) error {
 	_, err := c.Raw(ctx, Request{Method: http.MethodDelete, Path: recipePath(slug), Resource: recipeResource(slug)})
-	if err == nil {
-		c.ForgetRecipe(slug)
-	}
 	return err
 }
 
@@ -86,11 +92,6 @@ func (c *Client) DeleteRecipe(ctx context.Context, slug string) error {
 // answers 200 null even for unknown slugs (TestBulkTagCategorizeDelete in integration/contract).
 func (c *Client) BulkDeleteRecipes(ctx context.Context, slugs []string) error {
 	_, err := c.Raw(ctx, Request{Method: http.MethodPost, Path: "/api/recipes/bulk-actions/delete", Body: map[string]any{"recipes": slugs}, Resource: "bulk delete"})
-	if err == nil {
-		for _, s := range slugs {
-			c.ForgetRecipe(s)
-		}
-	}
 	return err
 }
 

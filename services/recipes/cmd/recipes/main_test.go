@@ -1,0 +1,17 @@
+package main
+
+import (
+	"log/slog"
+	"testing"
+
+	"github.com/souskitchen/sous/internal/serve"
+	"github.com/souskitchen/sous/services/internal/probetest"
+)
+
+// TestBuildProbesMealie: the service refuses to start against a Mealie it
+// cannot serve, with the probe's message, as the other Mealie-backed
+// services do, and starts against one it can.
+func TestBuildProbesMealie(t *testing.T) {
+	setup := serve.Setup{Logger: slog.New(slog.DiscardHandler)}
+	probetest.BuildProbesMealie(t, probetest.Count(build, setup), nil)
+}
