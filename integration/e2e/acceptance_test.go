@@ -367,6 +367,45 @@ func acceptance(t *testing.T, m *liveMealie, importURL string) {
 				t.Errorf("line %d food = %v, want %q linked", i, lines[i], want)
 			}
 		}
+		// A counting word Mealie lacks becomes a unit, so "1 block <food>"
+		// keeps its food; a recipe naming the search's food only in a line
+		// of text comes back as a text match.
+		texty := slugOf("Texty")
+		cleanups = append(cleanups, deleteRecipe(texty))
+		// A fixed food name: parsers read a run's random word unevenly.
+		tofu := "extra-firm tofu"
+		tw := ok(t, "create_recipe", map[string]any{"name": title("Texty"), "ingredients": []any{
+			"1 block " + tofu, map[string]any{"note": "2 cups boiled " + general + ", rinsed"},
+		}})
+		if strings.Contains(fmt.Sprint(tw["created_foods"]), tofu) {
+			for _, it := range m.search(t, "/api/foods", tofu) {
+				if id := fmt.Sprint(it["id"]); it["name"] == tofu {
+					cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/foods/"+id, nil) })
+				}
+			}
+		}
+		if strings.Contains(fmt.Sprint(tw["created_units"]), "block") {
+			for _, it := range m.search(t, "/api/units", "block") {
+				if id := fmt.Sprint(it["id"]); it["name"] == "block" {
+					cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/units/"+id, nil) })
+				}
+			}
+		}
+		tl, _ := m.obj(t, "/api/recipes/"+texty)["recipeIngredient"].([]any)
+		if len(tl) != 2 {
+			t.Fatalf("Mealie stored %v", tl)
+		}
+		first, _ := tl[0].(map[string]any)
+		if u, _ := first["unit"].(map[string]any); u == nil || u["name"] != "block" {
+			t.Errorf("line %v: want the unit block (create_recipe answered %v)", first, tw)
+		}
+		if f, _ := first["food"].(map[string]any); f == nil || f["name"] != tofu {
+			t.Errorf("line %v: want the food %q linked", first, tofu)
+		}
+		got = ok(t, "search_recipes", map[string]any{"foods": []string{general}})
+		if tm := fmt.Sprint(got["text_matches"]); !strings.Contains(tm, texty) || strings.Contains(fmt.Sprint(got["items"]), texty) {
+			t.Errorf("search foods %q = %v, want %s as a text match", general, got, texty)
+		}
 	})
 
 	t.Run("update_recipe", func(t *testing.T) {
