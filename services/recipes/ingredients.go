@@ -243,14 +243,16 @@ func (s *Service) createFailed(kind, name string, err error, res *ingredientResu
 // "2 sticks butter". A parsed unit that is one of them, written so in the
 // line, is created as a unit when no Mealie unit matches, so the line keeps
 // its food link and reads in the cook's order; any other unknown unit
-// ("smidgen", "heaping cup") keeps the line as text, as before.
+// ("smidgen", "heaping cup") keeps the line as text, as before. Words that
+// also begin a food ("rib eye", "cube steak") are left out, or the food
+// would lose its first word.
 var countUnits = map[string]bool{
 	"block": true, "jar": true, "package": true, "packet": true, "pack": true,
 	"bag": true, "box": true, "bottle": true, "carton": true, "container": true,
 	"tub": true, "tin": true, "piece": true, "slice": true, "stick": true,
 	"sprig": true, "stalk": true, "handful": true, "knob": true, "sheet": true,
-	"cube": true, "loaf": true, "ear": true, "bulb": true, "bar": true,
-	"envelope": true, "pouch": true, "wedge": true, "fillet": true, "rib": true,
+	"loaf": true, "ear": true, "bulb": true, "bar": true,
+	"envelope": true, "pouch": true, "wedge": true, "fillet": true,
 	"scoop": true, "sachet": true, "punnet": true, "rasher": true, "link": true,
 }
 
