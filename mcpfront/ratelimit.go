@@ -49,7 +49,7 @@ const (
 // Its error names the variable; LoadConfig makes it a startup failure.
 func RateLimitFromEnv() (int, error) {
 	// The literal name, not RateLimitEnv, so the documentation check
-	// (integration/docs_test) finds the variable.
+	// (integration/e2e) finds the variable.
 	v := strings.TrimSpace(os.Getenv("SOUS_MCP_RATE_LIMIT"))
 	switch strings.ToLower(v) {
 	case "":

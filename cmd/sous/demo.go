@@ -99,7 +99,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // inspector is how the docs and the banner run the MCP Inspector's CLI. The
 // version is pinned: an unpinned npx on Node 20 resolves an old Inspector
 // that has no --header and rewrites a path-secret URL's path to /mcp.
-// 2.12.0 is the version integration/inspector tests against; on Node 20 npm
+// 2.12.0 is the version integration/e2e/inspector tests against; on Node 20 npm
 // warns EBADENGINE about it, and its CLI works all the same.
 const inspector = "npx -y @modelcontextprotocol/inspector@2.12.0 --cli"
 

@@ -15,7 +15,7 @@ import (
 const sweepTimeout = 5 * time.Minute
 
 // sweepPackage holds the library's benchmark, reused as is.
-const sweepPackage = "github.com/souskitchen/sous/integration/library_test"
+const sweepPackage = "github.com/souskitchen/sous/integration/services/library"
 
 // Sweep is figure 4: BenchmarkLibraryStatsFoods's metrics, by phase
 // ("seed", "cold", "warm", "after-write"), each with "ms" and "requests".

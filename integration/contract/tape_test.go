@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/souskitchen/sous/integration/recording"
+	"github.com/souskitchen/sous/integration/contract/recording"
 )
 
 // recordEnv turns a live run (MEALIE_INTEGRATION=1) into a recording run:

@@ -11,7 +11,7 @@ import (
 
 // The remote auth modes, as claude.ai and other clients meet them
 // (both URL forms answer, never a redirect: TestPathSecret in
-// integration/hostile_test).
+// integration/abuse).
 const (
 	testSecret = "k3tchen-path-s3cret-0123456789abcdef"
 	testBearer = "bearer-t0ken-fedcba9876543210"

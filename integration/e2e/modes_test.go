@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/souskitchen/sous/integration/harness"
+	"github.com/souskitchen/sous/internal/foodapiproc"
 	"github.com/souskitchen/sous/internal/mealieemu"
 	"github.com/souskitchen/sous/internal/mealieemu/mealietest"
 )
@@ -31,7 +33,7 @@ func TestReadOnlyMode(t *testing.T) {
 	env := []string{"MEALIE_READ_ONLY=true"}
 	want := slices.Clone(readOnlyTools)
 	if haveFoodAPI() {
-		env = append(env, foodEnv(startFoodAPI(t))...)
+		env = append(env, foodEnv(harness.StartFoodAPI(t, foodapiproc.Start, foodapiproc.Options{}))...)
 		want = append(want, pantryReadTools...)
 	}
 	slices.Sort(want)
@@ -72,7 +74,7 @@ func TestToolsetAlone(t *testing.T) {
 	em := mealietest.NewServer(t, mealieemu.WithSeed("demo"))
 	var foodEnvs []string
 	if haveFoodAPI() {
-		foodEnvs = foodEnv(startFoodAPI(t))
+		foodEnvs = foodEnv(harness.StartFoodAPI(t, foodapiproc.Start, foodapiproc.Options{}))
 	}
 	tests := []struct {
 		toolset string

@@ -1,22 +1,29 @@
-// Package harness starts sous in-process for the suites that drive it
-// through a real MCP client (the bad-input, fault and hostile suites): the
-// real recipes, meal plan, library and pantry services, each on its own
-// loopback Connect server, over the Mealie emulator and a food API the
-// suite chooses, with mcpfront in front of them.
+// Package harness is what the integration suites share: it starts sous
+// in-process for the suites that drive it through a real MCP client (the
+// abuse suite): the real recipes, meal plan, library and pantry services,
+// each on its own loopback Connect server, over the Mealie emulator and a
+// food API the suite chooses, with mcpfront in front of them; it calls a
+// tool the one way every suite checks an answer (Call, CallRaw); and it
+// starts the Django food API for a test (StartFoodAPI).
 //
-// Every server and session it starts is closed when the test ends.
+// Every server, session and process it starts is stopped when the test
+// ends.
 package harness
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/souskitchen/sous/integration/harness/foodapidocker"
+	"github.com/souskitchen/sous/internal/foodapiproc"
 	"github.com/souskitchen/sous/internal/mealieemu"
 	"github.com/souskitchen/sous/mcpfront"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
@@ -149,7 +156,9 @@ func Session(t testing.TB, b mcpfront.Backends, opts mcpfront.Options, name stri
 // CallRaw calls a tool with arguments as given (any JSON value, malformed
 // ones included) within timeout and returns its one text block and
 // isError. A protocol-level error is returned as such: go-sdk answers some
-// malformed calls that way rather than with a tool error.
+// malformed calls that way rather than with a tool error. More than one
+// content block, or a structuredContent copy of the text (which sous never
+// sends: mcpfront answers in text alone), fails the test.
 func CallRaw(t testing.TB, cs *mcp.ClientSession, timeout time.Duration, name string, args any) (string, bool, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -157,6 +166,9 @@ func CallRaw(t testing.TB, cs *mcp.ClientSession, timeout time.Duration, name st
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		return "", false, err
+	}
+	if res.StructuredContent != nil {
+		t.Errorf("%s: structuredContent sent", name)
 	}
 	if len(res.Content) != 1 {
 		t.Fatalf("%s: %d content blocks", name, len(res.Content))
@@ -169,12 +181,42 @@ func CallRaw(t testing.TB, cs *mcp.ClientSession, timeout time.Duration, name st
 }
 
 // Call is CallRaw for a call that must reach the tool: a protocol-level
-// error fails the test.
+// error fails the test. Nil args are sent as {}, as a client without
+// arguments sends them.
 func Call(t testing.TB, cs *mcp.ClientSession, timeout time.Duration, name string, args map[string]any) (string, bool) {
 	t.Helper()
+	if args == nil {
+		args = map[string]any{}
+	}
 	text, isErr, err := CallRaw(t, cs, timeout, name, args)
 	if err != nil {
 		t.Fatalf("%s: protocol error: %v", name, err)
 	}
 	return text, isErr
+}
+
+// StartFoodAPI runs the Django food API for one test with start and stops
+// it when the test ends. start is foodapiproc.Start, the local process from
+// foodapi/.venv, or foodapidocker.Launch, the image when a Docker engine
+// answers (else the local process); both bound the start themselves
+// (foodapiproc.StartTimeout, the image build's own limit). What start needs
+// and does not find skips the test with one line naming the command that
+// provides it; a verbose run mirrors the food API's log to stderr.
+func StartFoodAPI(t testing.TB, start func(context.Context, foodapiproc.Options) (*foodapiproc.FoodAPI, error), opts foodapiproc.Options) *foodapiproc.FoodAPI {
+	t.Helper()
+	if testing.Verbose() && opts.Log == nil {
+		opts.Log = os.Stderr
+	}
+	fa, err := start(t.Context(), opts)
+	if errors.Is(err, foodapiproc.ErrNoVirtualenv) {
+		t.Skip("the food API virtualenv is missing: run make -C foodapi venv")
+	}
+	if errors.Is(err, foodapidocker.ErrNoDocker) {
+		t.Skipf("food API container: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("starting the food API: %v", err)
+	}
+	t.Cleanup(fa.Close)
+	return fa
 }

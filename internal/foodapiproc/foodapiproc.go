@@ -8,7 +8,7 @@
 //     without it Start returns an error wrapping ErrNoVirtualenv, which
 //     the demo reports and tests turn into a skip.
 //   - Attach wraps a food API started some other way, such as the
-//     container integration/foodapidocker runs through testcontainers.
+//     container integration/harness/foodapidocker runs through testcontainers.
 //     That package lives in integration/ so that the sous binary, whose
 //     demo uses Start, links no test machinery.
 package foodapiproc

@@ -45,7 +45,7 @@ type Command struct {
 	// Addr returns the listen address (host:port), read after the .env is
 	// loaded: env.String("SOUS_RECIPES_ADDR", "127.0.0.1:8081") and the
 	// like, spelled out in each main so the variable's name is in the code
-	// that reads it (integration/docs_test keeps the docs in step by it).
+	// that reads it (integration/e2e keeps the docs in step by it).
 	Addr func() string
 	// Build makes the services to serve. It may call backends (a startup
 	// probe) within ctx, which ends on SIGINT or SIGTERM; its error is

@@ -368,7 +368,7 @@ func securityHeaders(w http.ResponseWriter, nonce string) {
 	// same-origin, not no-referrer: under no-referrer a browser sends
 	// "Origin: null" with the consent form, which serveConsent's Origin
 	// check must refuse (TestBrowserConsent, TestBrowserDeny in
-	// integration/oauth_test). The redirect to the app's callback is
+	// integration/e2e/oauth). The redirect to the app's callback is
 	// cross-origin, so it still carries no Referer.
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cache-Control", "no-store")

@@ -12,7 +12,7 @@ import (
 // library can list every recipe: duplicates of a library imported twice,
 // or 2,000 recipes without an image. Each report lists items up to a
 // budget of characters, which keeps the answer built from it under 60,000
-// characters (integration/library_test TestAnswersStayUnderTheBound), and
+// characters (integration/services/library TestAnswersStayUnderTheBound), and
 // says what it left out and how to get it.
 const (
 	// maxListedChars bounds the text of the listed items of one report:

@@ -53,7 +53,7 @@ type FilterExample struct {
 // the syntax when it needs it rather than in every session's catalog, whose
 // query_filter description can afford only two (mcpfront, tools_library.go).
 // Each is accepted by Mealie's parser: TestQueryFilterExamples in
-// integration/library_test pins that.
+// integration/services/library pins that.
 var QueryFilterExamples = []FilterExample{
 	{`last_made IS NULL`, "recipes never cooked"},
 	// LIKE ignores case from Mealie 2.8 (PR #5162, "case insensitive query
