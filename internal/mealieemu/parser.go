@@ -270,44 +270,42 @@ func (s *Server) nlpFails(b jsonBody) bool {
 // parsed lines. The emulator answers every parser but openai with its own
 // rule-based parse; real Mealie's nlp model is not reproduced.
 func (s *Server) handleParseIngredients(w http.ResponseWriter, r *http.Request) {
-	b, ok := decodeBody(w, r)
-	if !ok {
-		return
-	}
-	lines, ok := b.list("ingredients")
-	if !ok {
-		writeValidation(w, missing(b.raw(), "ingredients"))
-		return
-	}
-	if !checkParser(s.store, w, b) {
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if s.nlpFails(b) {
-		writeInternal(w)
-		return
-	}
-	parser, _ := b.str("parser")
-	out := []any{}
-	for _, l := range lines {
-		if s, ok := l.(string); ok {
-			out = append(out, st.renderParsed(s, parser))
+	s.parse(w, r, "ingredients", func(b jsonBody) (any, bool) {
+		lines, ok := b.list("ingredients")
+		return lines, ok
+	}, func(st *store, v any, parser string) any {
+		out := []any{}
+		for _, l := range v.([]any) {
+			if line, ok := l.(string); ok {
+				out = append(out, st.renderParsed(line, parser))
+			}
 		}
-	}
-	writeJSON(w, http.StatusOK, out)
+		return out
+	})
 }
 
 // handleParseIngredient is POST /api/parser/ingredient {ingredient}.
 func (s *Server) handleParseIngredient(w http.ResponseWriter, r *http.Request) {
+	s.parse(w, r, "ingredient", func(b jsonBody) (any, bool) {
+		line, ok := b.str("ingredient")
+		return line, ok
+	}, func(st *store, v any, parser string) any {
+		return st.renderParsed(v.(string), parser)
+	})
+}
+
+// parse is what both parser routes share: the body's key read by get (a
+// 422 naming it when missing), the parser checked, a missing nlp model
+// answered 500 as Mealie does, and the answer rendered under the store's
+// lock.
+func (s *Server) parse(w http.ResponseWriter, r *http.Request, key string, get func(jsonBody) (any, bool), render func(*store, any, string) any) {
 	b, ok := decodeBody(w, r)
 	if !ok {
 		return
 	}
-	line, ok := b.str("ingredient")
+	v, ok := get(b)
 	if !ok {
-		writeValidation(w, missing(b.raw(), "ingredient"))
+		writeValidation(w, missing(b.raw(), key))
 		return
 	}
 	if !checkParser(s.store, w, b) {
@@ -321,7 +319,7 @@ func (s *Server) handleParseIngredient(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	parser, _ := b.str("parser")
-	writeJSON(w, http.StatusOK, st.renderParsed(line, parser))
+	writeJSON(w, http.StatusOK, render(st, v, parser))
 }
 
 // handleSuggestions is GET /api/recipes/suggestions (profiles with

@@ -3,8 +3,11 @@ package svcauth
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"connectrpc.com/connect"
+
+	"github.com/souskitchen/sous/internal/recovery"
 )
 
 // ErrReadOnly is the refusal of a write in read-only mode, in the words
@@ -50,4 +53,16 @@ func (readOnly) WrapStreamingHandler(next connect.StreamingHandlerFunc) connect.
 		}
 		return next(ctx, conn)
 	}
+}
+
+// HandlerOptions are the options every service mounts its Connect handler
+// with: panic recovery first, so it is the outermost interceptor and also
+// covers the caller's interceptors and read-only mode's; then the caller's
+// opts; then, in read-only mode, ReadOnlyInterceptor.
+func HandlerOptions(log *slog.Logger, readOnly bool, opts ...connect.HandlerOption) []connect.HandlerOption {
+	out := append([]connect.HandlerOption{recovery.Connect(log)}, opts...)
+	if readOnly {
+		out = append(out, connect.WithInterceptors(ReadOnlyInterceptor()))
+	}
+	return out
 }

@@ -22,7 +22,6 @@ import (
 
 	"connectrpc.com/connect"
 
-	"github.com/souskitchen/sous/internal/recovery"
 	"github.com/souskitchen/sous/internal/svcauth"
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
@@ -121,13 +120,7 @@ func New(cfg Config) (*Service, error) {
 // Handler returns the Connect handler and its mount path. In read-only mode
 // it refuses every RPC with side effects (svcauth.ReadOnlyInterceptor).
 func (s *Service) Handler(opts ...connect.HandlerOption) (string, http.Handler) {
-	// Recovery comes first, so it is the outermost interceptor and also
-	// covers the caller's interceptors and read-only mode's.
-	opts = append([]connect.HandlerOption{recovery.Connect(s.log)}, opts...)
-	if s.readOnly {
-		opts = append(opts, connect.WithInterceptors(svcauth.ReadOnlyInterceptor()))
-	}
-	return libraryv1connect.NewLibraryServiceHandler(s, opts...)
+	return libraryv1connect.NewLibraryServiceHandler(s, svcauth.HandlerOptions(s.log, s.readOnly, opts...)...)
 }
 
 func invalid(format string, args ...any) error {
