@@ -445,8 +445,10 @@ func suggestRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 		// Resolved says how names were read other than exactly: "rice"
 		// as the library's rices, "lime" as the lines that name it.
 		Resolved map[string][]string `json:"resolved,omitempty"`
-		Note     string              `json:"note,omitempty"`
-	}{Items: []suggestion{}, UnknownFoods: res.Msg.GetUnknownFoods(), UnmatchedPantry: res.Msg.GetUnmatchedPantryItems(), Resolved: resolvedMap(res.Msg.GetResolved()), Note: res.Msg.GetNote()}
+		// AssumedOnHand are the staples never counted missing.
+		AssumedOnHand []string `json:"assumed_on_hand,omitempty"`
+		Note          string   `json:"note,omitempty"`
+	}{Items: []suggestion{}, UnknownFoods: res.Msg.GetUnknownFoods(), UnmatchedPantry: res.Msg.GetUnmatchedPantryItems(), Resolved: resolvedMap(res.Msg.GetResolved()), AssumedOnHand: res.Msg.GetAssumedOnHand(), Note: res.Msg.GetNote()}
 	for _, s := range res.Msg.GetItems() {
 		out.Items = append(out.Items, suggestion{Slug: s.GetRecipe().GetSlug(), Name: s.GetRecipe().GetName(), MissingFoods: s.GetMissingFoods(), MissingTools: s.GetMissingTools()})
 	}

@@ -694,3 +694,46 @@ func TestSearchFoodsReadsTextLines(t *testing.T) {
 		t.Errorf("with a query: %v %v", res.Msg.GetTextMatches(), err)
 	}
 }
+
+// TestSuggestTakesStaplesAsOnHand: salt, black pepper and oil a recipe
+// needs are not missing foods, so the recipe with every food named fits at
+// max_missing_foods 0; a named staple counts as named, and garlic salt is
+// not salt.
+func TestSuggestTakesStaplesAsOnHand(t *testing.T) {
+	s, f := newService(t)
+	thighs, salt, pepper, oil, gsalt := f.addFood("chicken thighs", ""), f.addFood("kosher salt", ""), f.addFood("ground black pepper", ""), f.addFood("olive oil", ""), f.addFood("garlic salt", "")
+	line := func(id, name string) map[string]any {
+		return map[string]any{"quantity": 1, "food": map[string]any{"id": id, "name": name}, "note": "", "display": "1 " + name}
+	}
+	f.mu.Lock()
+	f.recipes["thighs"] = map[string]any{
+		"id": "33333333-3333-4333-8333-333333333333", "slug": "thighs", "name": "Thighs",
+		"recipeIngredient": []any{line(thighs, "chicken thighs"), line(salt, "kosher salt"), line(pepper, "ground black pepper"), line(oil, "olive oil")},
+		"tools": []any{}, "tags": []any{}, "recipeCategory": []any{},
+	}
+	f.recipes["garlicky"] = map[string]any{
+		"id": "44444444-4444-4444-8444-444444444444", "slug": "garlicky", "name": "Garlicky",
+		"recipeIngredient": []any{line(thighs, "chicken thighs"), line(gsalt, "garlic salt")},
+		"tools": []any{}, "tags": []any{}, "recipeCategory": []any{},
+	}
+	f.mu.Unlock()
+	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{Foods: []string{"chicken thighs"}, MaxMissingFoods: ptrInt32(0)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slugs []string
+	for _, it := range res.Msg.Items {
+		slugs = append(slugs, it.GetRecipe().GetSlug())
+	}
+	if !slices.Equal(slugs, []string{"thighs"}) {
+		t.Errorf("items = %q, want only thighs (garlic salt is missing)", slugs)
+	}
+	if want := []string{"salt", "black pepper", "olive oil"}; !slices.Equal(res.Msg.AssumedOnHand, want) {
+		t.Errorf("assumed_on_hand = %q, want %q", res.Msg.AssumedOnHand, want)
+	}
+	// a staple the cook names is named, not assumed
+	res, err = s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{Foods: []string{"chicken thighs", "salt"}, MaxMissingFoods: ptrInt32(0)}))
+	if err != nil || slices.Contains(res.Msg.AssumedOnHand, "salt") {
+		t.Errorf("assumed_on_hand = %q, err %v; salt was named", res.Msg.AssumedOnHand, err)
+	}
+}

@@ -22,7 +22,7 @@ import (
 // left out; textOnly keeps only recipes with a line matched by text (the
 // ones Mealie's own ranking cannot see). hits maps each folded text name to
 // a few of the lines it matched; scores holds every recipe read, by slug.
-func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]string, textNames []textName, maxMissing, limit int, textOnly bool) ([]*recipesv1.Suggestion, map[string][]string, map[string]score, error) {
+func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]string, staples map[string]bool, textNames []textName, maxMissing, limit int, textOnly bool) ([]*recipesv1.Suggestion, map[string][]string, map[string]score, error) {
 	list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
 	if err != nil {
 		return nil, nil, nil, err
@@ -34,7 +34,7 @@ func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]strin
 		if err != nil {
 			return nil
 		}
-		sg, sc := rankOne(r, foods, tools, textNames, maxMissing, hits)
+		sg, sc := rankOne(r, foods, tools, staples, textNames, maxMissing, hits)
 		scores[r.Slug] = sc
 		if sg != nil && (!textOnly || sc.text > 0) {
 			out = append(out, sg)
@@ -111,8 +111,10 @@ func lineText(in *mealie.RecipeIngredient) string {
 	return ""
 }
 
-// rankOne scores one recipe; sg is nil when it does not qualify.
-func rankOne(r *mealie.Recipe, foods, tools map[string]string, textNames []textName, maxMissing int, hits map[string][]string) (sg *recipesv1.Suggestion, sc score) {
+// rankOne scores one recipe; sg is nil when it does not qualify. A staple
+// (see staples) is neither missing nor covered: it does not make a recipe
+// fit what the cook named.
+func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[string]bool, textNames []textName, maxMissing int, hits map[string][]string) (sg *recipesv1.Suggestion, sc score) {
 	sg = &recipesv1.Suggestion{Recipe: &recipesv1.RecipeSummary{Slug: r.Slug, Name: r.Name, Description: str(r.Description)}}
 	seen := map[string]bool{}
 	textSeen := map[string]bool{}
@@ -141,7 +143,7 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, textNames []textN
 			}
 			continue
 		}
-		if seen[in.Food.ID] {
+		if seen[in.Food.ID] || staples[in.Food.ID] {
 			continue
 		}
 		seen[in.Food.ID] = true

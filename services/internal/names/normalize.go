@@ -363,6 +363,8 @@ var otherFoods = [][]string{
 	{"coconut", "cream"}, {"sour", "cream"}, {"ice", "cream"},
 	{"coconut", "water"}, {"rose", "water"}, {"soda", "water"},
 	{"green", "onion"}, {"spring", "onion"},
+	{"garlic", "salt"}, {"celery", "salt"}, {"onion", "salt"}, {"seasoned", "salt"},
+	{"seasoning", "salt"},
 	{"sun", "dried", "tomato"}, {"sundried", "tomato"},
 	{"peanut", "butter"}, {"almond", "butter"}, {"cashew", "butter"}, {"apple", "butter"},
 	{"cocoa", "butter"}, {"nut", "butter"},

@@ -1512,7 +1512,11 @@ type SuggestRecipesResponse struct {
 	Note string `protobuf:"bytes,4,opt,name=note,proto3" json:"note,omitempty"`
 	// Food and pantry names read other than exactly, with the Mealie foods
 	// they were read as ("rice" -> the library's rices).
-	Resolved      map[string]*Names `protobuf:"bytes,5,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Resolved map[string]*Names `protobuf:"bytes,5,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// The staples counted as on hand though not named (salt, black pepper,
+	// water, cooking oils: stapleNames in services/recipes) that cover a
+	// library food: every food they cover is never a missing food.
+	AssumedOnHand []string `protobuf:"bytes,6,rep,name=assumed_on_hand,json=assumedOnHand,proto3" json:"assumed_on_hand,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1578,6 +1582,13 @@ func (x *SuggestRecipesResponse) GetNote() string {
 func (x *SuggestRecipesResponse) GetResolved() map[string]*Names {
 	if x != nil {
 		return x.Resolved
+	}
+	return nil
+}
+
+func (x *SuggestRecipesResponse) GetAssumedOnHand() []string {
+	if x != nil {
+		return x.AssumedOnHand
 	}
 	return nil
 }
@@ -4935,13 +4946,14 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"Suggestion\x126\n" +
 	"\x06recipe\x18\x01 \x01(\v2\x1e.sous.recipes.v1.RecipeSummaryR\x06recipe\x12#\n" +
 	"\rmissing_foods\x18\x02 \x03(\tR\fmissingFoods\x12#\n" +
-	"\rmissing_tools\x18\x03 \x03(\tR\fmissingTools\"\xe2\x02\n" +
+	"\rmissing_tools\x18\x03 \x03(\tR\fmissingTools\"\x8a\x03\n" +
 	"\x16SuggestRecipesResponse\x121\n" +
 	"\x05items\x18\x01 \x03(\v2\x1b.sous.recipes.v1.SuggestionR\x05items\x124\n" +
 	"\x16unmatched_pantry_items\x18\x02 \x03(\tR\x14unmatchedPantryItems\x12#\n" +
 	"\runknown_foods\x18\x03 \x03(\tR\funknownFoods\x12\x12\n" +
 	"\x04note\x18\x04 \x01(\tR\x04note\x12Q\n" +
-	"\bresolved\x18\x05 \x03(\v25.sous.recipes.v1.SuggestRecipesResponse.ResolvedEntryR\bresolved\x1aS\n" +
+	"\bresolved\x18\x05 \x03(\v25.sous.recipes.v1.SuggestRecipesResponse.ResolvedEntryR\bresolved\x12&\n" +
+	"\x0fassumed_on_hand\x18\x06 \x03(\tR\rassumedOnHand\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"x\n" +

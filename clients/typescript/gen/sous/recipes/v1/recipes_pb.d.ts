@@ -864,6 +864,15 @@ export declare type SuggestRecipesResponse = Message<"sous.recipes.v1.SuggestRec
    * @generated from field: map<string, sous.recipes.v1.Names> resolved = 5;
    */
   resolved: { [key: string]: Names };
+
+  /**
+   * The staples counted as on hand though not named (salt, black pepper,
+   * water, cooking oils: stapleNames in services/recipes) that cover a
+   * library food: every food they cover is never a missing food.
+   *
+   * @generated from field: repeated string assumed_on_hand = 6;
+   */
+  assumedOnHand: string[];
 };
 
 /**
