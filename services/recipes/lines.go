@@ -211,14 +211,15 @@ func restoreWords(p lineParts, w mealie.IngredientLine, fx, ux *itemIndex) (stri
 		part(ns...)
 	}
 	// Numbers are kept by the quantity, except those that lead lost words
-	// ("+ 1 Tbsp. water"): those go with them. The line's first numbers
-	// are its quantity.
+	// ("+ 1 Tbsp. water"): those go with them, and so does a "+" or "&"
+	// before them, or the app reads "cornstarch optional, 1 Tbsp. water".
+	// The line's first numbers are its quantity.
 	var lost, numbers []string
 	seenWord := false
 	for _, tok := range strings.Fields(p.source) {
 		ws := lineWords(names.Fold(tok)) // the cook's case is what goes back
 		if len(ws) == 0 {
-			if seenWord && strings.ContainsFunc(tok, unicode.IsDigit) {
+			if seenWord && (strings.ContainsFunc(tok, unicode.IsDigit) || tok == "+" || tok == "&") {
 				numbers = append(numbers, tok)
 			}
 			continue

@@ -127,7 +127,7 @@ func TestWriteReadsNamesAsACookMeansThem(t *testing.T) {
 		{"tablespoon", nil, "tumeric"},
 		{"cup", "honey", "heaping"},
 		{"block", "extra-firm tofu", ""},
-		{"tablespoon", "cornstarch", "1 Tbsp. water"},
+		{"tablespoon", "cornstarch", "+ 1 Tbsp. water"},
 	}
 	for i, in := range body["recipeIngredient"].([]any) {
 		l := in.(map[string]any)
