@@ -709,12 +709,12 @@ func TestSuggestTakesStaplesAsOnHand(t *testing.T) {
 	f.recipes["thighs"] = map[string]any{
 		"id": "33333333-3333-4333-8333-333333333333", "slug": "thighs", "name": "Thighs",
 		"recipeIngredient": []any{line(thighs, "chicken thighs"), line(salt, "kosher salt"), line(pepper, "ground black pepper"), line(oil, "olive oil")},
-		"tools": []any{}, "tags": []any{}, "recipeCategory": []any{},
+		"tools":            []any{}, "tags": []any{}, "recipeCategory": []any{},
 	}
 	f.recipes["garlicky"] = map[string]any{
 		"id": "44444444-4444-4444-8444-444444444444", "slug": "garlicky", "name": "Garlicky",
 		"recipeIngredient": []any{line(thighs, "chicken thighs"), line(gsalt, "garlic salt")},
-		"tools": []any{}, "tags": []any{}, "recipeCategory": []any{},
+		"tools":            []any{}, "tags": []any{}, "recipeCategory": []any{},
 	}
 	f.mu.Unlock()
 	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{Foods: []string{"chicken thighs"}, MaxMissingFoods: ptrInt32(0)}))
