@@ -7,6 +7,7 @@ import (
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/souskitchen/sous/mcpfront/internal/toolschema"
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	"github.com/souskitchen/sous/proto/limits"
 )
@@ -36,8 +37,6 @@ func libraryTools() []Tool {
 		checkRecipeLinksTool(),
 	}
 }
-
-func describe(d string) func(*mcpSchema) { return func(s *mcpSchema) { s.Description = d } }
 
 // cookbookView is a cookbook as a model reads it.
 type cookbookView struct {
@@ -92,7 +91,7 @@ func getCookbookRecipesTool() Tool {
 		Name:        "get_cookbook_recipes",
 		Description: "Call when asked what is in a cookbook. Returns its recipes' slugs, paged.",
 		Annotations: readAnn(),
-	}, hasLibrary, props{"cookbook": maxLen(limits.CookbookIDChars), "page": intRange(1, limits.Page, 1), "limit": capped(1, limits.CookbookLimit, limits.DefaultCookbookLimit)}, getCookbookRecipes)
+	}, hasLibrary, props{"cookbook": toolschema.MaxLen(limits.CookbookIDChars), "page": toolschema.IntRange(1, limits.Page, 1), "limit": toolschema.Capped(1, limits.CookbookLimit, limits.DefaultCookbookLimit)}, getCookbookRecipes)
 }
 
 func getCookbookRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getCookbookRecipesIn) (any, error) {
@@ -145,7 +144,7 @@ func createCookbookTool() Tool {
 		Name:        "create_cookbook",
 		Description: "Call when the user wants a collection such as quick dinners. Saves a filter, not copies.",
 		Annotations: writeAnn(false, false, false),
-	}, hasLibrary, props{"name": maxLen(limits.CookbookNameChars), "query_filter": both(maxLen(2000), describe(queryFilterHelp)), "require_all": boolDefault(false), "public": boolDefault(false)}, createCookbook)
+	}, hasLibrary, props{"name": toolschema.MaxLen(limits.CookbookNameChars), "query_filter": toolschema.Both(toolschema.MaxLen(2000), toolschema.Describe(queryFilterHelp)), "require_all": toolschema.BoolDefault(false), "public": toolschema.BoolDefault(false)}, createCookbook)
 }
 
 func createCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in createCookbookIn) (any, error) {
@@ -178,7 +177,7 @@ func updateCookbookTool() Tool {
 		Name:        "update_cookbook",
 		Description: "Call to edit a cookbook. Any filter field given rebuilds the whole filter.",
 		Annotations: writeAnn(true, true, false),
-	}, hasLibrary, props{"cookbook_id": guardLen(limits.CookbookIDChars), "name": maxLen(limits.CookbookNameChars), "query_filter": both(maxLen(2000), describe(`Filter as in create_cookbook; "" clears it.`)), "position": intBounds(1, 1000)}, updateCookbook)
+	}, hasLibrary, props{"cookbook_id": toolschema.GuardLen(limits.CookbookIDChars), "name": toolschema.MaxLen(limits.CookbookNameChars), "query_filter": toolschema.Both(toolschema.MaxLen(2000), toolschema.Describe(`Filter as in create_cookbook; "" clears it.`)), "position": toolschema.IntBounds(1, 1000)}, updateCookbook)
 }
 
 func updateCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateCookbookIn) (any, error) {
@@ -210,7 +209,7 @@ func deleteCookbookTool() Tool {
 		Name:        "delete_cookbook",
 		Description: "Call only when asked to remove a cookbook. Deletes it; its recipes stay.",
 		Annotations: writeAnn(true, true, false),
-	}, hasLibrary, props{"cookbook_id": guardLen(limits.CookbookIDChars)}, deleteCookbook)
+	}, hasLibrary, props{"cookbook_id": toolschema.GuardLen(limits.CookbookIDChars)}, deleteCookbook)
 }
 
 func deleteCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in deleteCookbookIn) (any, error) {
@@ -249,8 +248,8 @@ func libraryStatsTool() Tool {
 		Description: "Call to see which tags, foods etc. are used most, or to tidy them. Lists unused ones too.",
 		Annotations: readAnn(),
 	}, hasLibrary, props{
-		"resource": enum("tags", "categories", "tools", "foods", "units"), "include_unused": boolDefault(true),
-		"top": intRange(1, limits.Top, limits.DefaultTop), "max_recipes": intRange(1, limits.ScanRecipes, limits.ScanRecipes),
+		"resource": toolschema.Enum("tags", "categories", "tools", "foods", "units"), "include_unused": toolschema.BoolDefault(true),
+		"top": toolschema.IntRange(1, limits.Top, limits.DefaultTop), "max_recipes": toolschema.IntRange(1, limits.ScanRecipes, limits.ScanRecipes),
 	}, libraryStats)
 }
 
@@ -296,7 +295,7 @@ func findDuplicateRecipesTool() Tool {
 		Name:        "find_duplicate_recipes",
 		Description: "Call when the user suspects duplicates. Matches names ignoring case, punctuation and accents.",
 		Annotations: readAnn(),
-	}, hasLibrary, props{"max_recipes": intRange(1, limits.ScanRecipes, limits.ScanRecipes)}, findDuplicates)
+	}, hasLibrary, props{"max_recipes": toolschema.IntRange(1, limits.ScanRecipes, limits.ScanRecipes)}, findDuplicates)
 }
 
 func findDuplicates(ctx context.Context, req *mcp.CallToolRequest, b Backends, in maxRecipesIn) (any, error) {
@@ -355,7 +354,7 @@ func checkRecipeLinksTool() Tool {
 		Name:        "check_recipe_links",
 		Description: "Call when asked about broken links or missing pictures. Probes source URLs.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(true)},
-	}, hasLibrary, props{"check_sources": boolDefault(true), "check_images": boolDefault(true), "max_recipes": intRange(1, limits.ScanRecipes, limits.DefaultLinkRecipes)}, checkLinks)
+	}, hasLibrary, props{"check_sources": toolschema.BoolDefault(true), "check_images": toolschema.BoolDefault(true), "max_recipes": toolschema.IntRange(1, limits.ScanRecipes, limits.DefaultLinkRecipes)}, checkLinks)
 }
 
 func checkLinks(ctx context.Context, req *mcp.CallToolRequest, b Backends, in checkLinksIn) (any, error) {

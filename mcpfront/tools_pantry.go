@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/souskitchen/sous/internal/amount"
+	"github.com/souskitchen/sous/mcpfront/internal/toolschema"
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
@@ -107,7 +108,7 @@ func getPantryTool() Tool {
 		Name:        "get_pantry",
 		Description: "Call when asked what is in stock, or to plan a meal. Lists items with state and expiry.",
 		Annotations: readAnn(),
-	}, hasPantry, props{"location": enum(locationNames...), "include_out": boolDefault(false)}, getPantry)
+	}, hasPantry, props{"location": toolschema.Enum(locationNames...), "include_out": toolschema.BoolDefault(false)}, getPantry)
 }
 
 func getPantry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getPantryIn) (any, error) {
@@ -154,7 +155,7 @@ func setItemStateTool() Tool {
 		Name:        "set_item_state",
 		Description: "Call when the user used up, ran low on or restocked something. Sets its state by name.",
 		Annotations: writeAnn(false, true, false),
-	}, hasPantry, props{"ingredient": guardLen(limits.PantryNameChars), "state": enum("in", "low", "out"), "location": enum(locationNames...)}, setItemState)
+	}, hasPantry, props{"ingredient": toolschema.GuardLen(limits.PantryNameChars), "state": toolschema.Enum("in", "low", "out"), "location": toolschema.Enum(locationNames...)}, setItemState)
 }
 
 func setItemState(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in setItemStateIn) (any, error) {
@@ -189,10 +190,11 @@ func addToPantryTool() Tool {
 		Name:        "add_to_pantry",
 		Description: "Call when the user bought something. Restocks items already there, with the quantity and expiry given; unknown names are created.",
 		Annotations: writeAnn(false, true, false),
-	}, hasPantry, props{"items": both(itemsRange(1, limits.PantryAdditions), func(s *mcpSchema) {
-		both(nonEmpty, guardLen(limits.PantryNameChars))(s.Items.Properties["name"])
-		enum(locationNames...)(s.Items.Properties["location"])
-		isoDate(s.Items.Properties["expiry"])
+	}, hasPantry, props{"items": toolschema.Both(toolschema.ItemsRange(1, limits.PantryAdditions), func(s *mcpSchema) {
+		item := s.Item()
+		toolschema.Both(toolschema.NonEmpty, toolschema.GuardLen(limits.PantryNameChars))(item.Prop("name"))
+		toolschema.Enum(locationNames...)(item.Prop("location"))
+		toolschema.Date(item.Prop("expiry"))
 	})}, addToPantry)
 }
 
@@ -243,7 +245,7 @@ func whatCanICookTool() Tool {
 		Name:        "what_can_i_cook",
 		Description: "Call when asked what can be made now. Matches meta-recipes to the pantry.",
 		Annotations: readAnn(),
-	}, hasPantry, props{"servings": intBounds(1, limits.Servings)}, whatCanICook)
+	}, hasPantry, props{"servings": toolschema.IntBounds(1, limits.Servings)}, whatCanICook)
 }
 
 func whatCanICook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in whatCanICookIn) (any, error) {
@@ -372,8 +374,8 @@ func logCookTool() Tool {
 		Description: "Call when the user cooked a pantry (meta-)recipe. Returns what was used, to ask what is now low.",
 		Annotations: writeAnn(false, false, false),
 	}, hasPantry, props{
-		"rating": intBounds(limits.MinRating, limits.MaxRating), "servings": intBounds(1, limits.Servings), "notes": maxLen(limits.CookNotesChars), "date": isoDate, "slot_choices": maxItems(limits.Slots),
-		"recipe": guardLen(limits.PantryNameChars), "meta_recipe": guardLen(limits.PantryNameChars),
+		"rating": toolschema.IntBounds(limits.MinRating, limits.MaxRating), "servings": toolschema.IntBounds(1, limits.Servings), "notes": toolschema.MaxLen(limits.CookNotesChars), "date": toolschema.Date, "slot_choices": toolschema.MaxItems(limits.Slots),
+		"recipe": toolschema.GuardLen(limits.PantryNameChars), "meta_recipe": toolschema.GuardLen(limits.PantryNameChars),
 	}, logCook)
 }
 
@@ -453,7 +455,7 @@ func mealieRecipeHint(ctx context.Context, b Backends, given string, err error) 
 	if _, gerr := b.Recipes.GetRecipe(ctx, connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: slug, Fields: []string{"name"}})); gerr != nil {
 		return err
 	}
-	return errorf("%s is a Mealie recipe, not a pantry one: call mark_recipe_made with slug %s to record that it was made", quote(given), quote(slug))
+	return errorf("%s is a Mealie recipe, not a pantry one: call mark_recipe_made with slug %s to record that it was made", toolschema.Quote(given), toolschema.Quote(slug))
 }
 
 func amounts(in []amountIn) []*pantryv1.IngredientAmount {
@@ -473,9 +475,9 @@ func baseItems(s *mcpSchema) {
 	if err != nil {
 		panic(err)
 	}
-	dropNullTypes(opt)
+	toolschema.DropNullTypes(opt)
 	opt.Properties["qty"].Minimum = ptr(0.0)
-	s.Items = &mcpSchema{AnyOf: []*mcpSchema{{Type: "string"}, opt}}
+	s.Items = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, opt}}
 }
 
 // baseAmounts reads base_ingredients, whose items checkArgs has already
@@ -517,7 +519,7 @@ func createMetaRecipeTool() Tool {
 		Name:        "create_meta_recipe",
 		Description: "Call to keep a template worked out with the user. Saves (or, with id, rebuilds) a meta-recipe.",
 		Annotations: writeAnn(true, false, false),
-	}, hasPantry, props{"name": guardLen(limits.PantryNameChars), "slots": maxItems(limits.Slots), "base_ingredients": baseItems}, createMetaRecipe)
+	}, hasPantry, props{"name": toolschema.GuardLen(limits.PantryNameChars), "slots": toolschema.MaxItems(limits.Slots), "base_ingredients": baseItems}, createMetaRecipe)
 }
 
 func createMetaRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in createMetaRecipeIn) (any, error) {

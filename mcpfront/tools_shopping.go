@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/souskitchen/sous/internal/amount"
+	"github.com/souskitchen/sous/mcpfront/internal/toolschema"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/proto/limits"
 )
@@ -47,7 +48,7 @@ func getShoppingListTool() Tool {
 		Name:        "get_shopping_list",
 		Description: "Call when asked what to buy. Without list_id lists the lists; with it, its items and ids.",
 		Annotations: readAnn(),
-	}, hasShopping, props{"list_id": maxLen(100)}, getShoppingList)
+	}, hasShopping, props{"list_id": toolschema.MaxLen(100)}, getShoppingList)
 }
 
 func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getShoppingListIn) (any, error) {
@@ -142,13 +143,13 @@ func addToShoppingListTool() Tool {
 		Description: "Call to put items, a recipe's ingredients or the plan's on a list. Skips what is in stock.",
 		Annotations: writeAnn(false, false, false),
 	}, hasShopping, props{
-		"list_id": maxLen(100), "items": both(maxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
-		"recipe_slugs": maxItems(limits.ShoppingRecipes), "recipe_scale": numRange(0.1, 20),
+		"list_id": toolschema.MaxLen(100), "items": toolschema.Both(toolschema.MaxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
+		"recipe_slugs": toolschema.MaxItems(limits.ShoppingRecipes), "recipe_scale": toolschema.NumRange(0.1, 20),
 		"meal_plan_range": func(s *mcpSchema) {
 			// Described by the parameter; get_meal_plan's wording
 			// would be paid for twice.
 			for _, d := range s.Properties {
-				d.Pattern, d.Description = isoDatePattern, ""
+				d.Format, d.Description = "date", ""
 			}
 		},
 	}, addToShoppingList)
@@ -225,7 +226,7 @@ func updateShoppingItemsTool() Tool {
 		Name:        "update_shopping_items",
 		Description: "Call when the user bought something or wants items unchecked or gone, or a recipe's items off.",
 		Annotations: writeAnn(true, true, false),
-	}, hasShopping, props{"list_id": maxLen(100), "check": maxItems(limits.ShoppingItemOps), "uncheck": maxItems(limits.ShoppingItemOps), "remove": maxItems(limits.ShoppingItemOps), "remove_recipes": maxItems(limits.ShoppingRecipes)}, updateShoppingItems)
+	}, hasShopping, props{"list_id": toolschema.MaxLen(100), "check": toolschema.MaxItems(limits.ShoppingItemOps), "uncheck": toolschema.MaxItems(limits.ShoppingItemOps), "remove": toolschema.MaxItems(limits.ShoppingItemOps), "remove_recipes": toolschema.MaxItems(limits.ShoppingRecipes)}, updateShoppingItems)
 }
 
 func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateShoppingItemsIn) (any, error) {
@@ -329,7 +330,7 @@ func manageShoppingListsTool() Tool {
 		Name:        "manage_shopping_lists",
 		Description: "Call to create, rename or delete a shopping list. A rename keeps the items; delete is permanent.",
 		Annotations: writeAnn(true, false, false),
-	}, hasShopping, props{"action": enum("create", "rename", "delete"), "list_id": maxLen(100), "name": maxLen(limits.ShoppingListNameChars), "confirm_name": maxLen(limits.ShoppingListNameChars)}, manageShoppingLists)
+	}, hasShopping, props{"action": toolschema.Enum("create", "rename", "delete"), "list_id": toolschema.MaxLen(100), "name": toolschema.MaxLen(limits.ShoppingListNameChars), "confirm_name": toolschema.MaxLen(limits.ShoppingListNameChars)}, manageShoppingLists)
 }
 
 func manageShoppingLists(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in manageShoppingListsIn) (any, error) {

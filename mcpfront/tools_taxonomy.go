@@ -10,6 +10,7 @@ import (
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/souskitchen/sous/mcpfront/internal/toolschema"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/limits"
 )
@@ -79,10 +80,10 @@ func manageTaxonomyTool() Tool {
 func manageTaxonomyVariant(readOnly bool) Tool {
 	if readOnly {
 		t := newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyReadOnlyDesc, Annotations: readAnn()}, hasRecipes, props{
-			"resource": enum(taxonomyResourceNames...),
-			"action":   both(enum("list"), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
-			"page":     intRange(1, limits.Page, 1),
-			"search":   maxLen(200),
+			"resource": toolschema.Enum(taxonomyResourceNames...),
+			"action":   toolschema.Both(toolschema.Enum("list"), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
+			"page":     toolschema.IntRange(1, limits.Page, 1),
+			"search":   toolschema.MaxLen(200),
 		}, func(ctx context.Context, req *mcp.CallToolRequest, b Backends, in listTaxonomyIn) (any, error) {
 			return manageTaxonomy(ctx, req, b, manageTaxonomyIn{Resource: in.Resource, Action: "list", Search: in.Search, Page: in.Page})
 		})
@@ -97,15 +98,15 @@ func manageTaxonomyVariant(readOnly bool) Tool {
 		return t
 	}
 	return newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyDesc, Annotations: writeAnn(true, false, false)}, hasRecipes, props{
-		"resource":   enum(taxonomyResourceNames...),
-		"action":     both(enum(taxonomyActions...), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
-		"page":       intRange(1, limits.Page, 1),
-		"search":     maxLen(200),
-		"name":       maxLen(limits.TaxonomyNameChars),
-		"items":      maxItems(limits.TaxonomyBatch),
-		"force":      boolDefault(false),
-		"item_id":    maxLen(100),
-		"merge_into": maxLen(100),
+		"resource":   toolschema.Enum(taxonomyResourceNames...),
+		"action":     toolschema.Both(toolschema.Enum(taxonomyActions...), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
+		"page":       toolschema.IntRange(1, limits.Page, 1),
+		"search":     toolschema.MaxLen(200),
+		"name":       toolschema.MaxLen(limits.TaxonomyNameChars),
+		"items":      toolschema.MaxItems(limits.TaxonomyBatch),
+		"force":      toolschema.BoolDefault(false),
+		"item_id":    toolschema.MaxLen(100),
+		"merge_into": toolschema.MaxLen(100),
 	}, manageTaxonomy)
 }
 
@@ -129,8 +130,8 @@ func parseIngredientsTool() Tool {
 		Description: "Call before writing structured ingredients, or to see how Mealie reads lines. Flags unknown foods.",
 		Annotations: readAnn(),
 	}, hasRecipes, props{
-		"lines":  both(itemsRange(1, limits.ParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.IngredientLineChars) }),
-		"parser": both(enum("nlp", "brute", "openai"), func(s *mcpSchema) { s.Default = []byte(`"nlp"`) }),
+		"lines":  toolschema.Both(toolschema.ItemsRange(1, limits.ParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.IngredientLineChars) }),
+		"parser": toolschema.Both(toolschema.Enum("nlp", "brute", "openai"), func(s *mcpSchema) { s.Default = []byte(`"nlp"`) }),
 	}, parseIngredients)
 }
 
@@ -217,7 +218,7 @@ func refusedDeletes(noun string, deleted []string, errs []*recipesv1.ItemError) 
 			other = append(other, fmt.Sprintf("%s: %s", e.GetItem(), e.GetMessage()))
 			continue
 		}
-		who := quote(e.GetName())
+		who := toolschema.Quote(e.GetName())
 		if e.GetName() == "" {
 			who = e.GetItem()
 		}
@@ -291,7 +292,7 @@ type taxonomyAnswer struct {
 func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in manageTaxonomyIn) (any, error) {
 	res, ok := taxonomyResources[in.Resource]
 	if !ok {
-		return nil, fmt.Errorf("resource %s is not one of %s", quote(in.Resource), strings.Join(taxonomyResourceNames, ", "))
+		return nil, fmt.Errorf("resource %s is not one of %s", toolschema.Quote(in.Resource), strings.Join(taxonomyResourceNames, ", "))
 	}
 	action := in.Action
 	if action == "" {
@@ -392,7 +393,7 @@ func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("action %s is not one of %s", quote(action), strings.Join(taxonomyActions, ", "))
+		return nil, fmt.Errorf("action %s is not one of %s", toolschema.Quote(action), strings.Join(taxonomyActions, ", "))
 	}
 	return out, err
 }
