@@ -117,6 +117,15 @@ func TestForgivingArguments(t *testing.T) {
 				Slots:           []*pantryv1.SlotInput{{Name: "protein", Options: []*pantryv1.IngredientAmount{{Ingredient: "tofu", Quantity: ptr(300.0), Unit: "g"}}}}},
 		},
 		{
+			// The note is the answer's last key, after every other, as it
+			// always was.
+			name: "suggestions past the cap say so last", tool: "suggest_recipes", service: recipesOf, method: "SuggestRecipes",
+			args:    map[string]any{"foods": []any{"egg"}, "limit": 500},
+			reply:   &recipesv1.SuggestRecipesResponse{Note: "few recipes"},
+			wantReq: &recipesv1.SuggestRecipesRequest{Foods: []string{"egg"}, Limit: 50, MaxMissingFoods: ptr(int32(2))},
+			want:    []string{`"note":"few recipes","capped":"limit 500 capped at 50"}`},
+		},
+		{
 			name: "cookbook page as a string", tool: "get_cookbook_recipes", service: libraryOf, method: "GetCookbookRecipes",
 			args:    map[string]any{"cookbook": "weeknight", "page": "3", "limit": 1000},
 			reply:   &libraryv1.GetCookbookRecipesResponse{},

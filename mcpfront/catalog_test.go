@@ -441,10 +441,10 @@ func TestNullArgumentsDoNotCrash(t *testing.T) {
 	}
 }
 
-// TestStrictArguments checks that what advertise leaves out of tools/list
-// is still enforced: an undeclared parameter, at the top or inside an
-// object, and a date that is not YYYY-MM-DD are tool errors naming the
-// parameter, and reach no service.
+// TestStrictArguments checks that the published schema is enforced: an
+// undeclared parameter, at the top or inside an object, and a date that is
+// not YYYY-MM-DD are tool errors naming the parameter, and reach no
+// service.
 func TestStrictArguments(t *testing.T) {
 	f := newFakes(t)
 	cs := session(t, f.backends, fullOpts, nil)

@@ -480,7 +480,7 @@ func baseItems(s *mcpSchema) {
 	s.Items = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, opt}}
 }
 
-// baseAmounts reads base_ingredients, whose items checkArgs has already
+// baseAmounts reads base_ingredients, whose items the argument checker has already
 // held to a name or an amount object.
 func baseAmounts(items []any) ([]*pantryv1.IngredientAmount, error) {
 	var out []*pantryv1.IngredientAmount
