@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"connectrpc.com/connect"
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/souskitchen/sous/internal/recovery"
@@ -96,27 +95,4 @@ func renameInternal(err error, tool string) error {
 		return connect.NewError(connect.CodeInternal, errors.New(recovery.Message(tool)))
 	}
 	return err
-}
-
-// ingredientItems describes an ingredients list whose items are either a
-// free-text line or a structured line, chosen per item: a model writes
-// "2 cups flour" as easily as its parts, and a structured line keeps
-// Mealie's food and unit links (docs/tools.md, create_recipe).
-func ingredientItems(s *mcpSchema) {
-	s.MaxItems = ptr(limits.RecipeIngredients)
-	// The parameter's own description names the object's fields; a
-	// description per field would be paid for twice (create and update).
-	text := &jsonschema.Schema{Type: "string", MaxLength: ptr(limits.IngredientLineChars)}
-	structured := &jsonschema.Schema{
-		Type: "object",
-		Properties: map[string]*jsonschema.Schema{
-			"quantity": {Type: "number", Minimum: ptr(0.0)},
-			"unit":     {Type: "string"},
-			"food":     {Type: "string"},
-			"note":     {Type: "string"},
-			"title":    {Type: "string"},
-		},
-		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
-	}
-	s.Items = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{text, structured}}
 }
