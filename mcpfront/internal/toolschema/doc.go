@@ -18,8 +18,16 @@
 // keyword, which its releases do not promise to keep. And several MCP
 // clients send every argument as a string: "2", "1.5" and "true" are taken
 // as the number or boolean the schema asks for, where the validator refuses
-// them. jsonschema-go is still used for what it does well: inferring the
-// schema from the struct and, at start-up, checking its defaults.
+// them. Nor does it check "format" (its validate.go never reads it), so
+// the date the published schema names would go unchecked. Running the
+// validator as well, behind the sentences, would be a
+// second checker of the same arguments whose refusals nobody reads.
+// jsonschema-go is still used for what it does well: inferring the schema
+// from the input struct, and the Schema type the go-sdk publishes.
+//
+// Defaults are held to the same checks as the calls, once at start-up
+// (For), so an omitted argument is never given a value a caller could not
+// send.
 //
 // The checker implements a subset of JSON Schema, and For refuses at
 // start-up any keyword outside it (see keywords.go), so a schema can never
