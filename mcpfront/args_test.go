@@ -1,8 +1,12 @@
 package mcpfront
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
@@ -117,6 +121,15 @@ func TestForgivingArguments(t *testing.T) {
 				Slots:           []*pantryv1.SlotInput{{Name: "protein", Options: []*pantryv1.IngredientAmount{{Ingredient: "tofu", Quantity: ptr(300.0), Unit: "g"}}}}},
 		},
 		{
+			// The note is the answer's last key, after every other, as it
+			// always was.
+			name: "suggestions past the cap say so last", tool: "suggest_recipes", service: recipesOf, method: "SuggestRecipes",
+			args:    map[string]any{"foods": []any{"egg"}, "limit": 500},
+			reply:   &recipesv1.SuggestRecipesResponse{Note: "few recipes"},
+			wantReq: &recipesv1.SuggestRecipesRequest{Foods: []string{"egg"}, Limit: 50, MaxMissingFoods: ptr(int32(2))},
+			want:    []string{`"note":"few recipes","capped":"limit 500 capped at 50"}`},
+		},
+		{
 			name: "cookbook page as a string", tool: "get_cookbook_recipes", service: libraryOf, method: "GetCookbookRecipes",
 			args:    map[string]any{"cookbook": "weeknight", "page": "3", "limit": 1000},
 			reply:   &libraryv1.GetCookbookRecipesResponse{},
@@ -126,20 +139,89 @@ func TestForgivingArguments(t *testing.T) {
 	})
 }
 
-// TestClosest pins the "did you mean" of unknown arguments: a slip or a
-// shortened name finds the parameter, an unrelated word finds nothing.
-func TestClosest(t *testing.T) {
-	params := []string{"name", "recipe_yield", "prep_time", "cook_time", "source_url", "replace_tags", "replace_tools"}
-	for _, c := range []struct{ in, want string }{
-		{"prep", "prep_time"},
-		{"source", "source_url"},
-		{"nmae", "name"},
-		{"yield", "recipe_yield"},
-		{"colour", ""},
-		{"x", ""},
+func TestNullArgumentsDoNotCrash(t *testing.T) {
+	f := newFakes(t)
+	cs := session(t, f.backends, Options{}, nil)
+	// A JSON null for arguments once panicked go-sdk's default filling.
+	if _, isErr := callParams(t, cs, &mcp.CallToolParams{Name: "get_pantry", Arguments: json.RawMessage("null")}); isErr {
+		t.Error("get_pantry with null arguments failed")
+	}
+}
+
+// TestStrictArguments checks that the published schema is enforced: an
+// undeclared parameter, at the top or inside an object, and a date that is
+// not YYYY-MM-DD are tool errors naming the parameter, and reach no
+// service.
+func TestStrictArguments(t *testing.T) {
+	f := newFakes(t)
+	cs := session(t, f.backends, fullOpts, nil)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"get_pantry", map[string]any{"made_up_param": 1}, "made_up_param"},
+		{"get_meal_plan", map[string]any{"start_date": "12/01/2026", "end_date": "2026-12-02"}, "start_date"},
+		{"add_to_shopping_list", map[string]any{"meal_plan_range": map[string]any{"start_date": "2026-12-01", "end_date": "2026-12-02", "days": 3}}, "days"},
+		{"create_recipe", map[string]any{"name": "Toast", "ingredients": []any{map[string]any{"food": "bread", "colour": "brown"}}}, "ingredients"},
+		{"update_recipe", map[string]any{"slug": "toast", "replace_tags": "yes please"}, "replace_tags"},
+		{"update_recipe", map[string]any{"slug": "toast", "replace": []any{"tags"}}, "replace_tags"},
 	} {
-		if got := closest(c.in, params); got != c.want {
-			t.Errorf("closest(%q) = %q, want %q", c.in, got, c.want)
+		text, isErr := call(t, cs, c.tool, c.args)
+		if !isErr || !strings.Contains(text, c.want) {
+			t.Errorf("%s %v: isError=%v %q, want a refusal naming %q", c.tool, c.args, isErr, text, c.want)
 		}
+	}
+	if n := f.recipes.calls() + f.mealplan.calls() + f.pantry.calls(); n != 0 {
+		t.Errorf("%d malformed calls reached the services", n)
+	}
+}
+
+// TestAdvertisedSchemaSaysWhatIsEnforced pins what tools/list shows of
+// the checks: every object that refuses unknown arguments says
+// additionalProperties false, a tool without parameters lists empty
+// properties, a date is described as YYYY-MM-DD (format date, no regular
+// expression), and no internal mark leaks.
+func TestAdvertisedSchemaSaysWhatIsEnforced(t *testing.T) {
+	var walk func(tool, path string, s map[string]any)
+	walk = func(tool, path string, s map[string]any) {
+		if s["type"] == "object" && s["additionalProperties"] != false {
+			t.Errorf("%s %s: an object without additionalProperties false", tool, path)
+		}
+		if s["format"] == "date" && !strings.Contains(fmt.Sprint(s["description"]), "YYYY-MM-DD") && path != "meal_plan_range.start_date" && path != "meal_plan_range.end_date" {
+			t.Errorf("%s %s: a date whose description does not say YYYY-MM-DD", tool, path)
+		}
+		for k := range s {
+			if k == "pattern" || strings.HasPrefix(k, "x-") {
+				t.Errorf("%s %s shows %s", tool, path, k)
+			}
+		}
+		if props, ok := s["properties"].(map[string]any); ok {
+			for k, v := range props {
+				walk(tool, strings.TrimPrefix(path+"."+k, "."), v.(map[string]any))
+			}
+		}
+		if it, ok := s["items"].(map[string]any); ok {
+			walk(tool, path+"[]", it)
+		}
+		if alts, ok := s["anyOf"].([]any); ok {
+			for _, a := range alts {
+				walk(tool, path, a.(map[string]any))
+			}
+		}
+	}
+	for _, tool := range listTools(t, allBackends(), fullOpts) {
+		raw, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s map[string]any
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := s["properties"]; !ok {
+			t.Errorf("%s lists no properties: %s", tool.Name, raw)
+		}
+		walk(tool.Name, "", s)
 	}
 }

@@ -2,12 +2,16 @@ package mcpfront
 
 import (
 	"context"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"google.golang.org/protobuf/proto"
 
+	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 )
@@ -88,4 +92,47 @@ func TestHeartbeat(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestReportProgress(t *testing.T) {
+	f := newFakes(t)
+	f.library.streams["LibraryStats"] = []proto.Message{
+		statsProgress(0, 3, "reading recipes"), statsProgress(2, 3, ""), statsProgress(3, 3, ""),
+		&libraryv1.LibraryStatsResponse{Event: &libraryv1.LibraryStatsResponse_Result{Result: &libraryv1.LibraryStatsResult{Scanned: 3, LibraryTotal: 3}}},
+	}
+	var mu sync.Mutex
+	var got []float64
+	cs := session(t, f.backends, Options{}, func(r *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Params.ProgressToken != "tok-1" || r.Params.Total != 3 {
+			t.Errorf("progress %+v", r.Params)
+		}
+		got = append(got, r.Params.Progress)
+	})
+	p := &mcp.CallToolParams{Name: "library_stats", Arguments: map[string]any{"resource": "tags"}}
+	p.SetProgressToken("tok-1")
+	if text, isErr := callParams(t, cs, p); isErr {
+		t.Fatal(text)
+	}
+	// Notifications may trail the result on the in-memory transport.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n >= 3 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Equal(got, []float64{0, 2, 3}) {
+		t.Errorf("progress = %v, want [0 2 3]", got)
+	}
+}
+
+func statsProgress(scanned, total int32, msg string) *libraryv1.LibraryStatsResponse {
+	return &libraryv1.LibraryStatsResponse{Event: &libraryv1.LibraryStatsResponse_Progress{Progress: &libraryv1.ReportProgress{Scanned: scanned, Total: total, Message: msg}}}
 }

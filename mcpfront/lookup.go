@@ -10,6 +10,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/souskitchen/sous/mcpfront/internal/toolschema"
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
@@ -76,10 +77,10 @@ func nearest(given string, cs []candidate) []candidate {
 			if s == "" {
 				continue
 			}
-			d := editDistance(g, s)
+			d := toolschema.EditDistance(g, s)
 			for _, w := range strings.Fields(s) {
 				// A slip of one word of a longer name.
-				d = min(d, editDistance(g, w))
+				d = min(d, toolschema.EditDistance(g, w))
 			}
 			if len(g) >= 3 && (strings.Contains(s, g) || strings.Contains(g, s)) {
 				d = min(d, 1)
@@ -126,13 +127,13 @@ func sharesStem(a, b string) bool {
 // call to see what there is.
 func missError(noun, given string, close []candidate, lister string) error {
 	if len(close) == 0 {
-		return fmt.Errorf("no %s %s; %s lists what there is", noun, quote(given), lister)
+		return fmt.Errorf("no %s %s; %s lists what there is", noun, toolschema.Quote(given), lister)
 	}
 	var s []string
 	for _, c := range close[:min(len(close), maxSuggestionsShown)] {
 		s = append(s, c.String())
 	}
-	return fmt.Errorf("no %s %s; did you mean %s?", noun, quote(given), strings.Join(s, ", "))
+	return fmt.Errorf("no %s %s; did you mean %s?", noun, toolschema.Quote(given), strings.Join(s, ", "))
 }
 
 // ambiguous words a name several things share.
@@ -141,7 +142,7 @@ func ambiguous(noun, given string, cs []candidate) error {
 	for _, c := range cs {
 		s = append(s, c.ref)
 	}
-	return fmt.Errorf("%d %ss are named %s: %s; pass one of these instead", len(cs), noun, quote(given), strings.Join(s, ", "))
+	return fmt.Errorf("%d %ss are named %s: %s; pass one of these instead", len(cs), noun, toolschema.Quote(given), strings.Join(s, ", "))
 }
 
 // isNotFound reports a service's NotFound.

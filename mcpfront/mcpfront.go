@@ -8,7 +8,6 @@
 package mcpfront
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,7 +17,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/souskitchen/sous/internal/recovery"
 	"github.com/souskitchen/sous/internal/version"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
@@ -80,16 +78,17 @@ func NewServer(b Backends, opts Options) (*mcp.Server, error) {
 		Instructions: Instructions,
 		Logger:       sdkLogger(logger),
 	})
+	b.imageDir = opts.ImageDir
+	mws := toolMiddlewares()
 	for _, t := range tools {
-		t.register(s, b, opts)
+		t.register(s, b, mws...)
 	}
 	if len(tools) == 0 {
 		return nil, fmt.Errorf("no tools are enabled: check SOUS_TOOLSETS and which backends are configured")
 	}
-	s.AddReceivingMiddleware(nullArguments)
 	s.AddReceivingMiddleware(absentGuard(tools, opts))
-	// Added last, so it wraps every other middleware and every method, not
-	// only the tool bodies newTool guards.
+	// Added last, so it wraps every other middleware, every method and
+	// every tool body: the one place a panic is recovered.
 	s.AddReceivingMiddleware(recoverMethods(logger))
 	return s, nil
 }
@@ -120,39 +119,6 @@ func (h sdkHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 }
 
 func (h sdkHandler) WithGroup(name string) slog.Handler { return sdkHandler{h.inner.WithGroup(name)} }
-
-// recoverMethods ends a panic anywhere in handling one request (a
-// middleware, tools/list, the SDK's own argument handling) with that
-// request: it is logged once and answered with a JSON-RPC error, and the
-// process serves on. go-sdk runs each request on a goroutine without
-// recover.
-func recoverMethods(logger *slog.Logger) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-			defer func() {
-				if p := recover(); p != nil {
-					recovery.Log(logger, method, p)
-					res, err = nil, errors.New(recovery.Message(method))
-				}
-			}()
-			return next(ctx, method, req)
-		}
-	}
-}
-
-// nullArguments turns `"arguments": null` into `{}`. go-sdk v1.8.0
-// unmarshals null into a nil map and then panics applying schema defaults
-// to it, which would take the whole process down on one request.
-func nullArguments(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
-			if a := bytes.TrimSpace(call.Params.Arguments); len(a) == 0 || bytes.Equal(a, []byte("null")) {
-				call.Params.Arguments = json.RawMessage("{}")
-			}
-		}
-		return next(ctx, method, req)
-	}
-}
 
 // absentGuard answers a call to a catalog tool this server left out with
 // a tool error saying why, rather than the SDK's "unknown tool", so a model

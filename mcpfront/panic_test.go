@@ -87,7 +87,7 @@ func httpSession(t *testing.T, url string) *mcp.ClientSession {
 // naming the tool, its stack is logged once at error level without the
 // secrets in the panic value, and the process goes on: a second session
 // calling tools all along gets its answers, and so does the first session
-// after the panic. Without the recover in newTool the test binary dies.
+// after the panic. Without recoverMethods, the one recover, the test binary dies.
 func TestPanicEndsOnlyThatCall(t *testing.T) {
 	setPanicHook(t)
 	transports := []struct {
@@ -161,17 +161,29 @@ func TestNoPanicHook(t *testing.T) {
 	}
 }
 
-// TestRecoverMethods: a panic outside a tool body (a middleware, another
-// method) is answered with an error naming the method and logged once.
+// TestRecoverMethods: recoverMethods is the one recover. A panic outside a
+// tool body (a middleware, another method) is answered with a JSON-RPC
+// error naming the method; one inside a tool body (namePanics marked it
+// running) with a tool error naming the tool. Either is logged once.
 func TestRecoverMethods(t *testing.T) {
+	panicking := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return nil, fmt.Errorf("unreachable: %d", deref(nil))
+	}
 	tests := []struct {
-		name   string
-		method string
-		next   mcp.MethodHandler
-		panics bool
+		name     string
+		method   string
+		next     mcp.MethodHandler
+		panics   bool
+		wantTool string
 	}{
 		{name: "a panicking middleware", method: "tools/list", panics: true, next: func(context.Context, string, mcp.Request) (mcp.Result, error) {
 			return nil, fmt.Errorf("unreachable: %d", deref(nil))
+		}},
+		{name: "a middleware panicking in a call before the tool runs", method: "tools/call", panics: true, next: func(context.Context, string, mcp.Request) (mcp.Result, error) {
+			return nil, fmt.Errorf("unreachable: %d", deref(nil))
+		}},
+		{name: "a panicking tool body", method: "tools/call", panics: true, wantTool: "get_recipe", next: func(ctx context.Context, _ string, _ mcp.Request) (mcp.Result, error) {
+			return namePanics("get_recipe", panicking)(ctx, nil)
 		}},
 		{name: "a quiet one", method: "tools/list", next: func(context.Context, string, mcp.Request) (mcp.Result, error) {
 			return &mcp.ListToolsResult{}, nil
@@ -182,17 +194,24 @@ func TestRecoverMethods(t *testing.T) {
 			var logs syncBuffer
 			h := recoverMethods(slog.New(slog.NewTextHandler(&logs, nil)))(tt.next)
 			res, err := h(context.Background(), tt.method, nil)
-			if tt.panics {
+			switch {
+			case tt.wantTool != "":
+				tr, ok := res.(*mcp.CallToolResult)
+				if err != nil || !ok || !tr.IsError || tr.Content[0].(*mcp.TextContent).Text != recovery.Message(tt.wantTool) {
+					t.Errorf("res, err = %v, %v; want the tool error %q", res, err, recovery.Message(tt.wantTool))
+				}
+			case tt.panics:
 				if err == nil || err.Error() != recovery.Message(tt.method) || res != nil {
 					t.Errorf("res, err = %v, %v; want the error %q", res, err, recovery.Message(tt.method))
 				}
-				if n := strings.Count(logs.String(), "level=ERROR"); n != 1 {
-					t.Errorf("%d error records, want 1", n)
+			default:
+				if err != nil || res == nil || logs.String() != "" {
+					t.Errorf("res, err = %v, %v; logs %q", res, err, logs.String())
 				}
 				return
 			}
-			if err != nil || res == nil || logs.String() != "" {
-				t.Errorf("res, err = %v, %v; logs %q", res, err, logs.String())
+			if n := strings.Count(logs.String(), "level=ERROR"); n != 1 {
+				t.Errorf("%d error records, want 1", n)
 			}
 		})
 	}

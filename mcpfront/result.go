@@ -37,6 +37,15 @@ func encode(v any) (*mcp.CallToolResult, error) {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: buf.String()}}}, nil
 }
 
+// noted is an answer that says what its call was forgiven ("limit 500
+// capped at 100"), so the model knows it got less than it asked. The note
+// is a field of the answer's own struct, written last as "capped"; the
+// tools whose input has a capped parameter (toolschema.Capped) answer one.
+type noted interface {
+	// withCapped returns the answer carrying note.
+	withCapped(note string) any
+}
+
 // marshal is json.Marshal without HTML escaping: "&" in "Quick & Easy" stays
 // one byte instead of six.
 func marshal(v any) ([]byte, error) {

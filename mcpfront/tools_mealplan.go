@@ -8,6 +8,7 @@ import (
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/souskitchen/sous/mcpfront/internal/toolschema"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/proto/limits"
 )
@@ -33,7 +34,7 @@ func entryTypeName(t mealplanv1.EntryType) string {
 }
 
 func entryTypeProp(s *mcpSchema) {
-	s.Enum = toAny(entryTypeNames)
+	s.Enum = toolschema.ToAny(entryTypeNames)
 	s.Default = []byte(`"dinner"`)
 }
 
@@ -83,7 +84,7 @@ func getMealPlanTool() Tool {
 		Name:        "get_meal_plan",
 		Description: "Call when asked what is planned for some days. Entries carry ids and recipe slugs.",
 		Annotations: readAnn(),
-	}, hasMealPlan, props{"start_date": isoDate, "end_date": isoDate}, getMealPlan)
+	}, hasMealPlan, props{"start_date": toolschema.Date, "end_date": toolschema.Date}, getMealPlan)
 }
 
 func getMealPlan(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in dateRangeIn) (any, error) {
@@ -141,7 +142,7 @@ func addMealPlanEntryTool() Tool {
 		Name:        "add_meal_plan_entry",
 		Description: "Call to put a dish on the plan. Adds a recipe or a titled meal to a day.",
 		Annotations: writeAnn(false, false, false),
-	}, hasMealPlan, props{"date": isoDate, "entry_type": entryTypeProp, "recipe_slug": maxLen(limits.RecipeSlugChars), "title": maxLen(limits.EntryTitleChars), "note": maxLen(limits.EntryNoteChars)}, addMealPlanEntry)
+	}, hasMealPlan, props{"date": toolschema.Date, "entry_type": entryTypeProp, "recipe_slug": toolschema.MaxLen(limits.RecipeSlugChars), "title": toolschema.MaxLen(limits.EntryTitleChars), "note": toolschema.MaxLen(limits.EntryNoteChars)}, addMealPlanEntry)
 }
 
 func addMealPlanEntry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in addMealPlanEntryIn) (any, error) {
@@ -183,7 +184,7 @@ func deleteMealPlanEntryTool() Tool {
 		Name:        "delete_meal_plan_entry",
 		Description: "Call to cancel or replace a planned meal. The recipe stays.",
 		Annotations: writeAnn(true, true, false),
-	}, hasMealPlan, props{"entry_id": maxLen(20)}, deleteMealPlanEntry)
+	}, hasMealPlan, props{"entry_id": toolschema.MaxLen(20)}, deleteMealPlanEntry)
 }
 
 func deleteMealPlanEntry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in deleteMealPlanEntryIn) (any, error) {
@@ -208,7 +209,7 @@ func randomMealPlanTool() Tool {
 		Name:        "random_meal_plan",
 		Description: "Call when asked to fill days at random, one random recipe a day.",
 		Annotations: writeAnn(false, false, false),
-	}, hasMealPlan, props{"start_date": isoDate, "end_date": isoDate, "entry_type": entryTypeProp}, randomMealPlan)
+	}, hasMealPlan, props{"start_date": toolschema.Date, "end_date": toolschema.Date, "entry_type": entryTypeProp}, randomMealPlan)
 }
 
 func randomMealPlan(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in randomMealPlanIn) (any, error) {

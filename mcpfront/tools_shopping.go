@@ -2,13 +2,13 @@ package mcpfront
 
 import (
 	"context"
-	"regexp"
 	"strings"
 
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/souskitchen/sous/internal/amount"
+	"github.com/souskitchen/sous/mcpfront/internal/toolschema"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/proto/limits"
 )
@@ -47,7 +47,7 @@ func getShoppingListTool() Tool {
 		Name:        "get_shopping_list",
 		Description: "Call when asked what to buy. Without list_id lists the lists; with it, its items and ids.",
 		Annotations: readAnn(),
-	}, hasShopping, props{"list_id": maxLen(100)}, getShoppingList)
+	}, hasShopping, props{"list_id": toolschema.MaxLen(100)}, getShoppingList)
 }
 
 func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getShoppingListIn) (any, error) {
@@ -142,13 +142,13 @@ func addToShoppingListTool() Tool {
 		Description: "Call to put items, a recipe's ingredients or the plan's on a list. Skips what is in stock.",
 		Annotations: writeAnn(false, false, false),
 	}, hasShopping, props{
-		"list_id": maxLen(100), "items": both(maxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
-		"recipe_slugs": maxItems(limits.ShoppingRecipes), "recipe_scale": numRange(0.1, 20),
+		"list_id": toolschema.MaxLen(100), "items": toolschema.Both(toolschema.MaxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
+		"recipe_slugs": toolschema.MaxItems(limits.ShoppingRecipes), "recipe_scale": toolschema.NumRange(0.1, 20),
 		"meal_plan_range": func(s *mcpSchema) {
 			// Described by the parameter; get_meal_plan's wording
 			// would be paid for twice.
 			for _, d := range s.Properties {
-				d.Pattern, d.Description = isoDatePattern, ""
+				d.Format, d.Description = "date", ""
 			}
 		},
 	}, addToShoppingList)
@@ -225,7 +225,7 @@ func updateShoppingItemsTool() Tool {
 		Name:        "update_shopping_items",
 		Description: "Call when the user bought something or wants items unchecked or gone, or a recipe's items off.",
 		Annotations: writeAnn(true, true, false),
-	}, hasShopping, props{"list_id": maxLen(100), "check": maxItems(limits.ShoppingItemOps), "uncheck": maxItems(limits.ShoppingItemOps), "remove": maxItems(limits.ShoppingItemOps), "remove_recipes": maxItems(limits.ShoppingRecipes)}, updateShoppingItems)
+	}, hasShopping, props{"list_id": toolschema.MaxLen(100), "check": toolschema.MaxItems(limits.ShoppingItemOps), "uncheck": toolschema.MaxItems(limits.ShoppingItemOps), "remove": toolschema.MaxItems(limits.ShoppingItemOps), "remove_recipes": toolschema.MaxItems(limits.ShoppingRecipes)}, updateShoppingItems)
 }
 
 func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateShoppingItemsIn) (any, error) {
@@ -315,80 +315,3 @@ func addShown(shown map[string]string, l *mealplanv1.ShoppingList) {
 		}
 	}
 }
-
-type manageShoppingListsIn struct {
-	Action      string `json:"action" jsonschema:"What to do."`
-	ListID      string `json:"list_id,omitempty" jsonschema:"rename, delete: list id or exact name."`
-	Name        string `json:"name,omitempty" jsonschema:"create, rename: the new name."`
-	ConfirmName string `json:"confirm_name,omitempty" jsonschema:"delete: repeat the list's name."`
-}
-
-// manageShoppingListsTool declares manage_shopping_lists.
-func manageShoppingListsTool() Tool {
-	return newTool(ToolsetShopping, &mcp.Tool{
-		Name:        "manage_shopping_lists",
-		Description: "Call to create, rename or delete a shopping list. A rename keeps the items; delete is permanent.",
-		Annotations: writeAnn(true, false, false),
-	}, hasShopping, props{"action": enum("create", "rename", "delete"), "list_id": maxLen(100), "name": maxLen(limits.ShoppingListNameChars), "confirm_name": maxLen(limits.ShoppingListNameChars)}, manageShoppingLists)
-}
-
-func manageShoppingLists(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in manageShoppingListsIn) (any, error) {
-	type listOut struct {
-		ID      string `json:"list_id"`
-		Name    string `json:"name"`
-		Deleted bool   `json:"deleted,omitempty"`
-		Items   *int32 `json:"items_deleted,omitempty"`
-	}
-	if in.Action == "create" {
-		if in.ListID != "" {
-			return nil, errorf("list_id is for rename and delete; create takes only name")
-		}
-		res, err := b.MealPlan.CreateShoppingList(ctx, connect.NewRequest(&mealplanv1.CreateShoppingListRequest{Name: in.Name}))
-		if err != nil {
-			return nil, err
-		}
-		return listOut{ID: res.Msg.GetList().GetId(), Name: res.Msg.GetList().GetName()}, nil
-	}
-	if in.ListID == "" {
-		return nil, errorf("list_id is required for %s: the list's id or exact name (get_shopping_list lists them)", in.Action)
-	}
-	id, err := resolveList(ctx, b, in.ListID)
-	if err != nil {
-		return nil, err
-	}
-	switch in.Action {
-	case "rename":
-		res, err := b.MealPlan.RenameShoppingList(ctx, connect.NewRequest(&mealplanv1.RenameShoppingListRequest{ListId: id, Name: in.Name}))
-		if err != nil {
-			return nil, onListMiss(ctx, b, in.ListID, err)
-		}
-		// The name and the counts: the rename kept the items, and
-		// get_shopping_list shows them.
-		return struct {
-			*listCountOut
-			Hint string `json:"hint"`
-		}{listCounts(res.Msg.GetList()), "renamed; get_shopping_list shows the items"}, nil
-	default:
-		res, err := b.MealPlan.DeleteShoppingList(ctx, connect.NewRequest(&mealplanv1.DeleteShoppingListRequest{ListId: id, ConfirmName: in.ConfirmName}))
-		if err != nil {
-			return nil, onListMiss(ctx, b, in.ListID, err)
-		}
-		n := res.Msg.GetItemCount()
-		return listOut{ID: res.Msg.GetListId(), Name: res.Msg.GetName(), Deleted: true, Items: &n}, nil
-	}
-}
-
-// readAs is a skip's reading when it is worth saying: an exact name needs
-// no explanation.
-func readAs(how string) string {
-	if how == "exact" {
-		return ""
-	}
-	return how
-}
-
-// uuidText is a Mealie id as it reaches a tool.
-var uuidText = regexp.MustCompile(`^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$`)
-
-// isUUID tells a list id from a list's name: anything else is a name.
-func isUUID(s string) bool { return uuidText.MatchString(strings.TrimSpace(s)) }

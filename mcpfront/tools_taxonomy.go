@@ -10,13 +10,10 @@ import (
 	"connectrpc.com/connect"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/souskitchen/sous/mcpfront/internal/toolschema"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/limits"
 )
-
-var parsers = map[string]recipesv1.Parser{
-	"nlp": recipesv1.Parser_PARSER_NLP, "brute": recipesv1.Parser_PARSER_BRUTE, "openai": recipesv1.Parser_PARSER_OPENAI,
-}
 
 var taxonomyResources = map[string]recipesv1.TaxonomyResource{
 	"foods": recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_FOODS, "units": recipesv1.TaxonomyResource_TAXONOMY_RESOURCE_UNITS,
@@ -79,10 +76,10 @@ func manageTaxonomyTool() Tool {
 func manageTaxonomyVariant(readOnly bool) Tool {
 	if readOnly {
 		t := newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyReadOnlyDesc, Annotations: readAnn()}, hasRecipes, props{
-			"resource": enum(taxonomyResourceNames...),
-			"action":   both(enum("list"), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
-			"page":     intRange(1, limits.Page, 1),
-			"search":   maxLen(200),
+			"resource": toolschema.Enum(taxonomyResourceNames...),
+			"action":   toolschema.Both(toolschema.Enum("list"), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
+			"page":     toolschema.IntRange(1, limits.Page, 1),
+			"search":   toolschema.MaxLen(200),
 		}, func(ctx context.Context, req *mcp.CallToolRequest, b Backends, in listTaxonomyIn) (any, error) {
 			return manageTaxonomy(ctx, req, b, manageTaxonomyIn{Resource: in.Resource, Action: "list", Search: in.Search, Page: in.Page})
 		})
@@ -97,15 +94,15 @@ func manageTaxonomyVariant(readOnly bool) Tool {
 		return t
 	}
 	return newTool(ToolsetRecipes, &mcp.Tool{Name: "manage_taxonomy", Description: manageTaxonomyDesc, Annotations: writeAnn(true, false, false)}, hasRecipes, props{
-		"resource":   enum(taxonomyResourceNames...),
-		"action":     both(enum(taxonomyActions...), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
-		"page":       intRange(1, limits.Page, 1),
-		"search":     maxLen(200),
-		"name":       maxLen(limits.TaxonomyNameChars),
-		"items":      maxItems(limits.TaxonomyBatch),
-		"force":      boolDefault(false),
-		"item_id":    maxLen(100),
-		"merge_into": maxLen(100),
+		"resource":   toolschema.Enum(taxonomyResourceNames...),
+		"action":     toolschema.Both(toolschema.Enum(taxonomyActions...), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
+		"page":       toolschema.IntRange(1, limits.Page, 1),
+		"search":     toolschema.MaxLen(200),
+		"name":       toolschema.MaxLen(limits.TaxonomyNameChars),
+		"items":      toolschema.MaxItems(limits.TaxonomyBatch),
+		"force":      toolschema.BoolDefault(false),
+		"item_id":    toolschema.MaxLen(100),
+		"merge_into": toolschema.MaxLen(100),
 	}, manageTaxonomy)
 }
 
@@ -115,59 +112,6 @@ type listTaxonomyIn struct {
 	Action   string `json:"action,omitempty" jsonschema:"Only list."`
 	Search   string `json:"search,omitempty" jsonschema:"Name search."`
 	Page     int    `json:"page,omitempty" jsonschema:"Page of 50."`
-}
-
-type parseIngredientsIn struct {
-	Lines  []string `json:"lines" jsonschema:"Ingredient lines."`
-	Parser string   `json:"parser,omitempty" jsonschema:"openai only if Mealie has it."`
-}
-
-// parseIngredientsTool declares parse_ingredients.
-func parseIngredientsTool() Tool {
-	return newTool(ToolsetRecipes, &mcp.Tool{
-		Name:        "parse_ingredients",
-		Description: "Call before writing structured ingredients, or to see how Mealie reads lines. Flags unknown foods.",
-		Annotations: readAnn(),
-	}, hasRecipes, props{
-		"lines":  both(itemsRange(1, limits.ParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.IngredientLineChars) }),
-		"parser": both(enum("nlp", "brute", "openai"), func(s *mcpSchema) { s.Default = []byte(`"nlp"`) }),
-	}, parseIngredients)
-}
-
-func parseIngredients(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in parseIngredientsIn) (any, error) {
-	res, err := b.Recipes.ParseIngredients(ctx, connect.NewRequest(&recipesv1.ParseIngredientsRequest{Lines: in.Lines, Parser: parsers[in.Parser]}))
-	if err != nil {
-		return nil, err
-	}
-	type parsed struct {
-		Input      string   `json:"input"`
-		Quantity   *float64 `json:"quantity,omitempty"`
-		Unit       string   `json:"unit,omitempty"`
-		Food       string   `json:"food,omitempty"`
-		Note       string   `json:"note,omitempty"`
-		Unknown    []string `json:"unknown,omitempty"`
-		Confidence *float64 `json:"confidence,omitempty"`
-	}
-	out := struct {
-		Items []parsed `json:"items"`
-		// Resolved are names the parser gave that sous read as an
-		// existing food or unit ("tomatoes" -> "tomato").
-		Resolved map[string][]string `json:"resolved,omitempty"`
-	}{Items: []parsed{}, Resolved: resolvedMap(res.Msg.GetResolved())}
-	for _, p := range res.Msg.GetItems() {
-		ing := p.GetIngredient()
-		it := parsed{Input: p.GetInput(), Quantity: ing.Quantity, Unit: ing.GetUnit(), Food: ing.GetFood(), Note: ing.GetNote(), Confidence: p.Confidence}
-		// Say which parts Mealie did not match: create_recipe keeps them
-		// in the note rather than inventing taxonomy.
-		if it.Food != "" && ing.GetFoodId() == "" {
-			it.Unknown = append(it.Unknown, "food")
-		}
-		if it.Unit != "" && ing.GetUnitId() == "" {
-			it.Unknown = append(it.Unknown, "unit")
-		}
-		out.Items = append(out.Items, it)
-	}
-	return out, nil
 }
 
 // id is the item's id, given as id (as Mealie names it) or item_id (as
@@ -217,7 +161,7 @@ func refusedDeletes(noun string, deleted []string, errs []*recipesv1.ItemError) 
 			other = append(other, fmt.Sprintf("%s: %s", e.GetItem(), e.GetMessage()))
 			continue
 		}
-		who := quote(e.GetName())
+		who := toolschema.Quote(e.GetName())
 		if e.GetName() == "" {
 			who = e.GetItem()
 		}
@@ -291,7 +235,7 @@ type taxonomyAnswer struct {
 func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in manageTaxonomyIn) (any, error) {
 	res, ok := taxonomyResources[in.Resource]
 	if !ok {
-		return nil, fmt.Errorf("resource %s is not one of %s", quote(in.Resource), strings.Join(taxonomyResourceNames, ", "))
+		return nil, fmt.Errorf("resource %s is not one of %s", toolschema.Quote(in.Resource), strings.Join(taxonomyResourceNames, ", "))
 	}
 	action := in.Action
 	if action == "" {
@@ -392,7 +336,7 @@ func manageTaxonomy(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("action %s is not one of %s", quote(action), strings.Join(taxonomyActions, ", "))
+		return nil, fmt.Errorf("action %s is not one of %s", toolschema.Quote(action), strings.Join(taxonomyActions, ", "))
 	}
 	return out, err
 }

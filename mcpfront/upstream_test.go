@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/souskitchen/sous/mcpfront/internal/toolschema"
 )
 
 // upstreamTool is one line of testdata/upstream_tools.txt: a tool of mcp-mealie or
@@ -203,7 +205,7 @@ func renderMapping(t *testing.T) string {
 			}
 		}
 		var extra []string
-		for _, n := range names(tools[st.sous]) {
+		for _, n := range toolschema.Names(tools[st.sous]) {
 			if !slices.Contains(st.params, n) {
 				extra = append(extra, "`"+n+"`")
 			}

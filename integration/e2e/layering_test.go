@@ -1,8 +1,10 @@
 // The layering suite holds sous to its one direction of dependency: the
 // MCP front reaches the services only through their Connect clients, a
 // service reaches no other service except through Connect (the shared
-// Mealie client in services/internal is the one package they share), and
-// product code links no test machinery, so what ships is what runs.
+// Mealie client in services/internal is the one package they share),
+// mcpfront's argument checker (mcpfront/internal/toolschema) imports
+// nothing of sous, and product code links no test machinery, so what
+// ships is what runs.
 //
 // It reads the import graph of every module in go.work with `go list -deps
 // -json`, so a new package is held to the rules without being named here.
@@ -25,6 +27,10 @@ import (
 
 // module is the import path every sous package starts with.
 const module = "github.com/souskitchen/sous"
+
+// toolschema is the package of mcpfront's tool input schemas and their
+// argument checker (mcpfront/internal/toolschema).
+const toolschema = module + "/mcpfront/internal/toolschema"
 
 // pkg is the part of `go list -json` the rules read.
 type pkg struct {
@@ -104,6 +110,15 @@ var rules = []rule{
 		}
 		return "services call each other through Connect clients; only services/internal is shared"
 	}},
+	{"mcpfront's schema checker imports nothing of sous", func(importer, dep string, direct bool) string {
+		if !strings.HasPrefix(importer, toolschema) || !strings.HasPrefix(dep, module+"/") {
+			return ""
+		}
+		// The tools pass their limits in as values (proto/limits stays
+		// on their side), so the checker can be read and tested as JSON
+		// Schema alone, and no tool or Connect client leaks into it.
+		return "the argument checker stands alone: the tools import it, never the reverse"
+	}},
 	{"product code links no test machinery", func(importer, dep string, direct bool) string {
 		if matches(importer, testHelpers) || !matches(dep, testMachinery) {
 			return ""
@@ -162,6 +177,11 @@ func TestRules(t *testing.T) {
 		{"a service linking another only through a third package", pkg{ImportPath: recipes, Imports: []string{gen}, Deps: []string{pantry}}, false},
 		{"the sous binary wiring the services", pkg{ImportPath: sous, Imports: []string{recipes, pantry, front}}, false},
 		{"the sous binary running the emulator", pkg{ImportPath: sous, Imports: []string{emulator}}, false},
+		{"the schema checker on the standard library and jsonschema", pkg{ImportPath: toolschema, Imports: []string{"regexp", "github.com/google/jsonschema-go/jsonschema"}}, false},
+		{"the schema checker importing the tools", pkg{ImportPath: toolschema, Imports: []string{front}}, true},
+		{"the schema checker importing a Connect client", pkg{ImportPath: toolschema, Imports: []string{gen}}, true},
+		{"the schema checker linking proto/limits through a dependency", pkg{ImportPath: toolschema, Imports: []string{"regexp"}, Deps: []string{module + "/proto/limits"}}, true},
+		{"mcpfront importing the schema checker", pkg{ImportPath: front, Imports: []string{toolschema}}, false},
 		{"product code importing testing", pkg{ImportPath: emulator, Imports: []string{"testing"}}, true},
 		{"product code importing httptest", pkg{ImportPath: front, Imports: []string{"net/http/httptest"}}, true},
 		{"product code importing the emulator's test helper", pkg{ImportPath: sous, Imports: []string{helper}}, true},
@@ -198,7 +218,7 @@ func TestLayering(t *testing.T) {
 	}
 	// A graph without the services, mcpfront and the sous binary would
 	// pass every rule; make sure the workspace was read.
-	for _, want := range []string{module + "/cmd/sous", module + "/mcpfront", module + "/services/recipes", module + "/internal/mealieemu"} {
+	for _, want := range []string{module + "/cmd/sous", module + "/mcpfront", module + "/services/recipes", module + "/internal/mealieemu", toolschema} {
 		if !slices.ContainsFunc(pkgs, func(p pkg) bool { return p.ImportPath == want }) {
 			t.Fatalf("go list did not list %s; is go.work in use?", want)
 		}

@@ -4,7 +4,7 @@
 // never follow a redirect and send one token with every request; Conn
 // holds that, and each client keeps what is its own (its error kinds and
 // sentences, its caches). It lives under services/internal, the one place
-// services share code (integration/layering_test).
+// services share code (integration/e2e/layering_test.go).
 package apiclient
 
 import (

@@ -2,7 +2,7 @@
 // Mealie-backed service on its own (services/*/cmd/*): each refuses to
 // start against a Mealie it cannot serve, with the probe's message
 // (mealie.Client.Probe), and starts against one it can. It is test
-// machinery, linked by tests only (integration/layering_test).
+// machinery, linked by tests only (integration/e2e/layering_test.go).
 package probetest
 
 import (
