@@ -174,6 +174,20 @@ func createdMap(c *recipesv1.TaxonomyCreated) map[string][]string {
 
 const unresolvedNote = "ingredient names Mealie does not know were kept in the line's note"
 
+// changedNote says what changed_lines are: a trial model read the bare
+// list as a warning it could not act on.
+const changedNote = "changed_lines were stored other than the parser read them (dropped words kept in the note, a unit kept in the cook's order): nothing to fix"
+
+// writeNotes is the note of a create or update answer.
+func (r *writeReport) writeNotes() {
+	if len(r.Unresolved) > 0 {
+		r.Note = unresolvedNote
+	}
+	if len(r.ChangedLines) > 0 {
+		r.Note = strings.TrimLeft(r.Note+"; "+changedNote, "; ")
+	}
+}
+
 // createRecipeTool declares create_recipe.
 func createRecipeTool() Tool {
 	return newTool(ToolsetRecipes, &mcp.Tool{
@@ -212,9 +226,7 @@ func createRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in cr
 		Slug: res.Msg.GetSlug(), Name: res.Msg.GetName(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed(),
 		Resolved: resolvedMap(res.Msg.GetResolved()), CreatedFoods: res.Msg.GetCreatedFoods(), CreatedUnits: res.Msg.GetCreatedUnits(), ChangedLines: res.Msg.GetChangedLines(),
 	}
-	if len(out.Unresolved) > 0 {
-		out.Note = unresolvedNote
-	}
+	out.writeNotes()
 	return out, nil
 }
 
@@ -272,9 +284,7 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 		Resolved: resolvedMap(res.Msg.GetResolved()), CreatedFoods: res.Msg.GetCreatedFoods(), CreatedUnits: res.Msg.GetCreatedUnits(), ChangedLines: res.Msg.GetChangedLines(),
 		Replaced: res.Msg.GetReplaced(),
 	}
-	if len(out.Unresolved) > 0 {
-		out.Note = unresolvedNote
-	}
+	out.writeNotes()
 	if len(out.Replaced) == 0 && out.Rating == nil && out.RenamedFrom == "" {
 		out.Note = strings.TrimLeft(out.Note+"; nothing changed: every value given was already the recipe's", "; ")
 	}
