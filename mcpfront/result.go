@@ -173,3 +173,23 @@ func protoMap(m proto.Message) (map[string]any, error) {
 // errorf is fmt.Errorf for the one-sentence refusals a tool makes before
 // calling a service.
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+// itemList is the answer of a tool that lists things: items, never null,
+// and a hint when there are none.
+type itemList[V any] struct {
+	Items []V    `json:"items"`
+	Hint  string `json:"hint,omitempty"`
+}
+
+// listOf shapes every item with shape; empty is the hint when there are
+// none ("no cookbooks yet; create_cookbook makes one").
+func listOf[T, V any](items []T, shape func(T) V, empty string) itemList[V] {
+	out := itemList[V]{Items: make([]V, 0, len(items))}
+	for _, it := range items {
+		out.Items = append(out.Items, shape(it))
+	}
+	if len(out.Items) == 0 {
+		out.Hint = empty
+	}
+	return out
+}

@@ -65,17 +65,7 @@ func listCookbooks(ctx context.Context, _ *mcp.CallToolRequest, b Backends, _ no
 	if err != nil {
 		return nil, err
 	}
-	out := struct {
-		Items []cookbookView `json:"items"`
-		Hint  string         `json:"hint,omitempty"`
-	}{Items: []cookbookView{}}
-	for _, c := range res.Msg.GetItems() {
-		out.Items = append(out.Items, shapeCookbook(c))
-	}
-	if len(out.Items) == 0 {
-		out.Hint = "no cookbooks yet; create_cookbook makes one"
-	}
-	return out, nil
+	return listOf(res.Msg.GetItems(), shapeCookbook, "no cookbooks yet; create_cookbook makes one"), nil
 }
 
 type getCookbookRecipesIn struct {

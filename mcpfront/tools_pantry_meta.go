@@ -63,17 +63,7 @@ func getMetaRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, _ n
 	if err != nil {
 		return nil, err
 	}
-	out := struct {
-		Items []metaRecipeView `json:"items"`
-		Hint  string           `json:"hint,omitempty"`
-	}{Items: []metaRecipeView{}}
-	for _, m := range res.Msg.GetItems() {
-		out.Items = append(out.Items, shapeMetaRecipe(m))
-	}
-	if len(out.Items) == 0 {
-		out.Hint = "no meta-recipes yet"
-	}
-	return out, nil
+	return listOf(res.Msg.GetItems(), shapeMetaRecipe, "no meta-recipes yet"), nil
 }
 
 type logCookIn struct {
