@@ -9,6 +9,7 @@ require (
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/gertd/go-pluralize v0.2.1
 	github.com/souskitchen/sous/internal v0.0.0
+	github.com/souskitchen/sous/proto v0.0.0
 	golang.org/x/sync v0.25.0
 	golang.org/x/text v0.44.0
 )
