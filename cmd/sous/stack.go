@@ -37,7 +37,6 @@ func servicesForToolsets(toolsets []string) []string {
 // stack is the services one sous process runs and the clients that reach
 // every service it needs, in this process or remote.
 type stack struct {
-	cfg    config
 	logger *slog.Logger
 
 	// local are the services built here, mounted on the in-memory
@@ -126,7 +125,7 @@ func usedBy(name string, source map[string]string, hard bool, in ...string) bool
 // service must be runnable, or it is an error. Without strict, a service
 // with no backend is off with one log line naming the variables.
 func newStack(cfg config, want []string, strict bool, logger *slog.Logger) (*stack, error) {
-	s := &stack{cfg: cfg, logger: logger, ln: memnet.New()}
+	s := &stack{logger: logger, ln: memnet.New()}
 	s.hc = serve.InProcessClient(s.ln.DialContext)
 	for _, n := range want {
 		if _, ok := lookup(n); !ok {
