@@ -3,6 +3,7 @@ module github.com/souskitchen/sous
 go 1.26.0
 
 require (
+	connectrpc.com/connect v1.21.1
 	connectrpc.com/grpchealth v1.5.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/souskitchen/sous/internal v0.0.0
@@ -15,7 +16,6 @@ require (
 )
 
 require (
-	connectrpc.com/connect v1.21.1 // indirect
 	connectrpc.com/grpcreflect v1.3.1 // indirect
 	github.com/agnivade/levenshtein v1.2.2 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect

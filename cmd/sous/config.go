@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/souskitchen/sous/internal/env"
+	"github.com/souskitchen/sous/internal/svcenv"
 	"github.com/souskitchen/sous/mcpfront"
 )
 
@@ -19,12 +20,10 @@ const defaultServeAddr = "127.0.0.1:8080"
 type config struct {
 	mcpfront.Config
 
-	MealieURL       string // MEALIE_URL
-	MealieToken     string // MEALIE_API_TOKEN
-	MealieVerifySSL bool   // MEALIE_VERIFY_SSL
-
-	FoodAPIBase  string // FOOD_API_BASE
-	FoodAPIToken string // FOOD_API_TOKEN
+	// Mealie and FoodAPI are the backends, read as the single-service
+	// commands read them (internal/svcenv).
+	Mealie  svcenv.Mealie
+	FoodAPI svcenv.FoodAPI
 
 	ServeAddr string // SOUS_SERVE_ADDR
 
@@ -38,22 +37,19 @@ type config struct {
 func loadConfig() (config, error) {
 	front, frontErr := mcpfront.LoadConfig()
 	c := config{
-		Config:       front,
-		MealieURL:    env.String("MEALIE_URL", ""),
-		MealieToken:  env.String("MEALIE_API_TOKEN", ""),
-		FoodAPIBase:  env.String("FOOD_API_BASE", ""),
-		FoodAPIToken: env.String("FOOD_API_TOKEN", ""),
-		ServeAddr:    env.String("SOUS_SERVE_ADDR", defaultServeAddr),
+		Config:    front,
+		FoodAPI:   svcenv.LoadFoodAPI(),
+		ServeAddr: env.String("SOUS_SERVE_ADDR", defaultServeAddr),
 	}
 	errs := []error{frontErr}
 	var err error
-	if c.MealieVerifySSL, err = env.Bool("MEALIE_VERIFY_SSL", true); err != nil {
+	if c.Mealie, err = svcenv.LoadMealie(); err != nil {
 		errs = append(errs, err)
 	}
-	if c.LinkAllowPrivate, err = env.Bool("SOUS_LINKCHECK_ALLOW_PRIVATE", false); err != nil {
+	if c.LinkAllowPrivate, err = svcenv.LinkAllowPrivate(); err != nil {
 		errs = append(errs, err)
 	}
-	if c.CreateFoods, err = env.Bool("SOUS_CREATE_FOODS", true); err != nil {
+	if c.CreateFoods, err = svcenv.CreateFoods(); err != nil {
 		errs = append(errs, err)
 	}
 	return c, errors.Join(errs...)

@@ -14,6 +14,7 @@ import (
 	"github.com/souskitchen/sous/internal/foodapiproc"
 	"github.com/souskitchen/sous/internal/mealieemu"
 	"github.com/souskitchen/sous/internal/serve"
+	"github.com/souskitchen/sous/internal/svcenv"
 	"github.com/souskitchen/sous/mcpfront"
 )
 
@@ -36,15 +37,15 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("starting the Mealie emulator: %w", err)
 	}
 	defer em.Close()
-	cfg.MealieURL, cfg.MealieToken, cfg.MealieVerifySSL = em.URL, em.Token, true
+	cfg.Mealie = svcenv.Mealie{URL: em.URL, Token: em.Token, VerifySSL: true}
 	cfg.Remotes = mcpfront.Remotes{Token: cfg.Remotes.Token}
 
 	// The pantry: a food API named by FOOD_API_BASE and FOOD_API_TOKEN, or
 	// else the bundled Django app on a loopback port with a fresh SQLite
 	// file and the demo pantry. Without its virtualenv the pantry toolset is
 	// off with one log line (`make demo` builds the virtualenv first).
-	foodNote := cfg.FoodAPIBase
-	if cfg.FoodAPIBase == "" || cfg.FoodAPIToken == "" {
+	foodNote := cfg.FoodAPI.Base
+	if !cfg.FoodAPI.Configured() {
 		root := repoRoot()
 		var fa *foodapiproc.FoodAPI
 		err := errNoRepo
@@ -59,7 +60,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("starting the demo food API: %w", err)
 		default:
 			defer fa.Close()
-			cfg.FoodAPIBase, cfg.FoodAPIToken = fa.BaseURL, fa.Token
+			cfg.FoodAPI = svcenv.FoodAPI{Base: fa.BaseURL, Token: fa.Token}
 			foodNote = fa.BaseURL + "  (token: " + fa.Token + ")"
 		}
 	}

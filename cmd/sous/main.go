@@ -156,7 +156,7 @@ func serveServices(cfg config, list string, explicit bool) []string {
 	var names []string
 	for _, n := range strings.Split(list, ",") {
 		if n = strings.TrimSpace(n); n != "" {
-			if !explicit && n == svcPantry && cfg.backendMissing(svcPantry) != "" {
+			if svc, ok := lookup(n); ok && !explicit && svc.optional && !svc.backend.configured(cfg) {
 				continue
 			}
 			names = append(names, n)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -12,57 +11,24 @@ import (
 	"github.com/souskitchen/sous/internal/memnet"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/mcpfront"
-	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
-	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
-	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
-	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
-	"github.com/souskitchen/sous/services/library"
-	"github.com/souskitchen/sous/services/mealplan"
-	"github.com/souskitchen/sous/services/pantry"
-	"github.com/souskitchen/sous/services/recipes"
 )
-
-// The services sous runs, in the order they are built: a service's
-// dependencies come before it (docs/design.md, "One direction of
-// dependency": mealplan and library call recipes; recipes and mealplan call
-// pantry).
-const (
-	svcPantry   = "pantry"
-	svcRecipes  = "recipes"
-	svcMealPlan = "mealplan"
-	svcLibrary  = "library"
-)
-
-// serviceNames are the services `sous serve` can run, in build order.
-var serviceNames = []string{svcPantry, svcRecipes, svcMealPlan, svcLibrary}
 
 // inProcessBase is the base URL of in-process clients; the transport dials
 // the in-memory listener whatever the URL says.
 const inProcessBase = "http://sous.in-process"
 
 // servicesForToolsets maps the MCP toolsets enabled to the services whose
-// clients their tools call (mcpfront.Toolsets; shopping lives in mealplan).
+// clients their tools call (each service's toolsets in serviceTable).
 func servicesForToolsets(toolsets []string) []string {
 	if len(toolsets) == 0 {
 		toolsets = mcpfront.Toolsets
 	}
-	want := map[string]bool{}
-	for _, ts := range toolsets {
-		switch strings.ToLower(strings.TrimSpace(ts)) {
-		case mcpfront.ToolsetRecipes:
-			want[svcRecipes] = true
-		case mcpfront.ToolsetMealPlan, mcpfront.ToolsetShopping:
-			want[svcMealPlan] = true
-		case mcpfront.ToolsetLibrary:
-			want[svcLibrary] = true
-		case mcpfront.ToolsetPantry:
-			want[svcPantry] = true
-		}
-	}
 	var out []string
-	for _, n := range serviceNames {
-		if want[n] {
-			out = append(out, n)
+	for _, svc := range serviceTable {
+		if slices.ContainsFunc(toolsets, func(ts string) bool {
+			return slices.Contains(svc.toolsets, strings.ToLower(strings.TrimSpace(ts)))
+		}) {
+			out = append(out, svc.name)
 		}
 	}
 	return out
@@ -71,7 +37,6 @@ func servicesForToolsets(toolsets []string) []string {
 // stack is the services one sous process runs and the clients that reach
 // every service it needs, in this process or remote.
 type stack struct {
-	cfg    config
 	logger *slog.Logger
 
 	// local are the services built here, mounted on the in-memory
@@ -80,58 +45,20 @@ type stack struct {
 	ln    *memnet.Listener
 	hc    *http.Client
 
-	recipes  recipesv1connect.RecipesServiceClient
-	mealplan mealplanv1connect.MealPlanServiceClient
-	library  libraryv1connect.LibraryServiceClient
-	pantry   pantryv1connect.PantryServiceClient
-}
-
-// remoteURL is the SOUS_<NAME>_URL of a service.
-func (c config) remoteURL(name string) string {
-	switch name {
-	case svcRecipes:
-		return c.Remotes.RecipesURL
-	case svcMealPlan:
-		return c.Remotes.MealPlanURL
-	case svcLibrary:
-		return c.Remotes.LibraryURL
-	case svcPantry:
-		return c.Remotes.PantryURL
-	}
-	return ""
-}
-
-// backendMissing names the variables that would let this process run the
-// service itself; "" when they are set.
-func (c config) backendMissing(name string) string {
-	if name == svcPantry {
-		if c.FoodAPIBase == "" || c.FoodAPIToken == "" {
-			return "FOOD_API_BASE and FOOD_API_TOKEN"
-		}
-		return ""
-	}
-	if c.MealieURL == "" || c.MealieToken == "" {
-		return "MEALIE_URL and MEALIE_API_TOKEN"
-	}
-	return ""
-}
-
-// toolsetsOf are the MCP toolsets whose tools call a service.
-func toolsetsOf(service string) []string {
-	if service == svcMealPlan {
-		return []string{mcpfront.ToolsetMealPlan, mcpfront.ToolsetShopping}
-	}
-	return []string{service}
+	// clients reach every service not off, remote or local.
+	clients mcpfront.Backends
 }
 
 // logOff writes one line per backend that is not configured, naming the
-// toolsets it turns off and the variables that would turn them on.
+// toolsets it turns off and the variables that would turn them on. off
+// maps a backend's variables to the services off for want of it.
 func logOff(logger *slog.Logger, off map[string][]string, enabled []string) {
-	for _, vars := range []string{"MEALIE_URL and MEALIE_API_TOKEN", "FOOD_API_BASE and FOOD_API_TOKEN"} {
+	for _, be := range backends {
 		var toolsets, urls []string
-		for _, svc := range off[vars] {
-			urls = append(urls, "SOUS_"+strings.ToUpper(svc)+"_URL")
-			for _, ts := range toolsetsOf(svc) {
+		for _, name := range off[be.vars] {
+			svc, _ := lookup(name)
+			urls = append(urls, svc.urlVar)
+			for _, ts := range svc.toolsets {
 				if len(enabled) == 0 || slices.ContainsFunc(enabled, func(e string) bool { return strings.EqualFold(strings.TrimSpace(e), ts) }) {
 					toolsets = append(toolsets, ts)
 				}
@@ -144,8 +71,51 @@ func logOff(logger *slog.Logger, off map[string][]string, enabled []string) {
 		if len(toolsets) > 1 {
 			noun, pron = "toolsets", "them"
 		}
-		logger.Info(fmt.Sprintf("%s %s off: set %s (or %s) to turn %s on", strings.Join(toolsets, ", "), noun, vars, strings.Join(urls, ", "), pron))
+		logger.Info(fmt.Sprintf("%s %s off: set %s (or %s) to turn %s on", strings.Join(toolsets, ", "), noun, be.vars, strings.Join(urls, ", "), pron))
 	}
+}
+
+// needed is want with the services they need, and apart the services
+// that only serve as an optional use of those (serviceTable's needs and
+// uses). Dependencies come before their users in the table, so walking
+// it backwards reaches a dependency's own needs after it is added.
+func needed(want []string) (need, optional map[string]bool) {
+	need, optional = map[string]bool{}, map[string]bool{}
+	for _, n := range want {
+		need[n] = true
+	}
+	for i := len(serviceTable) - 1; i >= 0; i-- {
+		if svc := serviceTable[i]; need[svc.name] {
+			for _, d := range svc.needs {
+				need[d] = true
+			}
+		}
+	}
+	for _, svc := range serviceTable {
+		if need[svc.name] {
+			for _, d := range svc.uses {
+				if !need[d] {
+					optional[d] = true
+				}
+			}
+		}
+	}
+	for d := range optional {
+		need[d] = true
+	}
+	return need, optional
+}
+
+// usedBy reports whether a service that uses (or, with hard, needs) name
+// is in the given source.
+func usedBy(name string, source map[string]string, hard bool, in ...string) bool {
+	return slices.ContainsFunc(serviceTable, func(u service) bool {
+		deps := u.uses
+		if hard {
+			deps = u.needs
+		}
+		return slices.Contains(deps, name) && slices.Contains(in, source[u.name])
+	})
 }
 
 // newStack decides, for each service in want and its dependencies, whether
@@ -155,152 +125,86 @@ func logOff(logger *slog.Logger, off map[string][]string, enabled []string) {
 // service must be runnable, or it is an error. Without strict, a service
 // with no backend is off with one log line naming the variables.
 func newStack(cfg config, want []string, strict bool, logger *slog.Logger) (*stack, error) {
-	s := &stack{cfg: cfg, logger: logger, ln: memnet.New()}
+	s := &stack{logger: logger, ln: memnet.New()}
 	s.hc = serve.InProcessClient(s.ln.DialContext)
-	need := map[string]bool{}
 	for _, n := range want {
-		if !slices.Contains(serviceNames, n) {
+		if _, ok := lookup(n); !ok {
 			return nil, fmt.Errorf("unknown service %q (valid: %s)", n, strings.Join(serviceNames, ", "))
 		}
-		need[n] = true
 	}
-	// mealplan and library cannot work without recipes; recipes and
-	// mealplan use the pantry when one is configured.
-	if need[svcMealPlan] || need[svcLibrary] {
-		need[svcRecipes] = true
-	}
-	optionalPantry := !need[svcPantry] && (need[svcRecipes] || need[svcMealPlan])
-	if optionalPantry {
-		need[svcPantry] = true
-	}
+	need, optional := needed(want)
 	source := map[string]string{} // name -> "remote", "local" or ""
 	off := map[string][]string{}  // missing variables -> services off
-	for _, n := range serviceNames {
+	for _, svc := range serviceTable {
+		n := svc.name
 		if !need[n] {
 			continue
 		}
+		asked := strict && slices.Contains(want, n)
 		switch {
-		case cfg.remoteURL(n) != "" && !(strict && slices.Contains(want, n)):
+		case *svc.url(&cfg.Remotes) != "" && !asked:
 			source[n] = "remote"
-		case cfg.backendMissing(n) == "":
+		case svc.backend.configured(cfg):
 			source[n] = "local"
-		case strict && slices.Contains(want, n):
-			return nil, fmt.Errorf("the %s service cannot run: set %s", n, cfg.backendMissing(n))
-		case n == svcPantry && optionalPantry:
-			// Said below, once it is known whether recipes or mealplan run.
+		case asked:
+			return nil, fmt.Errorf("the %s service cannot run: set %s", n, svc.backend.vars)
+		case optional[n]:
+			// Said below, once it is known whether a service using it runs.
 		default:
-			off[cfg.backendMissing(n)] = append(off[cfg.backendMissing(n)], n)
+			off[svc.backend.vars] = append(off[svc.backend.vars], n)
 		}
 	}
 	if !strict {
 		logOff(logger, off, cfg.Toolsets)
 	}
-	if optionalPantry && source[svcPantry] == "" && (source[svcRecipes] != "" || source[svcMealPlan] != "") {
+	for _, svc := range serviceTable {
+		if !optional[svc.name] || source[svc.name] != "" || !usedBy(svc.name, source, false, "remote", "local") {
+			continue
+		}
 		if strict {
-			logger.Info("pantry service off: set FOOD_API_BASE and FOOD_API_TOKEN to serve it (or SOUS_PANTRY_URL to use a remote one); until then recipes and mealplan run without the pantry (no suggest_recipes from_pantry, no skipping in-stock items when shopping)")
+			logger.Info(svc.serveOff)
 		} else {
-			logger.Info("no pantry configured: suggest_recipes(from_pantry) and skipping in-stock items when shopping are off; set FOOD_API_BASE and FOOD_API_TOKEN (or SOUS_PANTRY_URL) to turn them on")
+			logger.Info(svc.mcpOff)
 		}
 	}
-	if source[svcRecipes] == "" && (source[svcMealPlan] == "local" || source[svcLibrary] == "local") {
-		// Their Mealie is configured, so recipes is too; this is only
-		// reached when recipes itself was refused above.
-		return nil, errors.New("mealplan and library need the recipes service")
+	for _, svc := range serviceTable {
+		if source[svc.name] == "" && usedBy(svc.name, source, true, "local") {
+			// Their backend is configured, so this one's is too; this is
+			// only reached when it was itself refused above.
+			var users []string
+			for _, u := range serviceTable {
+				if slices.Contains(u.needs, svc.name) {
+					users = append(users, u.name)
+				}
+			}
+			return nil, fmt.Errorf("%s need the %s service", strings.Join(users, " and "), svc.name)
+		}
 	}
 	// Remote services are dialled as cmd/mcpfront dials them; local ones
 	// through the in-memory listener.
 	remote := mcpfront.Remotes{Token: cfg.Remotes.Token}
-	if source[svcRecipes] == "remote" {
-		remote.RecipesURL = cfg.Remotes.RecipesURL
+	for _, svc := range serviceTable {
+		if source[svc.name] == "remote" {
+			*svc.url(&remote) = *svc.url(&cfg.Remotes)
+		}
 	}
-	if source[svcMealPlan] == "remote" {
-		remote.MealPlanURL = cfg.Remotes.MealPlanURL
+	s.clients = remote.Dial()
+	for _, svc := range serviceTable {
+		if source[svc.name] == "local" {
+			svc.inProcess(&s.clients, s.hc)
+		}
 	}
-	if source[svcLibrary] == "remote" {
-		remote.LibraryURL = cfg.Remotes.LibraryURL
-	}
-	if source[svcPantry] == "remote" {
-		remote.PantryURL = cfg.Remotes.PantryURL
-	}
-	b := remote.Dial()
-	s.recipes, s.mealplan, s.library, s.pantry = b.Recipes, b.MealPlan, b.Library, b.Pantry
-	if source[svcPantry] == "local" {
-		s.pantry = pantryv1connect.NewPantryServiceClient(s.hc, inProcessBase)
-	}
-	if source[svcRecipes] == "local" {
-		s.recipes = recipesv1connect.NewRecipesServiceClient(s.hc, inProcessBase)
-	}
-	if source[svcMealPlan] == "local" {
-		s.mealplan = mealplanv1connect.NewMealPlanServiceClient(s.hc, inProcessBase)
-	}
-	if source[svcLibrary] == "local" {
-		s.library = libraryv1connect.NewLibraryServiceClient(s.hc, inProcessBase)
-	}
-	for _, n := range serviceNames {
-		if source[n] != "local" {
+	for _, svc := range serviceTable {
+		if source[svc.name] != "local" {
 			continue
 		}
-		svc, err := s.build(n)
+		path, h, err := svc.build(cfg, s.clients, logger.With("service", svc.name))
 		if err != nil {
-			return nil, fmt.Errorf("%s service: %w", n, err)
+			return nil, fmt.Errorf("%s service: %w", svc.name, err)
 		}
-		s.local = append(s.local, svc)
+		s.local = append(s.local, serve.Service{Name: svc.fqName, Path: path, Handler: h})
 	}
 	return s, nil
-}
-
-// build constructs one local service from the configuration, wired to the
-// stack's clients of the services it calls.
-func (s *stack) build(name string) (serve.Service, error) {
-	cfg := s.cfg
-	log := s.logger.With("service", name)
-	var path string
-	var h http.Handler
-	var fq string
-	switch name {
-	case svcPantry:
-		svc, err := pantry.New(pantry.Config{FoodAPIBase: cfg.FoodAPIBase, FoodAPIToken: cfg.FoodAPIToken, ReadOnly: cfg.ReadOnly, Logger: log})
-		if err != nil {
-			return serve.Service{}, err
-		}
-		path, h = svc.Handler()
-		fq = pantryv1connect.PantryServiceName
-	case svcRecipes:
-		svc, err := recipes.New(recipes.Config{
-			MealieURL: cfg.MealieURL, MealieToken: cfg.MealieToken, InsecureSkipVerify: !cfg.MealieVerifySSL,
-			ReadOnly: cfg.ReadOnly, Logger: log, Pantry: s.pantry,
-			PantrySetting:    "FOOD_API_BASE and FOOD_API_TOKEN",
-			KeepUnknownFoods: !cfg.CreateFoods,
-		})
-		if err != nil {
-			return serve.Service{}, err
-		}
-		path, h = svc.Handler()
-		fq = recipesv1connect.RecipesServiceName
-	case svcMealPlan:
-		svc, err := mealplan.New(mealplan.Config{
-			MealieURL: cfg.MealieURL, MealieToken: cfg.MealieToken, InsecureSkipVerify: !cfg.MealieVerifySSL,
-			Recipes: s.recipes, Pantry: s.pantry, ReadOnly: cfg.ReadOnly, Logger: log,
-			// sous runs the pantry itself from the food API's settings.
-			PantrySetting: "FOOD_API_BASE and FOOD_API_TOKEN",
-		})
-		if err != nil {
-			return serve.Service{}, err
-		}
-		path, h = svc.Handler()
-		fq = mealplanv1connect.MealPlanServiceName
-	case svcLibrary:
-		svc, err := library.New(library.Config{
-			MealieURL: cfg.MealieURL, MealieToken: cfg.MealieToken, InsecureSkipVerify: !cfg.MealieVerifySSL,
-			Recipes: s.recipes, AllowPrivateLinks: cfg.LinkAllowPrivate, ReadOnly: cfg.ReadOnly, Logger: log,
-		})
-		if err != nil {
-			return serve.Service{}, err
-		}
-		path, h = svc.Handler()
-		fq = libraryv1connect.LibraryServiceName
-	}
-	return serve.Service{Name: fq, Path: path, Handler: h}, nil
 }
 
 // start serves the local services on the in-memory listener and returns a
@@ -321,5 +225,5 @@ func (s *stack) start() func() {
 
 // backends are the clients mcpfront's tools call.
 func (s *stack) backends() mcpfront.Backends {
-	return mcpfront.Backends{Recipes: s.recipes, MealPlan: s.mealplan, Library: s.library, Pantry: s.pantry}
+	return s.clients
 }

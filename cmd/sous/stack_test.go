@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/souskitchen/sous/internal/svcenv"
 	"github.com/souskitchen/sous/mcpfront"
 )
 
@@ -28,10 +29,10 @@ func TestServicesForToolsets(t *testing.T) {
 }
 
 func TestNewStack(t *testing.T) {
-	mealie := config{MealieURL: "http://127.0.0.1:9", MealieToken: "t", MealieVerifySSL: true}
-	food := config{FoodAPIBase: "http://127.0.0.1:9/api", FoodAPIToken: "t"}
+	mealie := config{Mealie: svcenv.Mealie{URL: "http://127.0.0.1:9", Token: "t", VerifySSL: true}}
+	food := config{FoodAPI: svcenv.FoodAPI{Base: "http://127.0.0.1:9/api", Token: "t"}}
 	both := mealie
-	both.FoodAPIBase, both.FoodAPIToken = food.FoodAPIBase, food.FoodAPIToken
+	both.FoodAPI = food.FoodAPI
 	remote := config{Config: mcpfront.Config{Remotes: mcpfront.Remotes{RecipesURL: "http://127.0.0.1:9", Token: "s"}}}
 	tests := []struct {
 		name      string
@@ -128,10 +129,68 @@ func TestNewStack(t *testing.T) {
 	}
 }
 
+// TestServiceTable holds each row of serviceTable to the decisions sous
+// made per service before the table existed, spelled out here: its
+// toolsets, the variable whose URL makes it remote, and the line `sous
+// serve` stops with when its backend is missing.
+func TestServiceTable(t *testing.T) {
+	tests := []struct {
+		name     string
+		toolsets []string
+		urlVar   string
+		remote   func(*mcpfront.Remotes)
+		missing  string
+		client   func(mcpfront.Backends) bool
+	}{
+		{"pantry", []string{"pantry"}, "SOUS_PANTRY_URL", func(r *mcpfront.Remotes) { r.PantryURL = "http://127.0.0.1:9" },
+			"the pantry service cannot run: set FOOD_API_BASE and FOOD_API_TOKEN", func(b mcpfront.Backends) bool { return b.Pantry != nil }},
+		{"recipes", []string{"recipes"}, "SOUS_RECIPES_URL", func(r *mcpfront.Remotes) { r.RecipesURL = "http://127.0.0.1:9" },
+			"the recipes service cannot run: set MEALIE_URL and MEALIE_API_TOKEN", func(b mcpfront.Backends) bool { return b.Recipes != nil }},
+		{"mealplan", []string{"mealplan", "shopping"}, "SOUS_MEALPLAN_URL", func(r *mcpfront.Remotes) { r.MealPlanURL = "http://127.0.0.1:9" },
+			"the mealplan service cannot run: set MEALIE_URL and MEALIE_API_TOKEN", func(b mcpfront.Backends) bool { return b.MealPlan != nil }},
+		{"library", []string{"library"}, "SOUS_LIBRARY_URL", func(r *mcpfront.Remotes) { r.LibraryURL = "http://127.0.0.1:9" },
+			"the library service cannot run: set MEALIE_URL and MEALIE_API_TOKEN", func(b mcpfront.Backends) bool { return b.Library != nil }},
+	}
+	if len(tests) != len(serviceTable) {
+		t.Fatalf("serviceTable has %d services, this test %d", len(serviceTable), len(tests))
+	}
+	quiet := slog.New(slog.DiscardHandler)
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if serviceTable[i].name != tt.name {
+				t.Fatalf("serviceTable[%d] is %s, want %s (build order)", i, serviceTable[i].name, tt.name)
+			}
+			if serviceTable[i].urlVar != tt.urlVar {
+				t.Errorf("urlVar = %s, want %s", serviceTable[i].urlVar, tt.urlVar)
+			}
+			for _, ts := range tt.toolsets {
+				if got := servicesForToolsets([]string{ts}); !slices.Equal(got, []string{tt.name}) {
+					t.Errorf("servicesForToolsets(%s) = %v, want [%s]", ts, got, tt.name)
+				}
+			}
+			// Its URL set and nothing else: remote, nothing built here.
+			var remote config
+			tt.remote(&remote.Remotes)
+			s, err := newStack(remote, []string{tt.name}, false, quiet)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.client(s.backends()) || len(s.local) != 0 {
+				t.Errorf("with %s set: client present %v, local %d, want a remote client only", tt.urlVar, tt.client(s.backends()), len(s.local))
+			}
+			// Named to `sous serve` with no backend (its URL set is not
+			// enough: serve runs what it is asked for itself).
+			if _, err := newStack(remote, []string{tt.name}, true, quiet); err == nil || err.Error() != tt.missing {
+				t.Errorf("serve without a backend: err = %v, want %q", err, tt.missing)
+			}
+		})
+	}
+}
+
 func TestServeServices(t *testing.T) {
-	mealie := config{MealieURL: "http://127.0.0.1:9", MealieToken: "t"}
+	mealie := config{Mealie: svcenv.Mealie{URL: "http://127.0.0.1:9", Token: "t"}}
 	both := mealie
-	both.FoodAPIBase, both.FoodAPIToken = "http://127.0.0.1:9/api", "t"
+	both.FoodAPI = svcenv.FoodAPI{Base: "http://127.0.0.1:9/api", Token: "t"}
 	all := strings.Join(serviceNames, ",")
 	tests := []struct {
 		name     string

@@ -8,6 +8,7 @@ require (
 	github.com/gertd/go-pluralize v0.2.1
 	github.com/google/uuid v1.6.0
 	github.com/souskitchen/sous/internal v0.0.0
+	github.com/souskitchen/sous/proto v0.0.0
 	golang.org/x/sync v0.25.0
 	golang.org/x/text v0.44.0
 )

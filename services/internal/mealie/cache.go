@@ -16,8 +16,8 @@ import (
 
 // MaxCachedDetails bounds the slug -> full recipe cache. Past it the cache
 // is dropped whole rather than evicted entry by entry: it
-// exists for whole-library sweeps, and 2000 is the sweep cap.
-const MaxCachedDetails = 2000
+// exists for whole-library sweeps, so it holds one sweep: the sweep cap.
+const MaxCachedDetails = MaxLibraryRecipes
 
 // RecipeRef is a recipe's id and name, as ResolveRecipe reads them.
 type RecipeRef struct {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 // Sweep limits: a library sweep pages the list and reads details a few at
@@ -14,8 +16,10 @@ const (
 	// RecipePageSize is the page size of a library sweep.
 	RecipePageSize = 100
 	// MaxLibraryRecipes caps a sweep: Mealie has no "how many recipes use
-	// this food" endpoint, and 2000 bounds what one report may cost.
-	MaxLibraryRecipes = 2000
+	// this food" endpoint, and the cap bounds what one report may cost. It
+	// is the API's max_recipes bound (limits.ScanRecipes), which the
+	// recipes service checks SweepRecipes against.
+	MaxLibraryRecipes = limits.ScanRecipes
 	// Fanout is how many recipe details are read at once during a sweep:
 	// enough to be quick, few enough not to load a homelab server.
 	Fanout = 8

@@ -19,6 +19,7 @@ import (
 	"github.com/souskitchen/sous/internal/env"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/internal/svcauth"
+	"github.com/souskitchen/sous/internal/svcenv"
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
@@ -31,8 +32,8 @@ func main() {
 }
 
 func build(ctx context.Context, s serve.Setup) ([]serve.Service, error) {
-	verify, err1 := env.Bool("MEALIE_VERIFY_SSL", true)
-	allowPrivate, err2 := env.Bool("SOUS_LINKCHECK_ALLOW_PRIVATE", false)
+	m, err1 := svcenv.LoadMealie()
+	allowPrivate, err2 := svcenv.LinkAllowPrivate()
 	if err := errors.Join(err1, err2); err != nil {
 		return nil, err
 	}
@@ -40,8 +41,8 @@ func build(ctx context.Context, s serve.Setup) ([]serve.Service, error) {
 	recipesClient := recipesv1connect.NewRecipesServiceClient(serve.HTTPClient(recipesURL), recipesURL,
 		connect.WithInterceptors(svcauth.ClientInterceptor(s.Token)))
 	svc, err := library.New(library.Config{
-		MealieURL: env.String("MEALIE_URL", ""), MealieToken: env.String("MEALIE_API_TOKEN", ""),
-		InsecureSkipVerify: !verify, Recipes: recipesClient, AllowPrivateLinks: allowPrivate,
+		MealieURL: m.URL, MealieToken: m.Token,
+		InsecureSkipVerify: !m.VerifySSL, Recipes: recipesClient, AllowPrivateLinks: allowPrivate,
 		ReadOnly: s.ReadOnly, Logger: s.Logger,
 	})
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/souskitchen/sous/internal/env"
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/internal/svcauth"
+	"github.com/souskitchen/sous/internal/svcenv"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/mealplan/v1/mealplanv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
@@ -33,7 +34,7 @@ func main() {
 }
 
 func build(ctx context.Context, s serve.Setup) ([]serve.Service, error) {
-	verify, err := env.Bool("MEALIE_VERIFY_SSL", true)
+	m, err := svcenv.LoadMealie()
 	if err != nil {
 		return nil, err
 	}
@@ -43,8 +44,8 @@ func build(ctx context.Context, s serve.Setup) ([]serve.Service, error) {
 		return nil, errors.New("SOUS_RECIPES_URL is required: recipe slugs are resolved by the recipes service")
 	}
 	cfg := mealplan.Config{
-		MealieURL: env.String("MEALIE_URL", ""), MealieToken: env.String("MEALIE_API_TOKEN", ""),
-		InsecureSkipVerify: !verify, ReadOnly: s.ReadOnly, Logger: s.Logger,
+		MealieURL: m.URL, MealieToken: m.Token,
+		InsecureSkipVerify: !m.VerifySSL, ReadOnly: s.ReadOnly, Logger: s.Logger,
 		Recipes: recipesv1connect.NewRecipesServiceClient(serve.HTTPClient(recipesURL), recipesURL, clientOpts),
 	}
 	if pantryURL := env.String("SOUS_PANTRY_URL", ""); pantryURL != "" {

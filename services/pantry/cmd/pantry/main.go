@@ -13,6 +13,7 @@ import (
 
 	"github.com/souskitchen/sous/internal/env"
 	"github.com/souskitchen/sous/internal/serve"
+	"github.com/souskitchen/sous/internal/svcenv"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
 	"github.com/souskitchen/sous/services/pantry"
 )
@@ -23,8 +24,9 @@ func main() {
 }
 
 func build(_ context.Context, s serve.Setup) ([]serve.Service, error) {
+	f := svcenv.LoadFoodAPI()
 	svc, err := pantry.New(pantry.Config{
-		FoodAPIBase: env.String("FOOD_API_BASE", ""), FoodAPIToken: env.String("FOOD_API_TOKEN", ""),
+		FoodAPIBase: f.Base, FoodAPIToken: f.Token,
 		ReadOnly: s.ReadOnly, Logger: s.Logger,
 	})
 	if err != nil {

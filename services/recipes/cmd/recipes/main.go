@@ -16,6 +16,7 @@ import (
 
 	"github.com/souskitchen/sous/internal/env"
 	"github.com/souskitchen/sous/internal/serve"
+	"github.com/souskitchen/sous/internal/svcenv"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 	"github.com/souskitchen/sous/services/recipes"
@@ -27,17 +28,17 @@ func main() {
 }
 
 func build(ctx context.Context, s serve.Setup) ([]serve.Service, error) {
-	verify, err := env.Bool("MEALIE_VERIFY_SSL", true)
+	m, err := svcenv.LoadMealie()
 	if err != nil {
 		return nil, err
 	}
-	createFoods, err := env.Bool("SOUS_CREATE_FOODS", true)
+	createFoods, err := svcenv.CreateFoods()
 	if err != nil {
 		return nil, err
 	}
 	svc, err := recipes.New(recipes.Config{
-		MealieURL: env.String("MEALIE_URL", ""), MealieToken: env.String("MEALIE_API_TOKEN", ""),
-		InsecureSkipVerify: !verify, ReadOnly: s.ReadOnly, Logger: s.Logger, KeepUnknownFoods: !createFoods,
+		MealieURL: m.URL, MealieToken: m.Token,
+		InsecureSkipVerify: !m.VerifySSL, ReadOnly: s.ReadOnly, Logger: s.Logger, KeepUnknownFoods: !createFoods,
 	})
 	if err != nil {
 		return nil, err
