@@ -43,6 +43,9 @@ type suggestion struct {
 	Name         string   `json:"name,omitempty"`
 	MissingFoods []string `json:"missing_foods,omitempty"`
 	MissingTools []string `json:"missing_tools,omitempty"`
+	// Unparsed says the recipe's lines are text: it matched by their
+	// words, and what it lacks is not counted.
+	Unparsed bool `json:"unparsed,omitempty"`
 }
 
 // suggestRecipesTool declares suggest_recipes.
@@ -71,7 +74,7 @@ func suggestRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 	}
 	out := suggestions{Items: []suggestion{}, UnknownFoods: res.Msg.GetUnknownFoods(), UnmatchedPantry: res.Msg.GetUnmatchedPantryItems(), Resolved: resolvedMap(res.Msg.GetResolved()), AssumedOnHand: res.Msg.GetAssumedOnHand(), Note: res.Msg.GetNote()}
 	for _, s := range res.Msg.GetItems() {
-		out.Items = append(out.Items, suggestion{Slug: s.GetRecipe().GetSlug(), Name: s.GetRecipe().GetName(), MissingFoods: s.GetMissingFoods(), MissingTools: s.GetMissingTools()})
+		out.Items = append(out.Items, suggestion{Slug: s.GetRecipe().GetSlug(), Name: s.GetRecipe().GetName(), MissingFoods: s.GetMissingFoods(), MissingTools: s.GetMissingTools(), Unparsed: s.GetUnparsed()})
 	}
 	if len(out.Items) == 0 {
 		out.Hint = "no recipe fits; raise max_missing_foods or name more foods"

@@ -174,9 +174,9 @@ func createdMap(c *recipesv1.TaxonomyCreated) map[string][]string {
 
 const unresolvedNote = "ingredient names Mealie does not know were kept in the line's note"
 
-// changedNote says what changed_lines are: a trial model read the bare
-// list as a warning it could not act on.
-const changedNote = "changed_lines were stored other than the parser read them (dropped words kept in the note, a unit kept in the cook's order): nothing to fix"
+// changedNote says what changed_lines are: the bare list reads as a
+// warning with nothing to act on.
+const changedNote = "changed_lines: sous stored these other than the parser read them (words it dropped put back in the note, a unit kept in the cook's order); get_recipe shows them as the app does"
 
 // writeNotes is the note of a create or update answer.
 func (r *writeReport) writeNotes() {

@@ -152,7 +152,29 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 	// before a food is created; then the unknown foods are created.
 	var toCreate, unitsToCreate []string
 	made := map[string]*mealie.TaxonomyItem{}
-	for _, p := range parts {
+	// unitLost marks the lines whose unit is unknown and not a counting
+	// word: such a line is kept in the cook's order, unlinked, so its food
+	// is not created for it.
+	unitLost := make([]bool, len(parts))
+	for i, p := range parts {
+		if p.unit == "" || p.unitID != "" {
+			continue
+		}
+		u, _, err := ux.bind(p.unit)
+		if err != nil {
+			return nil, invalid("unit %q: %s; nothing was written", p.unit, err.Error())
+		}
+		switch {
+		case u != nil:
+		case !s.keepUnknownFoods && countUnit(p.unit, p.source) && len(misspelt(ux, p.unit)) == 0:
+			if c := names.Singular(strings.ToLower(p.unit)); !slices.Contains(unitsToCreate, c) {
+				unitsToCreate = append(unitsToCreate, c)
+			}
+		default:
+			unitLost[i] = true
+		}
+	}
+	for i, p := range parts {
 		if p.food == "" || p.foodID != "" {
 			continue
 		}
@@ -160,22 +182,7 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 		if err != nil {
 			return nil, invalid("food %q: %s; nothing was written", p.food, err.Error())
 		}
-		if p.unit != "" && p.unitID == "" {
-			u, _, err := ux.bind(p.unit)
-			if err != nil {
-				return nil, invalid("unit %q: %s; nothing was written", p.unit, err.Error())
-			}
-			if u == nil {
-				if !s.keepUnknownFoods && countUnit(p.unit, p.source) && len(misspelt(ux, p.unit)) == 0 {
-					if c := names.Singular(strings.ToLower(p.unit)); !slices.Contains(unitsToCreate, c) {
-						unitsToCreate = append(unitsToCreate, c)
-					}
-				} else {
-					continue // the line is kept in the cook's order, unlinked
-				}
-			}
-		}
-		if it != nil || s.keepUnknownFoods || len(misspelt(fx, p.food)) > 0 || !creatable(p.food) {
+		if unitLost[i] || it != nil || s.keepUnknownFoods || len(misspelt(fx, p.food)) > 0 || !creatable(p.food) {
 			continue
 		}
 		k := names.Key(p.food)

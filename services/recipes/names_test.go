@@ -737,3 +737,53 @@ func TestSuggestTakesStaplesAsOnHand(t *testing.T) {
 		t.Errorf("assumed_on_hand = %q, err %v; salt was named", res.Msg.AssumedOnHand, err)
 	}
 }
+
+// TestCountingUnitBeforeAKnownFood: "2 sticks butter", whose food the
+// parser linked, creates the unit too (it was left as text when the food
+// needed no creating).
+func TestCountingUnitBeforeAKnownFood(t *testing.T) {
+	s, f := newService(t)
+	butter := f.addFood("butter", "")
+	f.parses = map[string]map[string]any{"2 sticks butter": {"quantity": 2, "unit": map[string]any{"id": nil, "name": "sticks"},
+		"food": map[string]any{"id": butter, "name": "butter"}, "note": ""}}
+	res, err := s.CreateRecipe(context.Background(), req(&recipesv1.CreateRecipeRequest{Name: "Butter", Ingredients: textLines("2 sticks butter")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Msg.CreatedUnits, []string{"stick"}) || len(res.Msg.CreatedFoods) != 0 {
+		t.Errorf("created_units %q, created_foods %q; want the unit stick alone", res.Msg.CreatedUnits, res.Msg.CreatedFoods)
+	}
+	l := f.lastBody(http.MethodPatch, "/api/recipes/"+res.Msg.Slug)["recipeIngredient"].([]any)[0].(map[string]any)
+	if nameOf(l["unit"]) != "stick" || nameOf(l["food"]) != "butter" {
+		t.Errorf("line = %v", l)
+	}
+}
+
+// TestSuggestUnparsedRankLast: a recipe of text lines matched by its words
+// comes after every recipe with linked foods, marked unparsed; "pepper"
+// is a staple only as itself, never a poblano.
+func TestSuggestUnparsedRankLast(t *testing.T) {
+	s, f := newService(t)
+	thighs, pepper, poblano := f.addFood("chicken thighs", ""), f.addFood("pepper", ""), f.addFood("poblano pepper", "")
+	line := func(id, name string) map[string]any {
+		return map[string]any{"quantity": 1, "food": map[string]any{"id": id, "name": name}, "note": "", "display": "1 " + name}
+	}
+	text := func(t string) map[string]any { return map[string]any{"quantity": 0, "food": nil, "note": t, "display": t} }
+	f.mu.Lock()
+	f.recipes["a-words"] = map[string]any{"id": "55555555-5555-4555-8555-555555555555", "slug": "a-words", "name": "A words",
+		"recipeIngredient": []any{text("4 chicken thighs"), text("1 lime")}, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
+	f.recipes["b-linked"] = map[string]any{"id": "66666666-6666-4666-8666-666666666666", "slug": "b-linked", "name": "B linked",
+		"recipeIngredient": []any{line(thighs, "chicken thighs"), line(pepper, "pepper"), line(poblano, "poblano pepper")}, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
+	f.mu.Unlock()
+	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{Foods: []string{"chicken thighs", "lime"}, MaxMissingFoods: ptrInt32(1)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, it := range res.Msg.Items {
+		got = append(got, fmt.Sprintf("%s %v %q", it.GetRecipe().GetSlug(), it.GetUnparsed(), it.GetMissingFoods()))
+	}
+	if want := []string{`b-linked false ["poblano pepper"]`, `a-words true []`}; !slices.Equal(got, want) {
+		t.Errorf("items = %q, want %q", got, want)
+	}
+}

@@ -56,15 +56,25 @@ func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]strin
 // name (each name once, however many lines), text the latter alone.
 type score struct {
 	covered, text int
+	// linked counts the recipe's linked lines; a recipe with none is read
+	// by its words alone
+	linked int
 }
 
-// sortSuggestions orders by most covered first (see score), then fewest
-// missing foods, then fewer lines matched only by text (a linked food is
+// sortSuggestions puts recipes with linked foods before unparsed ones
+// (whose missing foods cannot be counted: on the household library, the
+// pantry's suggestions were ten unparsed recipes, none of them makeable),
+// then orders by most covered
+// (see score), then fewest missing foods, then fewer lines matched only
+// by text (a linked food is
 // surer than a word in a line), then fewest missing tools, then name.
 func sortSuggestions(out []*recipesv1.Suggestion, scores map[string]score) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		sa, sb := scores[a.GetRecipe().GetSlug()], scores[b.GetRecipe().GetSlug()]
+		if ua, ub := a.GetUnparsed(), b.GetUnparsed(); ua != ub {
+			return ub // a recipe of text lines says less
+		}
 		if sa.covered != sb.covered {
 			return sa.covered > sb.covered
 		}
@@ -143,6 +153,7 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[strin
 			}
 			continue
 		}
+		sc.linked++
 		if seen[in.Food.ID] || staples[in.Food.ID] {
 			continue
 		}
@@ -163,5 +174,6 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[strin
 	if needed == 0 || len(sg.MissingFoods) > maxMissing || len(sg.MissingTools) > MaxMissingTools {
 		return nil, sc
 	}
+	sg.Unparsed = sc.linked == 0
 	return sg, sc
 }

@@ -156,9 +156,13 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 	// Staples count as on hand unless named: a recipe is not "missing"
 	// salt. They go to Mealie's finder as on hand too.
 	staples := map[string]bool{}
-	for _, n := range stapleNames {
+	for i, n := range append(slices.Clone(stapleNames), exactStaples...) {
 		took := false
-		for _, it := range fx.covered(n) {
+		match := fx.covered
+		if i >= len(stapleNames) {
+			match = fx.same
+		}
+		for _, it := range match(n) {
 			if _, named := foodIDs[it.ID]; !named && !staples[it.ID] {
 				staples[it.ID], took = true, true
 			}
@@ -289,12 +293,16 @@ func (s *Service) pantryInStock(ctx context.Context) ([]*pantryv1.PantryItem, er
 // stapleNames are what a kitchen is taken to have when suggesting: salt,
 // black pepper, water and cooking oils, read as general names (so "salt"
 // covers "kosher salt" and "Salt and pepper to taste", never "garlic salt";
-// "black pepper" never a bell pepper). A trial on 40 imported recipes
-// showed the cost of counting them: asked for chicken thighs, rice and a
+// "black pepper" never a bell pepper); "pepper" and "oil" only as
+// themselves (exactStaples), since "pepper" would cover a poblano. On a
+// library of 40 imported recipes counting them cost this: asked for chicken thighs, rice and a
 // lime, the one recipe with all three was left out for lacking salt,
 // pepper and oil, and recipes of unparsed lines (which miss nothing
 // countable) came first.
 var stapleNames = []string{"salt", "black pepper", "water", "olive oil", "vegetable oil", "canola oil", "cooking oil", "cooking spray"}
+
+// exactStaples are staples read only as the thing itself (names.Same).
+var exactStaples = []string{"pepper", "oil", "salt and pepper"}
 
 // stapleIDs lists the staple food ids in a stable order.
 func stapleIDs(staples map[string]bool) []string {

@@ -1442,7 +1442,12 @@ type Suggestion struct {
 	// Food names the recipe needs that were not given.
 	MissingFoods []string `protobuf:"bytes,2,rep,name=missing_foods,json=missingFoods,proto3" json:"missing_foods,omitempty"`
 	// Tool names the recipe needs that were not given.
-	MissingTools  []string `protobuf:"bytes,3,rep,name=missing_tools,json=missingTools,proto3" json:"missing_tools,omitempty"`
+	MissingTools []string `protobuf:"bytes,3,rep,name=missing_tools,json=missingTools,proto3" json:"missing_tools,omitempty"`
+	// The recipe's lines are text no Mealie food is linked to: it matched by
+	// their words, and what it lacks cannot be counted, so missing_foods is
+	// empty without meaning nothing is missing. Such recipes rank after every
+	// recipe with linked foods.
+	Unparsed      bool `protobuf:"varint,4,opt,name=unparsed,proto3" json:"unparsed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1496,6 +1501,13 @@ func (x *Suggestion) GetMissingTools() []string {
 		return x.MissingTools
 	}
 	return nil
+}
+
+func (x *Suggestion) GetUnparsed() bool {
+	if x != nil {
+		return x.Unparsed
+	}
+	return false
 }
 
 // SuggestRecipesResponse ranks recipes, fewest missing first.
@@ -4941,12 +4953,13 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\x05limit\x18\x04 \x01(\x05R\x05limit\x12\x1f\n" +
 	"\vfrom_pantry\x18\x05 \x01(\bR\n" +
 	"fromPantryB\x14\n" +
-	"\x12_max_missing_foods\"\x8e\x01\n" +
+	"\x12_max_missing_foods\"\xaa\x01\n" +
 	"\n" +
 	"Suggestion\x126\n" +
 	"\x06recipe\x18\x01 \x01(\v2\x1e.sous.recipes.v1.RecipeSummaryR\x06recipe\x12#\n" +
 	"\rmissing_foods\x18\x02 \x03(\tR\fmissingFoods\x12#\n" +
-	"\rmissing_tools\x18\x03 \x03(\tR\fmissingTools\"\x8a\x03\n" +
+	"\rmissing_tools\x18\x03 \x03(\tR\fmissingTools\x12\x1a\n" +
+	"\bunparsed\x18\x04 \x01(\bR\bunparsed\"\x8a\x03\n" +
 	"\x16SuggestRecipesResponse\x121\n" +
 	"\x05items\x18\x01 \x03(\v2\x1b.sous.recipes.v1.SuggestionR\x05items\x124\n" +
 	"\x16unmatched_pantry_items\x18\x02 \x03(\tR\x14unmatchedPantryItems\x12#\n" +

@@ -814,6 +814,16 @@ export declare type Suggestion = Message<"sous.recipes.v1.Suggestion"> & {
    * @generated from field: repeated string missing_tools = 3;
    */
   missingTools: string[];
+
+  /**
+   * The recipe's lines are text no Mealie food is linked to: it matched by
+   * their words, and what it lacks cannot be counted, so missing_foods is
+   * empty without meaning nothing is missing. Such recipes rank after every
+   * recipe with linked foods.
+   *
+   * @generated from field: bool unparsed = 4;
+   */
+  unparsed: boolean;
 };
 
 /**
