@@ -768,7 +768,9 @@ func TestSuggestUnparsedRankLast(t *testing.T) {
 	line := func(id, name string) map[string]any {
 		return map[string]any{"quantity": 1, "food": map[string]any{"id": id, "name": name}, "note": "", "display": "1 " + name}
 	}
-	text := func(t string) map[string]any { return map[string]any{"quantity": 0, "food": nil, "note": t, "display": t} }
+	text := func(t string) map[string]any {
+		return map[string]any{"quantity": 0, "food": nil, "note": t, "display": t}
+	}
 	f.mu.Lock()
 	f.recipes["a-words"] = map[string]any{"id": "55555555-5555-4555-8555-555555555555", "slug": "a-words", "name": "A words",
 		"recipeIngredient": []any{text("4 chicken thighs"), text("1 lime")}, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
