@@ -156,15 +156,15 @@ func uniqueNames(names []string) []string {
 // with the closest existing names: Mealie drops an unknown filter and lists
 // every recipe, and answering "no recipes matched" would say no recipe
 // carries a tag that does not exist. resolved records names read other than
-// exactly.
-func (s *Service) filterKeys(ctx context.Context, res mealie.Resource, field string, given []string, requireAll bool, resolved map[string]*recipesv1.Names) (keys []string, err error) {
+// exactly; byName holds each given name's own keys, in given order.
+func (s *Service) filterKeys(ctx context.Context, res mealie.Resource, field string, given []string, requireAll bool, resolved map[string]*recipesv1.Names) (keys []string, byName [][]string, err error) {
 	items, err := s.mealie.Taxonomy(ctx, res)
 	if err != nil {
-		return nil, mealie.ConnectError(err)
+		return nil, nil, mealie.ConnectError(err)
 	}
 	x := indexItems(items)
 	seen := map[string]bool{}
-	add := func(it *mealie.TaxonomyItem) {
+	add := func(it *mealie.TaxonomyItem) string {
 		k := it.Slug
 		if res == mealie.Foods {
 			k = it.ID
@@ -173,32 +173,34 @@ func (s *Service) filterKeys(ctx context.Context, res mealie.Resource, field str
 			seen[k] = true
 			keys = append(keys, k)
 		}
+		return k
 	}
 	for _, n := range uniqueNames(given) {
 		var found []*mealie.TaxonomyItem
 		it, _, berr := x.bind(n)
 		switch {
 		case berr != nil && res != mealie.Foods:
-			return nil, invalid("%s: %s", field, berr.Error())
+			return nil, nil, invalid("%s: %s", field, berr.Error())
 		case res == mealie.Foods && !(requireAll && it != nil):
 			found = x.covered(n)
 		case it != nil:
 			found = []*mealie.TaxonomyItem{it}
 		}
 		if res == mealie.Foods && requireAll && it == nil && len(found) > 1 {
-			return nil, invalid("%s: %q covers %d foods (%s) and require_all needs every food given: name the one meant", field, n, len(found), strings.Join(quoted(itemNamesOf(found), 5), ", "))
+			return nil, nil, invalid("%s: %q covers %d foods (%s) and require_all needs every food given: name the one meant", field, n, len(found), strings.Join(quoted(itemNamesOf(found), 5), ", "))
 		}
 		if len(found) == 0 {
-			return nil, unknownFilter(field, n, x.Closest(n, 3))
+			return nil, nil, unknownFilter(field, n, x.Closest(n, 3))
 		}
-		var got []string
+		var got, own []string
 		for _, f := range found {
-			add(f)
+			own = append(own, add(f))
 			got = append(got, f.Name)
 		}
+		byName = append(byName, own)
 		addResolved(resolved, n, got...)
 	}
-	return keys, nil
+	return keys, byName, nil
 }
 
 // unknownFilter is the error for a filter name that names nothing.

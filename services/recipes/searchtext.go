@@ -12,30 +12,26 @@ import (
 // textMatches are the recipes a foods filter misses because they name a
 // food only in a line of text with no Mealie food linked ("juice of 1
 // lime", a line an import left unparsed): Mealie's foods filter reads
-// linked foods alone. Every recipe's lines are read, through the detail
-// cache, as suggest_recipes reads them; a recipe the filter itself lists
-// (a linked food qualifies it) is not repeated. A recipe qualifies when each food name (with
-// requireAll) or any of them names a text line or a linked line's note
-// (names.CoversLine: "chicken thighs" in "4 boneless, skinless chicken
-// thighs") or is a food the recipe links, and
+// linked foods alone. Every recipe's lines are read through the detail
+// cache, as suggest_recipes reads them. foods are the given names and
+// linkedIDs[i] the food ids the filter took for foods[i] (filterKeys), so
+// a recipe the filter itself lists is not repeated. A recipe qualifies
+// when each food name (with requireAll) or any of them names a text line
+// or a linked line's note (names.CoversLine: "chicken thighs" in "4
+// boneless, skinless chicken thighs") or is a food the recipe links, and
 // it carries every tag, category and tool filtered on (by slug).
-func (s *Service) textMatches(ctx context.Context, foods []string, q mealie.RecipeQuery, limit int) ([]*recipesv1.RecipeSummary, error) {
+func (s *Service) textMatches(ctx context.Context, foods []string, linkedIDs [][]string, q mealie.RecipeQuery, limit int) ([]*recipesv1.RecipeSummary, error) {
 	list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
 	if err != nil {
 		return nil, err
 	}
-	items, err := s.mealie.Taxonomy(ctx, mealie.Foods)
-	if err != nil {
-		return nil, err
-	}
-	fx := indexItems(items)
-	// linked[i] are the ids of the foods name i covers, as the filter
-	// read them (filterKeys)
 	linked := make([]map[string]bool, len(foods))
-	for i, f := range foods {
+	for i := range foods {
 		linked[i] = map[string]bool{}
-		for _, it := range fx.covered(f) {
-			linked[i][it.ID] = true
+		if i < len(linkedIDs) {
+			for _, id := range linkedIDs[i] {
+				linked[i][id] = true
+			}
 		}
 	}
 	var out []*recipesv1.RecipeSummary

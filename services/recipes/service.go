@@ -179,6 +179,7 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 	// name that finds nothing is refused before the search (see
 	// filterKeys), so no filter is ever silently dropped.
 	resolved := map[string]*recipesv1.Names{}
+	var foodsByName [][]string // each food name's ids, for textMatches
 	for _, f := range []struct {
 		res   mealie.Resource
 		field string
@@ -193,11 +194,14 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		if len(uniqueNames(f.names)) == 0 {
 			continue
 		}
-		keys, err := s.filterKeys(ctx, f.res, f.field, f.names, q.RequireAll, resolved)
+		keys, byName, err := s.filterKeys(ctx, f.res, f.field, f.names, q.RequireAll, resolved)
 		if err != nil {
 			return nil, err
 		}
 		*f.dst = keys
+		if f.res == mealie.Foods {
+			foodsByName = byName
+		}
 	}
 	out := &recipesv1.SearchRecipesResponse{Page: page, Limit: limit, Resolved: nilIfEmpty(resolved)}
 	res, err := s.mealie.ListRecipes(ctx, q)
@@ -219,7 +223,7 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		out.Items = append(out.Items, item)
 	}
 	if len(q.Foods) > 0 && page == 1 && q.Search == "" && q.Cookbook == "" {
-		more, err := s.textMatches(ctx, uniqueNames(m.GetFoods()), q, int(limit))
+		more, err := s.textMatches(ctx, uniqueNames(m.GetFoods()), foodsByName, q, int(limit))
 		if err != nil {
 			return nil, mealie.ConnectError(err)
 		}
