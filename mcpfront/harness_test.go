@@ -32,10 +32,10 @@ func newFakes(t *testing.T) *fakes {
 	t.Helper()
 	f := &fakes{recipes: newRecorder(), mealplan: newRecorder(), library: newRecorder(), pantry: newRecorder()}
 	mux := http.NewServeMux()
-	mux.Handle(recipesv1connect.NewRecipesServiceHandler(fakeRecipesService{f.recipes}))
-	mux.Handle(mealplanv1connect.NewMealPlanServiceHandler(fakeMealPlanService{f.mealplan}))
-	mux.Handle(libraryv1connect.NewLibraryServiceHandler(fakeLibraryService{f.library}))
-	mux.Handle(pantryv1connect.NewPantryServiceHandler(fakePantryService{f.pantry}))
+	f.recipes.mount(t, mux, recipesv1connect.RecipesServiceName)
+	f.mealplan.mount(t, mux, mealplanv1connect.MealPlanServiceName)
+	f.library.mount(t, mux, libraryv1connect.LibraryServiceName)
+	f.pantry.mount(t, mux, pantryv1connect.PantryServiceName)
 	srv := httptest.NewServer(mux) // binds 127.0.0.1
 	t.Cleanup(srv.Close)
 	hc := srv.Client()
