@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -20,91 +22,30 @@ import (
 // TestRefusedKind covers every block of the IANA special-purpose
 // registries that is not globally routable, at both ends where the block
 // is wider than one address, the IPv6 forms that embed IPv4, and public
-// addresses (including their embedded forms) that must stay allowed.
+// addresses (including their embedded forms) that must stay allowed; the
+// table is testdata/special-purpose-addresses.tsv.
 func TestRefusedKind(t *testing.T) {
-	for _, tc := range []struct{ addr, want string }{
-		// IPv4.
-		{"0.0.0.0", "this-network"},
-		{"0.255.255.255", "this-network"},
-		{"10.0.0.5", "private"},
-		{"10.255.255.255", "private"},
-		{"100.64.0.1", "shared (carrier-grade NAT)"},
-		{"100.101.102.103", "shared (carrier-grade NAT)"},
-		{"100.127.255.254", "shared (carrier-grade NAT)"},
-		{"127.0.0.1", "loopback"},
-		{"127.255.255.254", "loopback"},
-		{"169.254.169.254", "link-local"},
-		{"172.16.0.1", "private"},
-		{"172.31.255.255", "private"},
-		{"192.0.0.8", "IETF protocol assignment"},
-		{"192.0.0.170", "IETF protocol assignment"},
-		{"192.0.2.1", "documentation"},
-		{"192.88.99.1", "6to4 relay anycast (deprecated)"},
-		{"192.168.1.20", "private"},
-		{"198.18.0.1", "benchmarking"},
-		{"198.19.255.255", "benchmarking"},
-		{"198.51.100.7", "documentation"},
-		{"203.0.113.9", "documentation"},
-		{"224.0.0.1", "multicast"},
-		{"239.255.255.250", "multicast"},
-		{"240.0.0.1", "reserved"},
-		{"254.1.2.3", "reserved"},
-		{"255.255.255.255", "broadcast"},
-		// IPv6.
-		{"::", "unspecified"},
-		{"::1", "loopback"},
-		{"::ffff:127.0.0.1", "loopback"},
-		{"::ffff:100.64.0.1", "shared (carrier-grade NAT)"},
-		{"::7f00:1", "IPv4-compatible (deprecated)"},
-		{"::8.8.8.8", "IPv4-compatible (deprecated)"},
-		{"::ffff:0:a00:1", "reserved"},
-		{"64:ff9b::7f00:1", "NAT64 (embedding loopback 127.0.0.1)"},
-		{"64:ff9b::a9fe:a9fe", "NAT64 (embedding link-local 169.254.169.254)"},
-		{"64:ff9b::c0a8:114", "NAT64 (embedding private 192.168.1.20)"},
-		{"64:ff9b:1::a00:1", "local-use NAT64"},
-		{"64:ff9b:1:ffff::808:808", "local-use NAT64"},
-		{"100::1", "discard-only"},
-		{"100:0:0:1::1", "dummy"},
-		{"2001:0:4136:e378:8000:63bf:80ff:fffe", "Teredo (embedding loopback 127.0.0.1)"},
-		{"2001:0:a00:1::1", "Teredo (embedding private 10.0.0.1)"},
-		{"2001:2::1", "benchmarking"},
-		{"2001:10::1", "ORCHID (deprecated)"},
-		{"2001:1::1", "IETF protocol assignment"},
-		{"2001:db8::1", "documentation"},
-		{"2002:a00:1::1", "6to4 (embedding private 10.0.0.1)"},
-		{"2002:6440:1::", "6to4 (embedding shared (carrier-grade NAT) 100.64.0.1)"},
-		{"2002:7f00:1::1", "6to4 (embedding loopback 127.0.0.1)"},
-		{"3fff::1", "documentation"},
-		{"5f00::1", "segment routing"},
-		{"fc00::1", "unique-local"},
-		{"fd12:3456::1", "unique-local"},
-		{"fd7a:115c:a1e0::1", "unique-local"},
-		{"fe80::1", "link-local"},
-		{"fe80::1%eth0", "link-local"},
-		{"fec0::1", "site-local (deprecated)"},
-		{"feff::1", "site-local (deprecated)"},
-		{"ff02::1", "multicast"},
-		{"ff0e::1", "multicast"},
-		{"4000::1", "reserved"},
-		{"1::1", "reserved"},
-		// Globally routable.
-		{"93.184.216.34", ""},
-		{"8.8.8.8", ""},
-		{"100.63.255.255", ""},
-		{"100.128.0.0", ""},
-		{"172.32.0.1", ""},
-		{"198.17.255.255", ""},
-		{"198.20.0.0", ""},
-		{"223.255.255.255", ""},
-		{"::ffff:8.8.8.8", ""},
-		{"2606:4700::1111", ""},
-		{"64:ff9b::808:808", ""},
-		{"2002:808:808::1", ""},
-		{"2001:0:808:808:0:0:f7f7:f7f7", ""},
-	} {
-		if got := refusedKind(netip.MustParseAddr(tc.addr)); got != tc.want {
-			t.Errorf("refusedKind(%s) = %q, want %q", tc.addr, got, tc.want)
+	data, err := os.ReadFile("testdata/special-purpose-addresses.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for line := range strings.Lines(string(data)) {
+		line = strings.TrimRight(line, "\n")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
 		}
+		addr, want, ok := strings.Cut(line, "\t")
+		if !ok {
+			t.Fatalf("testdata line %q has no tab", line)
+		}
+		n++
+		if got := refusedKind(netip.MustParseAddr(addr)); got != want {
+			t.Errorf("refusedKind(%s) = %q, want %q", addr, got, want)
+		}
+	}
+	if n < 75 {
+		t.Fatalf("read %d addresses from testdata, want the whole table", n)
 	}
 	if got := refusedKind(netip.Addr{}); got == "" {
 		t.Error("the zero address is allowed")
