@@ -53,6 +53,21 @@ type Config struct {
 	OAuthState          string // SOUS_OAUTH_STATE: the OAuth SQLite store (default SOUS_DATA_DIR/oauth.sqlite)
 }
 
+// LoadRemotes reads the services' URLs and SOUS_SERVICE_TOKEN: all a
+// process that only calls the services needs of the front's configuration.
+// Each name is spelled where it is read, as everywhere in sous (the docs
+// test finds the variables by it); TestLoadRemotesReadsEveryURLVar holds
+// them to Services' URLVar.
+func LoadRemotes() Remotes {
+	return Remotes{
+		RecipesURL:  env.String("SOUS_RECIPES_URL", ""),
+		MealPlanURL: env.String("SOUS_MEALPLAN_URL", ""),
+		LibraryURL:  env.String("SOUS_LIBRARY_URL", ""),
+		PantryURL:   env.String("SOUS_PANTRY_URL", ""),
+		Token:       env.String("SOUS_SERVICE_TOKEN", ""),
+	}
+}
+
 // LoadConfig reads the front's configuration from the process environment
 // (a caller loads any .env first, see env.LoadDotEnv). Malformed booleans
 // are errors, since failing open on a safety flag is the wrong default, and
@@ -61,14 +76,8 @@ type Config struct {
 // such errors are joined.
 func LoadConfig() (Config, error) {
 	c := Config{
-		LogLevel: env.String("MEALIE_LOG_LEVEL", "info"),
-		Remotes: Remotes{
-			RecipesURL:  env.String("SOUS_RECIPES_URL", ""),
-			MealPlanURL: env.String("SOUS_MEALPLAN_URL", ""),
-			LibraryURL:  env.String("SOUS_LIBRARY_URL", ""),
-			PantryURL:   env.String("SOUS_PANTRY_URL", ""),
-			Token:       env.String("SOUS_SERVICE_TOKEN", ""),
-		},
+		LogLevel:    env.String("MEALIE_LOG_LEVEL", "info"),
+		Remotes:     LoadRemotes(),
 		Addr:        env.String("SOUS_MCP_ADDR", DefaultAddr),
 		Toolsets:    env.List("SOUS_TOOLSETS"),
 		URLSecret:   env.String("FOOD_MCP_URL_SECRET", ""),

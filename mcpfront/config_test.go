@@ -87,3 +87,28 @@ func TestResourceURL(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRemotesReadsEveryURLVar: the URL variable each Service names is
+// the one LoadRemotes reads into that service's field, and Dial gives that
+// service, and only it, a client.
+func TestLoadRemotesReadsEveryURLVar(t *testing.T) {
+	for _, s := range Services() {
+		t.Setenv(s.URLVar, "")
+	}
+	for _, s := range Services() {
+		t.Run(s.Name, func(t *testing.T) {
+			t.Setenv(s.URLVar, "http://127.0.0.1:9/"+s.Name)
+			r := LoadRemotes()
+			if got := *s.URL(&r); got != "http://127.0.0.1:9/"+s.Name {
+				t.Errorf("LoadRemotes with %s set: the %s URL is %q", s.URLVar, s.Name, got)
+			}
+			b := r.Dial()
+			on := map[string]bool{"recipes": b.Recipes != nil, "mealplan": b.MealPlan != nil, "library": b.Library != nil, "pantry": b.Pantry != nil}
+			for name, present := range on {
+				if present != (name == s.Name) {
+					t.Errorf("with only %s set, the %s client present = %v", s.URLVar, name, present)
+				}
+			}
+		})
+	}
+}

@@ -41,37 +41,54 @@ import (
 func (r Remotes) Dial() Backends {
 	opts := []connect.ClientOption{connect.WithInterceptors(svcauth.ClientInterceptor(r.Token))}
 	var b Backends
-	if r.RecipesURL != "" {
-		b.Recipes = recipesv1connect.NewRecipesServiceClient(serve.HTTPClient(r.RecipesURL), r.RecipesURL, opts...)
-	}
-	if r.MealPlanURL != "" {
-		b.MealPlan = mealplanv1connect.NewMealPlanServiceClient(serve.HTTPClient(r.MealPlanURL), r.MealPlanURL, opts...)
-	}
-	if r.LibraryURL != "" {
-		b.Library = libraryv1connect.NewLibraryServiceClient(serve.HTTPClient(r.LibraryURL), r.LibraryURL, opts...)
-	}
-	if r.PantryURL != "" {
-		b.Pantry = pantryv1connect.NewPantryServiceClient(serve.HTTPClient(r.PantryURL), r.PantryURL, opts...)
+	for _, s := range Services() {
+		if u := *s.URL(&r); u != "" {
+			s.Client(&b, serve.HTTPClient(u), u, opts...)
+		}
 	}
 	return b
 }
 
-// remoteService is one service the front calls, with the variable naming
-// its URL and the toolsets whose tools call it (shopping lives in
-// mealplan).
-type remoteService struct {
-	variable string
-	toolsets []string
-	// url points at the service's URL in a Remotes.
-	url func(*Remotes) *string
+// Service is one sous service as the front reaches it. The table of them
+// (Services) is the one place a service's URL variable, toolsets and
+// client are declared: the front reads it, and so does cmd/sous's service
+// table, which adds what it takes to run a service in-process.
+type Service struct {
+	// Name is the short name --services and the log lines use.
+	Name string
+	// URLVar is the variable naming a remote instance's URL.
+	URLVar string
+	// Toolsets are the toolsets whose tools call the service (shopping
+	// lives in mealplan).
+	Toolsets []string
+	// URL points at the service's URL in a Remotes.
+	URL func(*Remotes) *string
+	// Client sets the service's client in b to one that reaches base
+	// through hc.
+	Client func(b *Backends, hc connect.HTTPClient, base string, opts ...connect.ClientOption)
 }
 
-// remoteServices lists the services in the order their log lines come.
-var remoteServices = []remoteService{
-	{"SOUS_RECIPES_URL", []string{ToolsetRecipes}, func(r *Remotes) *string { return &r.RecipesURL }},
-	{"SOUS_MEALPLAN_URL", []string{ToolsetMealPlan, ToolsetShopping}, func(r *Remotes) *string { return &r.MealPlanURL }},
-	{"SOUS_LIBRARY_URL", []string{ToolsetLibrary}, func(r *Remotes) *string { return &r.LibraryURL }},
-	{"SOUS_PANTRY_URL", []string{ToolsetPantry}, func(r *Remotes) *string { return &r.PantryURL }},
+// Services returns the services in the order the front's log lines name
+// them.
+func Services() []Service {
+	return []Service{
+		{"recipes", "SOUS_RECIPES_URL", []string{ToolsetRecipes}, func(r *Remotes) *string { return &r.RecipesURL },
+			func(b *Backends, hc connect.HTTPClient, base string, opts ...connect.ClientOption) {
+				b.Recipes = recipesv1connect.NewRecipesServiceClient(hc, base, opts...)
+			}},
+		{"mealplan", "SOUS_MEALPLAN_URL", []string{ToolsetMealPlan, ToolsetShopping}, func(r *Remotes) *string { return &r.MealPlanURL },
+			func(b *Backends, hc connect.HTTPClient, base string, opts ...connect.ClientOption) {
+				b.MealPlan = mealplanv1connect.NewMealPlanServiceClient(hc, base, opts...)
+			}},
+		{"library", "SOUS_LIBRARY_URL", []string{ToolsetLibrary}, func(r *Remotes) *string { return &r.LibraryURL },
+			func(b *Backends, hc connect.HTTPClient, base string, opts ...connect.ClientOption) {
+				b.Library = libraryv1connect.NewLibraryServiceClient(hc, base, opts...)
+			}},
+		{"pantry", "SOUS_PANTRY_URL", []string{ToolsetPantry}, func(r *Remotes) *string { return &r.PantryURL },
+			func(b *Backends, hc connect.HTTPClient, base string, opts ...connect.ClientOption) {
+				b.Pantry = pantryv1connect.NewPantryServiceClient(hc, base, opts...)
+			}},
+	}
 }
 
 // RemoteBackends dials (Remotes.Dial) the services that the toolsets
@@ -88,23 +105,23 @@ func RemoteBackends(r Remotes, toolsets []string, logger *slog.Logger) Backends 
 		return len(toolsets) == 0 || slices.ContainsFunc(toolsets, func(e string) bool { return strings.EqualFold(strings.TrimSpace(e), ts) })
 	}
 	want := r
-	for _, s := range remoteServices {
+	for _, s := range Services() {
 		var on []string
-		for _, ts := range s.toolsets {
+		for _, ts := range s.Toolsets {
 			if enabled(ts) {
 				on = append(on, ts)
 			}
 		}
 		if len(on) == 0 {
-			*s.url(&want) = ""
+			*s.URL(&want) = ""
 			continue
 		}
-		if *s.url(&want) == "" {
+		if *s.URL(&want) == "" {
 			noun, pron := "toolset", "it"
 			if len(on) > 1 {
 				noun, pron = "toolsets", "them"
 			}
-			logger.Info(fmt.Sprintf("%s %s off: set %s to turn %s on", strings.Join(on, ", "), noun, s.variable, pron))
+			logger.Info(fmt.Sprintf("%s %s off: set %s to turn %s on", strings.Join(on, ", "), noun, s.URLVar, pron))
 		}
 	}
 	return want.Dial()

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/souskitchen/sous/cmd/internal/stack"
 	"github.com/souskitchen/sous/internal/foodapiproc"
 	"github.com/souskitchen/sous/internal/mealieemu"
 	"github.com/souskitchen/sous/internal/serve"
@@ -28,7 +29,7 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	addr := fs.String("addr", mcpfront.DefaultAddr, "MCP listen address")
-	connectAddr := fs.String("connect-addr", defaultServeAddr, "Connect API listen address")
+	connectAddr := fs.String("connect-addr", stack.DefaultServeAddr, "Connect API listen address")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
@@ -64,11 +65,11 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			foodNote = fa.BaseURL + "  (token: " + fa.Token + ")"
 		}
 	}
-	st, err := newStack(cfg, servicesForToolsets(cfg.Toolsets), false, logger)
+	st, err := stack.New(cfg, stack.ForToolsets(cfg.Toolsets), stack.Front, logger)
 	if err != nil {
 		return err
 	}
-	stopLocal := st.start()
+	stopLocal := st.Start()
 	defer stopLocal()
 	// The demo's Connect API is for local exploration with buf curl or
 	// grpcurl; it uses SOUS_SERVICE_TOKEN when one is set.
@@ -79,11 +80,11 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	connectCtx, stopConnect := context.WithCancel(ctx)
 	connectDone := make(chan error, 1)
 	go func() {
-		connectDone <- serve.Run(connectCtx, serve.NewServer(serve.Handler(cfg.Remotes.Token, st.local...), logger), ln)
+		connectDone <- serve.Run(connectCtx, serve.NewServer(serve.Handler(cfg.Remotes.Token, st.Local()...), logger), ln)
 	}()
 	defer func() { stopConnect(); <-connectDone }()
 
-	servers, err := startFront(ctx, cfg, st.backends(), logger)
+	servers, err := startFront(ctx, cfg, st.Backends(), logger)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/souskitchen/sous/cmd/internal/stack"
 	"github.com/souskitchen/sous/internal/env"
 	"github.com/souskitchen/sous/internal/logs"
 	"github.com/souskitchen/sous/internal/serve"
@@ -97,8 +98,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func setup(stderr io.Writer) (config, *slog.Logger, error) {
-	cfg, err := loadConfig()
+func setup(stderr io.Writer) (stack.Config, *slog.Logger, error) {
+	cfg, err := stack.LoadConfig()
 	if err != nil {
 		return cfg, nil, err
 	}
@@ -125,48 +126,29 @@ func cmdServe(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	list := fs.String("services", strings.Join(serviceNames, ","), "comma-separated services to run")
+	list := fs.String("services", strings.Join(stack.Names, ","), "comma-separated services to run")
 	addr := fs.String("addr", cfg.ServeAddr, "listen address (SOUS_SERVE_ADDR)")
 	if err := parse(fs, args, stderr); err != nil {
 		return err
 	}
 	explicit := false
 	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "services" })
-	st, err := newStack(cfg, serveServices(cfg, *list, explicit), true, logger)
+	st, err := stack.New(cfg, stack.ServeServices(cfg, *list, explicit), stack.Serve, logger)
 	if err != nil {
 		return err
 	}
 	// Services called by the ones asked for and built here (recipes for
 	// mealplan, say) are served too; calls between them stay in-process.
-	stopLocal := st.start()
+	stopLocal := st.Start()
 	defer stopLocal()
 	if cfg.Remotes.Token == "" {
 		logger.Warn("SOUS_SERVICE_TOKEN is not set: the services accept any caller; set it before exposing them beyond this host")
 	}
-	return serve.ListenAndServe(ctx, *addr, serve.Handler(cfg.Remotes.Token, st.local...), logger)
-}
-
-// serveServices are the services `sous serve` is asked to run: the
-// --services list, or by default every service except the pantry when the
-// food API is not configured. A homelab with only Mealie then serves the
-// Mealie services (newStack says in one line what would turn the pantry
-// on), while a pantry named in --services without its backend still stops
-// sous with exit status 2.
-func serveServices(cfg config, list string, explicit bool) []string {
-	var names []string
-	for _, n := range strings.Split(list, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			if svc, ok := lookup(n); ok && !explicit && svc.optional && !svc.backend.configured(cfg) {
-				continue
-			}
-			names = append(names, n)
-		}
-	}
-	return names
+	return serve.ListenAndServe(ctx, *addr, serve.Handler(cfg.Remotes.Token, st.Local()...), logger)
 }
 
 // cmdMCP runs the MCP front over stdio or Streamable HTTP, with each
-// service in this process or remote (see newStack).
+// service in this process or remote (see stack.New).
 func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cfg, logger, err := setup(stderr)
 	if err != nil {
@@ -184,13 +166,13 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return errUsage
 	}
 	cfg.Addr = *addr
-	st, err := newStack(cfg, servicesForToolsets(cfg.Toolsets), false, logger)
+	st, err := stack.New(cfg, stack.ForToolsets(cfg.Toolsets), stack.Front, logger)
 	if err != nil {
 		return err
 	}
-	stopLocal := st.start()
+	stopLocal := st.Start()
 	defer stopLocal()
-	servers, err := startFront(ctx, cfg, st.backends(), logger)
+	servers, err := startFront(ctx, cfg, st.Backends(), logger)
 	if err != nil {
 		return err
 	}
@@ -203,7 +185,7 @@ func cmdMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 // startFront probes the backends, logs the startup line and builds the MCP
 // servers (mcpfront.Start), saying which variables configure a backend
 // when none is.
-func startFront(ctx context.Context, cfg config, b mcpfront.Backends, logger *slog.Logger) (mcpfront.Servers, error) {
+func startFront(ctx context.Context, cfg stack.Config, b mcpfront.Backends, logger *slog.Logger) (mcpfront.Servers, error) {
 	s, err := mcpfront.Start(ctx, cfg.Config, b, logger)
 	if errors.Is(err, mcpfront.ErrNoBackends) {
 		return s, fmt.Errorf("%w: set MEALIE_URL and MEALIE_API_TOKEN, or FOOD_API_BASE and FOOD_API_TOKEN (or run `sous demo`)", err)

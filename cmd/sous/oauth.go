@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/souskitchen/sous/cmd/internal/stack"
 	"github.com/souskitchen/sous/mcpfront/oauth"
 )
 
@@ -37,7 +38,7 @@ func cmdOAuth(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return hashPassphrase(stdin, stdout)
 	}
-	cfg, err := loadConfig()
+	cfg, err := stack.LoadConfig()
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,8 @@
 // MCP front reaches the services only through their Connect clients, a
 // service reaches no other service except through Connect (the shared
 // Mealie client in services/internal is the one package they share),
+// services are built only by the binaries, from one service table
+// (cmd/internal/stack),
 // mcpfront's argument checker (mcpfront/internal/toolschema) imports
 // nothing of sous, and product code links no test machinery, so what
 // ships is what runs.
@@ -48,7 +50,6 @@ var testMachinery = []string{
 	"testing/",
 	"net/http/httptest",
 	module + "/internal/mealieemu/mealietest",
-	module + "/services/internal/probetest",
 	module + "/integration/",
 	"github.com/testcontainers/",
 	"go.uber.org/goleak",
@@ -56,13 +57,11 @@ var testMachinery = []string{
 }
 
 // testHelpers are sous packages that are test machinery themselves: the
-// harness and suites under integration/, the emulator's NewServer(t) and
-// the service commands' startup-probe test.
+// harness and suites under integration/ and the emulator's NewServer(t).
 var testHelpers = []string{
 	module + "/integration",
 	module + "/integration/",
 	module + "/internal/mealieemu/mealietest",
-	module + "/services/internal/probetest",
 }
 
 // matches reports whether path is one of the entries, an entry ending in
@@ -77,7 +76,7 @@ func matches(path string, entries []string) bool {
 }
 
 // service returns the service a package belongs to ("recipes" for
-// services/recipes/cmd/recipes), "" when it is not under services/.
+// services/recipes/internal/x), "" when it is not under services/.
 func service(path string) string {
 	rest, ok := strings.CutPrefix(path, module+"/services/")
 	if !ok {
@@ -109,6 +108,16 @@ var rules = []rule{
 			return ""
 		}
 		return "services call each other through Connect clients; only services/internal is shared"
+	}},
+	{"only the binaries wire services", func(importer, dep string, direct bool) string {
+		to := service(dep)
+		if !direct || to == "" || to == "internal" || service(importer) != "" ||
+			strings.HasPrefix(importer, module+"/cmd/") || matches(importer, testHelpers) {
+			return ""
+		}
+		// The service table (cmd/internal/stack) is where a service is
+		// built; a shared package that built one would be a second table.
+		return "services are built only under cmd/, from the service table"
 	}},
 	{"mcpfront's schema checker imports nothing of sous", func(importer, dep string, direct bool) string {
 		if !strings.HasPrefix(importer, toolschema) || !strings.HasPrefix(dep, module+"/") {
@@ -160,8 +169,8 @@ func TestRules(t *testing.T) {
 		emulator = module + "/internal/mealieemu"
 		helper   = module + "/internal/mealieemu/mealietest"
 		harness  = module + "/integration/harness"
-		probe    = module + "/services/internal/probetest"
 		sous     = module + "/cmd/sous"
+		table    = module + "/cmd/internal/stack"
 	)
 	cases := []struct {
 		name    string
@@ -171,11 +180,15 @@ func TestRules(t *testing.T) {
 		{"mcpfront over a Connect client", pkg{ImportPath: front, Imports: []string{gen}}, false},
 		{"mcpfront importing a service", pkg{ImportPath: front, Imports: []string{recipes}}, true},
 		{"mcpfront's command importing a service", pkg{ImportPath: front + "/cmd/mcpfront", Imports: []string{pantry}}, true},
-		{"a service importing its own subpackage", pkg{ImportPath: recipes + "/cmd/recipes", Imports: []string{recipes}}, false},
+		{"a service importing its own subpackage", pkg{ImportPath: recipes, Imports: []string{recipes + "/internal/x"}}, false},
 		{"a service importing the shared Mealie client", pkg{ImportPath: recipes, Imports: []string{shared}}, false},
 		{"a service importing another service", pkg{ImportPath: recipes, Imports: []string{pantry}}, true},
 		{"a service linking another only through a third package", pkg{ImportPath: recipes, Imports: []string{gen}, Deps: []string{pantry}}, false},
 		{"the sous binary wiring the services", pkg{ImportPath: sous, Imports: []string{recipes, pantry, front}}, false},
+		{"the service table wiring the services", pkg{ImportPath: table, Imports: []string{recipes, pantry, front}}, false},
+		{"a service binary over the service table", pkg{ImportPath: module + "/cmd/recipes", Imports: []string{table}}, false},
+		{"a shared package building a service", pkg{ImportPath: module + "/internal/serve", Imports: []string{recipes}}, true},
+		{"a shared package on the services' Mealie client", pkg{ImportPath: module + "/internal/serve", Imports: []string{shared}}, false},
 		{"the sous binary running the emulator", pkg{ImportPath: sous, Imports: []string{emulator}}, false},
 		{"the schema checker on the standard library and jsonschema", pkg{ImportPath: toolschema, Imports: []string{"regexp", "github.com/google/jsonschema-go/jsonschema"}}, false},
 		{"the schema checker importing the tools", pkg{ImportPath: toolschema, Imports: []string{front}}, true},
@@ -190,8 +203,6 @@ func TestRules(t *testing.T) {
 		{"product code importing the integration harness", pkg{ImportPath: sous, Imports: []string{harness}}, true},
 		{"the emulator's test helper importing testing", pkg{ImportPath: helper, Imports: []string{"testing", emulator}}, false},
 		{"the integration harness importing httptest", pkg{ImportPath: harness, Imports: []string{"net/http/httptest", helper}}, false},
-		{"the probe test helper importing httptest", pkg{ImportPath: probe, Imports: []string{"testing", "net/http/httptest"}}, false},
-		{"a service command importing the probe test helper", pkg{ImportPath: recipes + "/cmd/recipes", Imports: []string{probe}}, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -218,7 +229,7 @@ func TestLayering(t *testing.T) {
 	}
 	// A graph without the services, mcpfront and the sous binary would
 	// pass every rule; make sure the workspace was read.
-	for _, want := range []string{module + "/cmd/sous", module + "/mcpfront", module + "/services/recipes", module + "/internal/mealieemu", toolschema} {
+	for _, want := range []string{module + "/cmd/sous", module + "/cmd/internal/stack", module + "/mcpfront", module + "/services/recipes", module + "/internal/mealieemu", toolschema} {
 		if !slices.ContainsFunc(pkgs, func(p pkg) bool { return p.ImportPath == want }) {
 			t.Fatalf("go list did not list %s; is go.work in use?", want)
 		}

@@ -37,7 +37,7 @@ type Setup struct {
 	ReadOnly bool
 }
 
-// Command is one service's own binary (services/<name>/cmd/<name>), for a
+// Command is one service's own binary (cmd/<name>, built by cmd/internal/stack.Command), for a
 // deployment that runs each service in its own container.
 type Command struct {
 	// Name prefixes the command's error messages ("recipes: ...").

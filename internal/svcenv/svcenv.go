@@ -1,11 +1,11 @@
 // Package svcenv reads the backend settings of the four services from the
 // environment, once for `sous` (cmd/sous, which runs them in one process)
-// and the single-service commands (services/<name>/cmd/<name>) alike, so a
+// and the single-service commands (cmd/<name>) alike, so a
 // variable's name, its default and the error for a malformed value are
 // written in one place. Each reader reads only its own variables: the
 // pantry command never fails on a malformed MEALIE_VERIFY_SSL it does not
-// use. The listen addresses (SOUS_<NAME>_ADDR) stay in each command's
-// main, beside the port it documents.
+// use (each row of cmd/internal/stack's service table lists what it
+// reads). The listen addresses (SOUS_<NAME>_ADDR) are read in that table.
 package svcenv
 
 import "github.com/souskitchen/sous/internal/env"

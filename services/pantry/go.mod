@@ -12,10 +12,7 @@ require (
 )
 
 require (
-	connectrpc.com/grpchealth v1.5.0 // indirect
-	connectrpc.com/grpcreflect v1.3.1 // indirect
 	github.com/gertd/go-pluralize v0.2.1 // indirect
-	github.com/joho/godotenv v1.5.1 // indirect
 	golang.org/x/text v0.44.0 // indirect
 )
 

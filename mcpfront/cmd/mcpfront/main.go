@@ -1,5 +1,5 @@
 // Command mcpfront serves sous's MCP front alone, for a deployment that
-// runs each service in its own container (services/<name>/cmd/<name>):
+// runs each service in its own container (cmd/<name>):
 // every tool call goes over the network to a remote sous service, and
 // nothing here talks to Mealie or the food API. `sous mcp` runs the same
 // front (the mcpfront package's Start, ListenAndServe and RunStdio) with

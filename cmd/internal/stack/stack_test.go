@@ -1,4 +1,4 @@
-package main
+package stack
 
 import (
 	"bytes"
@@ -22,35 +22,35 @@ func TestServicesForToolsets(t *testing.T) {
 		{[]string{" Library "}, []string{"library"}},
 	}
 	for _, tt := range tests {
-		if got := servicesForToolsets(tt.toolsets); !slices.Equal(got, tt.want) {
-			t.Errorf("servicesForToolsets(%v) = %v, want %v", tt.toolsets, got, tt.want)
+		if got := ForToolsets(tt.toolsets); !slices.Equal(got, tt.want) {
+			t.Errorf("ForToolsets(%v) = %v, want %v", tt.toolsets, got, tt.want)
 		}
 	}
 }
 
 func TestNewStack(t *testing.T) {
-	mealie := config{Mealie: svcenv.Mealie{URL: "http://127.0.0.1:9", Token: "t", VerifySSL: true}}
-	food := config{FoodAPI: svcenv.FoodAPI{Base: "http://127.0.0.1:9/api", Token: "t"}}
+	mealie := Config{Mealie: svcenv.Mealie{URL: "http://127.0.0.1:9", Token: "t", VerifySSL: true}}
+	food := Config{FoodAPI: svcenv.FoodAPI{Base: "http://127.0.0.1:9/api", Token: "t"}}
 	both := mealie
 	both.FoodAPI = food.FoodAPI
-	remote := config{Config: mcpfront.Config{Remotes: mcpfront.Remotes{RecipesURL: "http://127.0.0.1:9", Token: "s"}}}
+	remote := Config{Config: mcpfront.Config{Remotes: mcpfront.Remotes{RecipesURL: "http://127.0.0.1:9", Token: "s"}}}
 	tests := []struct {
 		name      string
-		cfg       config
+		cfg       Config
 		want      []string
-		strict    bool
+		mode      Mode
 		wantLocal []string
 		wantOn    []string // clients present
 		wantLog   []string
 		wantErr   string
 	}{
 		{
-			name: "Mealie only: the pantry is off, with the variables to set", cfg: mealie, want: servicesForToolsets(nil),
+			name: "Mealie only: the pantry is off, with the variables to set", cfg: mealie, want: ForToolsets(nil),
 			wantLocal: []string{"recipes", "mealplan", "library"}, wantOn: []string{"recipes", "mealplan", "library"},
 			wantLog: []string{"pantry toolset off: set FOOD_API_BASE and FOOD_API_TOKEN (or SOUS_PANTRY_URL) to turn it on"},
 		},
 		{
-			name: "food API only: the Mealie toolsets are off", cfg: food, want: servicesForToolsets(nil),
+			name: "food API only: the Mealie toolsets are off", cfg: food, want: ForToolsets(nil),
 			wantLocal: []string{"pantry"}, wantOn: []string{"pantry"},
 			wantLog: []string{"recipes, mealplan, shopping, library toolsets off: set MEALIE_URL and MEALIE_API_TOKEN (or SOUS_RECIPES_URL, SOUS_MEALPLAN_URL, SOUS_LIBRARY_URL) to turn them on"},
 		},
@@ -66,30 +66,48 @@ func TestNewStack(t *testing.T) {
 			wantLog: []string{"no pantry configured"},
 		},
 		{
-			name: "serve refuses a service without its backend", cfg: food, want: []string{"recipes"}, strict: true,
+			name: "serve refuses a service without its backend", cfg: food, want: []string{"recipes"}, mode: Serve,
 			wantErr: "the recipes service cannot run: set MEALIE_URL and MEALIE_API_TOKEN",
 		},
 		{
-			name: "a toolset chosen names only itself", cfg: config{Config: mcpfront.Config{Toolsets: []string{"shopping"}}}, want: servicesForToolsets([]string{"shopping"}),
+			name: "a toolset chosen names only itself", cfg: Config{Config: mcpfront.Config{Toolsets: []string{"shopping"}}}, want: ForToolsets([]string{"shopping"}),
 			wantLog: []string{"shopping toolset off: set MEALIE_URL and MEALIE_API_TOKEN (or SOUS_RECIPES_URL, SOUS_MEALPLAN_URL) to turn it on"},
 		},
 		{
 			name: "serve with only Mealie runs the Mealie services, saying how to add the pantry", cfg: mealie,
-			want: serveServices(mealie, strings.Join(serviceNames, ","), false), strict: true,
+			want: ServeServices(mealie, strings.Join(Names, ","), false), mode: Serve,
 			wantLocal: []string{"recipes", "mealplan", "library"}, wantOn: []string{"recipes", "mealplan", "library"},
 			wantLog: []string{"pantry service off: set FOOD_API_BASE and FOOD_API_TOKEN to serve it"},
 		},
 		{
 			name: "serve --services naming the pantry still needs the food API", cfg: mealie,
-			want: serveServices(mealie, "pantry,recipes", true), strict: true,
+			want: ServeServices(mealie, "pantry,recipes", true), mode: Serve,
 			wantErr: "the pantry service cannot run: set FOOD_API_BASE and FOOD_API_TOKEN",
 		},
-		{name: "unknown service", cfg: both, want: []string{"desserts"}, strict: true, wantErr: `unknown service "desserts"`},
+		{name: "unknown service", cfg: both, want: []string{"desserts"}, mode: Serve, wantErr: `unknown service "desserts"`},
+		{
+			name: "one binary: mealplan here, recipes at its own binary's address, no pantry said once", cfg: both,
+			want: []string{"mealplan"}, mode: Single,
+			wantLocal: []string{"mealplan"}, wantOn: []string{"recipes", "mealplan"},
+			wantLog: []string{"SOUS_PANTRY_URL is not set: running without the pantry"},
+		},
+		{
+			name: "one binary: library uses no pantry, so says nothing of it", cfg: mealie, want: []string{"library"}, mode: Single,
+			wantLocal: []string{"library"}, wantOn: []string{"recipes", "library"},
+		},
+		{
+			name: "one binary: its own URL set (a shared environment) still runs it here", cfg: mealiePantryRemote(mealie),
+			want: []string{"recipes"}, mode: Single, wantLocal: []string{"recipes"}, wantOn: []string{"recipes", "pantry"},
+		},
+		{
+			name: "one binary: the pantry without the food API", cfg: mealie, want: []string{"pantry"}, mode: Single,
+			wantErr: "the pantry service cannot run: set FOOD_API_BASE and FOOD_API_TOKEN",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var logs bytes.Buffer
-			s, err := newStack(tt.cfg, tt.want, tt.strict, slog.New(slog.NewTextHandler(&logs, nil)))
+			s, err := New(tt.cfg, tt.want, tt.mode, slog.New(slog.NewTextHandler(&logs, nil)))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -101,7 +119,7 @@ func TestNewStack(t *testing.T) {
 			}
 			var local []string
 			for _, svc := range s.local {
-				for _, n := range serviceNames {
+				for _, n := range Names {
 					if strings.Contains(strings.ToLower(svc.Name), "."+n+".") {
 						local = append(local, n)
 					}
@@ -110,7 +128,7 @@ func TestNewStack(t *testing.T) {
 			if !slices.Equal(local, tt.wantLocal) {
 				t.Errorf("local services = %v, want %v", local, tt.wantLocal)
 			}
-			b := s.backends()
+			b := s.Backends()
 			on := map[string]bool{"recipes": b.Recipes != nil, "mealplan": b.MealPlan != nil, "library": b.Library != nil, "pantry": b.Pantry != nil}
 			for n, present := range on {
 				if present != slices.Contains(tt.wantOn, n) {
@@ -157,30 +175,30 @@ func TestServiceTable(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if serviceTable[i].name != tt.name {
-				t.Fatalf("serviceTable[%d] is %s, want %s (build order)", i, serviceTable[i].name, tt.name)
+			if serviceTable[i].name() != tt.name {
+				t.Fatalf("serviceTable[%d] is %s, want %s (build order)", i, serviceTable[i].name(), tt.name)
 			}
-			if serviceTable[i].urlVar != tt.urlVar {
-				t.Errorf("urlVar = %s, want %s", serviceTable[i].urlVar, tt.urlVar)
+			if serviceTable[i].front.URLVar != tt.urlVar {
+				t.Errorf("urlVar = %s, want %s", serviceTable[i].front.URLVar, tt.urlVar)
 			}
 			for _, ts := range tt.toolsets {
-				if got := servicesForToolsets([]string{ts}); !slices.Equal(got, []string{tt.name}) {
-					t.Errorf("servicesForToolsets(%s) = %v, want [%s]", ts, got, tt.name)
+				if got := ForToolsets([]string{ts}); !slices.Equal(got, []string{tt.name}) {
+					t.Errorf("ForToolsets(%s) = %v, want [%s]", ts, got, tt.name)
 				}
 			}
 			// Its URL set and nothing else: remote, nothing built here.
-			var remote config
+			var remote Config
 			tt.remote(&remote.Remotes)
-			s, err := newStack(remote, []string{tt.name}, false, quiet)
+			s, err := New(remote, []string{tt.name}, Front, quiet)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !tt.client(s.backends()) || len(s.local) != 0 {
-				t.Errorf("with %s set: client present %v, local %d, want a remote client only", tt.urlVar, tt.client(s.backends()), len(s.local))
+			if !tt.client(s.Backends()) || len(s.local) != 0 {
+				t.Errorf("with %s set: client present %v, local %d, want a remote client only", tt.urlVar, tt.client(s.Backends()), len(s.local))
 			}
 			// Named to `sous serve` with no backend (its URL set is not
 			// enough: serve runs what it is asked for itself).
-			if _, err := newStack(remote, []string{tt.name}, true, quiet); err == nil || err.Error() != tt.missing {
+			if _, err := New(remote, []string{tt.name}, Serve, quiet); err == nil || err.Error() != tt.missing {
 				t.Errorf("serve without a backend: err = %v, want %q", err, tt.missing)
 			}
 		})
@@ -188,70 +206,34 @@ func TestServiceTable(t *testing.T) {
 }
 
 func TestServeServices(t *testing.T) {
-	mealie := config{Mealie: svcenv.Mealie{URL: "http://127.0.0.1:9", Token: "t"}}
+	mealie := Config{Mealie: svcenv.Mealie{URL: "http://127.0.0.1:9", Token: "t"}}
 	both := mealie
 	both.FoodAPI = svcenv.FoodAPI{Base: "http://127.0.0.1:9/api", Token: "t"}
-	all := strings.Join(serviceNames, ",")
+	all := strings.Join(Names, ",")
 	tests := []struct {
 		name     string
-		cfg      config
+		cfg      Config
 		list     string
 		explicit bool
 		want     []string
 	}{
-		{"default, food API configured: all four", both, all, false, serviceNames},
+		{"default, food API configured: all four", both, all, false, Names},
 		{"default, no food API: the pantry is left out", mealie, all, false, []string{"recipes", "mealplan", "library"}},
 		{"explicit list is kept as given", mealie, " pantry, recipes ,", true, []string{"pantry", "recipes"}},
 		{"explicit list without the pantry", mealie, "recipes", true, []string{"recipes"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := serveServices(tt.cfg, tt.list, tt.explicit); !slices.Equal(got, tt.want) {
-				t.Errorf("serveServices(%q, explicit=%v) = %v, want %v", tt.list, tt.explicit, got, tt.want)
+			if got := ServeServices(tt.cfg, tt.list, tt.explicit); !slices.Equal(got, tt.want) {
+				t.Errorf("ServeServices(%q, explicit=%v) = %v, want %v", tt.list, tt.explicit, got, tt.want)
 			}
 		})
 	}
 }
 
-// TestServeWithoutFoodAPI runs `sous serve` with only Mealie configured: by
-// default it gets as far as listening (an unusable --addr then stops it, so
-// nothing binds) having left the pantry out with one line; with the pantry
-// named in --services it stops first, naming the variables.
-func TestServeWithoutFoodAPI(t *testing.T) {
-	t.Setenv("MEALIE_URL", "http://127.0.0.1:9")
-	t.Setenv("MEALIE_API_TOKEN", "t")
-	for _, v := range []string{"FOOD_API_BASE", "FOOD_API_TOKEN", "SOUS_PANTRY_URL", "SOUS_RECIPES_URL", "SOUS_MEALPLAN_URL", "SOUS_LIBRARY_URL", "SOUS_TOOLSETS", "MEALIE_LOG_LEVEL"} {
-		t.Setenv(v, " ") // blank: the default, and a .env cannot fill it in
-	}
-	tests := []struct {
-		name      string
-		args      []string
-		want      string
-		wantNot   string
-		wantLines int // lines mentioning the pantry
-	}{
-		{"default", []string{"serve", "--addr", "127.0.0.1:-1"}, "pantry service off: set FOOD_API_BASE and FOOD_API_TOKEN", "cannot run", 1},
-		{"explicit", []string{"serve", "--services", "pantry,recipes", "--addr", "127.0.0.1:-1"}, "sous: the pantry service cannot run: set FOOD_API_BASE and FOOD_API_TOKEN", "pantry service off", 1},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			if code := run(tt.args, strings.NewReader(""), &stdout, &stderr); code != exitStartup {
-				t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitStartup, stderr.String())
-			}
-			out := stderr.String()
-			if !strings.Contains(out, tt.want) || strings.Contains(out, tt.wantNot) {
-				t.Errorf("stderr lacks %q or has %q:\n%s", tt.want, tt.wantNot, out)
-			}
-			n := 0
-			for _, line := range strings.Split(out, "\n") {
-				if strings.Contains(strings.ToLower(line), "pantry") {
-					n++
-				}
-			}
-			if n != tt.wantLines {
-				t.Errorf("%d lines mention the pantry, want %d:\n%s", n, tt.wantLines, out)
-			}
-		})
-	}
+// mealiePantryRemote is c with the recipes and pantry URLs set, as a
+// compose file's shared environment sets them for every service.
+func mealiePantryRemote(c Config) Config {
+	c.Remotes = mcpfront.Remotes{RecipesURL: "http://recipes:8080", PantryURL: "http://pantry:8080"}
+	return c
 }
