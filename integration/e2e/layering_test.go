@@ -49,6 +49,7 @@ var testMachinery = []string{
 	"net/http/httptest",
 	module + "/internal/mealieemu/mealietest",
 	module + "/services/internal/probetest",
+	module + "/mcpfront/oauth/oauthtest",
 	module + "/integration/",
 	"github.com/testcontainers/",
 	"go.uber.org/goleak",
