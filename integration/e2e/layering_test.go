@@ -50,6 +50,7 @@ var testMachinery = []string{
 	"testing/",
 	"net/http/httptest",
 	module + "/internal/mealieemu/mealietest",
+	module + "/mcpfront/oauth/oauthtest",
 	module + "/integration/",
 	"github.com/testcontainers/",
 	"go.uber.org/goleak",

@@ -1,23 +1,17 @@
+// The authorization endpoint: checking an authorization request (client,
+// redirect URI, PKCE, resource, scope) and holding it as a pending consent
+// until the owner answers it (consent.go).
+
 package oauth
 
 import (
 	"crypto/rand"
-	"crypto/subtle"
-	"database/sql"
-	_ "embed"
 	"encoding/base64"
-	"html/template"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 )
-
-//go:embed consent.html
-var consentHTML string
-
-var consentPage = template.Must(template.New("consent").Parse(consentHTML))
 
 // pendingConsent is an authorization request waiting for the owner's
 // answer. It lives in memory: a restart mid-consent just means starting the
@@ -39,30 +33,6 @@ type pendingConsent struct {
 	expires       time.Time
 	addr          string // addrKey of the request that opened it
 	seq           uint64 // opening order, to find an address's oldest
-}
-
-// scopeText describes each scope on the consent page.
-var scopeText = map[string]string{
-	ScopeRead:  "read recipes, meal plans, shopping lists and the pantry",
-	ScopeWrite: "change them: create, edit and delete",
-}
-
-// consentView is the consent page's data.
-type consentView struct {
-	Nonce        string
-	ClientName   string
-	ClientID     string
-	RedirectHost string
-	Request      string
-	CSRF         string
-	Scopes       []scopeView
-	Error        string
-	Issuer       string
-}
-
-type scopeView struct {
-	Name, Text string
-	Checked    bool
 }
 
 // pkceChallengeLen is the length of a base64url SHA-256 (RFC 7636 §4.2).
@@ -172,122 +142,6 @@ func (s *Server) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 // consent tabs do not overwrite each other's CSRF binding.
 func consentCookie(id string) string { return "sous_consent_" + id[:10] }
 
-// serveConsent handles the consent form: Deny, or Approve with the owner's
-// passphrase. Success answers 303 to the redirect URI (never 307, which
-// would re-POST to the client's callback). The CSRF binding is spent
-// only on success; a wrong passphrase re-renders the same page.
-func (s *Server) serveConsent(w http.ResponseWriter, r *http.Request) {
-	// A second line behind the SameSite cookie and the CSRF token: a
-	// browser names the page a form was posted from, and only the consent
-	// page, served under the OAuth issuer, posts here.
-	if o := r.Header.Get("Origin"); o != "" && !sameOrigin(o, s.issuer) {
-		s.log.Warn("refused a consent form from another origin", "origin", o)
-		s.errorPage(w, http.StatusForbidden, "This form was not sent from the consent page. Start the connection again from the app.")
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBody)
-	if err := r.ParseForm(); err != nil {
-		s.errorPage(w, http.StatusBadRequest, "The form could not be read.")
-		return
-	}
-	id := r.PostForm.Get("request")
-	now := s.now()
-	s.mu.Lock()
-	p := s.pending[id]
-	if p != nil && now.After(p.expires) {
-		delete(s.pending, id)
-		p = nil
-	}
-	s.mu.Unlock()
-	if p == nil {
-		s.errorPage(w, http.StatusBadRequest, "This consent page has expired. Start the connection again from the app.")
-		return
-	}
-	ck, err := r.Cookie(consentCookie(p.id))
-	if err != nil || subtle.ConstantTimeCompare([]byte(ck.Value), []byte(p.cookie)) != 1 ||
-		subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(p.csrf)) != 1 {
-		s.log.Warn("refused a consent form without its CSRF binding", "client_id", p.client.ID)
-		s.errorPage(w, http.StatusForbidden, "This form was not sent from the consent page. Start the connection again from the app.")
-		return
-	}
-	if r.PostForm.Get("action") == "deny" {
-		if s.takePending(id) {
-			s.log.Info("owner denied an OAuth client", "client_id", p.client.ID)
-			s.redirect(w, r, p.redirectURI, url.Values{"error": {"access_denied"}, "error_description": {"the owner denied access"}}, p.state)
-			return
-		}
-		s.errorPage(w, http.StatusBadRequest, "This consent page was already answered.")
-		return
-	}
-	var granted []string
-	for _, sc := range p.scopes {
-		if slices.Contains(r.PostForm["scope"], sc) {
-			granted = append(granted, sc)
-		}
-	}
-	addr := addrKey(r)
-	s.mu.Lock()
-	limited := s.loginLimited(addr, p.client.ID, now)
-	s.mu.Unlock()
-	if limited != "" {
-		s.log.Warn("refused a consent while wrong passphrases are rate-limited", "client_id", p.client.ID, "limit", limited)
-		w.Header().Set("Retry-After", "60")
-		s.renderConsent(w, http.StatusTooManyRequests, p, granted, loginLimitText[limited])
-		return
-	}
-	if !s.pass.check(r.PostForm.Get("passphrase")) {
-		s.mu.Lock()
-		s.loginByAddr.spend(addr, now)
-		s.loginByClient.spend(p.client.ID, now)
-		s.loginGlobal.AllowN(now, 1)
-		s.mu.Unlock()
-		s.log.Warn("wrong OAuth passphrase on the consent page", "client_id", p.client.ID)
-		s.renderConsent(w, http.StatusUnauthorized, p, granted, "Wrong passphrase.")
-		return
-	}
-	if len(granted) == 0 {
-		s.renderConsent(w, http.StatusBadRequest, p, granted, "Choose at least one permission, or Deny.")
-		return
-	}
-	if !s.takePending(id) {
-		s.errorPage(w, http.StatusBadRequest, "This consent page was already answered.")
-		return
-	}
-	code := rand.Text()
-	_, err = s.st.db.ExecContext(r.Context(), `INSERT INTO codes(hash, client_id, redirect_uri, challenge, scope, expires_at) VALUES(?,?,?,?,?,?)`,
-		hashSecret(code), p.client.ID, p.redirectGiven, p.challenge, strings.Join(granted, " "), ms(now.Add(CodeTTL)))
-	if err != nil {
-		s.log.Error("storing an authorization code", "err", err)
-		s.errorPage(w, http.StatusInternalServerError, "The authorization server could not store the grant.")
-		return
-	}
-	s.log.Info("owner approved an OAuth client", "client_id", p.client.ID, "name", p.client.Name, "scope", strings.Join(granted, " "))
-	s.redirect(w, r, p.redirectURI, url.Values{"code": {code}}, p.state)
-}
-
-// loginLimitText words each wrong-passphrase limit for the consent page.
-var loginLimitText = map[string]string{
-	"address": "Too many wrong passphrases from this network. Wait a few minutes, then try again.",
-	"client":  "Too many wrong passphrases for this app. Wait a few minutes, or remove the connection in the app and add it again.",
-	"global":  "Too many wrong passphrases. Wait a few minutes, then try again.",
-}
-
-// loginLimited names the wrong-passphrase limit that is exhausted for a
-// consent from addr for clientID ("address", "client" or "global"), or ""
-// when none is. While one is, every attempt it covers is refused, right or
-// wrong, so a guesser learns nothing past it. The caller holds s.mu.
-func (s *Server) loginLimited(addr, clientID string, now time.Time) string {
-	switch {
-	case s.loginByAddr.empty(addr, now):
-		return "address"
-	case s.loginByClient.empty(clientID, now):
-		return "client"
-	case s.loginGlobal.TokensAt(now) < 1:
-		return "global"
-	}
-	return ""
-}
-
 // addPending stores p, dropping expired requests first. An address at
 // MaxPendingPerAddress loses its own oldest request; a client at
 // MaxPendingPerClient, or the server at MaxPendingConsents, is refused
@@ -331,80 +185,6 @@ func (s *Server) addPending(p *pendingConsent) string {
 	return ""
 }
 
-// takePending removes a pending request; false if another answer won.
-func (s *Server) takePending(id string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.pending[id]
-	delete(s.pending, id)
-	return ok
-}
-
-// redirect answers 303 See Other to target with params, state and iss
-// (RFC 9207) added to its query.
-func (s *Server) redirect(w http.ResponseWriter, r *http.Request, target string, params url.Values, state string) {
-	u, _ := url.Parse(target)
-	q := u.Query()
-	for k, v := range params {
-		q[k] = v
-	}
-	if state != "" {
-		q.Set("state", state)
-	}
-	q.Set("iss", s.issuer)
-	u.RawQuery = q.Encode()
-	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, u.String(), http.StatusSeeOther)
-}
-
-// securityHeaders are set on every page. The CSP has no form-action: Chromium
-// applies it to the redirect after the form post, which would block the
-// 303 to the app's callback.
-func securityHeaders(w http.ResponseWriter, nonce string) {
-	h := w.Header()
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'nonce-"+nonce+"'; base-uri 'none'; frame-ancestors 'none'")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("X-Content-Type-Options", "nosniff")
-	// same-origin, not no-referrer: under no-referrer a browser sends
-	// "Origin: null" with the consent form, which serveConsent's Origin
-	// check must refuse (TestBrowserConsent, TestBrowserDeny in
-	// integration/e2e/oauth). The redirect to the app's callback is
-	// cross-origin, so it still carries no Referer.
-	h.Set("Referrer-Policy", "same-origin")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Type", "text/html; charset=utf-8")
-}
-
-func (s *Server) renderConsent(w http.ResponseWriter, status int, p *pendingConsent, checked []string, msg string) {
-	nonce := base64.RawURLEncoding.EncodeToString([]byte(rand.Text()))
-	v := consentView{
-		Nonce:        nonce,
-		ClientName:   displayName(p.client.Name),
-		ClientID:     p.client.ID,
-		RedirectHost: redirectHost(p.redirectURI),
-		Request:      p.id,
-		CSRF:         p.csrf,
-		Error:        msg,
-		Issuer:       s.issuer,
-	}
-	if msg == "" {
-		checked = p.scopes
-	}
-	for _, sc := range p.scopes {
-		v.Scopes = append(v.Scopes, scopeView{Name: sc, Text: scopeText[sc], Checked: slices.Contains(checked, sc)})
-	}
-	securityHeaders(w, nonce)
-	w.WriteHeader(status)
-	consentPage.Execute(w, v)
-}
-
-func (s *Server) errorPage(w http.ResponseWriter, status int, msg string) {
-	nonce := base64.RawURLEncoding.EncodeToString([]byte(rand.Text()))
-	securityHeaders(w, nonce)
-	w.WriteHeader(status)
-	consentPage.Execute(w, consentView{Nonce: nonce, Error: msg, Issuer: s.issuer})
-}
-
 // validChallenge checks a PKCE S256 challenge's shape.
 func validChallenge(c string) bool {
 	if len(c) != pkceChallengeLen {
@@ -434,27 +214,4 @@ func resourceMatches(presented, ours string) bool {
 	return strings.EqualFold(p.Scheme, o.Scheme) && strings.EqualFold(p.Host, o.Host) &&
 		p.User == nil && o.User == nil && p.EscapedPath() == o.EscapedPath() &&
 		p.RawQuery == o.RawQuery && p.Fragment == o.Fragment && !p.ForceQuery
-}
-
-// codeRow is a stored authorization code.
-type codeRow struct {
-	clientID, redirectURI, challenge, scope string
-	expires                                 int64
-	used                                    sql.NullInt64
-	family                                  sql.NullString
-}
-
-// sameOrigin reports whether an Origin header names the OAuth issuer's origin
-// (scheme and host, port included). "null", sent by sandboxed and opaque
-// origins, never matches.
-func sameOrigin(origin, issuer string) bool {
-	o, err := url.Parse(origin)
-	if err != nil || o.Host == "" {
-		return false
-	}
-	i, err := url.Parse(issuer)
-	if err != nil {
-		return false
-	}
-	return strings.EqualFold(o.Scheme, i.Scheme) && strings.EqualFold(o.Host, i.Host)
 }

@@ -13,33 +13,15 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/souskitchen/sous/mcpfront/oauth/oauthtest"
 )
 
 // testPassphrase is the owner passphrase of every test server.
 const testPassphrase = "correct horse battery staple"
-
-// clock is a settable clock for expiry and grace-window tests.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 // env is a running authorization server plus a protected /mcp endpoint that
 // answers 200 with the granted scopes.
@@ -47,7 +29,7 @@ type env struct {
 	t      *testing.T
 	srv    *Server
 	http   *httptest.Server
-	clock  *clock
+	clock  *oauthtest.Clock
 	cfg    Config
 	mux    *http.ServeMux
 	issuer string
@@ -65,7 +47,7 @@ func newEnv(t *testing.T, issuerPath string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, clock: &clock{t: time.Now().Truncate(time.Second)}}
+	e := &env{t: t, clock: oauthtest.NewClock(time.Now().Truncate(time.Second))}
 	e.issuer = "http://" + ln.Addr().String() + issuerPath
 	e.cfg = Config{
 		Issuer:         e.issuer,
@@ -200,11 +182,6 @@ type consent struct {
 	page    string
 }
 
-var (
-	reRequest = regexp.MustCompile(`name="request" value="([^"]+)"`)
-	reCSRF    = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
-)
-
 // testRemoteAddr is a request header the test server turns into the
 // request's RemoteAddr, so one test can play callers at several network
 // addresses; the server under test never sees the header.
@@ -256,11 +233,11 @@ func (e *env) tryConsentFrom(addr string, c regResult, redirect, challenge, scop
 	if st != http.StatusOK {
 		return nil, st, body
 	}
-	m1, m2 := reRequest.FindStringSubmatch(body), reCSRF.FindStringSubmatch(body)
-	if m1 == nil || m2 == nil {
+	request, csrf, ok := oauthtest.ConsentForm(body)
+	if !ok {
 		e.t.Fatalf("consent page without its form: %s", body)
 	}
-	return &consent{client: hc, action: u, request: m1[1], csrf: m2[1], page: body}, st, body
+	return &consent{client: hc, action: u, request: request, csrf: csrf, page: body}, st, body
 }
 
 // submit posts the consent form.

@@ -16,7 +16,7 @@
 //     page whose Approve is a 303 redirect;
 //   - access tokens (EdDSA-signed JWTs bound to the MCP resource URL) and
 //     rotating refresh tokens with reuse detection and a grace window for
-//     parallel refreshes (oauth_test.go, edges_test.go);
+//     parallel refreshes (TestRefreshRotation in token_test.go);
 //   - RFC 7009 revocation.
 //
 // State (clients, grant families, codes, refresh tokens and the signing key)

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/souskitchen/sous/internal/mealieemu"
-	"github.com/souskitchen/sous/mcpfront/oauth"
 )
 
 // startTimeout bounds a sous process's start, probe included.
@@ -101,14 +100,7 @@ func startSous(t *testing.T, args []string, addr string, extra ...string) *binSt
 	t.Helper()
 	bin := sousBinary(t)
 	dir := t.TempDir()
-	pf := filepath.Join(dir, "passphrase")
-	hash, err := oauth.HashPassphrase(passphrase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(pf, []byte(hash+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pf := passphraseFile(t, dir)
 	env := baseEnv(append([]string{
 		"SOUS_OAUTH_ISSUER=http://" + addr,
 		"SOUS_OAUTH_PASSPHRASE_FILE=" + pf,

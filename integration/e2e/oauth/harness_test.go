@@ -16,10 +16,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -30,6 +28,7 @@ import (
 
 	"github.com/souskitchen/sous/mcpfront"
 	"github.com/souskitchen/sous/mcpfront/oauth"
+	"github.com/souskitchen/sous/mcpfront/oauth/oauthtest"
 )
 
 // passphrase is the owner passphrase of every test stack.
@@ -38,22 +37,19 @@ const passphrase = "a kitchen passphrase for tests"
 // testTimeout bounds every flow.
 const testTimeout = 60 * time.Second
 
-// clock is a settable clock shared by the stack's authorization server.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
+// passphraseFile writes the argon2id hash of passphrase into dir, as
+// `sous oauth passphrase` would, and returns the file's path.
+func passphraseFile(t *testing.T, dir string) string {
+	t.Helper()
+	pf := filepath.Join(dir, "passphrase")
+	hash, err := oauth.HashPassphrase(passphrase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pf, []byte(hash+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return pf
 }
 
 // stack is sous's OAuth mode in one process: the authorization server's
@@ -63,7 +59,7 @@ type stack struct {
 	base   string
 	mcpURL string
 	oauth  *oauth.Server
-	clock  *clock
+	clock  *oauthtest.Clock
 	writes atomic.Int32 // calls that reached the write tool
 	state  string
 }
@@ -75,19 +71,12 @@ var readOnlyTools = map[string]bool{"list_recipes": true, "create_recipe": false
 func startStack(t *testing.T) *stack {
 	t.Helper()
 	dir := t.TempDir()
-	pf := filepath.Join(dir, "passphrase")
-	hash, err := oauth.HashPassphrase(passphrase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(pf, []byte(hash+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	pf := passphraseFile(t, dir)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &stack{base: "http://" + ln.Addr().String(), clock: &clock{t: time.Now()}, state: filepath.Join(dir, "oauth.sqlite")}
+	s := &stack{base: "http://" + ln.Addr().String(), clock: oauthtest.NewClock(time.Now()), state: filepath.Join(dir, "oauth.sqlite")}
 	s.mcpURL = s.base + "/mcp"
 	s.oauth, err = oauth.New(oauth.Config{
 		Issuer:         s.base,
@@ -184,11 +173,6 @@ func (h callbackHit) result() (*auth.AuthorizationResult, error) {
 	return &auth.AuthorizationResult{Code: h.Query.Get("code"), State: h.Query.Get("state"), Iss: h.Query.Get("iss")}, nil
 }
 
-var (
-	reRequest = regexp.MustCompile(`name="request" value="([^"]+)"`)
-	reCSRF    = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
-)
-
 // formFetcher answers the consent page over plain HTTP as the owner would:
 // it keeps the cookie, types the passphrase, ticks scopes and approves; the
 // 303 is then followed to the callback.
@@ -202,11 +186,11 @@ func formFetcher(cb *callback, pass string, scopes []string) auth.AuthorizationC
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		m1, m2 := reRequest.FindSubmatch(body), reCSRF.FindSubmatch(body)
-		if resp.StatusCode != http.StatusOK || m1 == nil || m2 == nil {
+		request, csrf, ok := oauthtest.ConsentForm(string(body))
+		if resp.StatusCode != http.StatusOK || !ok {
 			return nil, fmt.Errorf("consent page: %d %s", resp.StatusCode, body)
 		}
-		form := url.Values{"request": {string(m1[1])}, "csrf": {string(m2[1])}, "action": {"approve"}, "passphrase": {pass}, "scope": scopes}
+		form := url.Values{"request": {request}, "csrf": {csrf}, "action": {"approve"}, "passphrase": {pass}, "scope": scopes}
 		resp, err = hc.PostForm(args.URL, form)
 		if err != nil {
 			return nil, err

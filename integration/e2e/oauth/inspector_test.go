@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/souskitchen/sous/mcpfront/oauth"
+	"github.com/souskitchen/sous/mcpfront/oauth/oauthtest"
 )
 
 // The MCP Inspector CLI, pinned in integration/e2e/inspector.
@@ -115,11 +116,11 @@ func approveOverHTTP(authURL string, scopes []string) error {
 	if err != nil {
 		return err
 	}
-	m1, m2 := reRequest.FindSubmatch(body), reCSRF.FindSubmatch(body)
-	if resp.StatusCode != http.StatusOK || m1 == nil || m2 == nil {
+	request, csrf, ok := oauthtest.ConsentForm(string(body))
+	if resp.StatusCode != http.StatusOK || !ok {
 		return errors.New("the consent page did not render: " + resp.Status)
 	}
-	form := url.Values{"request": {string(m1[1])}, "csrf": {string(m2[1])}, "action": {"approve"}, "passphrase": {passphrase}, "scope": scopes}
+	form := url.Values{"request": {request}, "csrf": {csrf}, "action": {"approve"}, "passphrase": {passphrase}, "scope": scopes}
 	resp, err = hc.PostForm(authURL, form)
 	if err != nil {
 		return err
