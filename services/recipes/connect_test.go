@@ -161,7 +161,7 @@ func TestUpdateAddsTagAndKeepsOthers(t *testing.T) {
 	})
 }
 
-func TestRenameMovesSlug(t *testing.T) {
+func TestRenameMovesSlugOnEveryVersion(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
 		s := newStack(t, v)
 		c := ctx(t)
@@ -220,10 +220,10 @@ func TestCreateRecipe(t *testing.T) {
 	})
 }
 
-// TestCreateFailedPatchNamesStub makes the follow-up PATCH fail (Mealie
+// TestCreateFailedPatchNamesStubOnEveryVersion makes the follow-up PATCH fail (Mealie
 // answers it with a 500) and checks the error names the stub the create
 // left behind.
-func TestCreateFailedPatchNamesStub(t *testing.T) {
+func TestCreateFailedPatchNamesStubOnEveryVersion(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
 		s := newStack(t, v)
 		c := ctx(t)
@@ -258,7 +258,7 @@ func breakRecipe(t *testing.T, s *stack, slug string) {
 	resp.Body.Close()
 }
 
-func TestDeleteFallback(t *testing.T) {
+func TestDeleteFallbackOnEveryVersion(t *testing.T) {
 	s := newStack(t, "2.0")
 	c := ctx(t)
 	breakRecipe(t, s, "tomato-soup")

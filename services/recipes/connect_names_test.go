@@ -10,11 +10,11 @@ import (
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 )
 
-// TestNameWithoutSlugIsRefused checks that a recipe name Mealie would slug
+// TestNameWithoutSlugIsRefusedOnEveryVersion checks that a recipe name Mealie would slug
 // to "" (emoji or punctuation only) is refused before any write, on create,
 // copy and rename: Mealie would store the recipe under slug "" where no
 // route reaches it, and the recipe renamed stays where it was.
-func TestNameWithoutSlugIsRefused(t *testing.T) {
+func TestNameWithoutSlugIsRefusedOnEveryVersion(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
 		s := newStack(t, v)
 		c := ctx(t)
