@@ -1,3 +1,10 @@
+// Package stack is the one table of sous's services (serviceTable) and
+// what every binary decides from it: `sous serve`, `sous mcp` and `sous
+// demo` (cmd/sous), and each service's own binary (cmd/recipes and the
+// others, Command). For a set of services it says which run in this
+// process, which are reached by URL and which are off, builds the local
+// ones over an in-memory listener, and hands back the Connect clients the
+// MCP front's tools call (New).
 package stack
 
 import (
