@@ -23,6 +23,13 @@ var imageTypes = map[string]string{
 	"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "gif": "image/gif",
 }
 
+// imagePathChars caps upload_recipe_image's path. It is the front's own
+// bound, not the API's (proto/limits): the path names a file on the front's
+// host, and only the bytes read from it reach the recipes service, which
+// bounds them with limits.ImageBytes. A thousand characters is deeper than
+// any image directory a person keeps.
+const imagePathChars = 1000
+
 // readImage reads an image file from inside dir, where name is relative to
 // dir or absolute inside it. It goes through os.Root, so neither ".." nor a
 // symlink reaches outside dir (docs/design.md, "Safety lines"), and it refuses a

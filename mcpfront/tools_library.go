@@ -133,7 +133,7 @@ func createCookbookTool() Tool {
 		Name:        "create_cookbook",
 		Description: "Call when the user wants a collection such as quick dinners. Saves a filter, not copies.",
 		Annotations: writeAnn(false, false, false),
-	}, hasLibrary, props{"name": toolschema.MaxLen(limits.CookbookNameChars), "query_filter": toolschema.Both(toolschema.MaxLen(2000), toolschema.Describe(queryFilterHelp)), "require_all": toolschema.BoolDefault(false), "public": toolschema.BoolDefault(false)}, createCookbook)
+	}, hasLibrary, props{"name": toolschema.MaxLen(limits.CookbookNameChars), "query_filter": toolschema.Both(toolschema.MaxLen(limits.CookbookQueryFilterChars), toolschema.Describe(queryFilterHelp)), "require_all": toolschema.BoolDefault(false), "public": toolschema.BoolDefault(false)}, createCookbook)
 }
 
 func createCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in createCookbookIn) (any, error) {
@@ -166,7 +166,7 @@ func updateCookbookTool() Tool {
 		Name:        "update_cookbook",
 		Description: "Call to edit a cookbook. Any filter field given rebuilds the whole filter.",
 		Annotations: writeAnn(true, true, false),
-	}, hasLibrary, props{"cookbook_id": toolschema.GuardLen(limits.CookbookIDChars), "name": toolschema.MaxLen(limits.CookbookNameChars), "query_filter": toolschema.Both(toolschema.MaxLen(2000), toolschema.Describe(`Filter as in create_cookbook; "" clears it.`)), "position": toolschema.IntBounds(1, 1000)}, updateCookbook)
+	}, hasLibrary, props{"cookbook_id": toolschema.GuardLen(limits.CookbookIDChars), "name": toolschema.MaxLen(limits.CookbookNameChars), "query_filter": toolschema.Both(toolschema.MaxLen(limits.CookbookQueryFilterChars), toolschema.Describe(`Filter as in create_cookbook; "" clears it.`)), "position": toolschema.IntBounds(1, limits.CookbookPosition)}, updateCookbook)
 }
 
 func updateCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateCookbookIn) (any, error) {

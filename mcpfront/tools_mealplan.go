@@ -184,7 +184,7 @@ func deleteMealPlanEntryTool() Tool {
 		Name:        "delete_meal_plan_entry",
 		Description: "Call to cancel or replace a planned meal. The recipe stays.",
 		Annotations: writeAnn(true, true, false),
-	}, hasMealPlan, props{"entry_id": toolschema.MaxLen(20)}, deleteMealPlanEntry)
+	}, hasMealPlan, props{"entry_id": toolschema.MaxLen(limits.EntryIDChars)}, deleteMealPlanEntry)
 }
 
 func deleteMealPlanEntry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in deleteMealPlanEntryIn) (any, error) {

@@ -151,12 +151,12 @@ func searchRecipesTool() Tool {
 		"fields":      func(s *mcpSchema) { s.Items.Enum = toolschema.ToAny(summaryFieldNames) },
 		"page":        toolschema.IntRange(1, limits.Page, 1),
 		"limit":       toolschema.Capped(1, limits.SearchLimit, limits.DefaultSearchLimit),
-		"query":       toolschema.MaxLen(200),
+		"query":       toolschema.MaxLen(limits.SearchQueryChars),
 		"require_all": toolschema.BoolDefault(false),
-		"tags":        toolschema.Both(toolschema.MaxItems(50), toolschema.GuardItems(limits.TaxonomyNameChars)),
-		"categories":  toolschema.Both(toolschema.MaxItems(50), toolschema.GuardItems(limits.TaxonomyNameChars)),
-		"tools":       toolschema.Both(toolschema.MaxItems(50), toolschema.GuardItems(limits.TaxonomyNameChars)),
-		"foods":       toolschema.Both(toolschema.MaxItems(50), toolschema.GuardItems(limits.TaxonomyNameChars)),
+		"tags":        toolschema.Both(toolschema.MaxItems(limits.TaxonomyNames), toolschema.GuardItems(limits.TaxonomyNameChars)),
+		"categories":  toolschema.Both(toolschema.MaxItems(limits.TaxonomyNames), toolschema.GuardItems(limits.TaxonomyNameChars)),
+		"tools":       toolschema.Both(toolschema.MaxItems(limits.TaxonomyNames), toolschema.GuardItems(limits.TaxonomyNameChars)),
+		"foods":       toolschema.Both(toolschema.MaxItems(limits.TaxonomyNames), toolschema.GuardItems(limits.TaxonomyNameChars)),
 	}, searchRecipes)
 }
 

@@ -24,7 +24,7 @@ func setRecipeImageTool() Tool {
 		Name:        "set_recipe_image",
 		Description: "Call when given a picture link for a recipe. Mealie downloads it as its image.",
 		Annotations: writeAnn(true, true, true),
-	}, hasRecipes, props{"slug": toolschema.MaxLen(limits.RecipeSlugChars), "url": toolschema.MaxLen(2000)}, setRecipeImage)
+	}, hasRecipes, props{"slug": toolschema.MaxLen(limits.RecipeSlugChars), "url": toolschema.MaxLen(limits.URLChars)}, setRecipeImage)
 }
 
 func setRecipeImage(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in setRecipeImageIn) (any, error) {
@@ -51,7 +51,7 @@ func uploadRecipeImageTool() Tool {
 		Description: "Call when given a photo file for a recipe. Uploads it from the image directory.",
 		Annotations: writeAnn(true, true, false),
 	}, func(b Backends, o Options) bool { return b.Recipes != nil && o.ImageDir != "" }, props{
-		"slug": toolschema.MaxLen(limits.RecipeSlugChars), "path": toolschema.MaxLen(1000),
+		"slug": toolschema.MaxLen(limits.RecipeSlugChars), "path": toolschema.MaxLen(imagePathChars),
 	}, uploadRecipeImage)
 }
 
@@ -85,7 +85,7 @@ func bulkTagRecipesTool() Tool {
 		Annotations: writeAnn(false, true, false),
 	}, hasRecipes, props{
 		"slugs": toolschema.Both(toolschema.ItemsRange(1, limits.BulkSlugs), toolschema.GuardItems(limits.RecipeSlugChars)),
-		"tags":  toolschema.Both(toolschema.MaxItems(50), toolschema.GuardItems(limits.TaxonomyNameChars)), "categories": toolschema.Both(toolschema.MaxItems(50), toolschema.GuardItems(limits.TaxonomyNameChars)),
+		"tags":  toolschema.Both(toolschema.MaxItems(limits.TaxonomyNames), toolschema.GuardItems(limits.TaxonomyNameChars)), "categories": toolschema.Both(toolschema.MaxItems(limits.TaxonomyNames), toolschema.GuardItems(limits.TaxonomyNameChars)),
 	}, bulkTagRecipes)
 }
 
@@ -154,7 +154,7 @@ func importRecipeFromUrlTool() Tool {
 		Description: "Call to save a recipe from a link. On scrape_failed, fix or delete the placeholder.",
 		Annotations: writeAnn(false, false, true),
 	}, hasRecipes, props{
-		"url": toolschema.MaxLen(2000), "include_tags": toolschema.BoolDefault(true), "include_categories": toolschema.BoolDefault(true),
+		"url": toolschema.MaxLen(limits.URLChars), "include_tags": toolschema.BoolDefault(true), "include_categories": toolschema.BoolDefault(true),
 	}, importRecipe)
 }
 
@@ -193,7 +193,7 @@ func markRecipeMadeTool() Tool {
 		Name:        "mark_recipe_made",
 		Description: "Call when a Mealie recipe was cooked or eaten (meta-recipes: log_cook). Sets last_made.",
 		Annotations: writeAnn(false, false, false),
-	}, hasRecipes, props{"slug": toolschema.MaxLen(limits.RecipeSlugChars), "date": toolschema.Date, "note": toolschema.MaxLen(1000), "rating": toolschema.NumRange(0, 5)}, markRecipeMade)
+	}, hasRecipes, props{"slug": toolschema.MaxLen(limits.RecipeSlugChars), "date": toolschema.Date, "note": toolschema.MaxLen(limits.MadeNoteChars), "rating": toolschema.NumRange(limits.MinRecipeRating, limits.MaxRecipeRating)}, markRecipeMade)
 }
 
 func markRecipeMade(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in markRecipeMadeIn) (any, error) {

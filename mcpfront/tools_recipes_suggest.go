@@ -55,8 +55,8 @@ func suggestRecipesTool() Tool {
 		Description: "Call when asked what to make from some foods or the pantry. Ranks by most foods on hand used, then fewest missing.",
 		Annotations: readAnn(),
 	}, hasRecipes, props{
-		"foods":             toolschema.Both(toolschema.MaxItems(100), toolschema.GuardItems(limits.TaxonomyNameChars)),
-		"tools":             toolschema.Both(toolschema.MaxItems(50), toolschema.GuardItems(limits.TaxonomyNameChars)),
+		"foods":             toolschema.Both(toolschema.MaxItems(limits.SuggestFoods), toolschema.GuardItems(limits.TaxonomyNameChars)),
+		"tools":             toolschema.Both(toolschema.MaxItems(limits.SuggestTools), toolschema.GuardItems(limits.TaxonomyNameChars)),
 		"max_missing_foods": toolschema.IntRange(0, limits.MissingFoods, limits.DefaultMissingFoods),
 		"limit":             toolschema.Capped(1, limits.SuggestLimit, limits.DefaultSuggestLimit),
 		"from_pantry":       toolschema.BoolDefault(false),

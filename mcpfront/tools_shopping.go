@@ -47,7 +47,7 @@ func getShoppingListTool() Tool {
 		Name:        "get_shopping_list",
 		Description: "Call when asked what to buy. Without list_id lists the lists; with it, its items and ids.",
 		Annotations: readAnn(),
-	}, hasShopping, props{"list_id": toolschema.MaxLen(100)}, getShoppingList)
+	}, hasShopping, props{"list_id": toolschema.MaxLen(limits.ShoppingListIDChars)}, getShoppingList)
 }
 
 func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in getShoppingListIn) (any, error) {
@@ -142,8 +142,8 @@ func addToShoppingListTool() Tool {
 		Description: "Call to put items, a recipe's ingredients or the plan's on a list. Skips what is in stock.",
 		Annotations: writeAnn(false, false, false),
 	}, hasShopping, props{
-		"list_id": toolschema.MaxLen(100), "items": toolschema.Both(toolschema.MaxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
-		"recipe_slugs": toolschema.MaxItems(limits.ShoppingRecipes), "recipe_scale": toolschema.NumRange(0.1, 20),
+		"list_id": toolschema.MaxLen(limits.ShoppingListIDChars), "items": toolschema.Both(toolschema.MaxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
+		"recipe_slugs": toolschema.MaxItems(limits.ShoppingRecipes), "recipe_scale": toolschema.NumRange(limits.MinShoppingScale, limits.MaxShoppingScale),
 		"meal_plan_range": func(s *mcpSchema) {
 			// Described by the parameter; get_meal_plan's wording
 			// would be paid for twice.
@@ -225,7 +225,7 @@ func updateShoppingItemsTool() Tool {
 		Name:        "update_shopping_items",
 		Description: "Call when the user bought something or wants items unchecked or gone, or a recipe's items off.",
 		Annotations: writeAnn(true, true, false),
-	}, hasShopping, props{"list_id": toolschema.MaxLen(100), "check": toolschema.MaxItems(limits.ShoppingItemOps), "uncheck": toolschema.MaxItems(limits.ShoppingItemOps), "remove": toolschema.MaxItems(limits.ShoppingItemOps), "remove_recipes": toolschema.MaxItems(limits.ShoppingRecipes)}, updateShoppingItems)
+	}, hasShopping, props{"list_id": toolschema.MaxLen(limits.ShoppingListIDChars), "check": toolschema.MaxItems(limits.ShoppingItemOps), "uncheck": toolschema.MaxItems(limits.ShoppingItemOps), "remove": toolschema.MaxItems(limits.ShoppingItemOps), "remove_recipes": toolschema.MaxItems(limits.ShoppingRecipes)}, updateShoppingItems)
 }
 
 func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateShoppingItemsIn) (any, error) {

@@ -26,7 +26,7 @@ func manageShoppingListsTool() Tool {
 		Name:        "manage_shopping_lists",
 		Description: "Call to create, rename or delete a shopping list. A rename keeps the items; delete is permanent.",
 		Annotations: writeAnn(true, false, false),
-	}, hasShopping, props{"action": toolschema.Enum("create", "rename", "delete"), "list_id": toolschema.MaxLen(100), "name": toolschema.MaxLen(limits.ShoppingListNameChars), "confirm_name": toolschema.MaxLen(limits.ShoppingListNameChars)}, manageShoppingLists)
+	}, hasShopping, props{"action": toolschema.Enum("create", "rename", "delete"), "list_id": toolschema.MaxLen(limits.ShoppingListIDChars), "name": toolschema.MaxLen(limits.ShoppingListNameChars), "confirm_name": toolschema.MaxLen(limits.ShoppingListNameChars)}, manageShoppingLists)
 }
 
 func manageShoppingLists(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in manageShoppingListsIn) (any, error) {

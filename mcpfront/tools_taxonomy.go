@@ -79,7 +79,7 @@ func manageTaxonomyVariant(readOnly bool) Tool {
 			"resource": toolschema.Enum(taxonomyResourceNames...),
 			"action":   toolschema.Both(toolschema.Enum("list"), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
 			"page":     toolschema.IntRange(1, limits.Page, 1),
-			"search":   toolschema.MaxLen(200),
+			"search":   toolschema.MaxLen(limits.TaxonomyNameChars),
 		}, func(ctx context.Context, req *mcp.CallToolRequest, b Backends, in listTaxonomyIn) (any, error) {
 			return manageTaxonomy(ctx, req, b, manageTaxonomyIn{Resource: in.Resource, Action: "list", Search: in.Search, Page: in.Page})
 		})
@@ -97,12 +97,12 @@ func manageTaxonomyVariant(readOnly bool) Tool {
 		"resource":   toolschema.Enum(taxonomyResourceNames...),
 		"action":     toolschema.Both(toolschema.Enum(taxonomyActions...), func(s *mcpSchema) { s.Default = []byte(`"list"`) }),
 		"page":       toolschema.IntRange(1, limits.Page, 1),
-		"search":     toolschema.MaxLen(200),
+		"search":     toolschema.MaxLen(limits.TaxonomyNameChars),
 		"name":       toolschema.MaxLen(limits.TaxonomyNameChars),
 		"items":      toolschema.MaxItems(limits.TaxonomyBatch),
 		"force":      toolschema.BoolDefault(false),
-		"item_id":    toolschema.MaxLen(100),
-		"merge_into": toolschema.MaxLen(100),
+		"item_id":    toolschema.MaxLen(limits.TaxonomyRefChars),
+		"merge_into": toolschema.MaxLen(limits.TaxonomyRefChars),
 	}, manageTaxonomy)
 }
 

@@ -63,9 +63,42 @@ const (
 	// suggestion.
 	DefaultMissingFoods = 2
 	MissingFoods        = 10
-	// SuggestInputs caps the foods and tools one suggestion request names,
-	// together.
-	SuggestInputs = 200
+	// SuggestFoods caps the foods one suggestion request names: a full
+	// fridge and larder is a few dozen, and each name is resolved against
+	// Mealie's foods.
+	SuggestFoods = 100
+	// SuggestTools caps the tools one suggestion request names: a kitchen
+	// holds far fewer tools than foods.
+	SuggestTools = 50
+	// SearchQueryChars caps a recipe search's free text: Mealie matches it
+	// as words against names, descriptions and ingredients, so anything
+	// longer than a name (TaxonomyNameChars) is a paste that matches
+	// nothing.
+	SearchQueryChars = 200
+	// TaxonomyNames caps each list of tag, category, tool or food names a
+	// search filters by or a bulk action adds: each name is resolved
+	// against Mealie, and a recipe carries a handful, not dozens.
+	TaxonomyNames = 50
+	// TaxonomyRefChars caps a reference to one taxonomy item in a write
+	// (an id to update, merge or delete, or the item to merge into): a
+	// Mealie id is a 36-character UUID, and a name given instead is a
+	// short word, not TaxonomyNameChars of text.
+	TaxonomyRefChars = 100
+	// URLChars caps a URL sous asks Mealie to fetch (a recipe page to
+	// import, an image to set): 2000 characters is the length browsers
+	// and proxies have long been safe with, and Mealie fetches it from
+	// its own host.
+	URLChars = 2000
+	// MadeNoteChars caps the timeline note of a cook: a line about how it
+	// went, not a recipe (whose steps RecipeTextChars bounds).
+	MadeNoteChars = 1000
+	// MinRecipeRating and MaxRecipeRating bound a recipe's rating: Mealie
+	// rates 0 to 5 stars (Recipe.rating in recipes.proto).
+	MinRecipeRating, MaxRecipeRating = 0, 5
+	// ConfirmChars caps the confirmation an update repeats back: the
+	// service issues 12 hexadecimal characters (services/recipes
+	// confirmation), so anything far longer is not one.
+	ConfirmChars = 64
 	// ParseLines caps one ParseIngredients call.
 	ParseLines = 100
 	// ResolveSlugs caps one ResolveRecipeSlugs call.
@@ -101,6 +134,16 @@ const (
 	ShoppingItemOps = 100
 	// ShoppingListNameChars caps a shopping list's name.
 	ShoppingListNameChars = 100
+	// ShoppingListIDChars caps a shopping list id: Mealie's are
+	// 36-character UUIDs, sent in the request path, so anything past
+	// ShoppingListNameChars is not one.
+	ShoppingListIDChars = 100
+	// MinShoppingScale and MaxShoppingScale bound recipe_scale: a tenth
+	// of a recipe to twenty times it.
+	MinShoppingScale, MaxShoppingScale = 0.1, 20
+	// EntryIDChars caps a meal plan entry id: Mealie's are integers, and
+	// the largest 64-bit one is 19 digits (20 with a sign).
+	EntryIDChars = 20
 )
 
 // Library service (sous.library.v1), cookbooks and whole-library reports.
@@ -128,6 +171,14 @@ const (
 	// CookbookIDChars caps a cookbook id or slug: ids are 36-character
 	// UUIDs, slugs come from names (CookbookNameChars).
 	CookbookIDChars = 200
+	// CookbookQueryFilterChars caps a cookbook's queryFilterString: a
+	// filter of several tags, categories and a date clause is a few
+	// hundred characters, and Mealie parses it again on every read of the
+	// cookbook's recipes.
+	CookbookQueryFilterChars = 2000
+	// CookbookPosition caps a cookbook's position: a household has a
+	// handful of cookbooks, so a position past a thousand is a mistake.
+	CookbookPosition = 1000
 	// DefaultCookbookLimit is the page size of GetCookbookRecipes, the
 	// search's default.
 	DefaultCookbookLimit = DefaultSearchLimit

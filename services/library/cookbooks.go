@@ -36,6 +36,10 @@ const (
 	// UUIDs, slugs come from names (MaxCookbookName). Checked before the
 	// lookup, so an overlong id is neither sent nor echoed back.
 	MaxCookbookIDChars = limits.CookbookIDChars
+	// MaxCookbookQueryFilter caps a cookbook's query_filter.
+	MaxCookbookQueryFilter = limits.CookbookQueryFilterChars
+	// MaxCookbookPosition caps a cookbook's position.
+	MaxCookbookPosition = limits.CookbookPosition
 	// maxCloseMatches bounds the suggestions an unknown name gets.
 	maxCloseMatches = 3
 )
@@ -156,6 +160,9 @@ func (s *Service) CreateCookbook(ctx context.Context, req *connect.Request[libra
 	if err := checkDescription(m.GetDescription()); err != nil {
 		return nil, err
 	}
+	if err := checkQueryFilter(m.GetQueryFilter()); err != nil {
+		return nil, err
+	}
 	filter, err := s.buildFilter(ctx, filterSpec{
 		tags: m.GetTags(), categories: m.GetCategories(), tools: m.GetTools(),
 		requireAll: m.GetRequireAll(), extra: m.GetQueryFilter(),
@@ -183,6 +190,12 @@ func (s *Service) UpdateCookbook(ctx context.Context, req *connect.Request[libra
 	if err := checkDescription(m.GetDescription()); err != nil {
 		return nil, err
 	}
+	if err := checkQueryFilter(m.GetQueryFilter()); err != nil {
+		return nil, err
+	}
+	if m.Position != nil && (m.GetPosition() < 1 || m.GetPosition() > MaxCookbookPosition) {
+		return nil, invalid("position must be between 1 and %d, got %d", MaxCookbookPosition, m.GetPosition())
+	}
 	cur, err := s.mealie.GetCookbook(ctx, id)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
@@ -202,9 +215,6 @@ func (s *Service) UpdateCookbook(ctx context.Context, req *connect.Request[libra
 		next.Public = m.GetPublic()
 	}
 	if m.Position != nil {
-		if m.GetPosition() < 1 {
-			return nil, invalid("position must be 1 or more, got %d", m.GetPosition())
-		}
 		next.Position = int(m.GetPosition())
 	}
 	if len(m.GetTags())+len(m.GetCategories())+len(m.GetTools()) > 0 || m.RequireAll != nil || m.QueryFilter != nil {
@@ -453,6 +463,15 @@ func checkCookbookID(id string) (string, error) {
 		return "", invalid("cookbook_id: at most %d characters, got %d", MaxCookbookIDChars, n)
 	}
 	return id, nil
+}
+
+// checkQueryFilter refuses a query_filter past MaxCookbookQueryFilter,
+// without quoting it.
+func checkQueryFilter(f string) error {
+	if n := utf8.RuneCountInString(f); n > MaxCookbookQueryFilter {
+		return invalid("query_filter: at most %d characters, got %d", MaxCookbookQueryFilter, n)
+	}
+	return nil
 }
 
 // checkDescription refuses a description past MaxCookbookDescription.

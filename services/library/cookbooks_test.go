@@ -2,12 +2,14 @@ package library
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
 	"connectrpc.com/connect"
 
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
+	"github.com/souskitchen/sous/proto/limits"
 )
 
 func TestListCookbooks(t *testing.T) {
@@ -207,5 +209,54 @@ func TestCookbookTextLimits(t *testing.T) {
 		if n := h.mealie.total() - before; n != 0 {
 			t.Errorf("%s: %d requests reached Mealie", tt.field, n)
 		}
+	}
+}
+
+// TestCookbookBoundsBeforeMealie: a query_filter or position past its bound
+// in proto/limits is refused with a sentence naming the argument, what was
+// given and what is expected, before any request to Mealie; a value at the
+// bound gets through to Mealie.
+func TestCookbookBoundsBeforeMealie(t *testing.T) {
+	h := newHarness(t, nil)
+	ctx := context.Background()
+	filter := func(n int) *string { f := "name = \"" + strings.Repeat("f", n-len("name = \"\"")) + "\""; return &f }
+	position := func(n int) *int32 { p := int32(n); return &p }
+	overFilter := fmt.Sprintf("query_filter: at most %d characters, got %d", limits.CookbookQueryFilterChars, limits.CookbookQueryFilterChars+1)
+	for _, tt := range []struct {
+		name  string
+		call  func(n int) error
+		bound int
+		want  string
+	}{
+		{"create query_filter", func(n int) error {
+			_, err := h.client.CreateCookbook(ctx, connect.NewRequest(&libraryv1.CreateCookbookRequest{Name: "x", QueryFilter: *filter(n)}))
+			return err
+		}, limits.CookbookQueryFilterChars, overFilter},
+		{"update query_filter", func(n int) error {
+			_, err := h.client.UpdateCookbook(ctx, connect.NewRequest(&libraryv1.UpdateCookbookRequest{CookbookId: "c1", QueryFilter: filter(n)}))
+			return err
+		}, limits.CookbookQueryFilterChars, overFilter},
+		{"update position", func(n int) error {
+			_, err := h.client.UpdateCookbook(ctx, connect.NewRequest(&libraryv1.UpdateCookbookRequest{CookbookId: "c1", Position: position(n)}))
+			return err
+		}, limits.CookbookPosition, fmt.Sprintf("position must be between 1 and %d, got %d", limits.CookbookPosition, limits.CookbookPosition+1)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			before := h.mealie.total()
+			err := tt.call(tt.bound + 1)
+			if connect.CodeOf(err) != connect.CodeInvalidArgument || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("over the bound: got %v, want InvalidArgument saying %q", err, tt.want)
+			}
+			if n := h.mealie.total() - before; n != 0 {
+				t.Errorf("over the bound: %d requests reached Mealie", n)
+			}
+			err = tt.call(tt.bound)
+			if err != nil && (strings.Contains(err.Error(), "at most") || strings.Contains(err.Error(), "must be between")) {
+				t.Errorf("at the bound: refused with %v", err)
+			}
+			if h.mealie.total() == before {
+				t.Errorf("at the bound: nothing reached Mealie (%v)", err)
+			}
+		})
 	}
 }

@@ -34,6 +34,8 @@ const (
 	MaxTitleChars = limits.EntryTitleChars
 	// MaxNoteChars bounds an entry's note.
 	MaxNoteChars = limits.EntryNoteChars
+	// MaxEntryIDChars caps an entry_id: Mealie's entry ids are integers.
+	MaxEntryIDChars = limits.EntryIDChars
 )
 
 // dateLayout is the only date form accepted: ISO 8601 calendar dates, as
@@ -259,6 +261,9 @@ func (s *Service) resolveSlugs(ctx context.Context, slugs []string) (map[string]
 // (testdata/mealplans__delete_again.json).
 func (s *Service) DeleteMealPlanEntry(ctx context.Context, req *connect.Request[mealplanv1.DeleteMealPlanEntryRequest]) (*connect.Response[mealplanv1.DeleteMealPlanEntryResponse], error) {
 	raw := strings.TrimSpace(req.Msg.GetEntryId())
+	if n := utf8.RuneCountInString(raw); n > MaxEntryIDChars {
+		return nil, invalid("entry_id must be a meal plan entry's integer id, such as \"12\": at most %d characters, got %d", MaxEntryIDChars, n)
+	}
 	id, err := strconv.Atoi(raw)
 	if err != nil || id < 1 {
 		return nil, invalid("entry_id must be a meal plan entry's integer id, such as \"12\", got %q", raw)

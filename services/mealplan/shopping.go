@@ -42,14 +42,31 @@ const (
 	MaxListNameChars = limits.ShoppingListNameChars
 	// MinRecipeScale and MaxRecipeScale bound recipe_scale: a tenth of a
 	// recipe to twenty times it.
-	MinRecipeScale = 0.1
-	MaxRecipeScale = 20.0
+	MinRecipeScale = limits.MinShoppingScale
+	MaxRecipeScale = limits.MaxShoppingScale
+	// MaxListIDChars caps a list_id: Mealie's are 36-character UUIDs.
+	MaxListIDChars = limits.ShoppingListIDChars
 )
+
+// checkListID trims a list_id and refuses it when longer than
+// MaxListIDChars, naming the length but never quoting the value: the id
+// goes into a Mealie request path. Empty is returned as is, for the caller
+// to decide what it means.
+func checkListID(id string) (string, error) {
+	id = strings.TrimSpace(id)
+	if n := utf8.RuneCountInString(id); n > MaxListIDChars {
+		return "", invalid("list_id: at most %d characters, got %d", MaxListIDChars, n)
+	}
+	return id, nil
+}
 
 // GetShoppingList lists the household's lists with item counts, or one
 // list's unchecked items grouped by label.
 func (s *Service) GetShoppingList(ctx context.Context, req *connect.Request[mealplanv1.GetShoppingListRequest]) (*connect.Response[mealplanv1.GetShoppingListResponse], error) {
-	id := strings.TrimSpace(req.Msg.GetListId())
+	id, err := checkListID(req.Msg.GetListId())
+	if err != nil {
+		return nil, err
+	}
 	if id == "" {
 		lists, err := s.mealie.ListShoppingLists(ctx)
 		if err != nil {
@@ -664,6 +681,9 @@ func validateAdd(m *mealplanv1.AddToShoppingListRequest) ([]string, []string, er
 			return nil, nil, err
 		}
 	}
+	if _, err := checkListID(m.GetListId()); err != nil {
+		return nil, nil, err
+	}
 	if utf8.RuneCountInString(m.GetListName()) > MaxListNameChars {
 		return nil, nil, invalid("list_name is longer than %d characters", MaxListNameChars)
 	}
@@ -739,7 +759,10 @@ func listNames(lists []mealie.ShoppingList) string {
 // carries the list read back.
 func (s *Service) UpdateShoppingItems(ctx context.Context, req *connect.Request[mealplanv1.UpdateShoppingItemsRequest]) (*connect.Response[mealplanv1.UpdateShoppingItemsResponse], error) {
 	m := req.Msg
-	listID := strings.TrimSpace(m.GetListId())
+	listID, err := checkListID(m.GetListId())
+	if err != nil {
+		return nil, err
+	}
 	if listID == "" {
 		return nil, invalid("list_id is required")
 	}
@@ -1021,7 +1044,10 @@ func (s *Service) CreateShoppingList(ctx context.Context, req *connect.Request[m
 // RenameShoppingList renames a list, sending it back whole, and reads it
 // back to make sure every item stayed.
 func (s *Service) RenameShoppingList(ctx context.Context, req *connect.Request[mealplanv1.RenameShoppingListRequest]) (*connect.Response[mealplanv1.RenameShoppingListResponse], error) {
-	id := strings.TrimSpace(req.Msg.GetListId())
+	id, err := checkListID(req.Msg.GetListId())
+	if err != nil {
+		return nil, err
+	}
 	if id == "" {
 		return nil, invalid("list_id is required")
 	}
@@ -1057,7 +1083,10 @@ func (s *Service) RenameShoppingList(ctx context.Context, req *connect.Request[m
 
 // DeleteShoppingList deletes a list once its name is repeated.
 func (s *Service) DeleteShoppingList(ctx context.Context, req *connect.Request[mealplanv1.DeleteShoppingListRequest]) (*connect.Response[mealplanv1.DeleteShoppingListResponse], error) {
-	id := strings.TrimSpace(req.Msg.GetListId())
+	id, err := checkListID(req.Msg.GetListId())
+	if err != nil {
+		return nil, err
+	}
 	if id == "" {
 		return nil, invalid("list_id is required")
 	}

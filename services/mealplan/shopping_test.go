@@ -3,6 +3,7 @@ package mealplan
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
+	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
 	"github.com/souskitchen/sous/services/internal/names"
 )
@@ -435,6 +437,81 @@ func TestListManagementValidation(t *testing.T) {
 	if n := len(h.mealie.requests()); n != 0 {
 		t.Fatalf("%d Mealie requests", n)
 	}
+}
+
+// TestBoundsBeforeMealie: list_id, entry_id and recipe_scale past their
+// bound in proto/limits are refused with a sentence naming the argument,
+// what was given and what is expected, before any request to Mealie or the
+// pantry; a value at the bound gets through to Mealie (whose 404 is not the
+// point here).
+func TestBoundsBeforeMealie(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	id := func(n int) string { return strings.Repeat("i", n) }
+	entry := func(n int) string { return strings.Repeat("0", n-1) + "7" }
+	overID := fmt.Sprintf("list_id: at most %d characters, got %d", limits.ShoppingListIDChars, limits.ShoppingListIDChars+1)
+	for _, tc := range []struct {
+		name string
+		// call sends the request with the bounded value at its bound
+		// (over false) or past it (over true).
+		call func(over bool) error
+		want string
+	}{
+		{"get list_id", func(over bool) error {
+			_, err := h.svc.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: id(limits.ShoppingListIDChars + b2i(over))}))
+			return err
+		}, overID},
+		{"add list_id", func(over bool) error {
+			_, err := h.svc.AddToShoppingList(ctx, connect.NewRequest(&mealplanv1.AddToShoppingListRequest{ListId: id(limits.ShoppingListIDChars + b2i(over)), Items: []string{"bread"}, SkipInStock: proto.Bool(false)}))
+			return err
+		}, overID},
+		{"update list_id", func(over bool) error {
+			_, err := h.svc.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: id(limits.ShoppingListIDChars + b2i(over)), Check: []string{milkRow}}))
+			return err
+		}, overID},
+		{"rename list_id", func(over bool) error {
+			_, err := h.svc.RenameShoppingList(ctx, connect.NewRequest(&mealplanv1.RenameShoppingListRequest{ListId: id(limits.ShoppingListIDChars + b2i(over)), Name: "Big shop"}))
+			return err
+		}, overID},
+		{"delete list_id", func(over bool) error {
+			_, err := h.svc.DeleteShoppingList(ctx, connect.NewRequest(&mealplanv1.DeleteShoppingListRequest{ListId: id(limits.ShoppingListIDChars + b2i(over)), ConfirmName: "Weekly"}))
+			return err
+		}, overID},
+		{"entry_id", func(over bool) error {
+			_, err := h.svc.DeleteMealPlanEntry(ctx, connect.NewRequest(&mealplanv1.DeleteMealPlanEntryRequest{EntryId: entry(limits.EntryIDChars + b2i(over))}))
+			return err
+		}, fmt.Sprintf("entry_id must be a meal plan entry's integer id, such as \"12\": at most %d characters, got %d", limits.EntryIDChars, limits.EntryIDChars+1)},
+		{"recipe_scale", func(over bool) error {
+			sc := float64(limits.MaxShoppingScale)
+			if over {
+				sc += 0.5
+			}
+			_, err := h.svc.AddToShoppingList(ctx, connect.NewRequest(&mealplanv1.AddToShoppingListRequest{ListId: weeklyID, RecipeSlugs: []string{"pad-thai"}, RecipeScale: &sc, SkipInStock: proto.Bool(false)}))
+			return err
+		}, fmt.Sprintf("recipe_scale: %v is out of range; give a number from %v to %v", limits.MaxShoppingScale+0.5, limits.MinShoppingScale, limits.MaxShoppingScale)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(h.mealie.requests())
+			wantCode(t, tc.call(true), connect.CodeInvalidArgument, tc.want)
+			if n := len(h.mealie.requests()); n != before || h.pantry.calls != 0 {
+				t.Fatalf("over the bound: %d Mealie requests, %d pantry calls", n-before, h.pantry.calls)
+			}
+			if err := tc.call(false); err != nil && (strings.Contains(err.Error(), "at most") || strings.Contains(err.Error(), "out of range")) {
+				t.Errorf("at the bound: refused with %v", err)
+			}
+			if len(h.mealie.requests()) == before {
+				t.Error("at the bound: nothing reached Mealie")
+			}
+		})
+	}
+}
+
+// b2i is 1 for true: one past a bound.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // TestFindItemsByName: a name given to check, uncheck or remove means every

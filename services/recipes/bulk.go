@@ -29,6 +29,12 @@ func (s *Service) BulkTagRecipes(ctx context.Context, req *connect.Request[recip
 			return nil, err
 		}
 	}
+	if err := checkCount("tags", len(m.GetTags()), MaxTaxonomyNames); err != nil {
+		return nil, err
+	}
+	if err := checkCount("categories", len(m.GetCategories()), MaxTaxonomyNames); err != nil {
+		return nil, err
+	}
 	if err := checkTaxonomy(m.GetTags(), m.GetCategories(), nil); err != nil {
 		return nil, err
 	}

@@ -27,11 +27,11 @@ func (s *Service) MarkRecipeMade(ctx context.Context, req *connect.Request[recip
 	if err != nil {
 		return nil, err
 	}
-	if err := checkText("note", m.GetNote(), MaxTextChars); err != nil {
+	if err := checkText("note", m.GetNote(), MaxMadeNoteChars); err != nil {
 		return nil, err
 	}
-	if m.Rating != nil && (m.GetRating() < 0 || m.GetRating() > 5) {
-		return nil, invalid("rating must be between 0 and 5, got %v", m.GetRating())
+	if err := checkRating(m.Rating); err != nil {
+		return nil, err
 	}
 	now := time.Now()
 	day := now.Format(time.DateOnly)

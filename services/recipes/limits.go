@@ -28,7 +28,39 @@ const (
 	// longest real ones ("gluten-free (with substitutions)") are a tenth
 	// of it. The same cap bounds what unknown_foods can echo.
 	MaxTaxonomyNameChars = limits.TaxonomyNameChars
+	// MaxTaxonomyNames caps each list of names a search filters by or a
+	// bulk action adds.
+	MaxTaxonomyNames = limits.TaxonomyNames
+	// MaxTaxonomyRefChars caps a taxonomy write's reference to one item,
+	// an id or a name.
+	MaxTaxonomyRefChars = limits.TaxonomyRefChars
+	// MaxSearchQueryChars caps a recipe search's free text.
+	MaxSearchQueryChars = limits.SearchQueryChars
+	// MaxURLChars caps a URL Mealie is asked to fetch.
+	MaxURLChars = limits.URLChars
+	// MaxMadeNoteChars caps the timeline note of a cook.
+	MaxMadeNoteChars = limits.MadeNoteChars
+	// MaxConfirmChars caps the confirmation an update repeats back.
+	MaxConfirmChars = limits.ConfirmChars
 )
+
+// checkCount refuses a list of more than maxItems names, naming the field
+// and how many were given.
+func checkCount(field string, n, maxItems int) error {
+	if n > maxItems {
+		return invalid("%s: at most %d names, got %d", field, maxItems, n)
+	}
+	return nil
+}
+
+// checkRating refuses a recipe rating outside limits.MinRecipeRating to
+// limits.MaxRecipeRating; nil is no rating, and fine.
+func checkRating(r *float64) error {
+	if r != nil && (*r < limits.MinRecipeRating || *r > limits.MaxRecipeRating) {
+		return invalid("rating must be between %d and %d, got %v", limits.MinRecipeRating, limits.MaxRecipeRating, *r)
+	}
+	return nil
+}
 
 // checkSlug trims a slug and refuses it when empty, longer than
 // MaxSlugChars, holding control characters, or a dot segment ("." or

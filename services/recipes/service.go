@@ -160,9 +160,15 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		field string
 		names []string
 	}{{"tags", m.GetTags()}, {"categories", m.GetCategories()}, {"tools", m.GetTools()}, {"foods", m.GetFoods()}} {
+		if err := checkCount(l.field, len(l.names), MaxTaxonomyNames); err != nil {
+			return nil, err
+		}
 		if err := checkTexts(l.field, l.names, MaxTaxonomyNameChars); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkText("query", m.GetQuery(), MaxSearchQueryChars); err != nil {
+		return nil, err
 	}
 	q := mealie.RecipeQuery{
 		Page:       int(page),

@@ -29,8 +29,10 @@ const (
 	// default for maxMissingTools (3.x openapi.json) is not documented as a
 	// number sous can rely on, so sous sends its own.
 	MaxMissingTools = 5
-	// MaxSuggestInputs caps the foods and tools named.
-	MaxSuggestInputs = limits.SuggestInputs
+	// MaxSuggestFoods and MaxSuggestTools cap the foods and the tools
+	// named.
+	MaxSuggestFoods = limits.SuggestFoods
+	MaxSuggestTools = limits.SuggestTools
 )
 
 // localNote says that the ranking was computed by sous.
@@ -56,8 +58,11 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 			return nil, invalid("max_missing_foods must be between 0 and %d, got %d", MaxMissingFoodsCap, maxMissing)
 		}
 	}
-	if len(m.GetFoods())+len(m.GetTools()) > MaxSuggestInputs {
-		return nil, invalid("give at most %d foods and tools", MaxSuggestInputs)
+	if err := checkCount("foods", len(m.GetFoods()), MaxSuggestFoods); err != nil {
+		return nil, err
+	}
+	if err := checkCount("tools", len(m.GetTools()), MaxSuggestTools); err != nil {
+		return nil, err
 	}
 	if err := checkTexts("foods", m.GetFoods(), MaxTaxonomyNameChars); err != nil {
 		return nil, err

@@ -52,6 +52,22 @@ func validID(field, id string) error {
 	return nil
 }
 
+// checkRefs refuses, before any name is resolved, a reference longer than
+// MaxTaxonomyRefChars. field is a format with %d for the index when there
+// are several, as in taxonomyIDs.
+func checkRefs(field string, given []string) error {
+	for i, g := range given {
+		f := field
+		if strings.Contains(f, "%d") {
+			f = fmt.Sprintf(field, i)
+		}
+		if err := checkText(f, strings.TrimSpace(g), MaxTaxonomyRefChars); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // taxonomyItem shapes one row.
 func taxonomyItem(it *mealie.TaxonomyItem) *recipesv1.TaxonomyItem {
 	out := &recipesv1.TaxonomyItem{
@@ -83,6 +99,9 @@ func (s *Service) ListTaxonomy(ctx context.Context, req *connect.Request[recipes
 	if page < 1 || page > MaxPage {
 		return nil, invalid("page must be between 1 and %d, got %d", MaxPage, page)
 	}
+	if err := checkText("search", req.Msg.GetSearch(), MaxTaxonomyNameChars); err != nil {
+		return nil, err
+	}
 	p, err := s.mealie.ListTaxonomy(ctx, res, int(page), TaxonomyListPage, strings.TrimSpace(req.Msg.GetSearch()))
 	if err != nil {
 		return nil, mealie.ConnectError(err)
@@ -108,6 +127,10 @@ func (s *Service) MergeTaxonomy(ctx context.Context, req *connect.Request[recipe
 	}
 	from := req.Msg.GetFromIds()
 	if err := checkBatch(len(from)); err != nil {
+		return nil, err
+	}
+	// Both are checked before into_id is resolved, which may read Mealie.
+	if err := checkRefs("from_ids[%d]", from); err != nil {
 		return nil, err
 	}
 	intos, err := s.taxonomyIDs(ctx, res, "into_id", []string{req.Msg.GetIntoId()})
@@ -229,6 +252,9 @@ func (s *Service) DeleteTaxonomy(ctx context.Context, req *connect.Request[recip
 // naming the closest or the tied items. field is a format with %d for the
 // index when there are several.
 func (s *Service) taxonomyIDs(ctx context.Context, res mealie.Resource, field string, given []string) ([]string, error) {
+	if err := checkRefs(field, given); err != nil {
+		return nil, err
+	}
 	out := make([]string, len(given))
 	var x *itemIndex
 	for i, g := range given {

@@ -67,8 +67,11 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 			return nil, err
 		}
 	}
-	if m.Rating != nil && (m.GetRating() < 0 || m.GetRating() > 5) {
-		return nil, invalid("rating must be between 0 and 5, got %v", m.GetRating())
+	if err := checkRating(m.Rating); err != nil {
+		return nil, err
+	}
+	if err := checkText("confirm", m.GetConfirm(), MaxConfirmChars); err != nil {
+		return nil, err
 	}
 	if !m.GetSetIngredients() && len(m.GetIngredients()) > 0 {
 		return nil, invalid("ingredients given without set_ingredients=true")

@@ -95,6 +95,9 @@ func required(name, v string) (string, error) {
 // httpURL checks an http(s) URL with a host.
 func httpURL(field, raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
+	if err := checkText(field, raw, MaxURLChars); err != nil {
+		return "", err
+	}
 	u, err := url.Parse(raw)
 	if raw == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", invalid("%s must be an http(s) URL, got %q", field, raw)

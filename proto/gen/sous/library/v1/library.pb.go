@@ -628,7 +628,7 @@ type CreateCookbookRequest struct {
 	// express, such as `lastMade IS NULL` or `name LIKE "%soup%"`; ANDed
 	// with the name filter. Passed as given: its string comparisons are
 	// case-sensitive before Mealie 2.8 and case-insensitive from 2.8 on
-	// (Mealie PR #5162).
+	// (Mealie PR #5162). At most 2000 characters.
 	QueryFilter string `protobuf:"bytes,7,opt,name=query_filter,json=queryFilter,proto3" json:"query_filter,omitempty"`
 	// Visible without logging in.
 	Public        bool `protobuf:"varint,8,opt,name=public,proto3" json:"public,omitempty"`
@@ -789,11 +789,11 @@ type UpdateCookbookRequest struct {
 	RequireAll *bool `protobuf:"varint,7,opt,name=require_all,json=requireAll,proto3,oneof" json:"require_all,omitempty"`
 	// Extra filter in Mealie's queryFilterString syntax, ANDed with the name
 	// filter; empty string clears it. Case-sensitive before Mealie 2.8, as
-	// in CreateCookbookRequest.
+	// in CreateCookbookRequest. At most 2000 characters.
 	QueryFilter *string `protobuf:"bytes,8,opt,name=query_filter,json=queryFilter,proto3,oneof" json:"query_filter,omitempty"`
 	// Visible without logging in.
 	Public *bool `protobuf:"varint,9,opt,name=public,proto3,oneof" json:"public,omitempty"`
-	// New position among the household's cookbooks, from 1.
+	// New position among the household's cookbooks, 1 to 1000.
 	Position      *int32 `protobuf:"varint,10,opt,name=position,proto3,oneof" json:"position,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

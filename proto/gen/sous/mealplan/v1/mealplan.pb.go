@@ -215,7 +215,7 @@ func (x *CreateShoppingListResponse) GetList() *ShoppingListSummary {
 // RenameShoppingListRequest names a list and its new name.
 type RenameShoppingListRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The list's UUID. Required.
+	// The list's UUID, at most 100 characters. Required.
 	ListId string `protobuf:"bytes,1,opt,name=list_id,json=listId,proto3" json:"list_id,omitempty"`
 	// The new name; at most 100 characters. Required.
 	Name          string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
@@ -317,7 +317,7 @@ func (x *RenameShoppingListResponse) GetList() *ShoppingList {
 // DeleteShoppingListRequest names the list twice over.
 type DeleteShoppingListRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The list's UUID. Required.
+	// The list's UUID, at most 100 characters. Required.
 	ListId string `protobuf:"bytes,1,opt,name=list_id,json=listId,proto3" json:"list_id,omitempty"`
 	// The list's name repeated, as a guard against deleting the wrong list.
 	// Required.
@@ -1034,7 +1034,8 @@ func (x *AddMealPlanEntryResponse) GetEntry() *MealPlanEntry {
 // DeleteMealPlanEntryRequest names an entry.
 type DeleteMealPlanEntryRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Mealie's integer id of the entry, as a decimal string. Required.
+	// Mealie's integer id of the entry, as a decimal string of at most 20
+	// characters. Required.
 	EntryId       string `protobuf:"bytes,1,opt,name=entry_id,json=entryId,proto3" json:"entry_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1320,7 +1321,8 @@ func (x *RandomMealPlanResponse) GetFailed() int32 {
 // GetShoppingListRequest selects the overview or one list.
 type GetShoppingListRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// A shopping list's UUID; empty for the household's lists.
+	// A shopping list's UUID, at most 100 characters; empty for the
+	// household's lists.
 	ListId        string `protobuf:"bytes,1,opt,name=list_id,json=listId,proto3" json:"list_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1874,9 +1876,9 @@ func (x *DateRange) GetEndDate() string {
 // items, recipe_slugs and meal_plan_range is required.
 type AddToShoppingListRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// A shopping list's UUID; may be empty when the household has exactly
-	// one list (otherwise InvalidArgument naming the lists) or when
-	// list_name is given.
+	// A shopping list's UUID, at most 100 characters; may be empty when the
+	// household has exactly one list (otherwise InvalidArgument naming the
+	// lists) or when list_name is given.
 	ListId string `protobuf:"bytes,1,opt,name=list_id,json=listId,proto3" json:"list_id,omitempty"`
 	// Free-text lines, such as "2 onions", parsed into quantity, unit and food
 	// where Mealie's parser resolves them; at most 100, each at most 500
@@ -2272,7 +2274,7 @@ func (x *AddToShoppingListResponse) GetRecipesAdded() []string {
 // remove.
 type UpdateShoppingItemsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The shopping list's UUID. Required.
+	// The shopping list's UUID, at most 100 characters. Required.
 	ListId string `protobuf:"bytes,1,opt,name=list_id,json=listId,proto3" json:"list_id,omitempty"`
 	// Items to check off, by id or name; at most 100.
 	Check []string `protobuf:"bytes,2,rep,name=check,proto3" json:"check,omitempty"`

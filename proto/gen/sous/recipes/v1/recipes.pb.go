@@ -941,15 +941,17 @@ func (x *Recipe) GetAmountsHidden() bool {
 // SearchRecipesRequest filters and pages the recipe list.
 type SearchRecipesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Free-text search over names, descriptions and ingredients; empty for all.
+	// Free-text search over names, descriptions and ingredients, at most 200
+	// characters; empty for all.
 	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
-	// Tag names; unknown names match nothing and are never created.
+	// Tag names, at most 50; unknown names match nothing and are never
+	// created.
 	Tags []string `protobuf:"bytes,2,rep,name=tags,proto3" json:"tags,omitempty"`
-	// Category names; unknown names match nothing.
+	// Category names, at most 50; unknown names match nothing.
 	Categories []string `protobuf:"bytes,3,rep,name=categories,proto3" json:"categories,omitempty"`
-	// Tool names; unknown names match nothing.
+	// Tool names, at most 50; unknown names match nothing.
 	Tools []string `protobuf:"bytes,4,rep,name=tools,proto3" json:"tools,omitempty"`
-	// Food names; unknown names match nothing.
+	// Food names, at most 50; unknown names match nothing.
 	Foods []string `protobuf:"bytes,5,rep,name=foods,proto3" json:"foods,omitempty"`
 	// When true a recipe must match every tag, category, tool and food given;
 	// when false, any of them.
@@ -1354,9 +1356,9 @@ func (x *GetRecipeResponse) GetRaw() *structpb.Struct {
 // SuggestRecipesRequest describes what is on hand.
 type SuggestRecipesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Food names on hand.
+	// Food names on hand, at most 100.
 	Foods []string `protobuf:"bytes,1,rep,name=foods,proto3" json:"foods,omitempty"`
-	// Tool names on hand.
+	// Tool names on hand, at most 50.
 	Tools []string `protobuf:"bytes,2,rep,name=tools,proto3" json:"tools,omitempty"`
 	// Most foods a suggestion may miss, 0 to 10; unset means 2.
 	MaxMissingFoods *int32 `protobuf:"varint,3,opt,name=max_missing_foods,json=maxMissingFoods,proto3,oneof" json:"max_missing_foods,omitempty"`
@@ -2180,7 +2182,8 @@ type UpdateRecipeRequest struct {
 	// that would leave ingredients, instructions or notes empty, or drop most
 	// of their lines, writes nothing and answers FailedPrecondition with what
 	// would be lost and a confirmation bound to this recipe and these new
-	// values; sending the same update again with it writes it.
+	// values; sending the same update again with it writes it. At most 64
+	// characters.
 	Confirm       string `protobuf:"bytes,23,opt,name=confirm,proto3" json:"confirm,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2524,7 +2527,7 @@ type SetRecipeImageFromURLRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The recipe's slug. Required.
 	Slug string `protobuf:"bytes,1,opt,name=slug,proto3" json:"slug,omitempty"`
-	// An http(s) URL of an image. Required.
+	// An http(s) URL of an image, at most 2000 characters. Required.
 	Url           string `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2737,9 +2740,9 @@ type BulkTagRecipesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Recipe slugs, 1 to 100.
 	Slugs []string `protobuf:"bytes,1,rep,name=slugs,proto3" json:"slugs,omitempty"`
-	// Tag names to add; missing ones are created.
+	// Tag names to add, at most 50; missing ones are created.
 	Tags []string `protobuf:"bytes,2,rep,name=tags,proto3" json:"tags,omitempty"`
-	// Category names to add; missing ones are created.
+	// Category names to add, at most 50; missing ones are created.
 	Categories    []string `protobuf:"bytes,3,rep,name=categories,proto3" json:"categories,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2974,7 +2977,7 @@ func (x *DeleteRecipeResponse) GetUsedBulkFallback() bool {
 // ImportRecipeFromURLRequest names a page to scrape.
 type ImportRecipeFromURLRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// An http(s) URL of a recipe page. Required.
+	// An http(s) URL of a recipe page, at most 2000 characters. Required.
 	Url string `protobuf:"bytes,1,opt,name=url,proto3" json:"url,omitempty"`
 	// Keep the page's keywords as tags. Unset means true.
 	IncludeTags *bool `protobuf:"varint,2,opt,name=include_tags,json=includeTags,proto3,oneof" json:"include_tags,omitempty"`
@@ -3138,7 +3141,7 @@ type MarkRecipeMadeRequest struct {
 	Slug string `protobuf:"bytes,1,opt,name=slug,proto3" json:"slug,omitempty"`
 	// The date made, YYYY-MM-DD; empty for today (the host's local date).
 	Date string `protobuf:"bytes,2,opt,name=date,proto3" json:"date,omitempty"`
-	// A note for the timeline event.
+	// A note for the timeline event, at most 1000 characters.
 	Note string `protobuf:"bytes,3,opt,name=note,proto3" json:"note,omitempty"`
 	// The token user's rating of the recipe, 0 to 5, written with the cook;
 	// unset leaves the rating alone.
@@ -3598,7 +3601,7 @@ type ListTaxonomyRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Which resource. Required.
 	Resource TaxonomyResource `protobuf:"varint,1,opt,name=resource,proto3,enum=sous.recipes.v1.TaxonomyResource" json:"resource,omitempty"`
-	// Case-insensitive name search; empty for all.
+	// Case-insensitive name search, at most 200 characters; empty for all.
 	Search string `protobuf:"bytes,2,opt,name=search,proto3" json:"search,omitempty"`
 	// Page number from 1; 0 means 1. Pages hold 50 items.
 	Page          int32 `protobuf:"varint,3,opt,name=page,proto3" json:"page,omitempty"`
@@ -3734,7 +3737,7 @@ func (x *ListTaxonomyResponse) GetTotalPages() int32 {
 // item and unset fields keep their current values.
 type TaxonomyWrite struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The item's id (update only).
+	// The item's id (update only), at most 100 characters.
 	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	// The name (required on create).
 	Name *string `protobuf:"bytes,2,opt,name=name,proto3,oneof" json:"name,omitempty"`
@@ -4139,9 +4142,11 @@ type MergeTaxonomyRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// TAXONOMY_RESOURCE_FOODS or TAXONOMY_RESOURCE_UNITS.
 	Resource TaxonomyResource `protobuf:"varint,1,opt,name=resource,proto3,enum=sous.recipes.v1.TaxonomyResource" json:"resource,omitempty"`
-	// Ids of the items to merge away, 1 to 100.
+	// Ids (or names) of the items to merge away, 1 to 100, each at most 100
+	// characters.
 	FromIds []string `protobuf:"bytes,2,rep,name=from_ids,json=fromIds,proto3" json:"from_ids,omitempty"`
-	// Id of the item they merge into; must not be among from_ids.
+	// Id (or name) of the item they merge into, at most 100 characters; must
+	// not be among from_ids.
 	IntoId        string `protobuf:"bytes,3,opt,name=into_id,json=intoId,proto3" json:"into_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -4267,7 +4272,7 @@ type DeleteTaxonomyRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Which resource. Required.
 	Resource TaxonomyResource `protobuf:"varint,1,opt,name=resource,proto3,enum=sous.recipes.v1.TaxonomyResource" json:"resource,omitempty"`
-	// Ids, 1 to 100.
+	// Ids (or names), 1 to 100, each at most 100 characters.
 	Ids []string `protobuf:"bytes,2,rep,name=ids,proto3" json:"ids,omitempty"`
 	// Delete items even when recipes use them: ingredient lines lose the food
 	// or unit; recipes lose the tag, category or tool.

@@ -400,7 +400,7 @@ class CreateCookbookRequest(Message[_CreateCookbookRequestFields]):
             express, such as `lastMade IS NULL` or `name LIKE "%soup%"`; ANDed
             with the name filter. Passed as given: its string comparisons are
             case-sensitive before Mealie 2.8 and case-insensitive from 2.8 on
-            (Mealie PR #5162).
+            (Mealie PR #5162). At most 2000 characters.
 
             ```proto
             string query_filter = 7;
@@ -530,7 +530,7 @@ class UpdateCookbookRequest(Message[_UpdateCookbookRequestFields]):
         query_filter:
             Extra filter in Mealie's queryFilterString syntax, ANDed with the name
             filter; empty string clears it. Case-sensitive before Mealie 2.8, as
-            in CreateCookbookRequest.
+            in CreateCookbookRequest. At most 2000 characters.
 
             ```proto
             optional string query_filter = 8;
@@ -542,7 +542,7 @@ class UpdateCookbookRequest(Message[_UpdateCookbookRequestFields]):
             optional bool public = 9;
             ```
         position:
-            New position among the household's cookbooks, from 1.
+            New position among the household's cookbooks, 1 to 1000.
 
             ```proto
             optional int32 position = 10;

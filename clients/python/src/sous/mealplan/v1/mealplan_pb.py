@@ -95,7 +95,7 @@ class RenameShoppingListRequest(Message[_RenameShoppingListRequestFields]):
 
     Attributes:
         list_id:
-            The list's UUID. Required.
+            The list's UUID, at most 100 characters. Required.
 
             ```proto
             string list_id = 1;
@@ -168,7 +168,7 @@ class DeleteShoppingListRequest(Message[_DeleteShoppingListRequestFields]):
 
     Attributes:
         list_id:
-            The list's UUID. Required.
+            The list's UUID, at most 100 characters. Required.
 
             ```proto
             string list_id = 1;
@@ -664,7 +664,8 @@ class DeleteMealPlanEntryRequest(Message[_DeleteMealPlanEntryRequestFields]):
 
     Attributes:
         entry_id:
-            Mealie's integer id of the entry, as a decimal string. Required.
+            Mealie's integer id of the entry, as a decimal string of at most 20
+            characters. Required.
 
             ```proto
             string entry_id = 1;
@@ -874,7 +875,8 @@ class GetShoppingListRequest(Message[_GetShoppingListRequestFields]):
 
     Attributes:
         list_id:
-            A shopping list's UUID; empty for the household's lists.
+            A shopping list's UUID, at most 100 characters; empty for the
+            household's lists.
 
             ```proto
             string list_id = 1;
@@ -1296,9 +1298,9 @@ class AddToShoppingListRequest(Message[_AddToShoppingListRequestFields]):
 
     Attributes:
         list_id:
-            A shopping list's UUID; may be empty when the household has exactly
-            one list (otherwise InvalidArgument naming the lists) or when
-            list_name is given.
+            A shopping list's UUID, at most 100 characters; may be empty when the
+            household has exactly one list (otherwise InvalidArgument naming the
+            lists) or when list_name is given.
 
             ```proto
             string list_id = 1;
@@ -1617,7 +1619,7 @@ class UpdateShoppingItemsRequest(Message[_UpdateShoppingItemsRequestFields]):
 
     Attributes:
         list_id:
-            The shopping list's UUID. Required.
+            The shopping list's UUID, at most 100 characters. Required.
 
             ```proto
             string list_id = 1;

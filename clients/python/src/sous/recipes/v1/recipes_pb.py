@@ -613,31 +613,33 @@ class SearchRecipesRequest(Message[_SearchRecipesRequestFields]):
 
     Attributes:
         query:
-            Free-text search over names, descriptions and ingredients; empty for all.
+            Free-text search over names, descriptions and ingredients, at most 200
+            characters; empty for all.
 
             ```proto
             string query = 1;
             ```
         tags:
-            Tag names; unknown names match nothing and are never created.
+            Tag names, at most 50; unknown names match nothing and are never
+            created.
 
             ```proto
             repeated string tags = 2;
             ```
         categories:
-            Category names; unknown names match nothing.
+            Category names, at most 50; unknown names match nothing.
 
             ```proto
             repeated string categories = 3;
             ```
         tools:
-            Tool names; unknown names match nothing.
+            Tool names, at most 50; unknown names match nothing.
 
             ```proto
             repeated string tools = 4;
             ```
         foods:
-            Food names; unknown names match nothing.
+            Food names, at most 50; unknown names match nothing.
 
             ```proto
             repeated string foods = 5;
@@ -937,13 +939,13 @@ class SuggestRecipesRequest(Message[_SuggestRecipesRequestFields]):
 
     Attributes:
         foods:
-            Food names on hand.
+            Food names on hand, at most 100.
 
             ```proto
             repeated string foods = 1;
             ```
         tools:
-            Tool names on hand.
+            Tool names on hand, at most 50.
 
             ```proto
             repeated string tools = 2;
@@ -1659,7 +1661,8 @@ class UpdateRecipeRequest(Message[_UpdateRecipeRequestFields]):
             that would leave ingredients, instructions or notes empty, or drop most
             of their lines, writes nothing and answers FailedPrecondition with what
             would be lost and a confirmation bound to this recipe and these new
-            values; sending the same update again with it writes it.
+            values; sending the same update again with it writes it. At most 64
+            characters.
 
             ```proto
             string confirm = 23;
@@ -1859,7 +1862,7 @@ class SetRecipeImageFromURLRequest(Message[_SetRecipeImageFromURLRequestFields])
             string slug = 1;
             ```
         url:
-            An http(s) URL of an image. Required.
+            An http(s) URL of an image, at most 2000 characters. Required.
 
             ```proto
             string url = 2;
@@ -2013,13 +2016,13 @@ class BulkTagRecipesRequest(Message[_BulkTagRecipesRequestFields]):
             repeated string slugs = 1;
             ```
         tags:
-            Tag names to add; missing ones are created.
+            Tag names to add, at most 50; missing ones are created.
 
             ```proto
             repeated string tags = 2;
             ```
         categories:
-            Category names to add; missing ones are created.
+            Category names to add, at most 50; missing ones are created.
 
             ```proto
             repeated string categories = 3;
@@ -2184,7 +2187,7 @@ class ImportRecipeFromURLRequest(Message[_ImportRecipeFromURLRequestFields]):
 
     Attributes:
         url:
-            An http(s) URL of a recipe page. Required.
+            An http(s) URL of a recipe page, at most 2000 characters. Required.
 
             ```proto
             string url = 1;
@@ -2321,7 +2324,7 @@ class MarkRecipeMadeRequest(Message[_MarkRecipeMadeRequestFields]):
             string date = 2;
             ```
         note:
-            A note for the timeline event.
+            A note for the timeline event, at most 1000 characters.
 
             ```proto
             string note = 3;
@@ -2673,7 +2676,7 @@ class ListTaxonomyRequest(Message[_ListTaxonomyRequestFields]):
             sous.recipes.v1.TaxonomyResource resource = 1;
             ```
         search:
-            Case-insensitive name search; empty for all.
+            Case-insensitive name search, at most 200 characters; empty for all.
 
             ```proto
             string search = 2;
@@ -2772,7 +2775,7 @@ class TaxonomyWrite(Message[_TaxonomyWriteFields]):
 
     Attributes:
         id:
-            The item's id (update only).
+            The item's id (update only), at most 100 characters.
 
             ```proto
             string id = 1;
@@ -3083,13 +3086,15 @@ class MergeTaxonomyRequest(Message[_MergeTaxonomyRequestFields]):
             sous.recipes.v1.TaxonomyResource resource = 1;
             ```
         from_ids:
-            Ids of the items to merge away, 1 to 100.
+            Ids (or names) of the items to merge away, 1 to 100, each at most 100
+            characters.
 
             ```proto
             repeated string from_ids = 2;
             ```
         into_id:
-            Id of the item they merge into; must not be among from_ids.
+            Id (or name) of the item they merge into, at most 100 characters; must
+            not be among from_ids.
 
             ```proto
             string into_id = 3;
@@ -3179,7 +3184,7 @@ class DeleteTaxonomyRequest(Message[_DeleteTaxonomyRequestFields]):
             sous.recipes.v1.TaxonomyResource resource = 1;
             ```
         ids:
-            Ids, 1 to 100.
+            Ids (or names), 1 to 100, each at most 100 characters.
 
             ```proto
             repeated string ids = 2;

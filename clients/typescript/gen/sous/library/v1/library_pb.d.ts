@@ -311,7 +311,7 @@ export declare type CreateCookbookRequest = Message<"sous.library.v1.CreateCookb
    * express, such as `lastMade IS NULL` or `name LIKE "%soup%"`; ANDed
    * with the name filter. Passed as given: its string comparisons are
    * case-sensitive before Mealie 2.8 and case-insensitive from 2.8 on
-   * (Mealie PR #5162).
+   * (Mealie PR #5162). At most 2000 characters.
    *
    * @generated from field: string query_filter = 7;
    */
@@ -411,7 +411,7 @@ export declare type UpdateCookbookRequest = Message<"sous.library.v1.UpdateCookb
   /**
    * Extra filter in Mealie's queryFilterString syntax, ANDed with the name
    * filter; empty string clears it. Case-sensitive before Mealie 2.8, as
-   * in CreateCookbookRequest.
+   * in CreateCookbookRequest. At most 2000 characters.
    *
    * @generated from field: optional string query_filter = 8;
    */
@@ -425,7 +425,7 @@ export declare type UpdateCookbookRequest = Message<"sous.library.v1.UpdateCookb
   public?: boolean | undefined;
 
   /**
-   * New position among the household's cookbooks, from 1.
+   * New position among the household's cookbooks, 1 to 1000.
    *
    * @generated from field: optional int32 position = 10;
    */

@@ -71,7 +71,7 @@ export declare const CreateShoppingListResponseSchema: GenMessage<CreateShopping
  */
 export declare type RenameShoppingListRequest = Message<"sous.mealplan.v1.RenameShoppingListRequest"> & {
   /**
-   * The list's UUID. Required.
+   * The list's UUID, at most 100 characters. Required.
    *
    * @generated from field: string list_id = 1;
    */
@@ -119,7 +119,7 @@ export declare const RenameShoppingListResponseSchema: GenMessage<RenameShopping
  */
 export declare type DeleteShoppingListRequest = Message<"sous.mealplan.v1.DeleteShoppingListRequest"> & {
   /**
-   * The list's UUID. Required.
+   * The list's UUID, at most 100 characters. Required.
    *
    * @generated from field: string list_id = 1;
    */
@@ -491,7 +491,8 @@ export declare const AddMealPlanEntryResponseSchema: GenMessage<AddMealPlanEntry
  */
 export declare type DeleteMealPlanEntryRequest = Message<"sous.mealplan.v1.DeleteMealPlanEntryRequest"> & {
   /**
-   * Mealie's integer id of the entry, as a decimal string. Required.
+   * Mealie's integer id of the entry, as a decimal string of at most 20
+   * characters. Required.
    *
    * @generated from field: string entry_id = 1;
    */
@@ -635,7 +636,8 @@ export declare const RandomMealPlanResponseSchema: GenMessage<RandomMealPlanResp
  */
 export declare type GetShoppingListRequest = Message<"sous.mealplan.v1.GetShoppingListRequest"> & {
   /**
-   * A shopping list's UUID; empty for the household's lists.
+   * A shopping list's UUID, at most 100 characters; empty for the
+   * household's lists.
    *
    * @generated from field: string list_id = 1;
    */
@@ -941,9 +943,9 @@ export declare const DateRangeSchema: GenMessage<DateRange>;
  */
 export declare type AddToShoppingListRequest = Message<"sous.mealplan.v1.AddToShoppingListRequest"> & {
   /**
-   * A shopping list's UUID; may be empty when the household has exactly
-   * one list (otherwise InvalidArgument naming the lists) or when
-   * list_name is given.
+   * A shopping list's UUID, at most 100 characters; may be empty when the
+   * household has exactly one list (otherwise InvalidArgument naming the
+   * lists) or when list_name is given.
    *
    * @generated from field: string list_id = 1;
    */
@@ -1193,7 +1195,7 @@ export declare const AddToShoppingListResponseSchema: GenMessage<AddToShoppingLi
  */
 export declare type UpdateShoppingItemsRequest = Message<"sous.mealplan.v1.UpdateShoppingItemsRequest"> & {
   /**
-   * The shopping list's UUID. Required.
+   * The shopping list's UUID, at most 100 characters. Required.
    *
    * @generated from field: string list_id = 1;
    */

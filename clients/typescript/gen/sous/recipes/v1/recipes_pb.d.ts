@@ -501,35 +501,37 @@ export declare const RecipeSchema: GenMessage<Recipe>;
  */
 export declare type SearchRecipesRequest = Message<"sous.recipes.v1.SearchRecipesRequest"> & {
   /**
-   * Free-text search over names, descriptions and ingredients; empty for all.
+   * Free-text search over names, descriptions and ingredients, at most 200
+   * characters; empty for all.
    *
    * @generated from field: string query = 1;
    */
   query: string;
 
   /**
-   * Tag names; unknown names match nothing and are never created.
+   * Tag names, at most 50; unknown names match nothing and are never
+   * created.
    *
    * @generated from field: repeated string tags = 2;
    */
   tags: string[];
 
   /**
-   * Category names; unknown names match nothing.
+   * Category names, at most 50; unknown names match nothing.
    *
    * @generated from field: repeated string categories = 3;
    */
   categories: string[];
 
   /**
-   * Tool names; unknown names match nothing.
+   * Tool names, at most 50; unknown names match nothing.
    *
    * @generated from field: repeated string tools = 4;
    */
   tools: string[];
 
   /**
-   * Food names; unknown names match nothing.
+   * Food names, at most 50; unknown names match nothing.
    *
    * @generated from field: repeated string foods = 5;
    */
@@ -746,14 +748,14 @@ export declare const GetRecipeResponseSchema: GenMessage<GetRecipeResponse>;
  */
 export declare type SuggestRecipesRequest = Message<"sous.recipes.v1.SuggestRecipesRequest"> & {
   /**
-   * Food names on hand.
+   * Food names on hand, at most 100.
    *
    * @generated from field: repeated string foods = 1;
    */
   foods: string[];
 
   /**
-   * Tool names on hand.
+   * Tool names on hand, at most 50.
    *
    * @generated from field: repeated string tools = 2;
    */
@@ -1371,7 +1373,8 @@ export declare type UpdateRecipeRequest = Message<"sous.recipes.v1.UpdateRecipeR
    * that would leave ingredients, instructions or notes empty, or drop most
    * of their lines, writes nothing and answers FailedPrecondition with what
    * would be lost and a confirmation bound to this recipe and these new
-   * values; sending the same update again with it writes it.
+   * values; sending the same update again with it writes it. At most 64
+   * characters.
    *
    * @generated from field: string confirm = 23;
    */
@@ -1494,7 +1497,7 @@ export declare type SetRecipeImageFromURLRequest = Message<"sous.recipes.v1.SetR
   slug: string;
 
   /**
-   * An http(s) URL of an image. Required.
+   * An http(s) URL of an image, at most 2000 characters. Required.
    *
    * @generated from field: string url = 2;
    */
@@ -1597,14 +1600,14 @@ export declare type BulkTagRecipesRequest = Message<"sous.recipes.v1.BulkTagReci
   slugs: string[];
 
   /**
-   * Tag names to add; missing ones are created.
+   * Tag names to add, at most 50; missing ones are created.
    *
    * @generated from field: repeated string tags = 2;
    */
   tags: string[];
 
   /**
-   * Category names to add; missing ones are created.
+   * Category names to add, at most 50; missing ones are created.
    *
    * @generated from field: repeated string categories = 3;
    */
@@ -1713,7 +1716,7 @@ export declare const DeleteRecipeResponseSchema: GenMessage<DeleteRecipeResponse
  */
 export declare type ImportRecipeFromURLRequest = Message<"sous.recipes.v1.ImportRecipeFromURLRequest"> & {
   /**
-   * An http(s) URL of a recipe page. Required.
+   * An http(s) URL of a recipe page, at most 2000 characters. Required.
    *
    * @generated from field: string url = 1;
    */
@@ -1821,7 +1824,7 @@ export declare type MarkRecipeMadeRequest = Message<"sous.recipes.v1.MarkRecipeM
   date: string;
 
   /**
-   * A note for the timeline event.
+   * A note for the timeline event, at most 1000 characters.
    *
    * @generated from field: string note = 3;
    */
@@ -2080,7 +2083,7 @@ export declare type ListTaxonomyRequest = Message<"sous.recipes.v1.ListTaxonomyR
   resource: TaxonomyResource;
 
   /**
-   * Case-insensitive name search; empty for all.
+   * Case-insensitive name search, at most 200 characters; empty for all.
    *
    * @generated from field: string search = 2;
    */
@@ -2149,7 +2152,7 @@ export declare const ListTaxonomyResponseSchema: GenMessage<ListTaxonomyResponse
  */
 export declare type TaxonomyWrite = Message<"sous.recipes.v1.TaxonomyWrite"> & {
   /**
-   * The item's id (update only).
+   * The item's id (update only), at most 100 characters.
    *
    * @generated from field: string id = 1;
    */
@@ -2375,14 +2378,16 @@ export declare type MergeTaxonomyRequest = Message<"sous.recipes.v1.MergeTaxonom
   resource: TaxonomyResource;
 
   /**
-   * Ids of the items to merge away, 1 to 100.
+   * Ids (or names) of the items to merge away, 1 to 100, each at most 100
+   * characters.
    *
    * @generated from field: repeated string from_ids = 2;
    */
   fromIds: string[];
 
   /**
-   * Id of the item they merge into; must not be among from_ids.
+   * Id (or name) of the item they merge into, at most 100 characters; must
+   * not be among from_ids.
    *
    * @generated from field: string into_id = 3;
    */
@@ -2443,7 +2448,7 @@ export declare type DeleteTaxonomyRequest = Message<"sous.recipes.v1.DeleteTaxon
   resource: TaxonomyResource;
 
   /**
-   * Ids, 1 to 100.
+   * Ids (or names), 1 to 100, each at most 100 characters.
    *
    * @generated from field: repeated string ids = 2;
    */
