@@ -19,9 +19,10 @@ import (
 
 // amountText renders an ingredient amount as one short string, such as
 // "200 g pork mince" or "¾ cup stock" (package amount): a model reads it as
-// well as three fields, and a cook reads it as written.
+// well as three fields, and a cook reads it as written. The pantry keeps no
+// plural names, so a counted one is the English plural ("2 eggs").
 func amountText(a *pantryv1.IngredientAmount) string {
-	return amount.Line(a.GetQuantity(), a.GetUnit(), a.GetIngredient(), "", "")
+	return amount.Line(a.GetQuantity(), a.GetUnit(), a.GetIngredient(), amount.Plural(a.GetIngredient()), "")
 }
 
 // metaRecipeView is a meta-recipe as a model reads it.

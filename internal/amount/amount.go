@@ -1,5 +1,5 @@
 // Package amount writes ingredient amounts as a cook does: "¾ cup milk",
-// "1½ tsp salt", "4 avocados", "1 onion". The recipes service (get_recipe),
+// "1½ tsp salt", "4 avocados" (Mealie's plural), "1 onion". The recipes service (get_recipe),
 // the mealplan service (shopping lists) and the MCP front (pantry
 // templates) share it, so an amount reads the same wherever it appears.
 package amount
@@ -112,10 +112,15 @@ func digits(rs []rune, i int, table string) (int, int) {
 }
 
 // Line writes an amount: quantity, unit and food, then the note. The food
-// is plural when counted (no unit, more than one): foodPlural when the
-// food has one, else the English rule ("4 avocados", "2 tomatoes"); with a
-// unit it stays as named ("2 cups flour"). unit is the name to show,
-// already plural or abbreviated as the unit asks.
+// is plural when counted (no unit, more than one) and Mealie has a plural
+// name for it (foodPlural); otherwise it stays as named, as Mealie's own
+// display and app show it: Mealie never makes up a plural
+// (RecipeIngredientBase._format_food_for_display uses plural_name or the
+// name), and a made-up one goes wrong on the names real libraries hold
+// ("12 sprigs cilantros"). unit is the name to show, already plural or
+// abbreviated as the unit asks. A note follows after a comma ("2 cups
+// flour, sifted"), or after a space when it is already in brackets ("1
+// onion (finely diced)").
 func Line(q float64, unit, food, foodPlural, note string) string {
 	var parts []string
 	if q > 0 {
@@ -125,19 +130,15 @@ func Line(q float64, unit, food, foodPlural, note string) string {
 		parts = append(parts, unit)
 	}
 	if food != "" {
-		if q > 1 && unit == "" {
-			if foodPlural != "" {
-				food = foodPlural
-			} else {
-				food = Plural(food)
-			}
+		if q > 1 && unit == "" && foodPlural != "" {
+			food = foodPlural
 		}
 		parts = append(parts, food)
 	}
 	s := strings.Join(parts, " ")
 	switch {
 	case note == "":
-	case food == "":
+	case food == "" || strings.HasPrefix(note, "("):
 		s = strings.TrimSpace(s + " " + note)
 	default:
 		s += ", " + note
@@ -145,7 +146,8 @@ func Line(q float64, unit, food, foodPlural, note string) string {
 	return s
 }
 
-// Plural returns the English plural of a food name's last word: "avocado"
+// Plural returns the English plural of a food name's last word, for names
+// with no plural of their own outside Mealie (the pantry's templates): "avocado"
 // "avocados", "tomato" "tomatoes", "berry" "berries", "red onion" "red
 // onions". A name that already ends in s, or whose last word is not
 // lower-case letters ("7UP"), is returned as it is.

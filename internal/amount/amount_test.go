@@ -36,12 +36,17 @@ func TestLine(t *testing.T) {
 		unit, food, foodPlural, note string
 		want                         string
 	}{
-		{4, "", "avocado", "", "", "4 avocados"},
+		{4, "", "avocado", "avocados", "", "4 avocados"},
+		// No plural in Mealie: the name as Mealie shows it, never one
+		// made up (a real library's food "sprigs cilantro").
+		{4, "", "avocado", "", "", "4 avocado"},
+		{12, "", "sprigs cilantro", "", "finely minced", "12 sprigs cilantro, finely minced"},
+		{1, "", "onion", "", "(finely diced)", "1 onion (finely diced)"},
 		{1, "", "onion", "", "", "1 onion"},
 		{2, "", "egg", "eggs", "free range", "2 eggs, free range"},
 		{0.75, "cup", "milk", "", "", "¾ cup milk"},
 		{2, "cups", "flour", "", "sifted", "2 cups flour, sifted"},
-		{3, "", "tomato", "", "", "3 tomatoes"},
+		{3, "", "tomato", "tomatoes", "", "3 tomatoes"},
 		{2, "", "", "", "paper towels", "2 paper towels"},
 		{0, "", "salt", "", "", "salt"},
 	} {

@@ -64,7 +64,10 @@ func TestShapeListGroupsByLabel(t *testing.T) {
 	note := func(s string) *string { return &s }
 	l := &mealie.ShoppingList{ID: "l", ListItems: []mealie.ShoppingItem{
 		{ID: "a", Note: note("bin bags")},
-		{ID: "b", Quantity: 2, Food: &mealie.ShoppingFood{Name: "egg"}, Label: &mealie.ShoppingLabel{Name: "Produce"}},
+		{ID: "b", Quantity: 2, Food: &mealie.ShoppingFood{Name: "egg", PluralName: note("eggs")}, Label: &mealie.ShoppingLabel{Name: "Produce"}},
+		// A food with no plural name stays as Mealie names it (a real
+		// library's "sprigs cilantro" read "sprigs cilantros").
+		{ID: "g", Quantity: 12, Food: &mealie.ShoppingFood{Name: "sprigs cilantro"}, Label: &mealie.ShoppingLabel{Name: "Produce"}},
 		// Mealie's app groups by the row's own label, not its food's.
 		{ID: "f", Quantity: 1, Food: &mealie.ShoppingFood{Name: "kale", Label: &mealie.ShoppingLabel{Name: "Produce"}}},
 		{ID: "c", Quantity: 1, Food: &mealie.ShoppingFood{Name: "milk"}, Label: &mealie.ShoppingLabel{Name: "Dairy"}},
@@ -84,10 +87,10 @@ func TestShapeListGroupsByLabel(t *testing.T) {
 		}
 		got = append(got, s)
 	}
-	// Counted foods agree with their number: 1 milk, 2 eggs. Sections
+	// Counted foods take Mealie's plural: 1 milk, 2 eggs. Sections
 	// follow the list's label positions, unlabelled rows first, as in
 	// Mealie's app.
-	want := []string{": bin bags 1 kale 3 butter", "Produce: 2 eggs", "Dairy: 1 milk"}
+	want := []string{": bin bags 1 kale 3 butter", "Produce: 2 eggs 12 sprigs cilantro", "Dairy: 1 milk"}
 	if !slices.Equal(got, want) || out.GetCheckedCount() != 1 {
 		t.Fatalf("got %q checked %d", got, out.GetCheckedCount())
 	}
