@@ -711,3 +711,30 @@ func fmtBool(b *bool) string {
 	}
 	return fmt.Sprint(*b)
 }
+
+// TestProbeHintsAtAPISuffix: a MEALIE_URL ending in /api reaches
+// /api/api/app/about, a 404; the refusal says to drop the /api and what to
+// set instead. Any other 404 keeps its own message.
+func TestProbeHintsAtAPISuffix(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.Handle("GET /api/app/about", replay(loadCapture(t, "app_about__ok")))
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	for _, tc := range []struct{ base, want, wantNot string }{
+		{srv.URL + "/api", "MEALIE_URL is Mealie's address without /api (set " + srv.URL + ")", ""},
+		{srv.URL + "/API/", "without /api", ""},
+		{srv.URL + "/mealie", "not found", "without /api"},
+	} {
+		c, err := New(Config{BaseURL: tc.base, Token: "tok", Backoff: time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.Probe(context.Background())
+		if err == nil || !strings.Contains(err.Error(), tc.want) || (tc.wantNot != "" && strings.Contains(err.Error(), tc.wantNot)) {
+			t.Errorf("Probe at %s = %v, want %q", tc.base, err, tc.want)
+		}
+		if ConnectCode(err) != connect.CodeNotFound {
+			t.Errorf("Probe at %s: code %v, want NotFound", tc.base, ConnectCode(err))
+		}
+	}
+}

@@ -2,6 +2,7 @@ package mealie
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -66,7 +67,7 @@ type Status struct {
 func (c *Client) Probe(ctx context.Context) (*Status, error) {
 	about, err := c.About(ctx)
 	if err != nil {
-		return nil, err
+		return nil, apiSuffixHint(c.conn.Base, err)
 	}
 	if major, ok := MajorVersion(about.Version); ok && major < MinMajor {
 		return nil, &Error{Kind: KindConflict, Message: fmt.Sprintf("Mealie %s is not supported: sous needs Mealie 2.0 or newer (1.x has no households API)", about.Version)}
@@ -81,6 +82,19 @@ func (c *Client) Probe(ctx context.Context) (*Status, error) {
 		return nil, err
 	}
 	return &Status{Version: about.Version, User: user}, nil
+}
+
+// apiSuffixHint adds to a 404 of /api/app/about the likely cause when the
+// base URL ends in /api: MEALIE_URL is Mealie's address, and sous adds the
+// /api of every path itself (TestProbeHintsAtAPISuffix).
+func apiSuffixHint(base string, err error) error {
+	var me *Error
+	if !errors.As(err, &me) || me.Kind != KindNotFound || !strings.HasSuffix(strings.ToLower(base), "/api") {
+		return err
+	}
+	hinted := *me
+	hinted.Message = fmt.Sprintf("%s: MEALIE_URL is Mealie's address without /api (set %s)", me.Message, base[:len(base)-len("/api")])
+	return &hinted
 }
 
 // The Mealie releases sous is tested against: the contract and end-to-end
