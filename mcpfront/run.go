@@ -39,11 +39,12 @@ import (
 // presenting r.Token as its bearer token; the others stay nil, which turns
 // their toolsets off. Nothing is contacted until the first call (see Probe).
 func (r Remotes) Dial() Backends {
-	opts := []connect.ClientOption{connect.WithInterceptors(svcauth.ClientInterceptor(r.Token))}
 	var b Backends
 	for _, s := range Services() {
 		if u := *s.URL(&r); u != "" {
-			s.Client(&b, serve.HTTPClient(u), u, opts...)
+			s.Client(&b, serve.HTTPClient(u), u, connect.WithInterceptors(
+				svcauth.ClientInterceptor(r.Token),
+				remoteErrors{name: s.Name, url: u, urlVar: s.URLVar, tokenSet: r.Token != ""}))
 		}
 	}
 	return b
@@ -147,21 +148,21 @@ func Probe(ctx context.Context, b Backends) (string, error) {
 	if b.Recipes != nil {
 		st, err := b.Recipes.GetStatus(ctx, connect.NewRequest(&recipesv1.GetStatusRequest{}))
 		if err != nil {
-			return "", fmt.Errorf("recipes service: %s", connectMessage(err))
+			return "", probeFailure("recipes", err)
 		}
 		mealie(st.Msg.GetMealieVersion(), st.Msg.GetUser())
 	}
 	if b.MealPlan != nil {
 		st, err := b.MealPlan.GetStatus(ctx, connect.NewRequest(&mealplanv1.GetStatusRequest{}))
 		if err != nil {
-			return "", fmt.Errorf("mealplan service: %s", connectMessage(err))
+			return "", probeFailure("mealplan", err)
 		}
 		mealie(st.Msg.GetMealieVersion(), st.Msg.GetUser())
 	}
 	if b.Library != nil {
 		st, err := b.Library.GetStatus(ctx, connect.NewRequest(&libraryv1.GetStatusRequest{}))
 		if err != nil {
-			return "", fmt.Errorf("library service: %s", connectMessage(err))
+			return "", probeFailure("library", err)
 		}
 		mealie(st.Msg.GetMealieVersion(), st.Msg.GetUser())
 	}
@@ -171,7 +172,7 @@ func Probe(ctx context.Context, b Backends) (string, error) {
 	}
 	if b.Pantry != nil {
 		if _, err := b.Pantry.GetStatus(ctx, connect.NewRequest(&pantryv1.GetStatusRequest{})); err != nil {
-			return "", fmt.Errorf("pantry service: %s", connectMessage(err))
+			return "", probeFailure("pantry", err)
 		}
 		parts = append(parts, "food API ok")
 	}

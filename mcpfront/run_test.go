@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"connectrpc.com/connect"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/souskitchen/sous/internal/serve"
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
@@ -81,6 +82,50 @@ func statusServer(t *testing.T, token string, recipes statusRecipes) string {
 	return "http://" + ln.Addr().String()
 }
 
+// closedURL is the base URL of a loopback port nothing listens on.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := "http://" + ln.Addr().String()
+	ln.Close()
+	return u
+}
+
+// TestRemoteErrorsInTools: a call to a remote service that does not answer
+// is a tool error naming the service and its URL, unary or streaming, and
+// one the service wrote itself is left as written.
+func TestRemoteErrorsInTools(t *testing.T) {
+	gone := closedURL(t)
+	down := statusServer(t, "", statusRecipes{err: connect.NewError(connect.CodeUnavailable, errors.New("Mealie is unreachable at http://m:9000"))})
+	b := Remotes{RecipesURL: gone, LibraryURL: gone}.Dial()
+	_, err := b.Recipes.GetRecipe(t.Context(), connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: "soup"}))
+	want := "the recipes service does not answer at " + gone + " ("
+	if text := toolResultText(toolError(err)); !strings.HasPrefix(text, want) || !strings.HasSuffix(text, "); try again in a moment") {
+		t.Errorf("unary: tool error %q, want it to start %q", text, want)
+	}
+	stream, err := b.Library.LibraryStats(t.Context(), connect.NewRequest(&libraryv1.LibraryStatsRequest{}))
+	if err == nil {
+		for stream.Receive() {
+		}
+		err = stream.Err()
+	}
+	if text := toolResultText(toolError(err)); !strings.HasPrefix(text, "the library service does not answer at "+gone) {
+		t.Errorf("stream: tool error %q", text)
+	}
+	_, err = Remotes{RecipesURL: down}.Dial().Recipes.GetStatus(t.Context(), connect.NewRequest(&recipesv1.GetStatusRequest{}))
+	if text := toolResultText(toolError(err)); text != "Mealie is unreachable at http://m:9000" {
+		t.Errorf("service's own Unavailable: %q", text)
+	}
+}
+
+// toolResultText is a tool result's one text block.
+func toolResultText(r *mcp.CallToolResult) string {
+	return r.Content[0].(*mcp.TextContent).Text
+}
+
 func TestRemoteBackends(t *testing.T) {
 	all := Remotes{RecipesURL: "http://r", MealPlanURL: "http://m", LibraryURL: "http://l", PantryURL: "http://p", Token: "t"}
 	tests := []struct {
@@ -142,6 +187,7 @@ func TestDialAndProbe(t *testing.T) {
 	good := statusServer(t, token, statusRecipes{})
 	bad := statusServer(t, token, statusRecipes{err: connect.NewError(connect.CodeUnauthenticated, errors.New("Mealie refused the API token"))})
 	bare := statusServer(t, token, statusRecipes{err: connect.NewError(connect.CodeUnavailable, nil)})
+	gone := closedURL(t)
 	tests := []struct {
 		name    string
 		remotes Remotes
@@ -153,7 +199,14 @@ func TestDialAndProbe(t *testing.T) {
 		{name: "the food API alone", remotes: Remotes{PantryURL: good, Token: token}, want: "food API ok"},
 		{name: "a service's message, without the code", remotes: Remotes{RecipesURL: bad, PantryURL: good, Token: token}, wantErr: "recipes service: Mealie refused the API token"},
 		{name: "a code without a message", remotes: Remotes{RecipesURL: bare, Token: token}, wantErr: "recipes service: unavailable"},
-		{name: "the wrong token", remotes: Remotes{PantryURL: good, Token: "wrong"}, wantErr: "pantry service:"},
+		{name: "the wrong token", remotes: Remotes{PantryURL: good, Token: "wrong"},
+			wantErr: "pantry service: the pantry service refused this SOUS_SERVICE_TOKEN: it must be the token the services were started with"},
+		{name: "no token where the services want one", remotes: Remotes{LibraryURL: good},
+			wantErr: "library service: the library service wants a service token and none is set here: set SOUS_SERVICE_TOKEN"},
+		{name: "a service that does not answer", remotes: Remotes{RecipesURL: gone, Token: token},
+			wantErr: "recipes service: the recipes service does not answer at " + gone + " ("},
+		{name: "a service that does not answer says what to do", remotes: Remotes{LibraryURL: gone, Token: token},
+			wantErr: "library service: the library service does not answer at " + gone},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -171,6 +224,10 @@ func TestDialAndProbe(t *testing.T) {
 				t.Errorf("line = %q, want %q", line, tt.want)
 			}
 		})
+	}
+	_, err := Probe(t.Context(), Remotes{LibraryURL: gone}.Dial())
+	if err == nil || !strings.HasSuffix(err.Error(), "): start it, or unset SOUS_LIBRARY_URL to turn its toolsets off") {
+		t.Errorf("unreachable library: err = %v, want the variable to unset", err)
 	}
 	if _, err := Probe(t.Context(), Backends{}); !errors.Is(err, ErrNoBackends) {
 		t.Errorf("no backends: err = %v, want ErrNoBackends", err)

@@ -2,6 +2,7 @@ package stack
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/mcpfront"
@@ -39,7 +40,27 @@ func buildSingle(ctx context.Context, svc service, s serve.Setup) ([]serve.Servi
 			return nil, err
 		}
 	}
+	checkNeeds(ctx, cfg, svc, s)
 	return st.Local(), nil
+}
+
+// checkNeeds asks each service svc needs for its health (serve.Check, no
+// token, bounded) and says in one line when one does not answer: the
+// binary serves all the same (in a stack the other may still be starting),
+// but a wrong or forgotten SOUS_<NAME>_URL would otherwise show only as a
+// failure of every call that needs it.
+func checkNeeds(ctx context.Context, cfg Config, svc service, s serve.Setup) {
+	for _, n := range svc.needs {
+		need, _ := lookup(n)
+		url := *need.url(&cfg.Remotes)
+		if url == "" {
+			url = "http://" + need.addr()
+		}
+		if err := serve.Check(ctx, url, need.fqName); err != nil {
+			s.Logger.Warn(fmt.Sprintf("the %s service does not answer at %s (%v): %s needs it; start it, or set %s to where it runs",
+				n, url, err, svc.name(), need.front.URLVar))
+		}
+	}
 }
 
 // probe reads the service's status through its own Connect client, in

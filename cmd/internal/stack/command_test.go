@@ -4,12 +4,14 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/souskitchen/sous/internal/serve"
+	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 )
 
 // fakeMealie answers the two reads of the startup probe: /api/app/about
@@ -115,4 +117,58 @@ func TestCommandWithoutBackend(t *testing.T) {
 			t.Fatalf("build = %v, %v; want the pantry service", svcs, err)
 		}
 	})
+}
+
+// TestCommandSaysWhenANeededServiceDoesNotAnswer: mealplan's binary
+// serves whether or not recipes answers (in a stack it may still be
+// starting), but says in one line where it looked and which variable to
+// set when it does not; a recipes service that answers health gets no line.
+func TestCommandSaysWhenANeededServiceDoesNotAnswer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := "http://" + ln.Addr().String()
+	ln.Close()
+	path, h := recipesv1connect.NewRecipesServiceHandler(recipesv1connect.UnimplementedRecipesServiceHandler{})
+	// Served as a service binary serves (h2c, so gRPC health answers).
+	upLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h := serve.Handler("", serve.Service{Name: recipesv1connect.RecipesServiceName, Path: path, Handler: h})
+		_ = serve.Run(ctx, serve.NewServer(h, slog.New(slog.DiscardHandler)), upLn)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	upURL := "http://" + upLn.Addr().String()
+	for _, tc := range []struct {
+		name, recipesURL string
+		wantLine         bool
+	}{
+		{"recipes down", gone, true},
+		{"recipes up", upURL, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clearEnv(t)
+			t.Setenv("MEALIE_URL", fakeMealie(t, "v2.8.0", http.StatusOK))
+			t.Setenv("MEALIE_API_TOKEN", "token")
+			t.Setenv("SOUS_RECIPES_URL", tc.recipesURL)
+			var logs strings.Builder
+			svcs, err := Command(svcMealPlan).Build(context.Background(), serve.Setup{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+			if err != nil || len(svcs) != 1 {
+				t.Fatalf("build = %v, %v; want the mealplan service", svcs, err)
+			}
+			line := "the recipes service does not answer at " + tc.recipesURL
+			if got := strings.Contains(logs.String(), line); got != tc.wantLine {
+				t.Errorf("log has %q: %v, want %v:\n%s", line, got, tc.wantLine, logs.String())
+			}
+			if tc.wantLine && !strings.Contains(logs.String(), "mealplan needs it; start it, or set SOUS_RECIPES_URL to where it runs") {
+				t.Errorf("the line does not say what to set:\n%s", logs.String())
+			}
+		})
+	}
 }

@@ -220,7 +220,9 @@ func New(cfg Config, want []string, mode Mode, logger *slog.Logger) (*Stack, err
 		case Serve:
 			logger.Info(svc.serveOff)
 		case Single:
-			logger.Warn(svc.singleOff)
+			// Info, as the other modes': running without the pantry is
+			// a setup many choose, not a fault.
+			logger.Info(svc.singleOff)
 		}
 	}
 	for _, svc := range serviceTable {
