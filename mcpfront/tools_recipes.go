@@ -24,7 +24,7 @@ type searchRecipesIn struct {
 	Tools      []string `json:"tools,omitempty" jsonschema:"Kitchen tool names."`
 	Foods      []string `json:"foods,omitempty" jsonschema:"Food names."`
 	RequireAll bool     `json:"require_all,omitempty" jsonschema:"Match all names, not any."`
-	Fields     []string `json:"fields,omitempty" jsonschema:"Extra fields, e.g. last_made; default name, description."`
+	Fields     []string `json:"fields,omitempty" jsonschema:"Only these fields (slug always), e.g. tags, last_made; default name, description."`
 	Page       int      `json:"page,omitempty" jsonschema:"Page number."`
 	Limit      int      `json:"limit,omitempty" jsonschema:"Results per page."`
 }
