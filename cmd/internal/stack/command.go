@@ -2,7 +2,10 @@ package stack
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"connectrpc.com/connect"
 
 	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/mcpfront"
@@ -57,8 +60,12 @@ func checkNeeds(ctx context.Context, cfg Config, svc service, s serve.Setup) {
 			url = "http://" + need.addr()
 		}
 		if err := serve.Check(ctx, url, need.fqName); err != nil {
-			s.Logger.Warn(fmt.Sprintf("the %s service does not answer at %s (%v): %s needs it; start it, or set %s to where it runs",
-				n, url, err, svc.name(), need.front.URLVar))
+			why := err.Error()
+			if ce := new(connect.Error); errors.As(err, &ce) {
+				why = ce.Message() // without connect's "unavailable: "
+			}
+			s.Logger.Warn(fmt.Sprintf("the %s service does not answer at %s (%s): %s needs it; start it, or set %s to where it runs",
+				n, url, why, svc.name(), need.front.URLVar))
 		}
 	}
 }
