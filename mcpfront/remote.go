@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 
 	"connectrpc.com/connect"
@@ -55,12 +56,16 @@ func (u remoteErrors) reword(err error) error {
 		return err
 	}
 	switch {
-	case ce.Code() == connect.CodeUnavailable && !connect.IsWireError(err):
+	case !connect.IsWireError(err) && transport(err, ce):
 		var already *unreachableError
 		if errors.As(err, &already) {
 			return err
 		}
-		return connect.NewError(connect.CodeUnavailable, &unreachableError{name: u.name, url: u.url, urlVar: u.urlVar, cause: ce.Message()})
+		cause := ce.Message()
+		if oe := new(net.OpError); errors.As(err, &oe) {
+			cause = oe.Error() // without net/http's "Post \"<url>\": "
+		}
+		return connect.NewError(connect.CodeUnavailable, &unreachableError{name: u.name, url: u.url, urlVar: u.urlVar, cause: cause})
 	case ce.Code() == connect.CodeUnauthenticated && connect.IsWireError(err) && strings.Contains(ce.Message(), "SOUS_SERVICE_TOKEN"):
 		// svcauth's refusal (Mealie's names MEALIE_API_TOKEN instead).
 		if !u.tokenSet {
@@ -69,6 +74,22 @@ func (u remoteErrors) reword(err error) error {
 		return connect.NewError(connect.CodeUnauthenticated, fmt.Errorf("the %s service refused this SOUS_SERVICE_TOKEN: it must be the token the services were started with", u.name))
 	}
 	return err
+}
+
+// transport reports a client-made error that is the connection's, not the
+// call's: what Connect codes Unavailable (a refused dial), or a network
+// error under another code (a write on a connection the server closed,
+// "broken pipe", comes as Unknown). A cancelled or timed-out call is the
+// caller's and passes as it is.
+func transport(err error, ce *connect.Error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	if ce.Code() == connect.CodeUnavailable {
+		return true
+	}
+	var oe *net.OpError
+	return errors.As(err, &oe)
 }
 
 // WrapUnary rewords a unary call's failure.

@@ -95,10 +95,11 @@ func (r *restartable) stop() {
 }
 
 // TestRemoteServiceDownAndBack: in remote mode (services in their own
-// processes, reached over h2c with the service token), the recipes service
-// going down makes its tools fail with one sentence while the meal plan
-// tools keep working; when it comes back, the same MCP session succeeds
-// again without restarting anything.
+// processes, reached over h2c with the service token, by the clients
+// mcpfront.Remotes.Dial builds), the recipes service going down makes its
+// tools fail with one sentence naming it and where it was looked for,
+// while the meal plan tools keep working; when it comes back, the same MCP
+// session succeeds again without restarting anything.
 func TestRemoteServiceDownAndBack(t *testing.T) {
 	const token = "service-token-faults"
 	em := mealietest.NewServer(t)
@@ -129,7 +130,8 @@ func TestRemoteServiceDownAndBack(t *testing.T) {
 	mHC := serve.HTTPClient(mURL)
 	t.Cleanup(mHC.CloseIdleConnections)
 
-	cs := session(t, mcpfront.Backends{Recipes: rc, MealPlan: mealplanv1connect.NewMealPlanServiceClient(mHC, mURL, auth)}, nil)
+	front := mcpfront.Remotes{RecipesURL: rURL, MealPlanURL: mURL, Token: token}.Dial()
+	cs := session(t, mcpfront.Backends{Recipes: front.Recipes, MealPlan: front.MealPlan}, nil)
 	if text, isErr := call(t, cs, "search_recipes", map[string]any{"limit": 1}); isErr {
 		t.Fatalf("search_recipes with everything up: %s", text)
 	}
@@ -140,6 +142,9 @@ func TestRemoteServiceDownAndBack(t *testing.T) {
 		t.Fatalf("search_recipes with the recipes service down: %s", text)
 	}
 	oneSentence(t, text)
+	if want := "the recipes service does not answer at " + rURL + " ("; !strings.HasPrefix(text, want) {
+		t.Errorf("search_recipes with the recipes service down: %q, want it to start %q", text, want)
+	}
 	if text, isErr := call(t, cs, "get_todays_meals", nil); isErr {
 		t.Errorf("get_todays_meals failed while only the recipes service is down: %s", text)
 	}
