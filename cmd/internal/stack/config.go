@@ -15,8 +15,9 @@ const DefaultServeAddr = "127.0.0.1:8080"
 
 // Config is everything sous reads from the environment: the MCP front's
 // configuration (mcpfront.Config, shared with cmd/mcpfront) and what it
-// takes to run the services in this process. The seeds' names are kept
-// (MEALIE_*, FOOD_*); sous's own start with SOUS_.
+// takes to run the services in this process. The names mcp-mealie and the
+// food pantry MCP spec used are kept (MEALIE_*, FOOD_*); sous's own start
+// with SOUS_.
 type Config struct {
 	mcpfront.Config
 
