@@ -184,6 +184,54 @@ func TestSuggestAsACookSaysIt(t *testing.T) {
 	})
 }
 
+// TestSuggestLeavesOutRecipesUsingNoNamedFood: asked what uses a food,
+// with room for many missing, a recipe whose one food on hand is a staple
+// (salt, counted as on hand) is not offered, as Mealie's own finder leaves
+// out a recipe with none of the foods it is given; the recipe with the
+// food is. On each emulated version and a live Mealie.
+func TestSuggestLeavesOutRecipesUsingNoNamedFood(t *testing.T) {
+	eachMealie(t, func(t *testing.T, m *mealieTarget) {
+		c := ctx(t)
+		spinach := unique("baby") + " spinach"
+		flour := unique("rye") + " flour"
+		salt := unique("flaky") + " salt"
+		for _, f := range []string{spinach, flour, salt} {
+			m.taxonomyWith("foods", map[string]any{"name": f})
+		}
+		var with, without string
+		m.forget(&with)
+		m.forget(&without)
+		for _, r := range []struct {
+			slug *string
+			name string
+			food string
+		}{{&with, unique("spinach-bowl"), spinach}, {&without, unique("rye-bread"), flour}} {
+			res, err := m.client.CreateRecipe(c, connect.NewRequest(&recipesv1.CreateRecipeRequest{Name: r.name, Ingredients: []*recipesv1.IngredientInput{
+				structuredLine(2, "", r.food, ""), structuredLine(1, "", salt, ""),
+			}}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			*r.slug = res.Msg.Slug
+		}
+		sg, err := m.client.SuggestRecipes(c, connect.NewRequest(&recipesv1.SuggestRecipesRequest{
+			Foods: []string{spinach}, MaxMissingFoods: proto.Int32(5), Limit: 50}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var slugs []string
+		for _, it := range sg.Msg.Items {
+			slugs = append(slugs, it.GetRecipe().GetSlug())
+		}
+		if !slices.Contains(slugs, with) || slices.Contains(slugs, without) {
+			t.Errorf("suggestions for %q: %q; want %s and not %s (its one food on hand is salt)", spinach, slugs, with, without)
+		}
+		if !slices.Contains(sg.Msg.AssumedOnHand, "salt") {
+			t.Errorf("assumed_on_hand = %q, want salt among them", sg.Msg.AssumedOnHand)
+		}
+	})
+}
+
 // TestCountingUnitsAndJoinedFoods writes "1 block <food>" and "1 tbsp <food>
 // + 1 tbsp water" through sous, against each emulated version and a live
 // Mealie: the counting word Mealie does not seed becomes a unit (reported

@@ -174,6 +174,13 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[strin
 	if needed == 0 || len(sg.MissingFoods) > maxMissing || len(sg.MissingTools) > MaxMissingTools {
 		return nil, sc
 	}
+	if len(foods)+len(textNames) > 0 && sc.covered == 0 {
+		// Foods were named and the recipe uses none of them (staples
+		// aside): Mealie's own finder leaves such a recipe out
+		// (find_suggested_recipes keeps a recipe only with at least one
+		// of the user's foods).
+		return nil, sc
+	}
 	sg.Unparsed = sc.linked == 0
 	return sg, sc
 }

@@ -220,6 +220,9 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 			if err != nil {
 				return nil, mealie.ConnectError(err)
 			}
+			if len(foodIDs)+len(textNames) > 0 {
+				items = usingNamed(items, scores)
+			}
 			return finish(mergeSuggestions(items, text, scores, limit), hits), nil
 		case mealie.StatusOf(err) == http.StatusNotFound:
 			s.noSuggestions.Store(true)
@@ -258,6 +261,22 @@ func mergeSuggestions(remote, text []*recipesv1.Suggestion, scores map[string]sc
 	sortSuggestions(out, scores)
 	if len(out) > limit {
 		out = out[:limit]
+	}
+	return out
+}
+
+// usingNamed drops Mealie's suggestions that use none of the foods named.
+// Mealie keeps only recipes with at least one of the foods it is sent, but
+// sous sends the staples along (stapleNames): without this a recipe whose
+// one match is salt was offered for "chickpeas and spinach". A recipe
+// whose details could not be read (no score) is kept as Mealie ranked it.
+func usingNamed(items []*recipesv1.Suggestion, scores map[string]score) []*recipesv1.Suggestion {
+	out := items[:0]
+	for _, sg := range items {
+		if sc, ok := scores[sg.GetRecipe().GetSlug()]; ok && sc.covered == 0 {
+			continue
+		}
+		out = append(out, sg)
 	}
 	return out
 }
