@@ -63,87 +63,64 @@ func fieldComments(t *testing.T, path string) map[string]string {
 // which the services check and mcpfront's schemas carry. Changing a
 // constant without its comment (or the other way round) fails here.
 func TestProtoCommentsStateTheLimits(t *testing.T) {
+	// One line a message: each field named and what its comment must say.
 	for _, tt := range []struct {
-		file, field, want string
+		file, message string
+		fields        []said
 	}{
-		{"recipes", "SearchRecipesRequest.page", fmt.Sprintf("1 to %d", Page)},
-		{"recipes", "SearchRecipesRequest.limit", fmt.Sprintf("1 to %d; unset means %d", SearchLimit, DefaultSearchLimit)},
-		{"recipes", "SuggestRecipesRequest.max_missing_foods", fmt.Sprintf("0 to %d; unset means %d", MissingFoods, DefaultMissingFoods)},
-		{"recipes", "SuggestRecipesRequest.limit", fmt.Sprintf("1 to %d; 0 means %d", SuggestLimit, DefaultSuggestLimit)},
-		{"recipes", "CreateRecipeRequest.name", fmt.Sprintf("1 to %d characters", RecipeNameChars)},
-		{"recipes", "UploadRecipeImageRequest.image", fmt.Sprintf("at most %d MiB", ImageBytes>>20)},
-		{"recipes", "BulkTagRecipesRequest.slugs", fmt.Sprintf("1 to %d", BulkSlugs)},
-		{"recipes", "ParseIngredientsRequest.lines", fmt.Sprintf("1 to %d, each at most %d characters", ParseLines, IngredientLineChars)},
-		{"recipes", "CreateTaxonomyRequest.items", fmt.Sprintf("1 to %d", TaxonomyBatch)},
-		{"recipes", "UpdateTaxonomyRequest.items", fmt.Sprintf("1 to %d", TaxonomyBatch)},
-		{"recipes", "MergeTaxonomyRequest.from_ids", fmt.Sprintf("1 to %d", TaxonomyBatch)},
-		{"recipes", "DeleteTaxonomyRequest.ids", fmt.Sprintf("1 to %d", TaxonomyBatch)},
-		{"recipes", "SweepRecipesRequest.max_recipes", fmt.Sprintf("1 to %d; 0 means %d", ScanRecipes, ScanRecipes)},
-		{"recipes", "ResolveRecipeSlugsRequest.slugs", fmt.Sprintf("1 to %d", ResolveSlugs)},
-		{"library", "GetCookbookRecipesRequest.limit", fmt.Sprintf("1 to %d; 0 means %d", CookbookLimit, DefaultCookbookLimit)},
-		{"library", "CreateCookbookRequest.name", fmt.Sprintf("1 to %d characters", CookbookNameChars)},
-		{"library", "LibraryStatsRequest.top", fmt.Sprintf("1 to %d; 0 means %d", Top, DefaultTop)},
-		{"library", "LibraryStatsRequest.max_recipes", fmt.Sprintf("1 to %d; 0 means %d", ScanRecipes, ScanRecipes)},
-		{"library", "FindDuplicateRecipesRequest.max_recipes", fmt.Sprintf("1 to %d; 0 means %d", ScanRecipes, ScanRecipes)},
-		{"library", "CheckRecipeLinksRequest.max_recipes", fmt.Sprintf("1 to %d; 0 means %d", ScanRecipes, DefaultLinkRecipes)},
-		{"mealplan", "AddMealPlanEntryRequest.title", fmt.Sprintf("1 to %d characters", EntryTitleChars)},
-		{"mealplan", "AddMealPlanEntryRequest.note", fmt.Sprintf("at most %d characters", EntryNoteChars)},
-		{"mealplan", "RandomMealPlanRequest.end_date", fmt.Sprintf("at most %d days after start_date (%d days in all)", RandomDays-1, RandomDays)},
-		{"mealplan", "AddToShoppingListRequest.items", fmt.Sprintf("at most %d, each at most %d characters", ShoppingItems, ShoppingItemChars)},
-		{"mealplan", "AddToShoppingListRequest.recipe_slugs", fmt.Sprintf("at most %d", ShoppingRecipes)},
-		{"mealplan", "AddToShoppingListRequest.meal_plan_range", fmt.Sprintf("at most %d days", ShoppingRangeDays)},
-		{"mealplan", "UpdateShoppingItemsRequest.check", fmt.Sprintf("at most %d", ShoppingItemOps)},
-		{"mealplan", "UpdateShoppingItemsRequest.uncheck", fmt.Sprintf("at most %d", ShoppingItemOps)},
-		{"mealplan", "UpdateShoppingItemsRequest.remove", fmt.Sprintf("at most %d", ShoppingItemOps)},
-		{"recipes", "SearchRecipesRequest.query", fmt.Sprintf("at most %d characters", SearchQueryChars)},
-		{"recipes", "SearchRecipesRequest.tags", fmt.Sprintf("at most %d", TaxonomyNames)},
-		{"recipes", "SearchRecipesRequest.categories", fmt.Sprintf("at most %d", TaxonomyNames)},
-		{"recipes", "SearchRecipesRequest.tools", fmt.Sprintf("at most %d", TaxonomyNames)},
-		{"recipes", "SearchRecipesRequest.foods", fmt.Sprintf("at most %d", TaxonomyNames)},
-		{"recipes", "SuggestRecipesRequest.foods", fmt.Sprintf("at most %d", SuggestFoods)},
-		{"recipes", "SuggestRecipesRequest.tools", fmt.Sprintf("at most %d", SuggestTools)},
-		{"recipes", "UpdateRecipeRequest.rating", fmt.Sprintf("%d to %d", MinRecipeRating, MaxRecipeRating)},
-		{"recipes", "UpdateRecipeRequest.confirm", fmt.Sprintf("At most %d characters", ConfirmChars)},
-		{"recipes", "SetRecipeImageFromURLRequest.url", fmt.Sprintf("at most %d characters", URLChars)},
-		{"recipes", "BulkTagRecipesRequest.tags", fmt.Sprintf("at most %d", TaxonomyNames)},
-		{"recipes", "BulkTagRecipesRequest.categories", fmt.Sprintf("at most %d", TaxonomyNames)},
-		{"recipes", "ImportRecipeFromURLRequest.url", fmt.Sprintf("at most %d characters", URLChars)},
-		{"recipes", "MarkRecipeMadeRequest.note", fmt.Sprintf("at most %d characters", MadeNoteChars)},
-		{"recipes", "MarkRecipeMadeRequest.rating", fmt.Sprintf("%d to %d", MinRecipeRating, MaxRecipeRating)},
-		{"recipes", "ListTaxonomyRequest.search", fmt.Sprintf("at most %d characters", TaxonomyNameChars)},
-		{"recipes", "MergeTaxonomyRequest.from_ids", fmt.Sprintf("each at most %d characters", TaxonomyRefChars)},
-		{"recipes", "MergeTaxonomyRequest.into_id", fmt.Sprintf("at most %d characters", TaxonomyRefChars)},
-		{"recipes", "DeleteTaxonomyRequest.ids", fmt.Sprintf("each at most %d characters", TaxonomyRefChars)},
-		{"recipes", "TaxonomyWrite.id", fmt.Sprintf("at most %d characters", TaxonomyRefChars)},
-		{"library", "CreateCookbookRequest.query_filter", fmt.Sprintf("At most %d characters", CookbookQueryFilterChars)},
-		{"library", "UpdateCookbookRequest.query_filter", fmt.Sprintf("At most %d characters", CookbookQueryFilterChars)},
-		{"library", "UpdateCookbookRequest.position", fmt.Sprintf("1 to %d", CookbookPosition)},
-		{"mealplan", "DeleteMealPlanEntryRequest.entry_id", fmt.Sprintf("at most %d characters", EntryIDChars)},
-		{"mealplan", "GetShoppingListRequest.list_id", fmt.Sprintf("at most %d characters", ShoppingListIDChars)},
-		{"mealplan", "AddToShoppingListRequest.list_id", fmt.Sprintf("at most %d characters", ShoppingListIDChars)},
-		{"mealplan", "AddToShoppingListRequest.recipe_scale", fmt.Sprintf("Between %v and %v", MinShoppingScale, MaxShoppingScale)},
-		{"mealplan", "UpdateShoppingItemsRequest.list_id", fmt.Sprintf("at most %d characters", ShoppingListIDChars)},
-		{"mealplan", "RenameShoppingListRequest.list_id", fmt.Sprintf("at most %d characters", ShoppingListIDChars)},
-		{"mealplan", "DeleteShoppingListRequest.list_id", fmt.Sprintf("at most %d characters", ShoppingListIDChars)},
-		{"pantry", "AddToPantryRequest.items", fmt.Sprintf("1 to %d", PantryAdditions)},
-		{"pantry", "WhatCanICookRequest.servings", fmt.Sprintf("1 to %d", Servings)},
-		{"pantry", "LogCookRequest.servings", fmt.Sprintf("1 to %d", Servings)},
-		{"pantry", "LogCookRequest.rating", fmt.Sprintf("%d to %d", MinRating, MaxRating)},
-		{"pantry", "LogCookRequest.notes", fmt.Sprintf("at most %d characters", CookNotesChars)},
-		{"pantry", "SlotInput.options", fmt.Sprintf("1 to %d", SlotOptions)},
-		{"pantry", "CreateMetaRecipeRequest.name", fmt.Sprintf("1 to %d characters", PantryNameChars)},
-		{"pantry", "CreateMetaRecipeRequest.slots", fmt.Sprintf("at most %d", Slots)},
-		{"pantry", "CreateMetaRecipeRequest.base_ingredients", fmt.Sprintf("at most %d", BaseIngredients)},
+		{"recipes", "SearchRecipesRequest", []said{{"page", fmt.Sprintf("1 to %d", Page)}, {"limit", fmt.Sprintf("1 to %d; unset means %d", SearchLimit, DefaultSearchLimit)}, {"query", fmt.Sprintf("at most %d characters", SearchQueryChars)}, {"tags", fmt.Sprintf("at most %d", TaxonomyNames)}, {"categories", fmt.Sprintf("at most %d", TaxonomyNames)}, {"tools", fmt.Sprintf("at most %d", TaxonomyNames)}, {"foods", fmt.Sprintf("at most %d", TaxonomyNames)}}},
+		{"recipes", "SuggestRecipesRequest", []said{{"max_missing_foods", fmt.Sprintf("0 to %d; unset means %d", MissingFoods, DefaultMissingFoods)}, {"limit", fmt.Sprintf("1 to %d; 0 means %d", SuggestLimit, DefaultSuggestLimit)}, {"foods", fmt.Sprintf("at most %d", SuggestFoods)}, {"tools", fmt.Sprintf("at most %d", SuggestTools)}}},
+		{"recipes", "CreateRecipeRequest", []said{{"name", fmt.Sprintf("1 to %d characters", RecipeNameChars)}}},
+		{"recipes", "UploadRecipeImageRequest", []said{{"image", fmt.Sprintf("at most %d MiB", ImageBytes>>20)}}},
+		{"recipes", "BulkTagRecipesRequest", []said{{"slugs", fmt.Sprintf("1 to %d", BulkSlugs)}, {"tags", fmt.Sprintf("at most %d", TaxonomyNames)}, {"categories", fmt.Sprintf("at most %d", TaxonomyNames)}}},
+		{"recipes", "ParseIngredientsRequest", []said{{"lines", fmt.Sprintf("1 to %d, each at most %d characters", ParseLines, IngredientLineChars)}}},
+		{"recipes", "CreateTaxonomyRequest", []said{{"items", fmt.Sprintf("1 to %d", TaxonomyBatch)}}},
+		{"recipes", "UpdateTaxonomyRequest", []said{{"items", fmt.Sprintf("1 to %d", TaxonomyBatch)}}},
+		{"recipes", "MergeTaxonomyRequest", []said{{"from_ids", fmt.Sprintf("1 to %d", TaxonomyBatch)}, {"from_ids", fmt.Sprintf("each at most %d characters", TaxonomyRefChars)}, {"into_id", fmt.Sprintf("at most %d characters", TaxonomyRefChars)}}},
+		{"recipes", "DeleteTaxonomyRequest", []said{{"ids", fmt.Sprintf("1 to %d", TaxonomyBatch)}, {"ids", fmt.Sprintf("each at most %d characters", TaxonomyRefChars)}}},
+		{"recipes", "SweepRecipesRequest", []said{{"max_recipes", fmt.Sprintf("1 to %d; 0 means %d", ScanRecipes, ScanRecipes)}}},
+		{"recipes", "ResolveRecipeSlugsRequest", []said{{"slugs", fmt.Sprintf("1 to %d", ResolveSlugs)}}},
+		{"library", "GetCookbookRecipesRequest", []said{{"limit", fmt.Sprintf("1 to %d; 0 means %d", CookbookLimit, DefaultCookbookLimit)}}},
+		{"library", "CreateCookbookRequest", []said{{"name", fmt.Sprintf("1 to %d characters", CookbookNameChars)}, {"query_filter", fmt.Sprintf("At most %d characters", CookbookQueryFilterChars)}}},
+		{"library", "LibraryStatsRequest", []said{{"top", fmt.Sprintf("1 to %d; 0 means %d", Top, DefaultTop)}, {"max_recipes", fmt.Sprintf("1 to %d; 0 means %d", ScanRecipes, ScanRecipes)}}},
+		{"library", "FindDuplicateRecipesRequest", []said{{"max_recipes", fmt.Sprintf("1 to %d; 0 means %d", ScanRecipes, ScanRecipes)}}},
+		{"library", "CheckRecipeLinksRequest", []said{{"max_recipes", fmt.Sprintf("1 to %d; 0 means %d", ScanRecipes, DefaultLinkRecipes)}}},
+		{"mealplan", "AddMealPlanEntryRequest", []said{{"title", fmt.Sprintf("1 to %d characters", EntryTitleChars)}, {"note", fmt.Sprintf("at most %d characters", EntryNoteChars)}}},
+		{"mealplan", "RandomMealPlanRequest", []said{{"end_date", fmt.Sprintf("at most %d days after start_date (%d days in all)", RandomDays-1, RandomDays)}}},
+		{"mealplan", "AddToShoppingListRequest", []said{{"items", fmt.Sprintf("at most %d, each at most %d characters", ShoppingItems, ShoppingItemChars)}, {"recipe_slugs", fmt.Sprintf("at most %d", ShoppingRecipes)}, {"meal_plan_range", fmt.Sprintf("at most %d days", ShoppingRangeDays)}, {"list_id", fmt.Sprintf("at most %d characters", ShoppingListIDChars)}, {"recipe_scale", fmt.Sprintf("Between %v and %v", MinShoppingScale, MaxShoppingScale)}}},
+		{"mealplan", "UpdateShoppingItemsRequest", []said{{"check", fmt.Sprintf("at most %d", ShoppingItemOps)}, {"uncheck", fmt.Sprintf("at most %d", ShoppingItemOps)}, {"remove", fmt.Sprintf("at most %d", ShoppingItemOps)}, {"list_id", fmt.Sprintf("at most %d characters", ShoppingListIDChars)}}},
+		{"recipes", "UpdateRecipeRequest", []said{{"rating", fmt.Sprintf("%d to %d", MinRecipeRating, MaxRecipeRating)}, {"confirm", fmt.Sprintf("At most %d characters", ConfirmChars)}}},
+		{"recipes", "SetRecipeImageFromURLRequest", []said{{"url", fmt.Sprintf("at most %d characters", URLChars)}}},
+		{"recipes", "ImportRecipeFromURLRequest", []said{{"url", fmt.Sprintf("at most %d characters", URLChars)}}},
+		{"recipes", "MarkRecipeMadeRequest", []said{{"note", fmt.Sprintf("at most %d characters", MadeNoteChars)}, {"rating", fmt.Sprintf("%d to %d", MinRecipeRating, MaxRecipeRating)}}},
+		{"recipes", "ListTaxonomyRequest", []said{{"search", fmt.Sprintf("at most %d characters", TaxonomyNameChars)}}},
+		{"recipes", "TaxonomyWrite", []said{{"id", fmt.Sprintf("at most %d characters", TaxonomyRefChars)}}},
+		{"library", "UpdateCookbookRequest", []said{{"query_filter", fmt.Sprintf("At most %d characters", CookbookQueryFilterChars)}, {"position", fmt.Sprintf("1 to %d", CookbookPosition)}}},
+		{"mealplan", "DeleteMealPlanEntryRequest", []said{{"entry_id", fmt.Sprintf("at most %d characters", EntryIDChars)}}},
+		{"mealplan", "GetShoppingListRequest", []said{{"list_id", fmt.Sprintf("at most %d characters", ShoppingListIDChars)}}},
+		{"mealplan", "RenameShoppingListRequest", []said{{"list_id", fmt.Sprintf("at most %d characters", ShoppingListIDChars)}}},
+		{"mealplan", "DeleteShoppingListRequest", []said{{"list_id", fmt.Sprintf("at most %d characters", ShoppingListIDChars)}}},
+		{"pantry", "AddToPantryRequest", []said{{"items", fmt.Sprintf("1 to %d", PantryAdditions)}}},
+		{"pantry", "WhatCanICookRequest", []said{{"servings", fmt.Sprintf("1 to %d", Servings)}}},
+		{"pantry", "LogCookRequest", []said{{"servings", fmt.Sprintf("1 to %d", Servings)}, {"rating", fmt.Sprintf("%d to %d", MinRating, MaxRating)}, {"notes", fmt.Sprintf("at most %d characters", CookNotesChars)}}},
+		{"pantry", "SlotInput", []said{{"options", fmt.Sprintf("1 to %d", SlotOptions)}}},
+		{"pantry", "CreateMetaRecipeRequest", []said{{"name", fmt.Sprintf("1 to %d characters", PantryNameChars)}, {"slots", fmt.Sprintf("at most %d", Slots)}, {"base_ingredients", fmt.Sprintf("at most %d", BaseIngredients)}}},
 	} {
-		t.Run(tt.field, func(t *testing.T) {
-			comments := fieldComments(t, filepath.Join("..", "sous", tt.file, "v1", tt.file+".proto"))
-			got, ok := comments[tt.field]
-			if !ok {
-				t.Fatalf("%s.proto has no field %s", tt.file, tt.field)
-			}
-			if !strings.Contains(got, tt.want) {
-				t.Errorf("%s.proto, %s: the comment %q does not say %q", tt.file, tt.field, got, tt.want)
-			}
-		})
+		comments := fieldComments(t, filepath.Join("..", "sous", tt.file, "v1", tt.file+".proto"))
+		for _, f := range tt.fields {
+			name := tt.message + "." + f.field
+			t.Run(name, func(t *testing.T) {
+				got, ok := comments[name]
+				if !ok {
+					t.Fatalf("%s.proto has no field %s", tt.file, name)
+				}
+				if !strings.Contains(got, f.want) {
+					t.Errorf("%s.proto, %s: the comment %q does not say %q", tt.file, name, got, f.want)
+				}
+			})
+		}
 	}
 }
+
+// said is a field of a message and what its comment must say.
+type said struct{ field, want string }
