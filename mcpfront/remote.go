@@ -39,9 +39,10 @@ func (e *unreachableError) startupAdvice() string {
 	return fmt.Sprintf("the %s service does not answer at %s (%s): start it, or unset %s to turn its toolsets off", e.name, e.url, e.cause, e.urlVar)
 }
 
-// remoteErrors rewords two failures of one remote service's client: an
-// Unavailable error the client made itself (connect.IsWireError false:
-// nothing came back from the service) becomes an unreachableError, and
+// remoteErrors rewords two failures of one remote service's client: a
+// network failure the client met itself (connect.IsWireError false:
+// nothing came back from the service; see transport) becomes an
+// unreachableError, and
 // the service's refusal of its token says whether this process sent one.
 // Every other error passes as it is.
 type remoteErrors struct {
@@ -57,10 +58,6 @@ func (u remoteErrors) reword(err error) error {
 	}
 	switch {
 	case !connect.IsWireError(err) && transport(err, ce):
-		var already *unreachableError
-		if errors.As(err, &already) {
-			return err
-		}
 		cause := ce.Message()
 		if oe := new(net.OpError); errors.As(err, &oe) {
 			cause = oe.Error() // without net/http's "Post \"<url>\": "
@@ -104,7 +101,7 @@ func (u remoteErrors) WrapUnary(next connect.UnaryFunc) connect.UnaryFunc {
 // and Receive.
 func (u remoteErrors) WrapStreamingClient(next connect.StreamingClientFunc) connect.StreamingClientFunc {
 	return func(ctx context.Context, spec connect.Spec) connect.StreamingClientConn {
-		return &unreachableConn{StreamingClientConn: next(ctx, spec), u: u}
+		return &remoteConn{StreamingClientConn: next(ctx, spec), u: u}
 	}
 }
 
@@ -114,18 +111,18 @@ func (u remoteErrors) WrapStreamingHandler(next connect.StreamingHandlerFunc) co
 	return next
 }
 
-// unreachableConn is a client stream whose failures are reworded.
-type unreachableConn struct {
+// remoteConn is a client stream whose failures are reworded.
+type remoteConn struct {
 	connect.StreamingClientConn
 	u remoteErrors
 }
 
 // Send rewords the failure of sending the request.
-func (c *unreachableConn) Send(msg any) error { return c.u.reword(c.StreamingClientConn.Send(msg)) }
+func (c *remoteConn) Send(msg any) error { return c.u.reword(c.StreamingClientConn.Send(msg)) }
 
 // Receive rewords the failure of reading an answer (io.EOF, the end of
 // the stream, passes as it is).
-func (c *unreachableConn) Receive(msg any) error {
+func (c *remoteConn) Receive(msg any) error {
 	return c.u.reword(c.StreamingClientConn.Receive(msg))
 }
 

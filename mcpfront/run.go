@@ -52,8 +52,9 @@ func (r Remotes) Dial() Backends {
 
 // Service is one sous service as the front reaches it. The table of them
 // (Services) is the one place a service's URL variable, toolsets and
-// client are declared: the front reads it, and so does cmd/sous's service
-// table, which adds what it takes to run a service in-process.
+// client are declared: the front reads it, and so does the binaries'
+// service table (cmd/internal/stack), which adds what it takes to run a
+// service in-process.
 type Service struct {
 	// Name is the short name --services and the log lines use.
 	Name string

@@ -57,7 +57,7 @@ func checkNeeds(ctx context.Context, cfg Config, svc service, s serve.Setup) {
 		need, _ := lookup(n)
 		url := *need.url(&cfg.Remotes)
 		if url == "" {
-			url = "http://" + need.addr()
+			url = need.ownURL()
 		}
 		if err := serve.Check(ctx, url, need.fqName); err != nil {
 			why := err.Error()

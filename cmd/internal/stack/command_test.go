@@ -172,3 +172,21 @@ func TestCommandSaysWhenANeededServiceDoesNotAnswer(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnURL: a binary that needs recipes and has no URL for it reaches
+// recipes where its binary listens, a wildcard host (as compose sets
+// 0.0.0.0:8080) read as loopback.
+func TestOwnURL(t *testing.T) {
+	svc, _ := lookup(svcRecipes)
+	for _, tc := range []struct{ addr, want string }{
+		{"", "http://127.0.0.1:8081"},
+		{"0.0.0.0:8080", "http://127.0.0.1:8080"},
+		{"[::]:9000", "http://[::1]:9000"},
+		{"10.0.0.5:18181", "http://10.0.0.5:18181"},
+	} {
+		t.Setenv("SOUS_RECIPES_ADDR", tc.addr)
+		if got := svc.ownURL(); got != tc.want {
+			t.Errorf("SOUS_RECIPES_ADDR=%q: ownURL = %q, want %q", tc.addr, got, tc.want)
+		}
+	}
+}

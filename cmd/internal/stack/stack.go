@@ -190,7 +190,7 @@ func New(cfg Config, want []string, mode Mode, logger *slog.Logger) (*Stack, err
 			source[n] = "remote"
 		case mode == Single && !asked && !optional[n]:
 			// Needed and not named: where its own binary listens.
-			*svc.url(&cfg.Remotes) = "http://" + svc.addr()
+			*svc.url(&cfg.Remotes) = svc.ownURL()
 			source[n] = "remote"
 		case mode == Single && !asked:
 			// Said below, as for the other modes.

@@ -14,6 +14,7 @@ import (
 	"connectrpc.com/connect"
 
 	"github.com/souskitchen/sous/internal/env"
+	"github.com/souskitchen/sous/internal/serve"
 	"github.com/souskitchen/sous/internal/svcenv"
 	"github.com/souskitchen/sous/mcpfront"
 	"github.com/souskitchen/sous/proto/gen/sous/library/v1/libraryv1connect"
@@ -108,6 +109,17 @@ type service struct {
 
 // name is the service's short name.
 func (s service) name() string { return s.front.Name }
+
+// ownURL is where the service's own binary answers on this host, for a
+// binary that needs it and has no URL for it: its listen address, a
+// wildcard host (0.0.0.0 in a container) read as loopback (serve.LocalURL).
+func (s service) ownURL() string {
+	u, err := serve.LocalURL(s.addr())
+	if err != nil {
+		return "http://" + s.addr()
+	}
+	return u
+}
 
 // url points at the service's URL in r.
 func (s service) url(r *mcpfront.Remotes) *string { return s.front.URL(r) }
