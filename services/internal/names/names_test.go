@@ -379,11 +379,17 @@ func TestBind(t *testing.T) {
 		{"milk", "milk of choice", Plural, nil},
 		{"ranch seasoning", "pkt Ranch Seasoning", Plural, nil},
 		{"chicken thigh", "chicken thighs", Plural, nil},
-		// never one a preparation word makes more specific: the caller
+		// the one stored food that is the name with only a cook's word
+		// more is linked ("grated ginger" is the library's "fresh
+		// ginger"); never one "cooked" makes another thing: the caller
 		// creates the name instead
 		{"brown rice", "", None, nil},
-		{"cilantro", "", None, nil},
-		{"ginger", "", None, nil},
+		{"cilantro", "fresh cilantro", Plural, nil},
+		{"ginger", "fresh ginger", Plural, nil},
+		{"grated ginger", "fresh ginger", Plural, nil},
+		// other Englishes are the same thing
+		{"prawns", "shrimp, peeled", Synonym, nil},
+		{"Greek yoghurt", "Greek yogurt", Synonym, nil},
 		// the given name may be the more specific one
 		{"chopped fresh cilantro", "fresh cilantro", Plural, nil},
 		// a general word is never narrowed on a write
