@@ -178,8 +178,9 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		Name     string `json:"name"`
 		Have     string `json:"have,omitempty"`
 		Location string `json:"location,omitempty"`
-		// Why names a read other than exact: "general" when the
-		// pantry's name covers the ingredient's.
+		// Why names a read other than exact: "synonym" for another
+		// English, "kind" when the pantry holds a kind of the
+		// ingredient ("jasmine rice" for "rice").
 		Why string `json:"read_as,omitempty"`
 	}
 	out := struct {

@@ -32,10 +32,10 @@ type stockItem struct {
 
 // stock answers "is this ingredient in stock?" from one GetPantry read.
 // Only state "in" counts: "low" is worth buying (pantry.proto, ItemState).
-// Names are read by the shared resolver (services/internal/names), as a
-// cook means them: the pantry's name itself, an alias, singular or plural,
-// or a general name that covers the ingredient's (the pantry's "butter"
-// covers a recipe's "unsalted butter"; "salt" does not cover it).
+// Names are read by the shared rule of services/internal/names
+// (names.Supplies), as a cook means them: the pantry's name itself, an
+// alias, singular or plural, another English, or a more specific kind of
+// the ingredient, never a more general one.
 type stock struct {
 	items []stockItem
 	// names holds each item's name and aliases, by index into items.
@@ -80,13 +80,15 @@ func (s *Service) inStock(ctx context.Context) (*stock, error) {
 	return st, nil
 }
 
-// match reports the pantry item an ingredient is, by its food's name or,
-// for a line with no food, its text: first as the resolver reads the name
-// (exact, alias, plural; a general name from the recipe side, "rice" for
-// the pantry's "jasmine rice", is not taken as in stock, since the cook
-// asked for a kind the pantry may not hold), then a pantry name that
-// covers it ("butter" covers "unsalted butter", "egg" covers "2 eggs,
-// beaten").
+// match reports the pantry item that supplies an ingredient, by its food's
+// name or, for a line with no food, its text. A pantry name or alias equal
+// to it (ignoring case and spacing) is taken first; otherwise an item
+// supplies it only as names.Supplies reads it, the same thing or a more
+// specific kind ("jasmine rice" for "rice", "prawns" for "shrimp"), never a
+// more general one: a wrong skip leaves off the list what the cook lacks,
+// so "sugar" in stock does not skip "light brown sugar", nor tinned
+// "chopped tomatoes" fresh ones. Of several items, the closest reading
+// wins (exact, plural, synonym, then kind).
 func (st *stock) match(food, text string) (stockItem, bool) {
 	if st == nil {
 		return stockItem{}, false
@@ -95,22 +97,26 @@ func (st *stock) match(food, text string) (stockItem, bool) {
 	if name == "" {
 		name = text
 	}
-	if r := st.ix.Resolve(name); r.Found() && r.How != names.General {
+	if r := st.ix.Resolve(name); r.Found() && (r.How == names.Exact || r.How == names.Alias) {
 		i, _ := strconv.Atoi(r.Matches[0].ID)
 		it := st.items[i]
 		it.how = r.How.String()
 		return it, true
 	}
+	best, bestHow := -1, names.None
 	for i, ns := range st.names {
 		for _, n := range ns {
-			if names.Covers(n, name) {
-				it := st.items[i]
-				it.how = names.General.String()
-				return it, true
+			if how, ok := names.Supplies(n, name); ok && (best < 0 || how < bestHow) {
+				best, bestHow = i, how
 			}
 		}
 	}
-	return stockItem{}, false
+	if best < 0 {
+		return stockItem{}, false
+	}
+	it := st.items[best]
+	it.how = bestHow.String()
+	return it, true
 }
 
 // nameKey normalises a name for matching shopping rows to one another and

@@ -53,7 +53,7 @@ func Supplies(have, want string) (How, bool) {
 	best := None
 	raw := stockWordsOf(phraseWords(have))
 	read := func(part string) {
-		words := phraseWords(part)
+		words := phraseWords(afterAmount(part))
 		for _, alt := range orAlternatives(canonical(words)) {
 			how, ok := suppliesAlt(h, alt)
 			if !ok {
@@ -76,6 +76,18 @@ func Supplies(have, want string) (How, bool) {
 		read(part)
 	}
 	return best, best != None
+}
+
+// afterAmount is a line of text without the amount and unit it begins
+// with ("a pinch of salt" is salt, "2 cups light brown sugar" light brown
+// sugar); a name without an amount keeps a first word that is also a unit
+// ("clove oil", "head cheese").
+func afterAmount(s string) string {
+	a := ReadAmount(s)
+	if a.HasQuantity && a.Rest != "" {
+		return a.Rest
+	}
+	return s
 }
 
 // stockWords are a pantry item's words as Supplies reads them: canonical,

@@ -150,3 +150,24 @@ func TestSuppliesAgainstReads(t *testing.T) {
 	}
 	_ = kinds
 }
+
+func TestSuppliesLines(t *testing.T) {
+	for _, c := range []struct {
+		have, line string
+		want       bool
+	}{
+		{"salt", "a pinch of salt", true},
+		{"sugar", "2 cups light brown sugar, packed", false},
+		{"light brown sugar", "2 cups light brown sugar, packed", true},
+		{"turmeric", "1 tsp. turmeric", true},
+		{"eggs", "3 large eggs", true},
+		{"salt", "salt and pepper to taste", false},
+		{"butter", "2 tablespoons butter or margarine", true},
+		{"clove oil", "clove oil", true},
+		{"oil", "clove oil", false},
+	} {
+		if _, got := Supplies(c.have, c.line); got != c.want {
+			t.Errorf("Supplies(%q, %q) = %v, want %v", c.have, c.line, got, c.want)
+		}
+	}
+}

@@ -2006,8 +2006,9 @@ type SkippedItem struct {
 	// Where the pantry item is: fridge, cupboard or freezer.
 	Location string `protobuf:"bytes,3,opt,name=location,proto3" json:"location,omitempty"`
 	// How the ingredient's name was read as the pantry item's: exact, alias,
-	// plural, or general (the pantry's name covers the ingredient's, as
-	// "butter" covers "unsalted butter").
+	// plural, synonym (another English, as "prawns" for "shrimp"), or kind
+	// (the pantry's item is a more specific kind of the ingredient, as
+	// "jasmine rice" of "rice"; a general item never skips a kind).
 	How           string `protobuf:"bytes,4,opt,name=how,proto3" json:"how,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

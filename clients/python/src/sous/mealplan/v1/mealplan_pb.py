@@ -1419,8 +1419,9 @@ class SkippedItem(Message[_SkippedItemFields]):
             ```
         how:
             How the ingredient's name was read as the pantry item's: exact, alias,
-            plural, or general (the pantry's name covers the ingredient's, as
-            "butter" covers "unsalted butter").
+            plural, synonym (another English, as "prawns" for "shrimp"), or kind
+            (the pantry's item is a more specific kind of the ingredient, as
+            "jasmine rice" of "rice"; a general item never skips a kind).
 
             ```proto
             string how = 4;
