@@ -80,7 +80,7 @@ func resolveLine(p lineParts, fx, ux *itemIndex, made map[string]*mealie.Taxonom
 	if p.unit != "" || p.unitID != "" {
 		if p.unitID != "" {
 			w.Unit = &mealie.IngredientRef{ID: p.unitID, Name: p.unit}
-		} else if it, _, err := ux.bind(p.unit); err != nil {
+		} else if it, err := bindUnit(ux, p.unit); err != nil {
 			return w, rep, invalid("unit %q: %s", p.unit, err.Error())
 		} else if it != nil {
 			w.Unit = &mealie.IngredientRef{ID: it.ID, Name: it.Name}
@@ -201,6 +201,12 @@ func restoreWords(p lineParts, w mealie.IngredientLine, fx, ux *itemIndex) (stri
 		if it := ux.byID[w.Unit.ID]; it != nil {
 			ns = append(ns, itemNames(it)...)
 		}
+		// a standard unit answers to its abbreviations whether or not
+		// the library's row carries them: "1 tsp turmeric" stored as
+		// teaspoon loses no "tsp"
+		if std, ok := names.StandardUnit(w.Unit.Name); ok {
+			ns = append(ns, std.Names()...)
+		}
 		part(ns...)
 	}
 	if w.Food != nil {
@@ -267,8 +273,11 @@ func structuredParts(s *recipesv1.StructuredIngredient) lineParts {
 	return p
 }
 
-// parsedParts reads one parser answer for line. The parser returns foods
-// and units it never matched, without an id; those count as names only.
+// parsedParts reads one parser answer for line, mended where the line's
+// own words contradict it (names.CleanParse: a unit's abbreviation left in
+// the note, a dropped unit, a food word moved into the note). The parser
+// returns foods and units it never matched, without an id; those count as
+// names only, and so does a unit or food CleanParse changed.
 func parsedParts(line string, pi *mealie.ParsedIngredient) lineParts {
 	in := &pi.Ingredient
 	p := lineParts{source: line, note: str(in.Note), title: str(in.Title)}
@@ -285,6 +294,17 @@ func parsedParts(line string, pi *mealie.ParsedIngredient) lineParts {
 			p.food = firstFood(p.food)
 		}
 	}
+	c := names.CleanParse(line, names.Parsed{Quantity: p.quantity, Unit: p.unit, Food: p.food, Note: p.note})
+	if c.Unit != p.unit {
+		p.unit, p.unitID = c.Unit, ""
+	}
+	if c.Food != p.food {
+		p.food, p.foodID = c.Food, ""
+	}
+	if c.Quantity != nil && *c.Quantity != 0 {
+		p.quantity = c.Quantity
+	}
+	p.note = c.Note
 	return p
 }
 

@@ -83,8 +83,9 @@ func TestWriteReadsNamesAsACookMeansThem(t *testing.T) {
 	if want := []string{"chicken", "avocado oil", "honey", "extra-firm tofu", "cornstarch"}; !slices.Equal(m.CreatedFoods, want) {
 		t.Errorf("created_foods = %q, want %q", m.CreatedFoods, want)
 	}
-	// a counting word Mealie lacks is created as a unit; "smidgen" is not one
-	if want := []string{"block"}; !slices.Equal(m.CreatedUnits, want) {
+	// a standard unit the library lacks ("lb") is created as Mealie's
+	// seeder makes it, and so is a counting word; "smidgen" is neither
+	if want := []string{"pound", "block"}; !slices.Equal(m.CreatedUnits, want) {
 		t.Errorf("created_units = %q, want %q", m.CreatedUnits, want)
 	}
 	got := resolvedOf(m.Resolved)
@@ -121,7 +122,7 @@ func TestWriteReadsNamesAsACookMeansThem(t *testing.T) {
 	want := []line{
 		{nil, "tomato", ""},
 		{"cup", "rice ($0.60)", ""},
-		{nil, "chicken", "lb"},
+		{"pound", "chicken", ""},
 		{"cup", "avocado oil", "or canola oil"},
 		{nil, nil, "1 smidgen turmeric"}, // the cook's order, as text
 		{"tablespoon", nil, "tumeric"},
@@ -364,6 +365,10 @@ func TestLineLosesNothing(t *testing.T) {
 			var stored []string
 			if w.Unit != nil {
 				stored = append(stored, itemNames(ux.byID[w.Unit.ID])...)
+				// a standard unit's abbreviations are read as it
+				if std, ok := names.StandardUnit(w.Unit.Name); ok {
+					stored = append(stored, std.Names()...)
+				}
 			}
 			if w.Food != nil {
 				stored = append(stored, w.Food.Name)
@@ -569,9 +574,11 @@ func TestSuggestLinkedFoodsOutrankText(t *testing.T) {
 }
 
 // TestWriteNeverBindsAMoreSpecificFood: a write's food binds a stored one
-// that differs by noise alone; one a preparation word makes more specific
-// ("COLD cooked brown rice" for "brown rice") is not the food given, so
-// the given name is created and reported in created_foods.
+// that differs by noise alone, or by a cook's word when it is the only
+// such food ("cilantro" is the library's "fresh cilantro"); one "cooked"
+// makes another thing ("COLD cooked brown rice" for "brown rice") is not
+// the food given, so the given name is created and reported in
+// created_foods.
 func TestWriteNeverBindsAMoreSpecificFood(t *testing.T) {
 	for _, c := range []struct {
 		line, food    string
@@ -580,7 +587,7 @@ func TestWriteNeverBindsAMoreSpecificFood(t *testing.T) {
 		wantsResolved bool
 	}{
 		{"1 cup brown rice", "brown rice", "brown rice", []string{"brown rice"}, false},
-		{"1 bunch cilantro", "cilantro", "cilantro", []string{"cilantro"}, false},
+		{"1 bunch cilantro", "cilantro", "fresh cilantro", nil, true},
 		{"1 cup rice", "rice", "rice ($0.60)", nil, true},
 		{"2 tbsp vegetable oil", "vegetable oil", "vegetable oil*", nil, true},
 	} {
