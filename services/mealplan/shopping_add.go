@@ -155,6 +155,9 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 		list, listID = created, created.ID
 		out.ListId, out.ListName, out.CreatedList = created.ID, deref(created.Name), true
 	}
+	if err := s.createUnits(ctx, merged, out); err != nil {
+		return nil, err
+	}
 	reported := map[string]bool{}
 	if err := s.addLines(ctx, list, merged, known, out, reported); err != nil {
 		return nil, err

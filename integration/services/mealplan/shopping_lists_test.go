@@ -452,3 +452,65 @@ func TestCheckByNameCoversEveryRow(t *testing.T) {
 		}
 	})
 }
+
+// A free-text line keeps its amount and unit as Mealie's app shows it, on
+// a library whose units Mealie's seeder made and on one with none: the
+// parser's reading is mended by the line's own words, a standard unit the
+// library lacks is created as the seeder makes it, and "tsp." is a unit.
+func TestFreeTextKeepsAmountAndUnit(t *testing.T) {
+	each(t, func(t *testing.T, v string) {
+		for _, seeded := range []bool{true, false} {
+			t.Run(map[bool]string{true: "units seeded", false: "no units"}[seeded], func(t *testing.T) {
+				s := setup(t, v)
+				if !seeded {
+					units := mealieCall(t, s, http.MethodGet, "/api/units?perPage=-1", nil)["items"].([]any)
+					for _, u := range units {
+						mealieCall(t, s, http.MethodDelete, "/api/units/"+u.(map[string]any)["id"].(string), nil)
+					}
+				}
+				mealieCall(t, s, http.MethodPost, "/api/foods", map[string]any{"name": "light brown sugar"})
+				mealieCall(t, s, http.MethodPost, "/api/foods", map[string]any{"name": "red pepper flakes"})
+				res, err := s.client.AddToShoppingList(ctx(t), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+					ListName: "Groceries", SkipInStock: proto.Bool(false),
+					Items: []string{"2 cups light brown sugar, packed", "2 tsp. red pepper flakes", "1 Tbsp. sumac"}}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				by := rowsBy(rawList(t, s, res.Msg.GetListId()))
+				// the demo's seeded units show their abbreviations; units
+				// made as Mealie's seeder makes them, their names
+				shows := map[string]string{"light brown sugar": "2 cups light brown sugar packed", "red pepper flakes": "2 teaspoons red pepper flakes"}
+				if seeded {
+					shows = map[string]string{"light brown sugar": "2 c light brown sugar packed", "red pepper flakes": "2 tsp red pepper flakes"}
+				}
+				for food, want := range shows {
+					r := by[food]
+					if len(r) != 1 || r[0]["display"] != want {
+						t.Errorf("%s shows %v in Mealie's app, want %q", food, r, want)
+					}
+				}
+				// sumac is not in the library: the line is kept as
+				// written, amount and unit included
+				if r := by["1 Tbsp. sumac"]; len(r) != 1 || r[0]["display"] != "1 Tbsp. sumac" {
+					t.Errorf("the unknown food's line shows %v", r)
+				}
+				wantUnits := []string{"cup", "teaspoon"}
+				if seeded {
+					wantUnits = nil
+				}
+				if !slices.Equal(res.Msg.GetCreatedUnits(), wantUnits) {
+					t.Errorf("created_units = %q, want %q", res.Msg.GetCreatedUnits(), wantUnits)
+				}
+				if !seeded {
+					u := mealieCall(t, s, http.MethodGet, "/api/units?perPage=-1", nil)["items"].([]any)
+					for _, it := range u {
+						m := it.(map[string]any)
+						if m["name"] == "teaspoon" && (m["abbreviation"] != "tsp" || m["pluralName"] != "teaspoons") {
+							t.Errorf("teaspoon was not made as Mealie's seeder makes it: %v", m)
+						}
+					}
+				}
+			})
+		}
+	})
+}

@@ -2155,7 +2155,11 @@ type AddToShoppingListResponse struct {
 	AlreadyOnList []string `protobuf:"bytes,10,rep,name=already_on_list,json=alreadyOnList,proto3" json:"already_on_list,omitempty"`
 	// Recipe slugs whose ingredients were added, through Mealie's own
 	// add-recipe endpoint.
-	RecipesAdded  []string `protobuf:"bytes,11,rep,name=recipes_added,json=recipesAdded,proto3" json:"recipes_added,omitempty"`
+	RecipesAdded []string `protobuf:"bytes,11,rep,name=recipes_added,json=recipesAdded,proto3" json:"recipes_added,omitempty"`
+	// Standard units a free-text line needed that the library lacked,
+	// created as Mealie's units seeder makes them ("2 cups sugar" on a
+	// library whose units were never seeded).
+	CreatedUnits  []string `protobuf:"bytes,20,rep,name=created_units,json=createdUnits,proto3" json:"created_units,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2263,6 +2267,13 @@ func (x *AddToShoppingListResponse) GetAlreadyOnList() []string {
 func (x *AddToShoppingListResponse) GetRecipesAdded() []string {
 	if x != nil {
 		return x.RecipesAdded
+	}
+	return nil
+}
+
+func (x *AddToShoppingListResponse) GetCreatedUnits() []string {
+	if x != nil {
+		return x.CreatedUnits
 	}
 	return nil
 }
@@ -2651,7 +2662,7 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\n" +
 	"MergedItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x122\n" +
-	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\xc3\x03\n" +
+	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\xe8\x03\n" +
 	"\x19AddToShoppingListResponse\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x124\n" +
 	"\x05added\x18\x02 \x03(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n" +
@@ -2664,7 +2675,8 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\tlist_name\x18\t \x01(\tR\blistName\x12&\n" +
 	"\x0falready_on_list\x18\n" +
 	" \x03(\tR\ralreadyOnList\x12#\n" +
-	"\rrecipes_added\x18\v \x03(\tR\frecipesAdded\"\xcb\x01\n" +
+	"\rrecipes_added\x18\v \x03(\tR\frecipesAdded\x12#\n" +
+	"\rcreated_units\x18\x14 \x03(\tR\fcreatedUnits\"\xcb\x01\n" +
 	"\x1aUpdateShoppingItemsRequest\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x12\x14\n" +
 	"\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n" +

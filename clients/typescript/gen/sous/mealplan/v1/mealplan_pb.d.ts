@@ -1176,6 +1176,15 @@ export declare type AddToShoppingListResponse = Message<"sous.mealplan.v1.AddToS
    * @generated from field: repeated string recipes_added = 11;
    */
   recipesAdded: string[];
+
+  /**
+   * Standard units a free-text line needed that the library lacked,
+   * created as Mealie's units seeder makes them ("2 cups sugar" on a
+   * library whose units were never seeded).
+   *
+   * @generated from field: repeated string created_units = 20;
+   */
+  createdUnits: string[];
 };
 
 /**
