@@ -60,9 +60,9 @@ func TestCreateRecipePayload(t *testing.T) {
 	wantLines := []line{
 		{2.0, "cup", "flour", "sifted"},
 		{1.5, "tablespoon", nil, "sugar"},
-		{nil, nil, nil, "salt to taste"},     // wholly unresolved: the source line, no quantity
-		{2.0, nil, "egg", ""},                // plural resolved case-insensitively
-		{500.0, "gram", nil, "dragonfruit"},  // the unit created, the food kept in the note
+		{nil, nil, nil, "salt to taste"},    // wholly unresolved: the source line, no quantity
+		{2.0, nil, "egg", ""},               // plural resolved case-insensitively
+		{500.0, "gram", nil, "dragonfruit"}, // the unit created, the food kept in the note
 	}
 	for i, in := range ings {
 		l := in.(map[string]any)

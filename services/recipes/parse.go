@@ -146,4 +146,3 @@ func (s *Service) parserAlternative(ctx context.Context, failed string, lines []
 	}
 	return connect.NewError(mealie.ConnectCode(err), fmt.Errorf("%s; the other parsers failed too, so none works on this server now: write the lines as structured ingredients instead", errMessage(err)))
 }
-
