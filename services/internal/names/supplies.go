@@ -35,7 +35,7 @@ var sameParts = map[string]bool{
 // "chopped") do not separate it from the item; a form word in the item's
 // own name is a product ("chopped tomatoes" on the shelf are tinned, and
 // supply only a recipe's "chopped tomatoes", see formWords). A line of
-// text is read whole and by each part between commas and brackets, and
+// text is read whole and by each part between commas, and
 // by each of its alternatives ("butter or margarine"); foods joined by
 // "and" or "+" are all needed, so one item supplies none of them ("salt
 // and pepper", "pork & beans").
@@ -72,7 +72,7 @@ func Supplies(have, want string) (How, bool) {
 		}
 	}
 	read(want)
-	for _, part := range strings.FieldsFunc(want, func(r rune) bool { return strings.ContainsRune(",;()[]", r) }) {
+	for _, part := range strings.FieldsFunc(want, func(r rune) bool { return strings.ContainsRune(",;", r) }) {
 		read(part)
 	}
 	return best, best != None
