@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"connectrpc.com/connect"
 	"github.com/google/uuid"
@@ -794,5 +795,75 @@ func TestSuggestUnparsedRankLast(t *testing.T) {
 	}
 	if want := []string{`b-linked false ["poblano pepper"]`, `a-words true []`}; !slices.Equal(got, want) {
 		t.Errorf("items = %q, want %q", got, want)
+	}
+}
+
+// TestRecordedParsesStoreNoJunk replays every recorded real parse
+// (testdata/parsed/: nlp on 2.8, 3.11 and 3.20 with the real tagger, brute
+// on 2.0) through what a write does with it, on a library whose units
+// Mealie's seeder made and on one with none (where sous creates the
+// standard units): a unit the line begins with is the stored unit, no
+// note holds that unit's abbreviation, and no note is punctuation alone.
+func TestRecordedParsesStoreNoJunk(t *testing.T) {
+	var seededUnits []mealie.TaxonomyItem
+	for i, u := range names.StandardUnits {
+		pl, ab := u.PluralName, u.Abbreviation
+		seededUnits = append(seededUnits, mealie.TaxonomyItem{ID: fmt.Sprintf("u%d", i), Name: u.Name, PluralName: &pl, Abbreviation: &ab})
+	}
+	// with no units, sous creates each standard unit by its name alone
+	// first seen: the index holds it by name, plural and abbreviation
+	files, _ := filepath.Glob(filepath.Join("testdata", "parsed", "parsed-*.json"))
+	if len(files) != 4 {
+		t.Fatalf("recordings: %q", files)
+	}
+	for _, file := range files {
+		var rows []recordedParse
+		loadJSON(t, file, &rows)
+		ux := indexItems(seededUnits)
+		fx := indexItems(nil)
+		kept := 0
+		for _, r := range rows {
+			pi := &mealie.ParsedIngredient{Input: r.Input}
+			pi.Ingredient.Quantity, pi.Ingredient.Note = r.Quantity, r.Note
+			if r.Unit != nil && *r.Unit != "" {
+				pi.Ingredient.Unit = &mealie.Unit{Name: *r.Unit}
+			}
+			if r.Food != nil && *r.Food != "" {
+				pi.Ingredient.Food = &mealie.Food{Name: *r.Food}
+			}
+			p := parsedParts(r.Input, pi)
+			made := map[string]*mealie.TaxonomyItem{}
+			if p.food != "" {
+				made[names.Key(p.food)] = &mealie.TaxonomyItem{ID: "new", Name: foodName(p.food)}
+			}
+			w, _, err := resolveLine(p, fx, ux, made)
+			if err != nil {
+				t.Errorf("%s: %q: %v", filepath.Base(file), r.Input, err)
+				continue
+			}
+			if a := names.ReadAmount(r.Input); a.HasUnit() {
+				if w.Unit == nil {
+					t.Errorf("%s: %q lost its unit %q: stored food %v note %q", filepath.Base(file), r.Input, a.UnitText, w.Food, w.Note)
+					continue
+				}
+				kept++
+				if std, _ := names.StandardUnit(w.Unit.Name); std.Name != a.Unit.Name {
+					t.Errorf("%s: %q stored unit %q, the line says %q", filepath.Base(file), r.Input, w.Unit.Name, a.Unit.Name)
+				}
+				if strings.Count(strings.ToLower(r.Input), strings.ToLower(a.UnitText)) == 1 {
+					for _, x := range strings.Fields(w.Note) {
+						if u, ok := names.StandardUnit(strings.Trim(x, ",;()")); ok && u.Name == a.Unit.Name && len(x) <= len(a.UnitText)+1 {
+							t.Errorf("%s: %q: the note %q holds the unit %q", filepath.Base(file), r.Input, w.Note, x)
+						}
+					}
+				}
+			}
+			if w.Note != "" && !strings.ContainsFunc(w.Note, unicode.IsLetter) && !strings.ContainsFunc(w.Note, unicode.IsDigit) {
+				t.Errorf("%s: %q: the note is %q", filepath.Base(file), r.Input, w.Note)
+			}
+		}
+		if kept < 300 {
+			t.Errorf("%s: %d lines kept a unit the line began with, want at least 300", filepath.Base(file), kept)
+		}
 	}
 }
