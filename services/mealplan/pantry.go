@@ -170,7 +170,7 @@ func (st *stock) withoutStock(r *mealie.Recipe, raw json.RawMessage, times float
 			if ing.Unit != nil {
 				unit = ing.Unit.Name
 			}
-			report(display(q, unit, food, note), it)
+			report(display(q, unit, names.Clean(food), note), it)
 			dropped = true
 			continue
 		}

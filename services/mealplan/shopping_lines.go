@@ -232,9 +232,9 @@ func (s *Service) parseLines(ctx context.Context, texts []string) ([]line, error
 			l.quantity = *c.Quantity
 		}
 		if ing.Food != nil && deref(ing.Food.ID) != "" && c.Food == pr.Food {
-			l.foodID, l.food = *ing.Food.ID, ing.Food.Name
+			l.foodID, l.food = *ing.Food.ID, names.Clean(ing.Food.Name)
 		} else if e, _, err := fx.Bind(c.Food); err == nil && e.ID != "" {
-			l.foodID, l.food = e.ID, e.Name
+			l.foodID, l.food = e.ID, names.Clean(e.Name)
 		}
 		if l.foodID == "" {
 			out = append(out, line{name: t, note: t, unparsed: true})

@@ -123,7 +123,7 @@ func storedIngredient(w mealie.IngredientLine) *recipesv1.Ingredient {
 		}
 	}
 	if w.Food != nil {
-		out.Food, out.FoodId = w.Food.Name, w.Food.ID
+		out.Food, out.FoodId = cleanFood(w.Food.Name), w.Food.ID
 		if strings.HasPrefix(w.Food.ID, previewID) {
 			out.FoodId = ""
 		}
