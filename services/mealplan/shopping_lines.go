@@ -313,10 +313,14 @@ func (s *Service) createUnits(ctx context.Context, lines []line, out *mealplanv1
 		}
 		id, ok := made[u.Name]
 		if !ok {
-			desc := ""
-			it, err := s.mealie.CreateTaxonomy(ctx, mealie.Units, mealie.TaxonomyChange{
-				Name: &u.Name, PluralName: &u.PluralName, Abbreviation: &u.Abbreviation, PluralAbbreviation: &u.PluralAbbreviation, Description: &desc,
-			})
+			ch := mealie.TaxonomyChange{Name: &u.Name, PluralName: &u.PluralName}
+			if u.Abbreviation != "" {
+				ch.Abbreviation = &u.Abbreviation
+			}
+			if u.PluralAbbreviation != "" {
+				ch.PluralAbbreviation = &u.PluralAbbreviation
+			}
+			it, err := s.mealie.CreateTaxonomy(ctx, mealie.Units, ch)
 			if err != nil {
 				return connect.NewError(mealie.ConnectCode(err), fmt.Errorf("creating the unit %q for %q failed, so nothing was added: %v", u.Name, lines[i].name, err))
 			}

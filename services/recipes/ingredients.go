@@ -317,8 +317,11 @@ func (s *Service) carryOut(ctx context.Context, pl *ingredientPlan, preview bool
 	units := pl.units
 	for _, u := range pl.unitsToCreate {
 		ch := mealie.TaxonomyChange{Name: ptr(u.name), PluralName: ptr(u.plural)}
-		if u.abbr != "" || u.pluralAbbr != "" {
-			ch.Abbreviation, ch.PluralAbbreviation, ch.Description = ptr(u.abbr), ptr(u.pluralAbbr), ptr("")
+		if u.abbr != "" {
+			ch.Abbreviation, ch.Description = ptr(u.abbr), ptr("")
+		}
+		if u.pluralAbbr != "" {
+			ch.PluralAbbreviation = ptr(u.pluralAbbr)
 		}
 		var it *mealie.TaxonomyItem
 		if preview {

@@ -115,6 +115,7 @@ type entry struct {
 	canon  [][]string   // Canon of Name and each Other, for Synonym
 	cstric [][]string   // strictCanon of Name and each Other, for Bind
 	alts   [][][]string // alternatives of each canon key, for General
+	ralts  [][][]string // alternatives of each key as written, for General
 	// debris marks a stored name that carries more than the food: a price,
 	// a mark, a note ("rice ($0.60)", "curry powder*"); a clean name ranks
 	// before it (see Clean).
@@ -142,6 +143,7 @@ func NewIndex(entries []Entry) *Index {
 			ie.canon = append(ie.canon, c)
 			ie.cstric = append(ie.cstric, strictCanon(n))
 			ie.alts = append(ie.alts, alternatives(c))
+			ie.ralts = append(ie.ralts, alternatives(Words(n)))
 		}
 		add(e.Name)
 		for _, o := range e.Others {
@@ -260,9 +262,16 @@ func (e *entry) matchKey(how How, q query) (int, bool) {
 		if len(q.c) == 0 {
 			return 0, false
 		}
+		// a general name covers a kind in one English or the other:
+		// "shrimp" covers "king prawns", "mince" covers "pork mince"
 		for i, alts := range e.alts {
 			for _, alt := range alts {
 				if coversAlt(q.c, alt) {
+					return min(i, 1), true
+				}
+			}
+			for _, alt := range e.ralts[i] {
+				if coversAlt(q.w, alt) {
 					return min(i, 1), true
 				}
 			}

@@ -324,7 +324,7 @@ func alternatives(words []string) [][]string {
 // one ("jasmine rice" does not cover "rice"). A name covers itself; an
 // empty name covers nothing.
 func Covers(general, specific string) bool {
-	return coversWords(Canon(general), Canon(specific))
+	return coversWords(Canon(general), Canon(specific)) || coversWords(Words(general), Words(specific))
 }
 
 // CoversLine reports whether the general name covers what a line of text
@@ -424,14 +424,16 @@ var otherFoods = [][]string{
 	{"yellow", "pepper"}, {"orange", "pepper"},
 }
 
-// otherFoodsCanon are otherFoods as Canon reads them ("spring onion" is
-// a green onion), which is how coversAlt meets them.
+// otherFoodsCanon are otherFoods as written and as Canon reads them
+// ("spring onion" is a green onion), which is how coversAlt meets them.
 var otherFoodsCanon = func() [][]string {
 	out := make([][]string, 0, len(otherFoods))
 	for _, c := range otherFoods {
-		k := canonical(phraseWords(strings.Join(c, " ")))
-		if !slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, k) }) {
-			out = append(out, k)
+		w := phraseWords(strings.Join(c, " "))
+		for _, k := range [][]string{w, canonical(w)} {
+			if !slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, k) }) {
+				out = append(out, k)
+			}
 		}
 	}
 	return out

@@ -284,6 +284,18 @@ func TestResolveOtherEnglishes(t *testing.T) {
 			t.Errorf("Resolve(%q) = %q %v, want %q %v", c.name, r.MatchNames(), r.How, c.want, c.how)
 		}
 	}
+	// a general name covers a kind in either English, never another food
+	for _, c := range []struct {
+		general, specific string
+		want              bool
+	}{
+		{"mince", "pork mince", true}, {"shrimp", "king prawns", true}, {"onion", "spring onions", false},
+		{"onion", "scallions", false}, {"pepper", "red capsicum", false}, {"milk", "coconut milk", false},
+	} {
+		if got := Covers(c.general, c.specific); got != c.want {
+			t.Errorf("Covers(%q, %q) = %v, want %v", c.general, c.specific, got, c.want)
+		}
+	}
 	// "pepper" is not "bell pepper", however it is spelt
 	if got := NewIndex([]Entry{{ID: "1", Name: "capsicum"}}).Covered("pepper"); len(got) != 0 {
 		t.Errorf("pepper covers %v", got)
