@@ -106,6 +106,15 @@ var formWords = map[string]bool{
 	"peeled": true, "halved": true, "quartered": true,
 }
 
+// productWords name a processed product, and are not preparation words
+// at all: dried apricots, smoked salmon and tinned tomatoes are other
+// things on the shelf than the fresh food, on either side of the pantry
+// skip (Supplies).
+var productWords = map[string]bool{
+	"tinned": true, "canned": true, "jarred": true, "dried": true, "dehydrated": true,
+	"smoked": true, "pickled": true, "cured": true, "powdered": true, "pureed": true,
+}
+
 // linkWords are the prepWords a write binds across when one stored food
 // alone differs from the name by them ("grated ginger" is the library's
 // "fresh ginger"): all but "cooked" and "uncooked", since "brown rice" is

@@ -34,7 +34,9 @@ var sameParts = map[string]bool{
 // is not milk, see otherFoods). A cook's words in want ("fresh", "large",
 // "chopped") do not separate it from the item; a form word in the item's
 // own name is a product ("chopped tomatoes" on the shelf are tinned, and
-// supply only a recipe's "chopped tomatoes", see formWords). A line of
+// supply only a recipe's "chopped tomatoes", see formWords), and a
+// processed product is never its fresh food, nor the other way ("dried
+// apricots", "smoked salmon", see productWords). A line of
 // text is read whole and by each part between commas, and
 // by each of its alternatives ("butter or margarine"); foods joined by
 // "and" or "+" are all needed, so one item supplies none of them ("salt
@@ -128,12 +130,18 @@ func orAlternatives(words []string) [][]string {
 // for the same thing, Kind for a more specific one.
 func suppliesAlt(h, alt []string) (How, bool) {
 	for _, w := range h {
-		if formWords[w] && !slices.Contains(alt, w) {
+		if (formWords[w] || productWords[w]) && !slices.Contains(alt, w) {
 			return None, false
 		}
 	}
-	hc := withoutParts(slices.DeleteFunc(slices.Clone(h), func(w string) bool { return formWords[w] }))
-	ac := withoutParts(dropAllPrep(alt))
+	for _, w := range alt {
+		if productWords[w] && !slices.Contains(h, w) {
+			return None, false
+		}
+	}
+	form := func(w string) bool { return formWords[w] || productWords[w] }
+	hc := withoutParts(slices.DeleteFunc(slices.Clone(h), form))
+	ac := withoutParts(slices.DeleteFunc(dropAllPrep(alt), form))
 	if len(hc) == 0 || len(ac) == 0 {
 		return None, false
 	}
