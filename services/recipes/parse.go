@@ -57,10 +57,12 @@ func (s *Service) ParseIngredients(ctx context.Context, req *connect.Request[rec
 		}
 	}
 	// The lines go the way a write takes them (planIngredients), so the
-	// answer is what create_recipe stores; a parser named outright is the
-	// one used, and its failure names the one that works.
+	// answer is what create_recipe stores: nlp, Mealie's default and the
+	// MCP tool's, falls back to brute as a write does (Mealie 2.0 without
+	// its CRF++ model answers nlp with a 500); brute or openai named
+	// outright is the one used, and its failure names the one that works.
 	parse := s.parseLines
-	if req.Msg.GetParser() != recipesv1.Parser_PARSER_UNSPECIFIED {
+	if p := req.Msg.GetParser(); p != recipesv1.Parser_PARSER_UNSPECIFIED && p != recipesv1.Parser_PARSER_NLP {
 		parse = func(ctx context.Context, texts []string) ([]mealie.ParsedIngredient, error) {
 			got, err := s.mealie.ParseIngredients(ctx, parser, texts)
 			if err != nil {

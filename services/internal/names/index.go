@@ -481,6 +481,11 @@ func (ix *Index) Bind(name string) (e Entry, how How, err error) {
 		if len(top) == 1 {
 			return top[0].Entry, lvl, nil
 		}
+		if lvl > Alias {
+			if e, ok := oneThing(top); ok {
+				return e.Entry, lvl, nil
+			}
+		}
 		amb := &AmbiguousError{Name: name, How: lvl}
 		for _, t := range top {
 			amb.Candidates = append(amb.Candidates, t.Name)
@@ -551,4 +556,39 @@ func addsNone(keys [][]string, w []string, allowed func(string) bool) bool {
 		}
 	}
 	return false
+}
+
+// oneThing picks among entries that tie for a write's name when they are
+// one thing stored twice: their names share a Key ("scallions, chopped"
+// and "Spring Onion" for "green onions", which the foods report lists as
+// near-duplicates to merge), so writing either changes nothing a cook
+// reads. The one without debris or a note wins, then the shortest, then
+// the first in the library's order. Entries of different Keys are two
+// things, and a write refuses them.
+func oneThing(top []*entry) (*entry, bool) {
+	k := Key(top[0].Name)
+	for _, e := range top[1:] {
+		if Key(e.Name) != k {
+			return nil, false
+		}
+	}
+	best := top[0]
+	score := func(e *entry) (int, int) {
+		n := 0
+		if e.debris {
+			n += 2
+		}
+		if strings.ContainsAny(e.Name, ",;([") {
+			n++
+		}
+		return n, len(e.Name)
+	}
+	for _, e := range top[1:] {
+		a, al := score(e)
+		b, bl := score(best)
+		if a < b || a == b && al < bl {
+			best = e
+		}
+	}
+	return best, true
 }

@@ -23,7 +23,9 @@ type Parsed struct {
 // butter" is a tablespoon), and is taken out of the note and the food,
 // where the parser leaves its abbreviation ("tsp."); a word of the food
 // the parser moved into the note ("chili" of "red pepper chili flakes")
-// goes back into the food; a note of nothing but punctuation is dropped.
+// goes back into the food, and so does a cook's word read as the unit
+// ("large" of "3 large eggs" by the brute parser); a note of nothing but
+// punctuation is dropped.
 // Anything the parser read that the line does not contradict is kept.
 func CleanParse(line string, p Parsed) Parsed {
 	a := ReadAmount(line)
@@ -43,11 +45,28 @@ func CleanParse(line string, p Parsed) Parsed {
 			p.Food = withoutUnitWords(p.Food, a.Unit)
 		}
 	}
+	if _, ok := StandardUnit(p.Unit); !ok && p.Unit != "" && !a.HasUnit() && allPrep(p.Unit) {
+		// a cook's word read as the unit ("3 large eggs" by Mealie's
+		// brute parser) is the food's
+		p.Food = strings.TrimSpace(p.Unit + " " + p.Food)
+		p.Unit = ""
+	}
 	p.Food, p.Note = foodBack(a.Rest, p.Food, p.Note)
 	if !strings.ContainsFunc(p.Note, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		p.Note = ""
 	}
 	return p
+}
+
+// allPrep reports whether every word of s is a preparation word.
+func allPrep(s string) bool {
+	w := strings.Fields(strings.ToLower(s))
+	for _, x := range w {
+		if !prepWords[strings.Trim(x, ",;.")] {
+			return false
+		}
+	}
+	return len(w) > 0
 }
 
 // withoutUnitWords takes the words naming unit u out of s ("tsp. chili"

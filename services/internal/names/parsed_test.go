@@ -22,6 +22,9 @@ func TestCleanParse(t *testing.T) {
 		{"1/4 cup fresh cilantro, chopped", Parsed{q(0.25), "cup", "fresh cilantro", "chopped"}, Parsed{q(0.25), "cup", "fresh cilantro", "chopped"}},
 		{"1 tsp cloves", Parsed{q(1), "teaspoon", "cloves", ""}, Parsed{q(1), "teaspoon", "cloves", ""}},
 		{"juice of 1 lime", Parsed{q(1), "", "lime", "juice of"}, Parsed{q(1), "", "lime", "juice of"}},
+		// a cook's word is not a unit
+		{"3 large eggs", Parsed{q(3), "large", "eggs", ""}, Parsed{q(3), "", "large eggs", ""}},
+		{"1 large yellow onion, chopped", Parsed{q(1), "large", "yellow onion", "chopped"}, Parsed{q(1), "", "large yellow onion", "chopped"}},
 		// a note of punctuation alone
 		{"2 eggs", Parsed{q(2), "", "eggs", ","}, Parsed{q(2), "", "eggs", ""}},
 	} {

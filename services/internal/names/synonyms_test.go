@@ -343,3 +343,25 @@ func TestDebrisRanksLast(t *testing.T) {
 		t.Errorf("Bind(cilantro) = %q %v: the one cilantro the library has is linked", e.Name, err)
 	}
 }
+
+// TestBindOneThingStoredTwice: names that tie for a write but share a Key
+// are one thing stored twice (Mealie 2.0's brute parser left "scallions,
+// chopped" beside "Spring Onion" in a real imported library): the write
+// takes the cleanest, while two different things still refuse it.
+func TestBindOneThingStoredTwice(t *testing.T) {
+	ix := NewIndex([]Entry{{ID: "1", Name: "scallions, chopped"}, {ID: "2", Name: "Spring Onion"}, {ID: "3", Name: "tomato"}, {ID: "4", Name: "Tomato"}})
+	for _, c := range []struct {
+		name, want string
+		how        How
+	}{
+		{"green onions", "Spring Onion", Synonym},
+		{"tomatoes", "tomato", Plural},
+	} {
+		if e, how, err := ix.Bind(c.name); err != nil || e.Name != c.want || how != c.how {
+			t.Errorf("Bind(%q) = %q %v %v, want %q %v", c.name, e.Name, how, err, c.want, c.how)
+		}
+	}
+	if _, _, err := ix.Bind("TOMATO"); !IsAmbiguous(err) {
+		t.Errorf("Bind(TOMATO) = %v: two stored names equal to it but for case are for the cook to choose", err)
+	}
+}
