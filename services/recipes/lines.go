@@ -1,6 +1,7 @@
 package recipes
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -287,6 +288,9 @@ func parsedParts(line string, pi *mealie.ParsedIngredient) lineParts {
 	}
 	if in.Unit != nil {
 		p.unit, p.unitID = strings.TrimSpace(in.Unit.Name), in.Unit.ID
+		if p.unitID != "" {
+			p.unit, p.unitID = unitInLine(line, in.Unit)
+		}
 	}
 	if in.Food != nil {
 		p.food, p.foodID = strings.TrimSpace(in.Food.Name), in.Food.ID
@@ -306,6 +310,28 @@ func parsedParts(line string, pi *mealie.ParsedIngredient) lineParts {
 	}
 	p.note = c.Note
 	return p
+}
+
+// unitInLine checks a unit Mealie's parser matched against the line: its
+// nlp parser matches loosely, and on a library whose units an import named
+// ("g blocks") reads "1 block tofu" as that unit. A unit none of whose
+// names stands in the line is read again from the line: the word after
+// the amount, when it is a word of the matched unit's name, is the unit
+// the cook wrote, and sous binds or creates it as any other.
+func unitInLine(line string, u *mealie.Unit) (string, string) {
+	have := lineWords(line)
+	for _, n := range []string{u.Name, u.Abbreviation} {
+		w := lineWords(n)
+		if len(w) > 0 && !slices.ContainsFunc(w, func(x string) bool { return !slices.Contains(have, x) }) {
+			return strings.TrimSpace(u.Name), u.ID
+		}
+	}
+	if f := strings.Fields(names.ReadAmount(line).Rest); len(f) > 1 {
+		if slices.Contains(lineWords(u.Name), names.Singular(strings.ToLower(strings.Trim(f[0], ",;.")))) {
+			return f[0], ""
+		}
+	}
+	return strings.TrimSpace(u.Name), u.ID
 }
 
 // firstFood is the first food of a parsed food name that joins two: the
