@@ -116,7 +116,7 @@ func HTTPHandler(server *mcp.Server, o HTTPOptions) http.Handler {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	var inner http.Handler = viewSessions(streamable)
+	var inner http.Handler = viewSessions(streamable, &viewClients{})
 	g := &guard{next: inner, o: o, log: logger}
 	if o.PublicURL != "" {
 		if u, err := url.Parse(o.PublicURL); err == nil && u.Host != "" {

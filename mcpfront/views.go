@@ -14,7 +14,9 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -284,38 +286,94 @@ func (v *views) link(tools []*mcp.Tool) []*mcp.Tool {
 	return out
 }
 
-// viewSession hands a client whose initialize (the body of r, already read
-// into body) declares the extension a session id saying so (viewSessionID),
-// set on w before the SDK answers. Any other request is left alone.
-func viewSession(w http.ResponseWriter, body []byte) {
+// viewSessions wraps the Streamable HTTP handler: a POST whose body is an
+// initialize declaring the extension is answered with a session id saying
+// so (viewSessionID). The body is read here up to the handler's own cap and
+// handed on whole, so the handler's 413 for a larger one stands.
+//
+// A client that sends no session id back (claude.ai does not; its
+// connector initializes again before most calls) can still be known in
+// the OAuth mode, where every request names its client: clients records
+// what each OAuth client's last initialize declared, and a later request
+// of a client that declared the extension is marked as if it had sent its
+// session id. The record is one flag an approved client, lost on restart
+// until that client's next initialize.
+func viewSessions(next http.Handler, clients *viewClients) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		client := oauthClient(r)
+		if r.Method == http.MethodPost && r.Body != nil {
+			head, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBody+1))
+			rest := r.Body
+			r.Body = readCloser{io.MultiReader(bytes.NewReader(head), rest), rest}
+			if err == nil && len(head) <= MaxRequestBody {
+				if init, declared := initializeDeclares(head); init {
+					if declared {
+						w.Header().Set("Mcp-Session-Id", viewSessionID())
+					}
+					if client != "" {
+						clients.set(client, declared)
+					}
+				} else if client != "" && clients.declared(client) && !strings.HasPrefix(r.Header.Get("Mcp-Session-Id"), viewSessionPrefix) {
+					r.Header.Set("Mcp-Session-Id", viewSessionID())
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// initializeDeclares reports whether body is an initialize request, and
+// whether it declares the extension.
+func initializeDeclares(body []byte) (initialize, declared bool) {
+	if !bytes.Contains(body, []byte(`"initialize"`)) {
+		return false, false
+	}
 	var msg struct {
 		Method string `json:"method"`
 		Params struct {
 			Capabilities *mcp.ClientCapabilities `json:"capabilities"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(body, &msg) != nil || msg.Method != "initialize" || !declaresViews(msg.Params.Capabilities) {
-		return
+	if json.Unmarshal(body, &msg) != nil || msg.Method != "initialize" {
+		return false, false
 	}
-	w.Header().Set("Mcp-Session-Id", viewSessionID())
+	return true, declaresViews(msg.Params.Capabilities)
 }
 
-// viewSessions wraps the Streamable HTTP handler: a POST whose body is an
-// initialize declaring the extension is answered with a session id saying
-// so (viewSession). The body is read here up to the handler's own cap and
-// handed on whole, so the handler's 413 for a larger one stands.
-func viewSessions(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && r.Body != nil {
-			head, err := io.ReadAll(io.LimitReader(r.Body, MaxRequestBody+1))
-			rest := r.Body
-			r.Body = readCloser{io.MultiReader(bytes.NewReader(head), rest), rest}
-			if err == nil && len(head) <= MaxRequestBody && bytes.Contains(head, []byte(UIExtension)) {
-				viewSession(w, head)
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
+// oauthClient is the OAuth client id of r's access token, or "" outside
+// the OAuth mode.
+func oauthClient(r *http.Request) string {
+	ti := auth.TokenInfoFromContext(r.Context())
+	if ti == nil {
+		return ""
+	}
+	id, _ := ti.Extra["client_id"].(string)
+	return id
+}
+
+// viewClients is what each OAuth client's last initialize declared.
+type viewClients struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+func (c *viewClients) set(client string, declared bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]bool{}
+	}
+	if declared {
+		c.m[client] = true
+	} else {
+		delete(c.m, client)
+	}
+}
+
+func (c *viewClients) declared(client string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[client]
 }
 
 // readCloser is a body read partly ahead: the part read, then the rest, and

@@ -3,6 +3,7 @@ package mcpfront
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,7 +11,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
@@ -300,5 +303,57 @@ func TestViewSessionOnlyForDeclaringClients(t *testing.T) {
 				t.Errorf("status %d, Mcp-Session-Id %q; want one: %v", res.StatusCode, id, tc.want)
 			}
 		})
+	}
+}
+
+// TestViewsRememberedForOAuthClients holds that in the OAuth mode a client
+// that sends no session id back still gets the views after declaring the
+// extension, and only that client: another OAuth client, or the same one
+// after an initialize without the extension, gets the plain catalog.
+func TestViewsRememberedForOAuthClients(t *testing.T) {
+	server, err := NewServer(allBackends(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each token names its client, as sous's authorization server's do.
+	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
+		return &auth.TokenInfo{Expiration: time.Now().Add(time.Hour), Extra: map[string]any{"client_id": token}}, nil
+	}
+	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: true})
+	srv := httptest.NewServer(auth.RequireBearerToken(verify, nil)(viewSessions(streamable, &viewClients{})))
+	defer srv.Close()
+	post := func(token, body string) string {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return string(b)
+	}
+	initialize := func(token, caps string) {
+		post(token, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","clientInfo":{"name":"c","version":"1"},"capabilities":`+caps+`}}`)
+	}
+	linked := func(token string) bool {
+		return strings.Contains(post(token, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`), `"resourceUri":"ui://sous/recipe"`)
+	}
+	const views = `{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`
+	if linked("claude") {
+		t.Fatal("views before any initialize")
+	}
+	initialize("claude", views)
+	if !linked("claude") {
+		t.Error("an OAuth client that declared the extension gets no views on its next tools/list")
+	}
+	if linked("code") {
+		t.Error("another OAuth client gets the views")
+	}
+	initialize("claude", `{}`)
+	if linked("claude") {
+		t.Error("the views outlived an initialize without the extension")
 	}
 }
