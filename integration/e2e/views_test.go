@@ -12,7 +12,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
 	"io"
+	"mime/multipart"
+	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
@@ -132,6 +137,8 @@ func runViews(t *testing.T, cfg viewsRun, check func(step map[string]any)) views
 	if rep.Error != "" || err != nil {
 		t.Fatalf("views.mjs: %v: %s\nstderr: %s", err, rep.Error, stderr.String())
 	}
+	t.Logf("recipe %s: servings %q, amounts %q; made %s; list item %s, to buy %v; plan %d days, %d meals, %d empty slots, %d images; %d image requests to Mealie",
+		cfg.Recipe, rep.Servings, rep.Amounts, rep.LastMade, rep.Item, rep.ToBuy, rep.PlanRows, rep.PlanMeals, rep.PlanEmpty, rep.PlanThumbs, rep.MealieImages)
 	return rep
 }
 
@@ -179,6 +186,7 @@ func TestViewsInBrowser(t *testing.T) {
 			"ingredients": []any{"2 tablespoons olive oil", "1 onion, diced", "400 grams canned tomatoes"}, "instructions": []any{"Soften the onion.", "Add the tomatoes."}})
 		slug := fmt.Sprint(rec["slug"])
 		t.Cleanup(func() { callTool(t, cs, "delete_recipe", map[string]any{"slug": slug, "confirm_slug": slug}) })
+		uploadImage(t, m, slug)
 		added := callOK(t, cs, "add_to_shopping_list", map[string]any{"list_id": name, "items": []any{"2 onions", "1 bunch basil"}, "skip_in_stock": false})
 		listID := fmt.Sprint(added["list_id"])
 		t.Cleanup(func() { m.call(t, "DELETE", "/api/households/shopping/lists/"+listID, nil) })
@@ -187,7 +195,7 @@ func TestViewsInBrowser(t *testing.T) {
 		t.Cleanup(func() { callTool(t, cs, "delete_meal_plan_entry", map[string]any{"entry_id": entry["entry_id"]}) })
 		cfg := viewsRun{MCPURL: "http://" + addr + "/mcp", MealieOrigin: origin(m.url), Shots: t.TempDir(), Recipe: slug, List: listID, PlanStart: today, PlanEnd: today}
 		rep := runViews(t, cfg, readBack(t, m))
-		checkViews(t, rep, cfg, false)
+		checkViews(t, rep, cfg, true)
 		if rep.PlanMeals < 1 || rep.PlanToday != 1 {
 			t.Errorf("the plan shows %d meals, %d marked today; want the test's dinner today", rep.PlanMeals, rep.PlanToday)
 		}
@@ -293,4 +301,37 @@ func origin(raw string) string {
 		return ""
 	}
 	return u.Scheme + "://" + u.Host
+}
+
+// uploadImage gives a recipe an image through Mealie's own API, as its app
+// does (PUT /api/recipes/{slug}/image), so the views load Mealie's
+// renditions of it from its media route.
+func uploadImage(t *testing.T, m *liveMealie, slug string) {
+	t.Helper()
+	img := image.NewNRGBA(image.Rect(0, 0, 320, 240))
+	for y := range 240 {
+		for x := range 320 {
+			img.SetNRGBA(x, y, color.NRGBA{uint8(180 + x%60), uint8(90 + y%80), 60, 255})
+		}
+	}
+	var body bytes.Buffer
+	w := multipart.NewWriter(&body)
+	part, _ := w.CreateFormFile("image", "dish.png")
+	if err := png.Encode(part, img); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.WriteField("extension", "png")
+	_ = w.Close()
+	req, _ := http.NewRequest(http.MethodPut, m.url+"/api/recipes/"+slug+"/image", &body)
+	req.Header.Set("Authorization", "Bearer "+m.token)
+	req.Header.Set("Content-Type", w.FormDataContentType())
+	res, err := m.client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(res.Body)
+		t.Fatalf("uploading the test recipe's image: %d %s", res.StatusCode, b)
+	}
 }
