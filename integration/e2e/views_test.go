@@ -92,6 +92,11 @@ type viewsReport struct {
 	PlanEmpty     int               `json:"planEmpty"`
 	PlanMeals     int               `json:"planMeals"`
 	PlanThumbs    int               `json:"planThumbs"`
+	AddedRows     []string          `json:"addedRows"`
+	RowsAfterAdd  int               `json:"rowsAfterAdd"`
+	TodayRows     int               `json:"todayRows"`
+	TodayMarked   int               `json:"todayMarked"`
+	WeekRows      int               `json:"weekRows"`
 }
 
 // runViews drives the views with cfg, answering each checkpoint with check
@@ -204,7 +209,7 @@ func TestViewsInBrowser(t *testing.T) {
 
 // readBack answers the browser's checkpoints by reading Mealie: the
 // recipe's lastMade after "we made this", the item's checked flag after a
-// tick and an untick.
+// tick and an untick, the entry add_meal_plan_entry's view showed.
 func readBack(t *testing.T, m *liveMealie) func(map[string]any) {
 	return func(step map[string]any) {
 		switch step["step"] {
@@ -213,6 +218,15 @@ func readBack(t *testing.T, m *liveMealie) func(map[string]any) {
 			if want := time.Now().Format(time.DateOnly); !strings.HasPrefix(got, want) || !strings.HasPrefix(got, fmt.Sprint(step["lastMade"])) {
 				t.Errorf("after we made this, Mealie's lastMade is %q and the card says %v; want today, %s", got, step["lastMade"], want)
 			}
+		case "planned":
+			// add_meal_plan_entry's view: the entry is Mealie's, and goes
+			// when the test ends.
+			id := fmt.Sprint(step["entry"])
+			got := m.obj(t, "/api/households/mealplans/"+id)
+			if got["title"] != "Soup and bread" || got["entryType"] != "lunch" {
+				t.Errorf("the entry the plan view showed is stored as %v", got)
+			}
+			t.Cleanup(func() { m.call(t, "DELETE", "/api/households/mealplans/"+id, nil) })
 		case "checked", "unchecked":
 			got := m.obj(t, "/api/households/shopping/items/"+fmt.Sprint(step["item"]))["checked"]
 			if want := step["step"] == "checked"; got != want {
@@ -288,6 +302,16 @@ func checkViews(t *testing.T, rep viewsReport, cfg viewsRun, images bool) {
 	}
 	if rep.PlanRows == 0 {
 		t.Error("the plan has no days")
+	}
+	// The views of write tools read what they wrote back whole.
+	if len(rep.AddedRows) != 1 || !strings.Contains(rep.AddedRows[0], "lemon") || rep.RowsAfterAdd < 2 {
+		t.Errorf("after add_to_shopping_list the view marks %q among %d rows; want the lemon among the whole list", rep.AddedRows, rep.RowsAfterAdd)
+	}
+	if rep.TodayRows != 1 || rep.TodayMarked != 1 {
+		t.Errorf("get_todays_meals' view: %d days, %d marked today; want today alone, marked", rep.TodayRows, rep.TodayMarked)
+	}
+	if rep.WeekRows != 7 {
+		t.Errorf("add_meal_plan_entry's view shows %d days; want the entry's week", rep.WeekRows)
 	}
 }
 

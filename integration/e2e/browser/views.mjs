@@ -173,6 +173,7 @@ try {
     const item = await box.getAttribute("data-item-id");
     const toBuy = async () => Number(await frame.locator("[data-to-buy]").getAttribute("data-to-buy"));
     report.item = item;
+    report.listID = await frame.locator("[data-list-id]").getAttribute("data-list-id");
     report.toBuy = [await toBuy()];
     const mine = frame.locator(`input[data-item-id="${item}"]`);
     await mine.click();
@@ -192,6 +193,31 @@ try {
     }, item, { timeout: stepTimeout });
     report.toBuy.push(await toBuy());
     await checkpoint({ step: "unchecked", item });
+  }
+  // The list as add_to_shopping_list leaves it: the view reads the whole
+  // list back and marks the row added.
+  {
+    const { shown, frame } = await show("add_to_shopping_list", { list_id: report.listID ?? cfg.list, items: ["1 lemon"], skip_in_stock: false });
+    report.addAnswer = shown.text;
+    await frame.locator(".item.added").first().waitFor({ timeout: stepTimeout });
+    report.addedRows = await frame.locator(".item.added label").allTextContents();
+    report.rowsAfterAdd = await frame.locator(".item").count();
+  }
+  // Today, as get_todays_meals answers it.
+  {
+    const { frame } = await show("get_todays_meals", {});
+    await frame.locator("table.plan").waitFor({ timeout: stepTimeout });
+    report.todayRows = await frame.locator("table.plan tbody tr").count();
+    report.todayMarked = await frame.locator("tr.today [data-today]").count();
+  }
+  // The plan after add_meal_plan_entry: the entry's week, the entry marked.
+  {
+    const { shown, frame } = await show("add_meal_plan_entry", { date: cfg.planStart, entry_type: "lunch", title: "Soup and bread" });
+    report.entryAnswer = shown.text;
+    const id = JSON.parse(shown.text).entry_id;
+    await frame.locator(`.meal.changed[data-entry-id="${id}"]`).waitFor({ timeout: stepTimeout });
+    report.weekRows = await frame.locator("table.plan tbody tr").count();
+    await checkpoint({ step: "planned", entry: id });
   }
   // The plan.
   {

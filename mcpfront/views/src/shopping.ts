@@ -98,7 +98,7 @@ function render(): void {
   const count = el("span", { class: "to-buy", "data-to-buy": String(toBuy) }, toBuy === 1 ? "1 to buy" : `${toBuy} to buy`);
   const head = el(
     "div",
-    { class: "list-head" },
+    { class: "list-head", "data-list-id": list.list_id },
     el("h1", {}, list.name ?? "Shopping list"),
     el("span", {}, count, el("span", { class: "muted small", id: "checked-count" }, checkedText())),
   );
