@@ -23,7 +23,7 @@ import (
 // This file offers the views: the plan, the shopping list and the recipe
 // card as MCP Apps (the extension io.modelcontextprotocol/ui), one
 // self-contained HTML bundle each, built from mcpfront/views by `make
-// generate` (docs/clients.md, "Views"). They are negotiated, never imposed:
+// generate` (docs/clients.md, "Views (MCP Apps)"). They are negotiated, never imposed:
 // a client that does not declare the extension sees the catalog, the
 // resources and every answer exactly as before (TestViewsNotImposed), and
 // every tool's text answer is the same for both kinds of client, so a view
@@ -44,8 +44,8 @@ var viewBundles embed.FS
 type view struct {
 	uri, name, title, description, file string
 	// tools are linked to the view by _meta.ui.resourceUri when they are
-	// in the catalog; a tool not yet there (update_meal_plan_entry on an
-	// older build) is skipped.
+	// among the tools a server registers; one it leaves out (by toolset,
+	// read-only mode, or a catalog without it) is skipped.
 	tools []string
 }
 
