@@ -194,8 +194,8 @@ func (s *Service) planIngredients(ctx context.Context, in []*recipesv1.Ingredien
 				pl.checks[i] = "no Mealie parser answered, so the line is kept whole as text"
 			} else {
 				p = parsedParts(texts[ti], &parsed[ti])
-				if lost := parserLost(p); lost != "" {
-					pl.checks[i] = fmt.Sprintf("Mealie's parser left out %q; it is kept in the note", lost)
+				if lost := parserLost(p); lost != "" && pl.checks[i] == "" {
+					pl.checks[i] = fmt.Sprintf("Mealie's parser left %q out of the food; it is kept in the note", lost)
 				}
 			}
 			ti++
@@ -376,26 +376,49 @@ func (s *Service) carryOut(ctx context.Context, pl *ingredientPlan, preview bool
 
 func ptr[T any](v T) *T { return &v }
 
-// parserLost is what of a text line Mealie's parser left out of its
-// reading (quantity, unit, food and note), as restoreWords would put back:
-// "or canola oil" of "1/3 cup avocado oil or canola oil". Words sous
-// itself takes through (a unit's abbreviation, a plural) are not lost.
+// parserLost is what of a text line's food Mealie's parser read nowhere
+// (neither food, unit nor note) and sous could only keep in the note: a
+// word that names the food, within the food's words before an "or", "and",
+// "for" or "to" ("half" of "Juice of half a lime"), not the cook's "or
+// canola oil", "to serve", "(2 oz)" or a counting word. Words sous itself
+// takes through (a unit's abbreviation, a plural, a spelling) are not
+// lost.
 func parserLost(p lineParts) string {
 	if p.source == "" {
 		return ""
 	}
-	w := mealie.IngredientLine{Note: p.note}
-	if p.unit != "" {
-		w.Unit = &mealie.IngredientRef{Name: p.unit}
+	read := map[string]int{}
+	for _, part := range []string{p.unit, p.food, p.note} {
+		for _, x := range lineWords(part) {
+			read[x]++
+		}
 	}
-	if p.food != "" {
-		w.Food = &mealie.IngredientRef{Name: p.food}
+	if u, ok := names.StandardUnit(p.unit); ok {
+		for _, n := range u.Names() {
+			for _, x := range lineWords(n) {
+				read[x]++
+			}
+		}
 	}
-	note, lost := restoreWords(p, w, indexItems(nil), indexItems(nil))
-	if !lost {
-		return ""
+	var lost []string
+	for _, tok := range strings.Fields(names.FoodText(p.source)) {
+		ws := lineWords(tok)
+		if len(ws) == 1 && (ws[0] == "or" || ws[0] == "and" || ws[0] == "for" || ws[0] == "to") || tok == "&" || tok == "+" {
+			break
+		}
+		for _, x := range ws {
+			if read[x] > 0 {
+				read[x]--
+				continue
+			}
+			if _, unit := names.StandardUnit(x); unit || countUnits[x] || skipWords[x] || names.IsPrepWord(x) || x == "each" || x == "inch" || x == "cm" {
+				continue
+			}
+			lost = append(lost, strings.Trim(tok, ",;:()"))
+			break
+		}
 	}
-	return strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(note, p.note), ","))
+	return strings.Join(lost, " ")
 }
 
 // createFailed words a failed food or unit creation: what was created

@@ -155,11 +155,12 @@ func noteTail(note string) string {
 // skipWords are words whose loss changes nothing a cook reads.
 var skipWords = map[string]bool{"of": true, "a": true, "an": true, "the": true}
 
-// lineWords are the words of letters in s, lower case and singular.
+// lineWords are the words of letters in s, lower case, singular and in one
+// spelling ("chili" of a line is the library's "chilli").
 func lineWords(s string) []string {
 	f := strings.FieldsFunc(names.Fold(s), func(r rune) bool { return !unicode.IsLetter(r) })
 	for i, w := range f {
-		f[i] = names.Singular(w)
+		f[i] = names.WordKey(w)
 	}
 	return f
 }
@@ -215,6 +216,14 @@ func restoreWords(p lineParts, w mealie.IngredientLine, fx, ux *itemIndex) (stri
 		if it := fx.byID[w.Food.ID]; it != nil {
 			ns = append(ns, itemNames(it)...)
 		}
+		// the line's food in another English is the food ("zucchini"
+		// stored as the library's courgette, "Spring Onion" as its
+		// scallions)
+		if t := names.FoodText(p.source); t != "" && slices.ContainsFunc(ns, func(n string) bool { return names.Key(n) == names.Key(t) }) {
+			// its words as a name is read, without its cook's words
+			// ("large") and notes ("to serve")
+			ns = append(ns, strings.Join(names.Words(t), " "))
+		}
 		part(ns...)
 	}
 	// Numbers are kept by the quantity, except those that lead lost words
@@ -224,6 +233,9 @@ func restoreWords(p lineParts, w mealie.IngredientLine, fx, ux *itemIndex) (stri
 	var lost, numbers []string
 	seenWord := false
 	for _, tok := range strings.Fields(p.source) {
+		if names.CountMarker(tok) {
+			continue // "2 unit(s) Spring Onion": the count is the quantity
+		}
 		ws := lineWords(names.Fold(tok)) // the cook's case is what goes back
 		if len(ws) == 0 {
 			if seenWord && (strings.ContainsFunc(tok, unicode.IsDigit) || tok == "+" || tok == "&") {
@@ -296,6 +308,13 @@ func parsedParts(line string, pi *mealie.ParsedIngredient) lineParts {
 		p.food, p.foodID = strings.TrimSpace(in.Food.Name), in.Food.ID
 		if p.foodID == "" {
 			p.food = firstFood(p.food)
+		} else if !names.InLine(p.food, names.ReadAmount(line).Rest) {
+			// Mealie matched a food the line does not name ("grapeseed
+			// oil" for "Rapeseed oil"): the line's own words are the
+			// food, bound as any other name
+			if t := names.FoodText(line); t != "" {
+				p.food, p.foodID = t, ""
+			}
 		}
 	}
 	c := names.CleanParse(line, names.Parsed{Quantity: p.quantity, Unit: p.unit, Food: p.food, Note: p.note})
@@ -317,7 +336,8 @@ func parsedParts(line string, pi *mealie.ParsedIngredient) lineParts {
 // ("g blocks") reads "1 block tofu" as that unit. A unit none of whose
 // names stands in the line is read again from the line: the word after
 // the amount, when it is a word of the matched unit's name, is the unit
-// the cook wrote, and sous binds or creates it as any other.
+// the cook wrote, and sous binds or creates it as any other; otherwise the
+// line has no unit but the standard one it begins with, if any.
 func unitInLine(line string, u *mealie.Unit) (string, string) {
 	have := lineWords(line)
 	for _, n := range []string{u.Name, u.Abbreviation} {
@@ -331,7 +351,9 @@ func unitInLine(line string, u *mealie.Unit) (string, string) {
 			return f[0], ""
 		}
 	}
-	return strings.TrimSpace(u.Name), u.ID
+	// a unit the line does not name at all ("serving" for "5 fresh sprigs
+	// of thyme") is not the line's: names.CleanParse reads the line's own
+	return "", ""
 }
 
 // firstFood is the first food of a parsed food name that joins two: the

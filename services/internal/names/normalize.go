@@ -94,6 +94,7 @@ var prepWords = map[string]bool{
 	"peeled": true, "finely": true, "roughly": true, "thinly": true,
 	"coarsely": true, "packed": true, "softened": true, "melted": true,
 	"heaping": true, "level": true, "halved": true, "quartered": true,
+	"good": true, "quality": true, "best": true,
 }
 
 // formWords are the prepWords a product is sold by: tinned "chopped
@@ -460,3 +461,11 @@ func otherFood(s []string, i, n int) bool {
 	}
 	return false
 }
+
+// IsPrepWord reports whether a word (lower case, singular) is one of the
+// preparation words reads set aside ("fresh", "chopped", "large").
+func IsPrepWord(w string) bool { return prepWords[w] }
+
+// WordKey is one word as names are compared: lower case, singular, in the
+// American spelling ("Chillies" -> "chili").
+func WordKey(w string) string { return spell(Singular(spell(strings.ToLower(w)))) }

@@ -51,12 +51,43 @@ func CleanParse(line string, p Parsed) Parsed {
 		p.Food = strings.TrimSpace(p.Unit + " " + p.Food)
 		p.Unit = ""
 	}
+	if strings.Contains(strings.ToLower(line), "unit(s)") {
+		// the parser reads a meal-kit count marker as the food ("unit",
+		// "unit Red Chilli" of "½ unit(s) Red Chilli")
+		if f := strings.Fields(p.Food); len(f) > 0 && (strings.EqualFold(f[0], "unit") || CountMarker(f[0])) {
+			p.Food = FoodText(line)
+		}
+	}
 	p.Food, p.Note = foodBack(a.Rest, p.Food, p.Note)
+	p.Note = noteWithoutDebris(line, p.Note)
 	if !strings.ContainsFunc(p.Note, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		p.Note = ""
 	}
 	return p
 }
+
+// noteWithoutDebris takes out of a note what a page leaves in a line
+// that is no cook's word: a price ("3 cups fresh baby spinach ($1.61)"
+// read with the note "$1.61") and the pieces of a meal-kit count marker
+// ("unit(s)", read as "s").
+func noteWithoutDebris(line, note string) string {
+	note = bracketedPrice.ReplaceAllString(note, " ")
+	note = price.ReplaceAllString(note, " ")
+	var keep []string
+	marker := strings.Contains(strings.ToLower(line), "unit(s)")
+	for _, w := range strings.Fields(note) {
+		t := strings.ToLower(strings.Trim(w, ",;:()"))
+		if marker && (t == "s" || t == "unit" || t == "units" || countMarker.MatchString(strings.Trim(w, ",;:")) || t == "unit(s") {
+			continue
+		}
+		keep = append(keep, w)
+	}
+	return strings.Trim(strings.Join(keep, " "), " ,;:")
+}
+
+// CountMarker reports whether a word of a line is the count marker
+// meal-kit pages write after an amount ("unit(s)").
+func CountMarker(w string) bool { return countMarker.MatchString(strings.Trim(w, ",;:")) }
 
 // allPrep reports whether every word of s is a preparation word.
 func allPrep(s string) bool {
@@ -110,13 +141,16 @@ func isUnitWord(w string, u Unit) bool {
 }
 
 // foodBack puts back into the food the words of the line the parser moved
-// into the note from inside the food: in rest (the line after its amount
-// and unit), the food's words span from its first to its last; a note
-// word that stands within that span before the first comma is the food's
-// ("red pepper chili flakes", read as food "red pepper flakes" and note
-// "chili"). Words before the food ("large") and after a comma stay notes.
+// into the note, or dropped, from inside the food: in rest (the line after
+// its amount and unit), the food's words span from its first to its last;
+// a word that stands within that span before the first comma is the
+// food's ("red pepper chili flakes", read as food "red pepper flakes" and
+// note "chili", or matched to the library's "red pepper flakes"). Words
+// before the food ("large") and after a comma stay notes, and a span
+// joining two foods ("white or yellow onion") is left as the parser read
+// it.
 func foodBack(rest, food, note string) (string, string) {
-	if food == "" || note == "" {
+	if food == "" {
 		return food, note
 	}
 	head := rest
@@ -140,21 +174,59 @@ func foodBack(rest, food, note string) (string, string) {
 	}
 	inside := src[first : last+1]
 	nw := strings.Fields(note)
-	var moved []string
+	moved := false
 	for _, w := range inside {
 		if slices.ContainsFunc(fw, func(f string) bool { return fold(f) == fold(w) }) {
 			continue
 		}
-		i := slices.IndexFunc(nw, func(n string) bool { return fold(n) == fold(w) })
-		if i < 0 {
-			// a word of the span is neither food nor note: not a split
+		if connectors[fold(w)] {
+			// "white or yellow onion" is two foods, not one
 			return food, note
 		}
-		moved = append(moved, nw[i])
-		nw = slices.Delete(nw, i, i+1)
+		moved = true
+		// a word the parser moved into the note leaves it; one it
+		// dropped altogether comes back all the same
+		if i := slices.IndexFunc(nw, func(n string) bool { return fold(n) == fold(w) }); i >= 0 {
+			nw = slices.Delete(nw, i, i+1)
+		}
 	}
-	if len(moved) == 0 {
+	if !moved {
 		return food, note
 	}
 	return strings.Join(inside, " "), strings.Trim(strings.Join(nw, " "), " ,;:")
+}
+
+// InLine reports whether a name the parser matched stands in a line of
+// text: each of its words (read as Canon reads them, in any order) is a
+// word of the line. Mealie's nlp parser matches a library's foods and
+// units loosely, and on a real library reads "Rapeseed oil" as its
+// "grapeseed oil" and "red wine vinegar" as its "rice wine vinegar"
+// (services/recipes/testdata/parsed/); such a match is not the line's.
+func InLine(name, line string) bool {
+	w := dropPrep(canonical(phraseWords(name)))
+	if len(w) == 0 {
+		return true
+	}
+	have := canonical(phraseWords(line))
+	have = append(have, phraseWords(line)...)
+	for _, x := range w {
+		if !slices.Contains(have, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// FoodText is the food a line of text names, as the line writes it: the
+// words after its amount and unit (ReadAmount) up to a comma or bracket.
+func FoodText(line string) string {
+	rest := ReadAmount(line).Rest
+	if i := strings.IndexAny(rest, ",;(["); i >= 0 {
+		rest = rest[:i]
+	}
+	f := strings.Fields(rest)
+	if len(f) > 1 && strings.EqualFold(f[0], "of") {
+		f = f[1:]
+	}
+	return strings.Join(f, " ")
 }

@@ -136,7 +136,10 @@ var (
 	// amountRe is a leading amount: "2", "1.5", "1/2", "1 1/2", "½",
 	// "1½", a range "2-3" or "2 to 3" (its first number counts).
 	amountRe = regexp.MustCompile(`^\s*(\d+(?:[.,]\d+)?(?:\s+\d+/\d+|/\d+)?)(?:\s*(?:-|–|to)\s*\d+(?:[.,]\d+)?(?:/\d+)?)?\s*`)
-	vulgars  = strings.NewReplacer(
+	// countMarker is the word meal-kit pages put after a count:
+	// "2 unit(s) Spring Onion".
+	countMarker = regexp.MustCompile(`(?i)^units?(\(s\))?$`)
+	vulgars     = strings.NewReplacer(
 		"½", " 1/2", "¼", " 1/4", "¾", " 3/4", "⅓", " 1/3", "⅔", " 2/3",
 		"⅛", " 1/8", "⅜", " 3/8", "⅝", " 5/8", "⅞", " 7/8", "⅕", " 1/5", "⅙", " 1/6",
 	)
@@ -157,6 +160,10 @@ func ReadAmount(line string) Amount {
 		}
 	}
 	fields := strings.Fields(rest)
+	if a.HasQuantity && len(fields) > 1 && countMarker.MatchString(fields[0]) {
+		// "2 unit(s) Spring Onion", as meal-kit pages write a count
+		fields = fields[1:]
+	}
 	article := false
 	if !a.HasQuantity && len(fields) > 2 && (strings.EqualFold(fields[0], "a") || strings.EqualFold(fields[0], "an")) {
 		// "a pinch of salt" is one pinch

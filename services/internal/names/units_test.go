@@ -69,6 +69,7 @@ func TestReadAmount(t *testing.T) {
 		{"T-bone steak", 0, "", "", "T-bone steak"},
 		{"3 tablespoons red lentils", 3, "tablespoon", "tablespoons", "red lentils"},
 		{"2 tomatoes", 2, "", "", "tomatoes"},
+		{"2 unit(s) Spring Onion", 2, "", "", "Spring Onion"},
 	} {
 		a := ReadAmount(c.line)
 		if a.Quantity != c.qty || a.Unit.Name != c.unit || a.UnitText != c.text || a.Rest != c.rest {
