@@ -220,11 +220,23 @@ func (s *Service) parseLines(ctx context.Context, texts []string) ([]line, error
 	for i, t := range texts {
 		ing := parsed[i].Ingredient
 		pr := names.Parsed{Quantity: ing.Quantity, Note: strings.TrimSpace(ing.Note)}
+		rest := names.ReadAmount(t).Rest
 		if ing.Unit != nil {
 			pr.Unit = strings.TrimSpace(ing.Unit.Name)
+			if deref(ing.Unit.ID) != "" && !names.InLine(pr.Unit, t) {
+				// Mealie's parser matches the library's units loosely: one
+				// the line does not name is not the line's
+				ing.Unit, pr.Unit = nil, ""
+			}
 		}
 		if ing.Food != nil {
 			pr.Food = strings.TrimSpace(ing.Food.Name)
+			if deref(ing.Food.ID) != "" && !names.InLine(pr.Food, rest) {
+				// nor a food ("grapeseed oil" for "rapeseed oil")
+				if ft := names.FoodText(t); ft != "" {
+					ing.Food, pr.Food = nil, ft
+				}
+			}
 		}
 		c := names.CleanParse(t, pr)
 		l := line{name: t, note: c.Note}
