@@ -175,11 +175,17 @@ func foodBack(rest, food, note string) (string, string) {
 	inside := src[first : last+1]
 	nw := strings.Fields(note)
 	moved := false
-	for _, w := range inside {
+	for i, w := range inside {
 		if slices.ContainsFunc(fw, func(f string) bool { return fold(f) == fold(w) }) {
 			continue
 		}
 		if connectors[fold(w)] {
+			if fold(w) == "+" && i > 0 {
+				// "cornstarch + 1 tbsp water" read as the food "cornstarch
+				// water" (3.11's nlp): the food is what stands before the
+				// "+", the rest goes back to the note
+				return strings.Join(inside[:i], " "), note
+			}
 			// "white or yellow onion" is two foods, not one
 			return food, note
 		}

@@ -25,6 +25,7 @@ func TestCleanParse(t *testing.T) {
 		// a word of the food the parser dropped comes back
 		{"2 tsp. red pepper chili flakes", Parsed{q(2), "teaspoon", "red pepper flakes", ""}, Parsed{q(2), "teaspoon", "red pepper chili flakes", ""}},
 		{"1 white or yellow onion, diced", Parsed{q(1), "", "white onion", "diced"}, Parsed{q(1), "", "white onion", "diced"}},
+		{"1 tbsp cornstarch + 1 tbsp water", Parsed{q(1), "tablespoon", "cornstarch water", ""}, Parsed{q(1), "tablespoon", "cornstarch", ""}},
 		// a price or a meal-kit count marker is no note
 		{"3 cups fresh baby spinach ($1.61)", Parsed{q(3), "cup", "fresh baby spinach", "$1.61"}, Parsed{q(3), "cup", "fresh baby spinach", ""}},
 		{"1 unit(s) Echalion Shallot", Parsed{q(1), "", "Echalion Shallot", "s"}, Parsed{q(1), "", "Echalion Shallot", ""}},
