@@ -133,19 +133,24 @@ func (m merge) sum(have float64) float64 {
 	return have + m.add
 }
 
-// newMarker is a write's id, left in the row's extras.
+// newMarker is a write's id, kept in the row's extras: 16 base32
+// characters, 80 random bits.
 func newMarker() string { return rand.Text()[:16] }
 
 // mergeInto adds m to row, as read under the list's key: one PUT of the
 // row with the summed amount (not Mealie's own merge, which reads and
 // writes in two steps: two adds arriving together lose one), then a read
 // of the row. sous's key keeps its own writes apart; a writer outside
-// sous (Mealie's app saving the row as it had read it, Mealie's merge for
-// someone's add) may still save over sous's write before the read. A row
-// read back without sous's marker was, and gets m once more: added to the
-// row as it now stands, or, when the other writer checked it off, as a new
-// row, since what was bought stays bought. The answer says so. A row
-// deleted meanwhile is not made again (someone took it off the list).
+// this process (Mealie's app saving the row as it had read it, Mealie's
+// merge for someone's add, another sous) may still save over sous's write
+// before the read. A row read back without this write's id
+// (mealie.WriteMarkerKey) was, and gets m once more: added to the row as
+// it now stands, or, when the other writer checked it off, as a new row,
+// since what was bought stays bought. The answer says so. A row deleted
+// meanwhile is not made again (someone took it off the list). Mealie has
+// no conditional write, so a save that lands between sous's read of the
+// list and this PUT is written over unseen: sous reads the list under the
+// key just before its writes, keeping that window to a few requests.
 func (s *Service) mergeInto(ctx context.Context, listID string, row *mealie.ShoppingItem, m merge, known map[string]string) (*mealie.ShoppingItem, *mealplanv1.Reapplied, error) {
 	marker := newMarker()
 	ch, err := s.mealie.MergeIntoShoppingItem(ctx, row, mealie.ShoppingItemMerge{Quantity: m.sum(row.Quantity), Note: m.note, Refs: m.refs, Marker: marker})
@@ -165,7 +170,7 @@ func (s *Service) mergeInto(ctx context.Context, listID string, row *mealie.Shop
 		// The write landed; only its check could not be made.
 		s.log.Warn("reading a merged shopping row back failed", "item", row.ID, "err", err)
 		return written, nil, nil
-	case back.WriteMarker() == marker:
+	case back.HasWrite(marker):
 		return back, nil, nil
 	}
 	// Another writer saved the row as it had read it before sous's write.

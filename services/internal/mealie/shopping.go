@@ -7,6 +7,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -80,19 +81,31 @@ type ShoppingItem struct {
 	Raw    map[string]any `json:"-"`
 }
 
-// WriteMarkerKey is the key of a row's extras under which sous leaves the
-// id of its last write to the row. Mealie's app saves a row whole, extras
-// included, as it last read it, and Mealie's own merge writes back the row
-// it read, extras included (TestShoppingItemExtrasMarkWrites in the
-// contract package), so a row read back without the id of sous's write was
-// saved over it by a writer that had read it before: sous's amount was
-// lost and is added again.
+// WriteMarkerKey is the key of a row's extras under which sous keeps the
+// ids of its last writes to the row (MaxWriteMarks of them, space-separated,
+// newest last). Mealie's app saves a row whole, extras included, as it
+// last read it, and Mealie's own merge writes back the row it read, extras
+// included (TestShoppingItemExtrasMarkWrites in the contract package), so
+// a row read back without the id of a sous write was saved over by a
+// writer that had read it before that write: the write's amount was lost.
+// A write that builds on the row as read keeps the ids it read, so a
+// second sous process that added once more on top of this one's write
+// still shows this one's id, and nothing is added twice.
 const WriteMarkerKey = "sous_write"
 
-// WriteMarker is the id of the last sous write the row carries, or "".
-func (it *ShoppingItem) WriteMarker() string {
+// MaxWriteMarks bounds the ids a row keeps: a row is written a few times
+// between two reads of any one writer, and the extras value stays short.
+const MaxWriteMarks = 8
+
+// WriteMarks are the ids of the sous writes the row carries, oldest first.
+func (it *ShoppingItem) WriteMarks() []string {
 	s, _ := it.Extras[WriteMarkerKey].(string)
-	return s
+	return strings.Fields(s)
+}
+
+// HasWrite reports whether the row as read includes the sous write id.
+func (it *ShoppingItem) HasWrite(id string) bool {
+	return slices.Contains(it.WriteMarks(), id)
 }
 
 // UnmarshalJSON reads the typed fields and keeps the whole object in Raw.
@@ -258,7 +271,8 @@ type ShoppingItemMerge struct {
 	// reference to a recipe the row already refers to adds its scale, as
 	// Mealie's merge_items does.
 	Refs []ShoppingRecipeRef
-	// Marker is this write's id, left in the row's extras (WriteMarkerKey).
+	// Marker is this write's id, added to the ids the row's extras keep
+	// (WriteMarkerKey).
 	Marker string
 }
 
@@ -272,7 +286,11 @@ func (c *Client) MergeIntoShoppingItem(ctx context.Context, item *ShoppingItem, 
 	if extras == nil {
 		extras = map[string]any{}
 	}
-	extras[WriteMarkerKey] = m.Marker
+	marks := append(item.WriteMarks(), m.Marker)
+	if len(marks) > MaxWriteMarks {
+		marks = marks[len(marks)-MaxWriteMarks:]
+	}
+	extras[WriteMarkerKey] = strings.Join(marks, " ")
 	changes := map[string]any{"quantity": m.Quantity, "extras": extras}
 	if note := joinNotes(deref(item.Note), m.Note); note != deref(item.Note) {
 		changes["note"] = note
