@@ -81,7 +81,7 @@ type Service struct {
 	refusal newerTypesRefusal
 	// writes serializes the writes that read before they write, per thing
 	// written: a shopping list (listKey), a list name being created
-	// (listNameKey), a meal-plan day (dayKey). Reads take no key.
+	// (listNameKey), a meal-plan entry (entryKey). Reads take no key.
 	writes keylock.Set
 }
 
