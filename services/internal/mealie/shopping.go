@@ -471,7 +471,7 @@ type ParsedShoppingLine struct {
 func (c *Client) ParseShoppingLines(ctx context.Context, parser string, lines []string) ([]ParsedShoppingLine, error) {
 	var out []ParsedShoppingLine
 	body := map[string]any{"parser": parser, "ingredients": lines}
-	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/parser/ingredients", Body: body, Resource: "ingredient parser"}, &out); err != nil {
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/parser/ingredients", Body: body, Resource: "ingredient parser", Reads: true}, &out); err != nil {
 		return nil, err
 	}
 	return out, nil
