@@ -80,6 +80,10 @@ func startInterleaver(t *testing.T, target string) (*interleaver, string) {
 	}
 	p := &interleaver{}
 	rp := httputil.NewSingleHostReverseProxy(u)
+	// A fresh connection to Mealie for every request: Mealie closes one
+	// after a bare 500 (2.0's nlp parse), and a pooled one would answer
+	// the next request with the proxy's own 502.
+	rp.Transport = &http.Transport{DisableKeepAlives: true}
 	rp.ModifyResponse = func(resp *http.Response) error {
 		if fn := p.take(resp.Request); fn != nil {
 			fn()

@@ -145,37 +145,10 @@ func (c *Client) send(ctx context.Context, req Request, contentType string, payl
 		c.cache.clearDetails()
 		defer c.cache.clearDetails()
 	}
-	send := func() ([]byte, error) {
-		return c.conn.Send(ctx, req.Method, req.Path, req.Query, func(u string) ([]byte, error) {
-			return c.once(ctx, req, u, contentType, payload)
-		})
-	}
-	if req.Method == http.MethodGet || !req.Reads {
-		return send()
-	}
-	// A POST that changes nothing (the parser) is sent again when the
-	// connection fails under it: Mealie closes a connection after a bare
-	// 500, and with several sessions at once another request can take that
-	// connection from the pool before it is dropped (seen on 2.0, where
-	// every nlp parse is a 500, in TestHousehold of integration/e2e). Its
-	// own 5xx is an answer and is not sent again.
-	var body []byte
-	var err error
-	for range readPostAttempts {
-		body, err = send()
-		var me *Error
-		if !errors.As(err, &me) || me.Kind != KindUnreachable || ctx.Err() != nil {
-			break
-		}
-		c.conn.HTTP.CloseIdleConnections()
-	}
-	return body, err
+	return c.conn.Send(ctx, req.Method, req.Path, req.Query, func(u string) ([]byte, error) {
+		return c.once(ctx, req, u, contentType, payload)
+	})
 }
-
-// readPostAttempts bounds how often a POST that changes nothing is sent
-// when its connection fails: a fresh connection is one attempt away, and
-// a Mealie that is down fails every one.
-const readPostAttempts = 3
 
 func (c *Client) once(ctx context.Context, req Request, u, contentType string, payload []byte) ([]byte, error) {
 	hreq, err := backend.NewRequest(ctx, req.Method, u, "Bearer "+c.conn.Token, contentType, payload)

@@ -738,39 +738,3 @@ func TestProbeHintsAtAPISuffix(t *testing.T) {
 		}
 	}
 }
-
-// TestParserPostResentOnADroppedConnection: a POST that changes nothing
-// (Reads, the parser) is sent again when its connection is dropped before
-// any answer, as Mealie drops one after a 500 that another request of a
-// busy client then takes; its own 500 is an answer and is not sent again,
-// and a write is never sent twice.
-func TestParserPostResentOnADroppedConnection(t *testing.T) {
-	for _, tc := range []struct {
-		name    string
-		reads   bool
-		drop    int32 // requests dropped before an answer
-		status  int   // then answered with
-		wantN   int32
-		wantErr bool
-	}{
-		{"parser, one dropped connection", true, 1, http.StatusOK, 2, false},
-		{"parser, its own 500", true, 0, http.StatusInternalServerError, 1, true},
-		{"parser, Mealie gone", true, 10, http.StatusOK, readPostAttempts, true},
-		{"a write, dropped", false, 1, http.StatusOK, 1, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var n atomic.Int32
-			c, _ := newTestClient(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-				if n.Add(1) <= tc.drop {
-					panic(http.ErrAbortHandler)
-				}
-				w.WriteHeader(tc.status)
-				_, _ = w.Write([]byte(`[]`))
-			}))
-			err := c.Do(context.Background(), Request{Method: http.MethodPost, Path: "/api/parser/ingredients", Body: map[string]int{}, Reads: tc.reads}, nil)
-			if n.Load() != tc.wantN || (err != nil) != tc.wantErr {
-				t.Fatalf("%d attempts, err %v; want %d attempts, error %v", n.Load(), err, tc.wantN, tc.wantErr)
-			}
-		})
-	}
-}
