@@ -73,9 +73,15 @@ func (s *Service) inStock(ctx context.Context) (*stock, error) {
 	if err != nil {
 		return nil, pantryUnavailable("pantry service unreachable: " + connectMessage(err))
 	}
+	return stockOf(res.Msg.GetGroups()), nil
+}
+
+// stockOf indexes a pantry read: items in stock and marked low by name and
+// alias, and those marked out for pantryOffers.
+func stockOf(groups []*pantryv1.LocationGroup) *stock {
 	st := &stock{out: map[string]stockItem{}}
 	var entries []names.Entry
-	for _, g := range res.Msg.GetGroups() {
+	for _, g := range groups {
 		for _, it := range g.GetItems() {
 			loc := locationName(it.GetLocation())
 			if loc == "" {
@@ -98,7 +104,7 @@ func (s *Service) inStock(ctx context.Context) (*stock, error) {
 		}
 	}
 	st.ix = names.NewIndex(entries)
-	return st, nil
+	return st
 }
 
 // haveStock is the names a caller said they have, read as pantry items
