@@ -1,8 +1,12 @@
 package mealplan
 
 import (
+	"context"
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"connectrpc.com/connect"
 
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
@@ -108,5 +112,55 @@ func TestSieve(t *testing.T) {
 		if got[i] != want[i] {
 			t.Fatalf("offers %q, want %q", got, want)
 		}
+	}
+}
+
+// TestHaveAndExceptRefusedBeforeMealie: have and check_all_except are
+// checked before any request: an empty name, one too long, too many, or
+// check_all_except beside check, each refused in a sentence naming the
+// argument.
+func TestHaveAndExceptRefusedBeforeMealie(t *testing.T) {
+	long := strings.Repeat("x", MaxItemChars+1)
+	many := make([]string, MaxItemOps+1)
+	for i := range many {
+		many[i] = "eggs"
+	}
+	for _, tc := range []struct {
+		name string
+		call func(h *harness) error
+		want string
+	}{
+		{"have empty", func(h *harness) error {
+			_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{ListId: weeklyID, Items: []string{"bread"}, Have: []string{"butter", " "}}))
+			return err
+		}, "have[1] is empty"},
+		{"have too long", func(h *harness) error {
+			_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{ListId: weeklyID, Items: []string{"bread"}, Have: []string{long}}))
+			return err
+		}, "have[0] is longer than 500 characters"},
+		{"have too many", func(h *harness) error {
+			_, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{ListId: weeklyID, Items: []string{"bread"}, Have: append(many, "x")}))
+			return err
+		}, "have: at most 100 names per call, got 102"},
+		{"except an empty name", func(h *harness) error {
+			_, err := h.svc.UpdateShoppingItems(context.Background(), connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: weeklyID, CheckAllExcept: &mealplanv1.ItemRefs{Items: []string{""}}}))
+			return err
+		}, "check_all_except: an item is empty"},
+		{"except too many", func(h *harness) error {
+			_, err := h.svc.UpdateShoppingItems(context.Background(), connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: weeklyID, CheckAllExcept: &mealplanv1.ItemRefs{Items: many}}))
+			return err
+		}, "check_all_except: at most 100 items, got 101"},
+		{"except beside uncheck", func(h *harness) error {
+			_, err := h.svc.UpdateShoppingItems(context.Background(), connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: weeklyID, Uncheck: []string{"milk"}, CheckAllExcept: &mealplanv1.ItemRefs{}}))
+			return err
+		}, "leave check and uncheck empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			wantCode(t, tc.call(h), connect.CodeInvalidArgument, tc.want)
+			if n := len(h.mealie.requests()); n != 0 {
+				t.Fatalf("%d Mealie requests before the refusal", n)
+			}
+		})
 	}
 }
