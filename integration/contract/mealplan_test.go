@@ -24,12 +24,16 @@ func TestMealPlanUpdate(t *testing.T) {
 				t.Fatalf("create: %d %v", code, e)
 			}
 			o := asObj(t, e)
-			t.Cleanup(func() { tg.call(t, http.MethodDelete, fmt.Sprintf("/api/households/mealplans/%d", int(o["id"].(float64))), nil) })
+			t.Cleanup(func() {
+				tg.call(t, http.MethodDelete, fmt.Sprintf("/api/households/mealplans/%d", int(o["id"].(float64))), nil)
+			})
 			return o
 		}
 		dinner := create(map[string]any{"date": "2031-05-07", "entryType": "dinner", "recipeId": recipeID, "text": "double batch"})
 		lunch := create(map[string]any{"date": "2031-05-08", "entryType": "lunch", "title": "Leftovers"})
-		path := func(e map[string]any) string { return fmt.Sprintf("/api/households/mealplans/%d", int(e["id"].(float64))) }
+		path := func(e map[string]any) string {
+			return fmt.Sprintf("/api/households/mealplans/%d", int(e["id"].(float64)))
+		}
 		whole := func(e map[string]any, change map[string]any) map[string]any {
 			body := map[string]any{"id": e["id"], "groupId": e["groupId"], "userId": e["userId"], "date": e["date"],
 				"entryType": e["entryType"], "title": e["title"], "text": e["text"], "recipeId": e["recipeId"]}
