@@ -85,6 +85,9 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	if err := checkContent(m, true); err != nil {
 		return nil, err
 	}
+	if err := checkLineEdits(m); err != nil {
+		return nil, err
+	}
 	cur, _, err := s.mealie.GetRecipe(ctx, slug)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
@@ -104,14 +107,21 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	}
 	patch := updatePatch(m)
 	ir := &ingredientResult{}
-	if m.GetSetIngredients() {
+	var edits *lineEdits
+	switch {
+	case m.GetSetIngredients():
 		if ir, err = s.buildIngredients(ctx, m.GetIngredients()); err != nil {
 			return nil, err
 		}
 		patch.Ingredients = ir.lines
-		if st := showAmounts(cur); st != nil && structured(ir.lines) {
-			patch.Settings = st
+	case hasLineEdits(m):
+		if edits, err = s.editLines(ctx, cur, m); err != nil {
+			return nil, err
 		}
+		ir, patch.Ingredients = edits.ir, edits.lines
+	}
+	if st := showAmounts(cur); st != nil && structured(ir.lines) {
+		patch.Settings = st
 	}
 	if settings != nil {
 		// Asked for outright, so it wins over showAmounts above.
@@ -130,8 +140,12 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	rename := m.Name != nil && strings.TrimSpace(m.GetName()) != cur.Name
 	if !rename {
 		if !patch.IsZero() {
-			if _, err := s.mealie.PatchRecipe(ctx, slug, patch); err != nil {
+			r, err := s.mealie.PatchRecipe(ctx, slug, patch)
+			if err != nil {
 				return nil, s.withCreated(err, set)
+			}
+			if edits != nil {
+				out.LineEdits = edits.report(r, m)
 			}
 		}
 		return s.rate(ctx, out, m.Rating, !patch.IsZero())
@@ -140,6 +154,9 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	r, err := s.mealie.RenameRecipe(ctx, slug, cur, patch, name)
 	if err != nil {
 		return nil, s.withCreated(err, set)
+	}
+	if edits != nil {
+		out.LineEdits = edits.report(r, m)
 	}
 	// Mealie answers with the slug it stored; when it did not move although
 	// the name's slug differs, the rename failed as on 2.0's PATCH path.
