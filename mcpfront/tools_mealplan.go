@@ -193,9 +193,11 @@ func updateMealPlanEntryTool() Tool {
 		Description: "Call to move a planned meal or change its meal, recipe, title or note. Unset fields stay.",
 		Annotations: writeAnn(true, true, false),
 	}, hasMealPlan, props{
-		"entry_id": toolschema.MaxLen(limits.EntryIDChars), "date": toolschema.Date,
+		// The lengths are guards: the service words a refusal, and
+		// every session would pay for the numbers.
+		"entry_id": toolschema.GuardLen(limits.EntryIDChars), "date": toolschema.Date,
 		"entry_type":  func(s *mcpSchema) { s.Enum = toolschema.ToAny(entryTypeNames) },
-		"recipe_slug": toolschema.MaxLen(limits.RecipeSlugChars), "title": toolschema.MaxLen(limits.EntryTitleChars), "note": toolschema.MaxLen(limits.EntryNoteChars),
+		"recipe_slug": toolschema.GuardLen(limits.RecipeSlugChars), "title": toolschema.GuardLen(limits.EntryTitleChars), "note": toolschema.GuardLen(limits.EntryNoteChars),
 	}, updateMealPlanEntry)
 }
 

@@ -285,7 +285,7 @@ func (s *Service) editLines(ctx context.Context, cur *mealie.Recipe, m *recipesv
 	for _, i := range removedLine {
 		d := lineDid{verb: "removed", old: storedLine(&cur.Ingredients[i])}
 		if t := str(cur.Ingredients[i].Title); t != "" {
-			d.note = fmt.Sprintf("its section title %q went to the line after it", t)
+			d.note = fmt.Sprintf("its section title '%s' went to the line after it", t)
 		}
 		out.did = append(out.did, d)
 	}
@@ -333,11 +333,11 @@ func (e *lineEdits) report(after *mealie.Recipe, m *recipesv1.UpdateRecipeReques
 		var line string
 		switch d.verb {
 		case "replaced":
-			line = fmt.Sprintf("replaced %q with %q", d.old, now)
+			line = fmt.Sprintf("replaced '%s' with '%s'", d.old, now)
 		case "removed":
-			line = fmt.Sprintf("removed %q", d.old)
+			line = fmt.Sprintf("removed '%s'", d.old)
 		default:
-			line = fmt.Sprintf("added %q", now)
+			line = fmt.Sprintf("added '%s'", now)
 		}
 		if d.note != "" {
 			line += "; " + d.note

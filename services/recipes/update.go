@@ -147,6 +147,9 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 			if edits != nil {
 				out.LineEdits = edits.report(r, m)
 			}
+			if err := s.keepTimeTags(ctx, slug, r); err != nil {
+				return nil, timeTagsFailed(slug, err)
+			}
 		}
 		return s.rate(ctx, out, m.Rating, !patch.IsZero())
 	}
@@ -173,6 +176,9 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 		out.RenamedFrom = slug
 	}
 	out.Slug = newSlug
+	if err := s.keepTimeTags(ctx, newSlug, nil); err != nil {
+		return nil, timeTagsFailed(newSlug, err)
+	}
 	return s.rate(ctx, out, m.Rating, true)
 }
 

@@ -276,3 +276,27 @@ func Total(total, prep, cook string) (int, bool) {
 	}
 	return p + c, true
 }
+
+// tagSuffix ends the name of every tag sous owns for recipes by time.
+const tagSuffix = " min or less (sous)"
+
+// tagName reads a time tag's name back.
+var tagName = regexp.MustCompile(`^([1-9]\d{0,4}) min or less \(sous\)$`)
+
+// TagName is the name of the tag sous keeps on every recipe of at most
+// minutes in all ("30 min or less (sous)"): readable on a recipe card in
+// Mealie's app, and marked as sous's so a cook knows it is kept for them
+// (a cookbook by time filters on it, since Mealie's query filter cannot
+// compare text times).
+func TagName(minutes int) string { return strconv.Itoa(minutes) + tagSuffix }
+
+// TagBound reads the minutes of a time tag's name; ok is false for any
+// other tag.
+func TagBound(name string) (int, bool) {
+	m := tagName.FindStringSubmatch(strings.TrimSpace(name))
+	if m == nil {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m[1])
+	return n, err == nil
+}

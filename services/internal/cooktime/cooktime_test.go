@@ -109,3 +109,16 @@ func FuzzMinutes(f *testing.F) {
 		}
 	})
 }
+
+func TestTagNameRoundTrip(t *testing.T) {
+	for _, n := range []int{1, 30, 45, 10080} {
+		if got, ok := TagBound(TagName(n)); !ok || got != n {
+			t.Errorf("TagBound(TagName(%d)) = %d, %v", n, got, ok)
+		}
+	}
+	for _, name := range []string{"Quick", "30 min or less", "0 min or less (sous)", "30 minutes or less (sous)", "abc min or less (sous)"} {
+		if n, ok := TagBound(name); ok {
+			t.Errorf("TagBound(%q) = %d, true; want no time tag", name, n)
+		}
+	}
+}
