@@ -86,6 +86,7 @@ func NewServer(b Backends, opts Options) (*mcp.Server, error) {
 	if len(tools) == 0 {
 		return nil, fmt.Errorf("no tools are enabled: check SOUS_TOOLSETS and which backends are configured")
 	}
+	registerPrompts(s, tools)
 	s.AddReceivingMiddleware(absentGuard(tools, opts))
 	// Added last, so it wraps every other middleware, every method and
 	// every tool body: the one place a panic is recovered.
