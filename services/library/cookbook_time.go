@@ -18,21 +18,23 @@ import (
 // A cookbook by time filters on the tag the recipes service keeps on every
 // recipe that fits (KeepTimeTag, services/recipes/timetag.go): Mealie's
 // query filter compares its text times as text. The condition is asked
-// with CONTAINS ALL, a subquery of its own in Mealie's filter builder, so
-// it ANDs with any other filter, tags included (TestCookbookByTimeTag in
-// integration/contract), where a second "tags.name IN" would match
-// nothing.
+// with CONTAINS ALL of the tag twice, which every version reads as a
+// subquery of its own, so it ANDs with any other filter, tags included
+// (TestCookbookByTimeTag in integration/contract), where a second
+// "tags.name IN" matches nothing; 3.11 and 3.20 read a CONTAINS ALL of one
+// value as that IN, hence the tag twice.
 
 // MaxCookbookMinutes caps a cookbook's max_total_minutes (a week).
 const MaxCookbookMinutes = limits.TotalMinutes
 
 // timeClause is the filter condition of a cookbook by time, as sous writes
 // it and reads it back.
-var timeClause = regexp.MustCompile(`\s*(?:AND\s+)?tags\.name CONTAINS ALL \["(\d+) min or less \(sous\)"\]`)
+var timeClause = regexp.MustCompile(`\s*(?:AND\s+)?tags\.name CONTAINS ALL \["(\d+) min or less \(sous\)"(?:, "\d+ min or less \(sous\)")?\]`)
 
 // timeCondition is the condition for a bound.
 func timeCondition(bound int) string {
-	return fmt.Sprintf(`tags.name CONTAINS ALL ["%s"]`, cooktime.TagName(bound))
+	t := cooktime.TagName(bound)
+	return fmt.Sprintf(`tags.name CONTAINS ALL ["%s", "%s"]`, t, t)
 }
 
 // cookbookBound reads the time bound of a cookbook's filter; 0 for none.
