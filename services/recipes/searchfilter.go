@@ -24,8 +24,8 @@ type verdict int
 const (
 	// dropped: the recipe does not fit (too long, or made before).
 	dropped verdict = iota
-	// kept1: the recipe fits.
-	kept1
+	// fits: the recipe fits.
+	fits
 	// noTime: the recipe has no time sous can read, so whether it fits a
 	// time bound is unknown; it is left out and counted.
 	noTime
@@ -51,14 +51,14 @@ func searchKeep(m *recipesv1.SearchRecipesRequest) keepFunc {
 			return dropped
 		}
 		if bound == 0 {
-			return kept1
+			return fits
 		}
 		n, ok := cooktime.Total(str(r.TotalTime), str(r.PrepTime), cookTime(r))
 		switch {
 		case !ok:
 			return noTime
 		case n <= bound:
-			return kept1
+			return fits
 		}
 		return dropped
 	}

@@ -71,7 +71,7 @@ func (s *Service) textMatches(ctx context.Context, foods []string, linkedIDs [][
 				hit[f] = true
 			}
 		}
-		if len(out) >= limit || (keep != nil && keep(sum) != kept1) {
+		if len(out) >= limit || (keep != nil && keep(sum) != fits) {
 			return nil
 		}
 		// Mealie's filter already lists a recipe a linked food qualifies

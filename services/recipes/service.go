@@ -251,7 +251,7 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		var kept []mealie.RecipeSummary
 		for i := range all {
 			switch keep(&all[i]) {
-			case kept1:
+			case fits:
 				kept = append(kept, all[i])
 			case noTime:
 				out.NoTime++
