@@ -205,18 +205,6 @@ func (s *Service) filterKeys(ctx context.Context, res mealie.Resource, field str
 	return keys, byName, unknown, nil
 }
 
-// unknownFilter is the error for a filter name that names nothing.
-func unknownFilter(field, name string, closest []string) error {
-	noun := strings.TrimSuffix(field, "s")
-	if field == "categories" {
-		noun = "category"
-	}
-	if len(closest) == 0 {
-		return invalid("%s: no %s is called %q and there are none yet, so nothing was searched", field, noun, name)
-	}
-	return invalid("%s: no %s is called %q, so nothing was searched; the closest are %s", field, noun, name, strings.Join(quoted(closest, 3), ", "))
-}
-
 func itemNamesOf(items []*mealie.TaxonomyItem) []string {
 	out := make([]string, len(items))
 	for i, it := range items {
