@@ -100,7 +100,7 @@ func promptCatalog() []promptDef {
 				}
 				return fmt.Sprintf("Shop for the meal plan from %s to %s. Call get_meal_plan for those days and tell me what is planned,"+
 					" then add_to_shopping_list(meal_plan_range={start_date: %q, end_date: %q}%s) in one call: it skips what the pantry has in stock"+
-					" and says so. Then read me the list with get_shopping_list.",
+					" and says so; pass have=[...] for what I say I already have. Then read me the list with get_shopping_list.",
 					a["start_date"], a["end_date"], a["start_date"], a["end_date"], list)
 			},
 		},

@@ -62,7 +62,7 @@ func TestPromptsNameRealTools(t *testing.T) {
 		known[tl.Def.Name] = true
 	}
 	params := map[string]string{"max_total_minutes": "", "never_made": "", "from_pantry": "", "meal_plan_range": "", "start_date": "", "end_date": "",
-		"list_id": "", "replace_ingredients": "", "remove_ingredients": "", "add_ingredients": "", "total_minutes": "", "last_made": ""}
+		"list_id": "", "have": "", "replace_ingredients": "", "remove_ingredients": "", "add_ingredients": "", "total_minutes": "", "last_made": ""}
 	args := map[string]map[string]string{
 		"plan_week":      {"start_date": "2026-03-09", "wishes": "quick on weeknights"},
 		"dinner_tonight": {"max_minutes": "30"},

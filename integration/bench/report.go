@@ -248,5 +248,8 @@ func (r *Results) Markdown() string {
 	if hh := r.Household; hh != nil {
 		b.WriteString(hh.Markdown())
 	}
+	if w := r.Writers; w != nil {
+		b.WriteString(w.Markdown())
+	}
 	return b.String()
 }

@@ -85,6 +85,13 @@ func (s *Service) UpdateMealPlanEntry(ctx context.Context, req *connect.Request[
 		}
 		recipeID = ids[slug]
 	}
+	// Held from the read to the write: the PUT sends the entry whole, so
+	// a second writer's change in between would be written over.
+	unlock, err := s.writes.Lock(ctx, entryKey(id))
+	if err != nil {
+		return nil, connect.NewError(connect.CodeCanceled, err)
+	}
+	defer unlock()
 	cur, err := s.mealie.GetMealPlan(ctx, id)
 	if err != nil {
 		return nil, mealie.ConnectError(err)

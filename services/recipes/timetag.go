@@ -58,8 +58,7 @@ func (s *Service) KeepTimeTag(ctx context.Context, req *connect.Request[recipesv
 		case fits && !has:
 			add = append(add, r.Slug)
 		case !fits && has:
-			kept := slices.DeleteFunc(slices.Clone(r.Tags), func(o mealie.Organizer) bool { return sameTag(o, tag) })
-			if _, err := s.mealie.PatchRecipe(ctx, r.Slug, &mealie.RecipePatch{Tags: orEmptyOrgs(kept)}); err != nil {
+			if err := s.dropTag(ctx, r.Slug, tag); err != nil {
 				return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("taking the tag %q from recipe '%s' failed after %d of the library's recipes were brought in step: %s", name, r.Slug, out.Added+out.Removed, errMessage(err)))
 			}
 			out.Removed++
@@ -73,6 +72,27 @@ func (s *Service) KeepTimeTag(ctx context.Context, req *connect.Request[recipesv
 		out.Added += int32(len(chunk))
 	}
 	return connect.NewResponse(out), nil
+}
+
+// dropTag takes tag from one recipe. A PATCH replaces the tag list whole,
+// so the recipe is read and written under its lock (lockRecipes): the
+// list payload the sweep read may be older than a write through sous.
+func (s *Service) dropTag(ctx context.Context, slug string, tag mealie.Organizer) error {
+	unlock, err := s.lockRecipes(ctx, slug)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	r, _, err := s.mealie.GetRecipe(ctx, slug)
+	if err != nil {
+		return err
+	}
+	kept := slices.DeleteFunc(slices.Clone(r.Tags), func(o mealie.Organizer) bool { return sameTag(o, tag) })
+	if len(kept) == len(r.Tags) {
+		return nil
+	}
+	_, err = s.mealie.PatchRecipe(ctx, slug, &mealie.RecipePatch{Tags: orEmptyOrgs(mergeOrganizers(nil, kept))})
+	return err
 }
 
 // hasTag reports whether tags holds tag (by id, else slug).
@@ -143,6 +163,17 @@ func (s *Service) keepTimeTags(ctx context.Context, slug string, r *mealie.Recip
 	}
 	_, err = s.mealie.PatchRecipe(ctx, r.Slug, &mealie.RecipePatch{Tags: orEmptyOrgs(mergeOrganizers(nil, next))})
 	return err
+}
+
+// keepTimeTagsLocked is keepTimeTags under the recipe's lock, for a
+// write that does not hold it already (a create, an import).
+func (s *Service) keepTimeTagsLocked(ctx context.Context, slug string, r *mealie.Recipe) error {
+	unlock, err := s.lockRecipes(ctx, slug)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return s.keepTimeTags(ctx, slug, r)
 }
 
 // timeTagsFailed words a write that went through while its time tags did
