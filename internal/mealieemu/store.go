@@ -42,6 +42,9 @@ type store struct {
 	nextTokenID int
 	// images holds uploaded recipe images by recipe id.
 	images map[string][]byte
+	// drawLater holds the demo seed's drawn images by recipe id, drawn on
+	// their first request (handleMedia) so that start-up waits for none.
+	drawLater map[string]func() []byte
 	// userRatings holds the token user's rating by recipe id (ratings.go).
 	userRatings map[string]float64
 	// fetchable holds the image URLs POST /api/recipes/{slug}/image can
