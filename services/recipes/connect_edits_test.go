@@ -355,3 +355,53 @@ func (m *mealieTarget) organizer(kind, name string) string {
 	m.t.Cleanup(func() { m.api(http.MethodDelete, "/api/organizers/"+kind+"/"+id, nil) })
 	return name
 }
+
+// TestSuggestNeverDropsARecipeUsingMoreNamedFoods: asked for two foods
+// with room for nine missing, a recipe using both and missing nine is
+// offered first, though four recipes using one of them and missing
+// nothing fill Mealie's own finder's limit (its order is fewest missing).
+func TestSuggestNeverDropsARecipeUsingMoreNamedFoods(t *testing.T) {
+	eachMealie(t, func(t *testing.T, m *mealieTarget) {
+		c := ctx(t)
+		w := strings.ReplaceAll(strings.TrimPrefix(unique("w"), "sous-visible-"), "-", "")
+		thighs, lime := "thighs"+w, "lime"+w
+		m.taxonomy("foods", thighs)
+		m.taxonomy("foods", lime)
+		recipe := func(name string, foods ...string) string {
+			t.Helper()
+			var in []*recipesv1.IngredientInput
+			for _, f := range foods {
+				in = append(in, structuredLine(1, "", f, ""))
+			}
+			var slug string
+			m.forget(&slug)
+			res, err := m.client.CreateRecipe(c, connect.NewRequest(&recipesv1.CreateRecipeRequest{Name: name, Ingredients: in}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			slug = res.Msg.Slug
+			return slug
+		}
+		var others []string
+		for i := range 9 {
+			f := fmt.Sprintf("other%d%s", i, w)
+			m.taxonomy("foods", f)
+			others = append(others, f)
+		}
+		both := recipe("Both "+w, append([]string{thighs, lime}, others...)...)
+		for i := range 4 {
+			recipe(fmt.Sprintf("Lime only %d %s", i, w), lime)
+		}
+		res, err := m.client.SuggestRecipes(c, connect.NewRequest(&recipesv1.SuggestRecipesRequest{Foods: []string{thighs, lime}, MaxMissingFoods: proto.Int32(9), Limit: 3}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, it := range res.Msg.Items {
+			got = append(got, it.GetRecipe().GetSlug())
+		}
+		if len(got) == 0 || got[0] != both || !slices.Equal(res.Msg.Items[0].GetUses(), []string{thighs, lime}) {
+			t.Errorf("suggestions %q, the first using %q; want %s first, using both", got, res.Msg.Items[0].GetUses(), both)
+		}
+	})
+}
