@@ -101,10 +101,17 @@ type unit struct {
 	Fraction           bool
 	Abbreviation       string
 	PluralAbbreviation string
-	UseAbbreviation    bool
-	Aliases            []string
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
+	// pluralAbbrNull renders pluralAbbreviation null, as a unit Mealie's
+	// seeder made without one (TestUnitsSeeder.json).
+	pluralAbbrNull bool
+	// StandardQuantity and StandardUnit are 3.20's unit standards, set
+	// when the unit is created (standardize).
+	StandardQuantity *float64
+	StandardUnit     *string
+	UseAbbreviation  bool
+	Aliases          []string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
 }
 
 // organizer is a tag, category or tool; only tools use OnHand.

@@ -1446,9 +1446,15 @@ type LibraryStatsResult struct {
 	// requests" or "per-food count queries: 40 Mealie requests for 300
 	// foods"; prefixed "cached: " when the library had not changed since the
 	// last count.
-	Method        string `protobuf:"bytes,7,opt,name=method,proto3" json:"method,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Method string `protobuf:"bytes,7,opt,name=method,proto3" json:"method,omitempty"`
+	// Foods or units (only those) whose names read as one thing once case,
+	// plural, spelling, other Englishes, prices, footnote marks and a
+	// cook's words are set aside ("tomato", "Tomato", "tomatoes", "tomato
+	// ($0.45)"), the clean name first: each group can be merged into it
+	// (MergeTaxonomy in the recipes service).
+	NearDuplicates []*NameGroup `protobuf:"bytes,8,rep,name=near_duplicates,json=nearDuplicates,proto3" json:"near_duplicates,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *LibraryStatsResult) Reset() {
@@ -1530,6 +1536,68 @@ func (x *LibraryStatsResult) GetMethod() string {
 	return ""
 }
 
+func (x *LibraryStatsResult) GetNearDuplicates() []*NameGroup {
+	if x != nil {
+		return x.NearDuplicates
+	}
+	return nil
+}
+
+// NameGroup is items whose names read as one thing.
+type NameGroup struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The key they share, such as "tomato".
+	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// Their names, the clean one first.
+	Names         []string `protobuf:"bytes,2,rep,name=names,proto3" json:"names,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NameGroup) Reset() {
+	*x = NameGroup{}
+	mi := &file_sous_library_v1_library_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NameGroup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NameGroup) ProtoMessage() {}
+
+func (x *NameGroup) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_library_v1_library_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NameGroup.ProtoReflect.Descriptor instead.
+func (*NameGroup) Descriptor() ([]byte, []int) {
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *NameGroup) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *NameGroup) GetNames() []string {
+	if x != nil {
+		return x.Names
+	}
+	return nil
+}
+
 // LibraryStatsResponse is one message of the stream.
 type LibraryStatsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1546,7 +1614,7 @@ type LibraryStatsResponse struct {
 
 func (x *LibraryStatsResponse) Reset() {
 	*x = LibraryStatsResponse{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[19]
+	mi := &file_sous_library_v1_library_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1558,7 +1626,7 @@ func (x *LibraryStatsResponse) String() string {
 func (*LibraryStatsResponse) ProtoMessage() {}
 
 func (x *LibraryStatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[19]
+	mi := &file_sous_library_v1_library_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1571,7 +1639,7 @@ func (x *LibraryStatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LibraryStatsResponse.ProtoReflect.Descriptor instead.
 func (*LibraryStatsResponse) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{19}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *LibraryStatsResponse) GetEvent() isLibraryStatsResponse_Event {
@@ -1628,7 +1696,7 @@ type FindDuplicateRecipesRequest struct {
 
 func (x *FindDuplicateRecipesRequest) Reset() {
 	*x = FindDuplicateRecipesRequest{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[20]
+	mi := &file_sous_library_v1_library_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1640,7 +1708,7 @@ func (x *FindDuplicateRecipesRequest) String() string {
 func (*FindDuplicateRecipesRequest) ProtoMessage() {}
 
 func (x *FindDuplicateRecipesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[20]
+	mi := &file_sous_library_v1_library_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1653,7 +1721,7 @@ func (x *FindDuplicateRecipesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindDuplicateRecipesRequest.ProtoReflect.Descriptor instead.
 func (*FindDuplicateRecipesRequest) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{20}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *FindDuplicateRecipesRequest) GetMaxRecipes() int32 {
@@ -1676,7 +1744,7 @@ type RecipeRef struct {
 
 func (x *RecipeRef) Reset() {
 	*x = RecipeRef{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[21]
+	mi := &file_sous_library_v1_library_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1688,7 +1756,7 @@ func (x *RecipeRef) String() string {
 func (*RecipeRef) ProtoMessage() {}
 
 func (x *RecipeRef) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[21]
+	mi := &file_sous_library_v1_library_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1701,7 +1769,7 @@ func (x *RecipeRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecipeRef.ProtoReflect.Descriptor instead.
 func (*RecipeRef) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{21}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *RecipeRef) GetSlug() string {
@@ -1736,7 +1804,7 @@ type DuplicateGroup struct {
 
 func (x *DuplicateGroup) Reset() {
 	*x = DuplicateGroup{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[22]
+	mi := &file_sous_library_v1_library_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1748,7 +1816,7 @@ func (x *DuplicateGroup) String() string {
 func (*DuplicateGroup) ProtoMessage() {}
 
 func (x *DuplicateGroup) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[22]
+	mi := &file_sous_library_v1_library_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1761,7 +1829,7 @@ func (x *DuplicateGroup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DuplicateGroup.ProtoReflect.Descriptor instead.
 func (*DuplicateGroup) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{22}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *DuplicateGroup) GetKey() string {
@@ -1804,7 +1872,7 @@ type FindDuplicateRecipesResult struct {
 
 func (x *FindDuplicateRecipesResult) Reset() {
 	*x = FindDuplicateRecipesResult{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[23]
+	mi := &file_sous_library_v1_library_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1816,7 +1884,7 @@ func (x *FindDuplicateRecipesResult) String() string {
 func (*FindDuplicateRecipesResult) ProtoMessage() {}
 
 func (x *FindDuplicateRecipesResult) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[23]
+	mi := &file_sous_library_v1_library_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1829,7 +1897,7 @@ func (x *FindDuplicateRecipesResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindDuplicateRecipesResult.ProtoReflect.Descriptor instead.
 func (*FindDuplicateRecipesResult) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{23}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *FindDuplicateRecipesResult) GetItems() []*DuplicateGroup {
@@ -1876,7 +1944,7 @@ type FindDuplicateRecipesResponse struct {
 
 func (x *FindDuplicateRecipesResponse) Reset() {
 	*x = FindDuplicateRecipesResponse{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[24]
+	mi := &file_sous_library_v1_library_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1888,7 +1956,7 @@ func (x *FindDuplicateRecipesResponse) String() string {
 func (*FindDuplicateRecipesResponse) ProtoMessage() {}
 
 func (x *FindDuplicateRecipesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[24]
+	mi := &file_sous_library_v1_library_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1901,7 +1969,7 @@ func (x *FindDuplicateRecipesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindDuplicateRecipesResponse.ProtoReflect.Descriptor instead.
 func (*FindDuplicateRecipesResponse) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{24}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *FindDuplicateRecipesResponse) GetEvent() isFindDuplicateRecipesResponse_Event {
@@ -1963,7 +2031,7 @@ type CheckRecipeLinksRequest struct {
 
 func (x *CheckRecipeLinksRequest) Reset() {
 	*x = CheckRecipeLinksRequest{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[25]
+	mi := &file_sous_library_v1_library_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1975,7 +2043,7 @@ func (x *CheckRecipeLinksRequest) String() string {
 func (*CheckRecipeLinksRequest) ProtoMessage() {}
 
 func (x *CheckRecipeLinksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[25]
+	mi := &file_sous_library_v1_library_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1988,7 +2056,7 @@ func (x *CheckRecipeLinksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRecipeLinksRequest.ProtoReflect.Descriptor instead.
 func (*CheckRecipeLinksRequest) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{25}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CheckRecipeLinksRequest) GetCheckSources() bool {
@@ -2032,7 +2100,7 @@ type LinkResult struct {
 
 func (x *LinkResult) Reset() {
 	*x = LinkResult{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[26]
+	mi := &file_sous_library_v1_library_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2044,7 +2112,7 @@ func (x *LinkResult) String() string {
 func (*LinkResult) ProtoMessage() {}
 
 func (x *LinkResult) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[26]
+	mi := &file_sous_library_v1_library_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2057,7 +2125,7 @@ func (x *LinkResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LinkResult.ProtoReflect.Descriptor instead.
 func (*LinkResult) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{26}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *LinkResult) GetSlug() string {
@@ -2118,7 +2186,7 @@ type LinkCounts struct {
 
 func (x *LinkCounts) Reset() {
 	*x = LinkCounts{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[27]
+	mi := &file_sous_library_v1_library_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2130,7 +2198,7 @@ func (x *LinkCounts) String() string {
 func (*LinkCounts) ProtoMessage() {}
 
 func (x *LinkCounts) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[27]
+	mi := &file_sous_library_v1_library_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2143,7 +2211,7 @@ func (x *LinkCounts) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LinkCounts.ProtoReflect.Descriptor instead.
 func (*LinkCounts) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{27}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *LinkCounts) GetOk() int32 {
@@ -2220,7 +2288,7 @@ type CheckRecipeLinksResult struct {
 
 func (x *CheckRecipeLinksResult) Reset() {
 	*x = CheckRecipeLinksResult{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[28]
+	mi := &file_sous_library_v1_library_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2232,7 +2300,7 @@ func (x *CheckRecipeLinksResult) String() string {
 func (*CheckRecipeLinksResult) ProtoMessage() {}
 
 func (x *CheckRecipeLinksResult) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[28]
+	mi := &file_sous_library_v1_library_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2245,7 +2313,7 @@ func (x *CheckRecipeLinksResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRecipeLinksResult.ProtoReflect.Descriptor instead.
 func (*CheckRecipeLinksResult) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{28}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CheckRecipeLinksResult) GetItems() []*LinkResult {
@@ -2306,7 +2374,7 @@ type CheckRecipeLinksResponse struct {
 
 func (x *CheckRecipeLinksResponse) Reset() {
 	*x = CheckRecipeLinksResponse{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[29]
+	mi := &file_sous_library_v1_library_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2318,7 +2386,7 @@ func (x *CheckRecipeLinksResponse) String() string {
 func (*CheckRecipeLinksResponse) ProtoMessage() {}
 
 func (x *CheckRecipeLinksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[29]
+	mi := &file_sous_library_v1_library_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2331,7 +2399,7 @@ func (x *CheckRecipeLinksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRecipeLinksResponse.ProtoReflect.Descriptor instead.
 func (*CheckRecipeLinksResponse) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{29}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *CheckRecipeLinksResponse) GetEvent() isCheckRecipeLinksResponse_Event {
@@ -2484,7 +2552,7 @@ const file_sous_library_v1_library_proto_rawDesc = "" +
 	"UsageCount\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12!\n" +
-	"\frecipe_count\x18\x03 \x01(\x05R\vrecipeCount\"\x97\x02\n" +
+	"\frecipe_count\x18\x03 \x01(\x05R\vrecipeCount\"\xdc\x02\n" +
 	"\x12LibraryStatsResult\x121\n" +
 	"\x05items\x18\x01 \x03(\v2\x1b.sous.library.v1.UsageCountR\x05items\x12\x16\n" +
 	"\x06unused\x18\x02 \x03(\tR\x06unused\x12\x18\n" +
@@ -2494,7 +2562,11 @@ const file_sous_library_v1_library_proto_rawDesc = "" +
 	"\n" +
 	"unreadable\x18\x06 \x03(\v2!.sous.library.v1.UnreadableRecipeR\n" +
 	"unreadable\x12\x16\n" +
-	"\x06method\x18\a \x01(\tR\x06method\"\x9d\x01\n" +
+	"\x06method\x18\a \x01(\tR\x06method\x12C\n" +
+	"\x0fnear_duplicates\x18\b \x03(\v2\x1a.sous.library.v1.NameGroupR\x0enearDuplicates\"3\n" +
+	"\tNameGroup\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05names\x18\x02 \x03(\tR\x05names\"\x9d\x01\n" +
 	"\x14LibraryStatsResponse\x12=\n" +
 	"\bprogress\x18\x01 \x01(\v2\x1f.sous.library.v1.ReportProgressH\x00R\bprogress\x12=\n" +
 	"\x06result\x18\x02 \x01(\v2#.sous.library.v1.LibraryStatsResultH\x00R\x06resultB\a\n" +
@@ -2595,7 +2667,7 @@ func file_sous_library_v1_library_proto_rawDescGZIP() []byte {
 }
 
 var file_sous_library_v1_library_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_sous_library_v1_library_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_sous_library_v1_library_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_sous_library_v1_library_proto_goTypes = []any{
 	(StatsResource)(0),                   // 0: sous.library.v1.StatsResource
 	(LinkStatus)(0),                      // 1: sous.library.v1.LinkStatus
@@ -2618,22 +2690,23 @@ var file_sous_library_v1_library_proto_goTypes = []any{
 	(*LibraryStatsRequest)(nil),          // 18: sous.library.v1.LibraryStatsRequest
 	(*UsageCount)(nil),                   // 19: sous.library.v1.UsageCount
 	(*LibraryStatsResult)(nil),           // 20: sous.library.v1.LibraryStatsResult
-	(*LibraryStatsResponse)(nil),         // 21: sous.library.v1.LibraryStatsResponse
-	(*FindDuplicateRecipesRequest)(nil),  // 22: sous.library.v1.FindDuplicateRecipesRequest
-	(*RecipeRef)(nil),                    // 23: sous.library.v1.RecipeRef
-	(*DuplicateGroup)(nil),               // 24: sous.library.v1.DuplicateGroup
-	(*FindDuplicateRecipesResult)(nil),   // 25: sous.library.v1.FindDuplicateRecipesResult
-	(*FindDuplicateRecipesResponse)(nil), // 26: sous.library.v1.FindDuplicateRecipesResponse
-	(*CheckRecipeLinksRequest)(nil),      // 27: sous.library.v1.CheckRecipeLinksRequest
-	(*LinkResult)(nil),                   // 28: sous.library.v1.LinkResult
-	(*LinkCounts)(nil),                   // 29: sous.library.v1.LinkCounts
-	(*CheckRecipeLinksResult)(nil),       // 30: sous.library.v1.CheckRecipeLinksResult
-	(*CheckRecipeLinksResponse)(nil),     // 31: sous.library.v1.CheckRecipeLinksResponse
-	(*v1.RecipeSummary)(nil),             // 32: sous.recipes.v1.RecipeSummary
+	(*NameGroup)(nil),                    // 21: sous.library.v1.NameGroup
+	(*LibraryStatsResponse)(nil),         // 22: sous.library.v1.LibraryStatsResponse
+	(*FindDuplicateRecipesRequest)(nil),  // 23: sous.library.v1.FindDuplicateRecipesRequest
+	(*RecipeRef)(nil),                    // 24: sous.library.v1.RecipeRef
+	(*DuplicateGroup)(nil),               // 25: sous.library.v1.DuplicateGroup
+	(*FindDuplicateRecipesResult)(nil),   // 26: sous.library.v1.FindDuplicateRecipesResult
+	(*FindDuplicateRecipesResponse)(nil), // 27: sous.library.v1.FindDuplicateRecipesResponse
+	(*CheckRecipeLinksRequest)(nil),      // 28: sous.library.v1.CheckRecipeLinksRequest
+	(*LinkResult)(nil),                   // 29: sous.library.v1.LinkResult
+	(*LinkCounts)(nil),                   // 30: sous.library.v1.LinkCounts
+	(*CheckRecipeLinksResult)(nil),       // 31: sous.library.v1.CheckRecipeLinksResult
+	(*CheckRecipeLinksResponse)(nil),     // 32: sous.library.v1.CheckRecipeLinksResponse
+	(*v1.RecipeSummary)(nil),             // 33: sous.recipes.v1.RecipeSummary
 }
 var file_sous_library_v1_library_proto_depIdxs = []int32{
 	4,  // 0: sous.library.v1.ListCookbooksResponse.items:type_name -> sous.library.v1.Cookbook
-	32, // 1: sous.library.v1.GetCookbookRecipesResponse.items:type_name -> sous.recipes.v1.RecipeSummary
+	33, // 1: sous.library.v1.GetCookbookRecipesResponse.items:type_name -> sous.recipes.v1.RecipeSummary
 	4,  // 2: sous.library.v1.CreateCookbookResponse.cookbook:type_name -> sous.library.v1.Cookbook
 	11, // 3: sous.library.v1.CreateCookbookResponse.time:type_name -> sous.library.v1.TimeKeeping
 	4,  // 4: sous.library.v1.UpdateCookbookResponse.cookbook:type_name -> sous.library.v1.Cookbook
@@ -2642,41 +2715,42 @@ var file_sous_library_v1_library_proto_depIdxs = []int32{
 	0,  // 7: sous.library.v1.LibraryStatsRequest.resource:type_name -> sous.library.v1.StatsResource
 	19, // 8: sous.library.v1.LibraryStatsResult.items:type_name -> sous.library.v1.UsageCount
 	17, // 9: sous.library.v1.LibraryStatsResult.unreadable:type_name -> sous.library.v1.UnreadableRecipe
-	16, // 10: sous.library.v1.LibraryStatsResponse.progress:type_name -> sous.library.v1.ReportProgress
-	20, // 11: sous.library.v1.LibraryStatsResponse.result:type_name -> sous.library.v1.LibraryStatsResult
-	23, // 12: sous.library.v1.DuplicateGroup.recipes:type_name -> sous.library.v1.RecipeRef
-	24, // 13: sous.library.v1.FindDuplicateRecipesResult.items:type_name -> sous.library.v1.DuplicateGroup
-	16, // 14: sous.library.v1.FindDuplicateRecipesResponse.progress:type_name -> sous.library.v1.ReportProgress
-	25, // 15: sous.library.v1.FindDuplicateRecipesResponse.result:type_name -> sous.library.v1.FindDuplicateRecipesResult
-	1,  // 16: sous.library.v1.LinkResult.status:type_name -> sous.library.v1.LinkStatus
-	28, // 17: sous.library.v1.CheckRecipeLinksResult.items:type_name -> sous.library.v1.LinkResult
-	23, // 18: sous.library.v1.CheckRecipeLinksResult.no_image:type_name -> sous.library.v1.RecipeRef
-	29, // 19: sous.library.v1.CheckRecipeLinksResult.counts:type_name -> sous.library.v1.LinkCounts
-	16, // 20: sous.library.v1.CheckRecipeLinksResponse.progress:type_name -> sous.library.v1.ReportProgress
-	30, // 21: sous.library.v1.CheckRecipeLinksResponse.result:type_name -> sous.library.v1.CheckRecipeLinksResult
-	2,  // 22: sous.library.v1.LibraryService.GetStatus:input_type -> sous.library.v1.GetStatusRequest
-	5,  // 23: sous.library.v1.LibraryService.ListCookbooks:input_type -> sous.library.v1.ListCookbooksRequest
-	7,  // 24: sous.library.v1.LibraryService.GetCookbookRecipes:input_type -> sous.library.v1.GetCookbookRecipesRequest
-	9,  // 25: sous.library.v1.LibraryService.CreateCookbook:input_type -> sous.library.v1.CreateCookbookRequest
-	12, // 26: sous.library.v1.LibraryService.UpdateCookbook:input_type -> sous.library.v1.UpdateCookbookRequest
-	14, // 27: sous.library.v1.LibraryService.DeleteCookbook:input_type -> sous.library.v1.DeleteCookbookRequest
-	18, // 28: sous.library.v1.LibraryService.LibraryStats:input_type -> sous.library.v1.LibraryStatsRequest
-	22, // 29: sous.library.v1.LibraryService.FindDuplicateRecipes:input_type -> sous.library.v1.FindDuplicateRecipesRequest
-	27, // 30: sous.library.v1.LibraryService.CheckRecipeLinks:input_type -> sous.library.v1.CheckRecipeLinksRequest
-	3,  // 31: sous.library.v1.LibraryService.GetStatus:output_type -> sous.library.v1.GetStatusResponse
-	6,  // 32: sous.library.v1.LibraryService.ListCookbooks:output_type -> sous.library.v1.ListCookbooksResponse
-	8,  // 33: sous.library.v1.LibraryService.GetCookbookRecipes:output_type -> sous.library.v1.GetCookbookRecipesResponse
-	10, // 34: sous.library.v1.LibraryService.CreateCookbook:output_type -> sous.library.v1.CreateCookbookResponse
-	13, // 35: sous.library.v1.LibraryService.UpdateCookbook:output_type -> sous.library.v1.UpdateCookbookResponse
-	15, // 36: sous.library.v1.LibraryService.DeleteCookbook:output_type -> sous.library.v1.DeleteCookbookResponse
-	21, // 37: sous.library.v1.LibraryService.LibraryStats:output_type -> sous.library.v1.LibraryStatsResponse
-	26, // 38: sous.library.v1.LibraryService.FindDuplicateRecipes:output_type -> sous.library.v1.FindDuplicateRecipesResponse
-	31, // 39: sous.library.v1.LibraryService.CheckRecipeLinks:output_type -> sous.library.v1.CheckRecipeLinksResponse
-	31, // [31:40] is the sub-list for method output_type
-	22, // [22:31] is the sub-list for method input_type
-	22, // [22:22] is the sub-list for extension type_name
-	22, // [22:22] is the sub-list for extension extendee
-	0,  // [0:22] is the sub-list for field type_name
+	21, // 10: sous.library.v1.LibraryStatsResult.near_duplicates:type_name -> sous.library.v1.NameGroup
+	16, // 11: sous.library.v1.LibraryStatsResponse.progress:type_name -> sous.library.v1.ReportProgress
+	20, // 12: sous.library.v1.LibraryStatsResponse.result:type_name -> sous.library.v1.LibraryStatsResult
+	24, // 13: sous.library.v1.DuplicateGroup.recipes:type_name -> sous.library.v1.RecipeRef
+	25, // 14: sous.library.v1.FindDuplicateRecipesResult.items:type_name -> sous.library.v1.DuplicateGroup
+	16, // 15: sous.library.v1.FindDuplicateRecipesResponse.progress:type_name -> sous.library.v1.ReportProgress
+	26, // 16: sous.library.v1.FindDuplicateRecipesResponse.result:type_name -> sous.library.v1.FindDuplicateRecipesResult
+	1,  // 17: sous.library.v1.LinkResult.status:type_name -> sous.library.v1.LinkStatus
+	29, // 18: sous.library.v1.CheckRecipeLinksResult.items:type_name -> sous.library.v1.LinkResult
+	24, // 19: sous.library.v1.CheckRecipeLinksResult.no_image:type_name -> sous.library.v1.RecipeRef
+	30, // 20: sous.library.v1.CheckRecipeLinksResult.counts:type_name -> sous.library.v1.LinkCounts
+	16, // 21: sous.library.v1.CheckRecipeLinksResponse.progress:type_name -> sous.library.v1.ReportProgress
+	31, // 22: sous.library.v1.CheckRecipeLinksResponse.result:type_name -> sous.library.v1.CheckRecipeLinksResult
+	2,  // 23: sous.library.v1.LibraryService.GetStatus:input_type -> sous.library.v1.GetStatusRequest
+	5,  // 24: sous.library.v1.LibraryService.ListCookbooks:input_type -> sous.library.v1.ListCookbooksRequest
+	7,  // 25: sous.library.v1.LibraryService.GetCookbookRecipes:input_type -> sous.library.v1.GetCookbookRecipesRequest
+	9,  // 26: sous.library.v1.LibraryService.CreateCookbook:input_type -> sous.library.v1.CreateCookbookRequest
+	12, // 27: sous.library.v1.LibraryService.UpdateCookbook:input_type -> sous.library.v1.UpdateCookbookRequest
+	14, // 28: sous.library.v1.LibraryService.DeleteCookbook:input_type -> sous.library.v1.DeleteCookbookRequest
+	18, // 29: sous.library.v1.LibraryService.LibraryStats:input_type -> sous.library.v1.LibraryStatsRequest
+	23, // 30: sous.library.v1.LibraryService.FindDuplicateRecipes:input_type -> sous.library.v1.FindDuplicateRecipesRequest
+	28, // 31: sous.library.v1.LibraryService.CheckRecipeLinks:input_type -> sous.library.v1.CheckRecipeLinksRequest
+	3,  // 32: sous.library.v1.LibraryService.GetStatus:output_type -> sous.library.v1.GetStatusResponse
+	6,  // 33: sous.library.v1.LibraryService.ListCookbooks:output_type -> sous.library.v1.ListCookbooksResponse
+	8,  // 34: sous.library.v1.LibraryService.GetCookbookRecipes:output_type -> sous.library.v1.GetCookbookRecipesResponse
+	10, // 35: sous.library.v1.LibraryService.CreateCookbook:output_type -> sous.library.v1.CreateCookbookResponse
+	13, // 36: sous.library.v1.LibraryService.UpdateCookbook:output_type -> sous.library.v1.UpdateCookbookResponse
+	15, // 37: sous.library.v1.LibraryService.DeleteCookbook:output_type -> sous.library.v1.DeleteCookbookResponse
+	22, // 38: sous.library.v1.LibraryService.LibraryStats:output_type -> sous.library.v1.LibraryStatsResponse
+	27, // 39: sous.library.v1.LibraryService.FindDuplicateRecipes:output_type -> sous.library.v1.FindDuplicateRecipesResponse
+	32, // 40: sous.library.v1.LibraryService.CheckRecipeLinks:output_type -> sous.library.v1.CheckRecipeLinksResponse
+	32, // [32:41] is the sub-list for method output_type
+	23, // [23:32] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_sous_library_v1_library_proto_init() }
@@ -2688,16 +2762,16 @@ func file_sous_library_v1_library_proto_init() {
 	file_sous_library_v1_library_proto_msgTypes[7].OneofWrappers = []any{}
 	file_sous_library_v1_library_proto_msgTypes[10].OneofWrappers = []any{}
 	file_sous_library_v1_library_proto_msgTypes[16].OneofWrappers = []any{}
-	file_sous_library_v1_library_proto_msgTypes[19].OneofWrappers = []any{
+	file_sous_library_v1_library_proto_msgTypes[20].OneofWrappers = []any{
 		(*LibraryStatsResponse_Progress)(nil),
 		(*LibraryStatsResponse_Result)(nil),
 	}
-	file_sous_library_v1_library_proto_msgTypes[24].OneofWrappers = []any{
+	file_sous_library_v1_library_proto_msgTypes[25].OneofWrappers = []any{
 		(*FindDuplicateRecipesResponse_Progress)(nil),
 		(*FindDuplicateRecipesResponse_Result)(nil),
 	}
-	file_sous_library_v1_library_proto_msgTypes[25].OneofWrappers = []any{}
-	file_sous_library_v1_library_proto_msgTypes[29].OneofWrappers = []any{
+	file_sous_library_v1_library_proto_msgTypes[26].OneofWrappers = []any{}
+	file_sous_library_v1_library_proto_msgTypes[30].OneofWrappers = []any{
 		(*CheckRecipeLinksResponse_Progress)(nil),
 		(*CheckRecipeLinksResponse_Result)(nil),
 	}
@@ -2707,7 +2781,7 @@ func file_sous_library_v1_library_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sous_library_v1_library_proto_rawDesc), len(file_sous_library_v1_library_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   30,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
