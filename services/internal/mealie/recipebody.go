@@ -66,9 +66,6 @@ func (l IngredientLine) MarshalJSON() ([]byte, error) {
 	return json.Marshal(fields(l))
 }
 
-// Kept reports whether the line goes back as it was read (KeptLine).
-func (l IngredientLine) Kept() bool { return l.raw != nil }
-
 // IngredientsRaw are the recipe's ingredient lines as Mealie sent them, one
 // JSON object each, in order; nil for a recipe not read by GetRecipe.
 func (r *Recipe) IngredientsRaw() ([]json.RawMessage, error) {
