@@ -955,14 +955,17 @@ type SearchRecipesRequest struct {
 	// Free-text search over names, descriptions and ingredients, at most 200
 	// characters; empty for all.
 	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
-	// Tag names, at most 50; unknown names match nothing and are never
-	// created.
+	// Tag names, at most 50, never created: a name the library lacks is left
+	// out of the search and answered in unknown (all of them unknown is
+	// InvalidArgument).
 	Tags []string `protobuf:"bytes,2,rep,name=tags,proto3" json:"tags,omitempty"`
-	// Category names, at most 50; unknown names match nothing.
+	// Category names, at most 50; unknown ones as for tags.
 	Categories []string `protobuf:"bytes,3,rep,name=categories,proto3" json:"categories,omitempty"`
-	// Tool names, at most 50; unknown names match nothing.
+	// Tool names, at most 50; unknown ones as for tags.
 	Tools []string `protobuf:"bytes,4,rep,name=tools,proto3" json:"tools,omitempty"`
-	// Food names, at most 50; unknown names match nothing.
+	// Food names, at most 50; a general name covers its kinds ("rice" the
+	// library's rices); unknown ones as for tags, unless a recipe line names
+	// them (text_matches).
 	Foods []string `protobuf:"bytes,5,rep,name=foods,proto3" json:"foods,omitempty"`
 	// When true a recipe must match every tag, category, tool and food given;
 	// when false, any of them.

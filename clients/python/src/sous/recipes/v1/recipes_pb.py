@@ -630,26 +630,29 @@ class SearchRecipesRequest(Message[_SearchRecipesRequestFields]):
             string query = 1;
             ```
         tags:
-            Tag names, at most 50; unknown names match nothing and are never
-            created.
+            Tag names, at most 50, never created: a name the library lacks is left
+            out of the search and answered in unknown (all of them unknown is
+            InvalidArgument).
 
             ```proto
             repeated string tags = 2;
             ```
         categories:
-            Category names, at most 50; unknown names match nothing.
+            Category names, at most 50; unknown ones as for tags.
 
             ```proto
             repeated string categories = 3;
             ```
         tools:
-            Tool names, at most 50; unknown names match nothing.
+            Tool names, at most 50; unknown ones as for tags.
 
             ```proto
             repeated string tools = 4;
             ```
         foods:
-            Food names, at most 50; unknown names match nothing.
+            Food names, at most 50; a general name covers its kinds ("rice" the
+            library's rices); unknown ones as for tags, unless a recipe line names
+            them (text_matches).
 
             ```proto
             repeated string foods = 5;

@@ -518,29 +518,32 @@ export declare type SearchRecipesRequest = Message<"sous.recipes.v1.SearchRecipe
   query: string;
 
   /**
-   * Tag names, at most 50; unknown names match nothing and are never
-   * created.
+   * Tag names, at most 50, never created: a name the library lacks is left
+   * out of the search and answered in unknown (all of them unknown is
+   * InvalidArgument).
    *
    * @generated from field: repeated string tags = 2;
    */
   tags: string[];
 
   /**
-   * Category names, at most 50; unknown names match nothing.
+   * Category names, at most 50; unknown ones as for tags.
    *
    * @generated from field: repeated string categories = 3;
    */
   categories: string[];
 
   /**
-   * Tool names, at most 50; unknown names match nothing.
+   * Tool names, at most 50; unknown ones as for tags.
    *
    * @generated from field: repeated string tools = 4;
    */
   tools: string[];
 
   /**
-   * Food names, at most 50; unknown names match nothing.
+   * Food names, at most 50; a general name covers its kinds ("rice" the
+   * library's rices); unknown ones as for tags, unless a recipe line names
+   * them (text_matches).
    *
    * @generated from field: repeated string foods = 5;
    */
