@@ -12,6 +12,7 @@ require (
 )
 
 require (
+	github.com/gertd/go-pluralize v0.2.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/mozillazg/go-unidecode v0.2.0 // indirect
 	golang.org/x/sync v0.25.0 // indirect
