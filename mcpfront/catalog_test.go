@@ -209,8 +209,8 @@ var wantReadOnly = []string{
 
 func TestCatalogInventory(t *testing.T) {
 	all := catalog()
-	if len(all) != 37 {
-		t.Errorf("catalog has %d tools, want 37 (mcp-mealie's 25, the pantry spec's 7, 4 shopping, mark_recipe_made)", len(all))
+	if len(all) != 38 {
+		t.Errorf("catalog has %d tools, want 38 (mcp-mealie's 25, the pantry spec's 7, 4 shopping, mark_recipe_made, update_meal_plan_entry)", len(all))
 	}
 	seen := map[string]bool{}
 	for _, tool := range all {

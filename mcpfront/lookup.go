@@ -10,6 +10,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/souskitchen/sous/internal/mealieslug"
 	"github.com/souskitchen/sous/mcpfront/internal/toolschema"
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
@@ -194,6 +195,16 @@ func resolveRecipe(ctx context.Context, b Backends, given string) (string, error
 		return m[0].ref, nil
 	} else if len(m) > 1 {
 		return "", ambiguous("recipe", given, m)
+	}
+	// Mealie's search lists every recipe sharing a word, A to Z, so a name
+	// of common words ("Paprika Chicken Comfort Bowl" among twenty other
+	// chicken recipes) can fall past the page read; the recipe the name's
+	// own slug names is the next place to look.
+	if slug := mealieslug.Make(given); slug != "" {
+		res, err := b.Recipes.GetRecipe(ctx, connect.NewRequest(&recipesv1.GetRecipeRequest{Slug: slug, Fields: []string{"name"}}))
+		if err == nil && strings.EqualFold(strings.TrimSpace(res.Msg.GetRecipe().GetName()), strings.TrimSpace(given)) {
+			return slug, nil
+		}
 	}
 	return "", recipeMiss(ctx, b, given, cs)
 }

@@ -54,7 +54,7 @@ func TestNameLookup(t *testing.T) {
 		{
 			name: "a recipe miss suggests the nearest", tool: "get_recipe", args: map[string]any{"slug": "Chicken Curry"},
 			replies: map[string]proto.Message{"SearchRecipes": searchReply("chicken-curry-2", "Chicken Curry Deluxe", "lamb-stew", "Lamb Stew")},
-			service: recipesOf, method: "GetRecipe", want: "no recipe 'Chicken Curry'; did you mean chicken-curry-2 (Chicken Curry Deluxe)?",
+			service: recipesOf, method: "UpdateRecipe", want: "no recipe 'Chicken Curry'; did you mean chicken-curry-2 (Chicken Curry Deluxe)?",
 		},
 		{
 			name: "a name two recipes share is refused with both", tool: "update_recipe", args: map[string]any{"slug": "Toast", "rating": 4},
@@ -102,7 +102,7 @@ func TestNameLookup(t *testing.T) {
 		{
 			name: "log_cook with a name neither knows keeps the pantry's sentence", tool: "log_cook", args: map[string]any{"recipe": "unicorn stew"},
 			errs:    map[string]error{"LogCook": connect.NewError(connect.CodeNotFound, errors.New("No recipe is called 'unicorn stew'.")), "GetRecipe": notFound},
-			service: recipesOf, method: "GetRecipe", want: "No recipe is called 'unicorn stew'.",
+			service: recipesOf, method: "MarkRecipeMade", want: "No recipe is called 'unicorn stew'.",
 		},
 		{
 			name: "a taxonomy item by name", tool: "manage_taxonomy", args: map[string]any{"resource": "tags", "action": "delete", "item_id": "Vegan"},
@@ -142,5 +142,23 @@ func TestNameLookup(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRecipeNamePastTheSearchPage: a recipe named by its exact name that
+// Mealie's search lists past the page read (a name of common words among
+// many recipes sharing them) is found by the slug its name makes.
+func TestRecipeNamePastTheSearchPage(t *testing.T) {
+	f := newFakes(t)
+	f.recipes.replies["SearchRecipes"] = &recipesv1.SearchRecipesResponse{Items: []*recipesv1.RecipeSummary{{Slug: "chicken-a", Name: "Chicken A"}}}
+	f.recipes.replies["GetRecipe"] = &recipesv1.GetRecipeResponse{Recipe: &recipesv1.Recipe{Slug: "paprika-chicken-comfort-bowl", Name: "Paprika Chicken Comfort Bowl"}}
+	f.recipes.replies["UpdateRecipe"] = &recipesv1.UpdateRecipeResponse{Slug: "paprika-chicken-comfort-bowl"}
+	cs := session(t, f.backends, fullOpts, nil)
+	text, isErr := call(t, cs, "update_recipe", map[string]any{"slug": "Paprika Chicken Comfort Bowl", "rating": 4})
+	if isErr {
+		t.Fatalf("refused: %s", text)
+	}
+	if got := f.recipes.last("UpdateRecipe").(*recipesv1.UpdateRecipeRequest).GetSlug(); got != "paprika-chicken-comfort-bowl" {
+		t.Errorf("updated %q", got)
 	}
 }

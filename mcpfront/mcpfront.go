@@ -90,6 +90,7 @@ func NewServer(b Backends, opts Options) (*mcp.Server, error) {
 	if len(tools) == 0 {
 		return nil, fmt.Errorf("no tools are enabled: check SOUS_TOOLSETS and which backends are configured")
 	}
+	registerPrompts(s, tools)
 	var origin string
 	if opts.MealieURL != "" {
 		if origin, err = MealieOrigin(opts.MealieURL); err != nil {

@@ -18,11 +18,11 @@ func TestSelect(t *testing.T) {
 		wantErr string
 	}{
 		{name: "read-only mode", b: b, opts: Options{ReadOnly: true, ImageDir: "/x"}, want: wantReadOnly},
-		{name: "all", b: b, opts: fullOpts, count: 37},
-		{name: "no image dir leaves upload out", b: b, count: 36},
+		{name: "all", b: b, opts: fullOpts, count: 38},
+		{name: "no image dir leaves upload out", b: b, count: 37},
 		{name: "shopping alone", b: b, opts: Options{Toolsets: []string{"shopping"}}, want: []string{"add_to_shopping_list", "get_shopping_list", "manage_shopping_lists", "update_shopping_items"}},
 		{name: "pantry alone", b: b, opts: Options{Toolsets: []string{" Pantry "}}, want: []string{"add_to_pantry", "create_meta_recipe", "get_meta_recipes", "get_pantry", "log_cook", "set_item_state", "what_can_i_cook"}},
-		{name: "mealplan alone", b: b, opts: Options{Toolsets: []string{"mealplan"}}, want: []string{"add_meal_plan_entry", "delete_meal_plan_entry", "get_meal_plan", "get_todays_meals", "random_meal_plan"}},
+		{name: "mealplan alone", b: b, opts: Options{Toolsets: []string{"mealplan"}}, want: []string{"add_meal_plan_entry", "delete_meal_plan_entry", "get_meal_plan", "get_todays_meals", "random_meal_plan", "update_meal_plan_entry"}},
 		{name: "library alone", b: b, opts: Options{Toolsets: []string{"library"}}, count: 8},
 		{name: "recipes alone", b: b, opts: Options{Toolsets: []string{"recipes"}}, count: 12},
 		{name: "a missing backend turns its tools off", b: Backends{Pantry: b.Pantry}, want: []string{"add_to_pantry", "create_meta_recipe", "get_meta_recipes", "get_pantry", "log_cook", "set_item_state", "what_can_i_cook"}},

@@ -45,10 +45,31 @@ type cookbookView struct {
 	Description string `json:"description,omitempty"`
 	QueryFilter string `json:"query_filter,omitempty"`
 	Public      bool   `json:"public,omitempty"`
+	// MaxTotalMinutes is a cookbook by time's bound.
+	MaxTotalMinutes *int32 `json:"max_total_minutes,omitempty"`
+	// Time says how a cookbook by time stays true (create and update).
+	Time *timeKeepingView `json:"time,omitempty"`
+}
+
+// timeKeepingView is how a cookbook by time stays true, as a model reads
+// it: the tag it filters on, what fits now, and how it is kept.
+type timeKeepingView struct {
+	Tag     string `json:"tag"`
+	Recipes int32  `json:"recipes"`
+	NoTime  int32  `json:"no_time,omitempty"`
+	Note    string `json:"note"`
 }
 
 func shapeCookbook(c *libraryv1.Cookbook) cookbookView {
-	return cookbookView{ID: c.GetId(), Slug: c.GetSlug(), Name: c.GetName(), Description: c.GetDescription(), QueryFilter: c.GetQueryFilter(), Public: c.GetPublic()}
+	return cookbookView{ID: c.GetId(), Slug: c.GetSlug(), Name: c.GetName(), Description: c.GetDescription(), QueryFilter: c.GetQueryFilter(), Public: c.GetPublic(), MaxTotalMinutes: c.MaxTotalMinutes}
+}
+
+// withTime adds how a cookbook by time stays true to its view.
+func withTime(v cookbookView, t *libraryv1.TimeKeeping) cookbookView {
+	if t != nil {
+		v.Time = &timeKeepingView{Tag: t.GetTag(), Recipes: t.GetRecipes(), NoTime: t.GetNoTime(), Note: t.GetNote()}
+	}
+	return v
 }
 
 // listCookbooksTool declares list_cookbooks.
@@ -125,6 +146,7 @@ type createCookbookIn struct {
 	RequireAll  bool     `json:"require_all,omitempty" jsonschema:"Match all names, not any."`
 	QueryFilter string   `json:"query_filter,omitempty" jsonschema:"See the tool."`
 	Public      bool     `json:"public,omitempty" jsonschema:"Visible without login."`
+	MaxMinutes  *int     `json:"max_total_minutes,omitempty" jsonschema:"Only recipes taking at most this long."`
 }
 
 // createCookbookTool declares create_cookbook.
@@ -133,18 +155,22 @@ func createCookbookTool() Tool {
 		Name:        "create_cookbook",
 		Description: "Call when the user wants a collection such as quick dinners. Saves a filter, not copies.",
 		Annotations: writeAnn(false, false, false),
-	}, hasLibrary, props{"name": toolschema.MaxLen(limits.CookbookNameChars), "query_filter": toolschema.Both(toolschema.MaxLen(limits.CookbookQueryFilterChars), toolschema.Describe(queryFilterHelp)), "require_all": toolschema.BoolDefault(false), "public": toolschema.BoolDefault(false)}, createCookbook)
+	}, hasLibrary, props{"name": toolschema.MaxLen(limits.CookbookNameChars), "query_filter": toolschema.Both(toolschema.MaxLen(limits.CookbookQueryFilterChars), toolschema.Describe(queryFilterHelp)), "max_total_minutes": toolschema.IntBounds(1, limits.TotalMinutes)}, createCookbook)
 }
 
 func createCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in createCookbookIn) (any, error) {
-	res, err := b.Library.CreateCookbook(ctx, connect.NewRequest(&libraryv1.CreateCookbookRequest{
+	req := &libraryv1.CreateCookbookRequest{
 		Name: in.Name, Description: in.Description, Tags: in.Tags, Categories: in.Categories, Tools: in.Tools,
 		RequireAll: in.RequireAll, QueryFilter: in.QueryFilter, Public: in.Public,
-	}))
+	}
+	if in.MaxMinutes != nil {
+		req.MaxTotalMinutes = ptr(int32(*in.MaxMinutes))
+	}
+	res, err := b.Library.CreateCookbook(ctx, connect.NewRequest(req))
 	if err != nil {
 		return nil, err
 	}
-	return shapeCookbook(res.Msg.GetCookbook()), nil
+	return withTime(shapeCookbook(res.Msg.GetCookbook()), res.Msg.GetTime()), nil
 }
 
 type updateCookbookIn struct {
@@ -158,6 +184,7 @@ type updateCookbookIn struct {
 	QueryFilter *string  `json:"query_filter,omitempty" jsonschema:"See the tool."`
 	Public      *bool    `json:"public,omitempty" jsonschema:"Visible without login."`
 	Position    *int     `json:"position,omitempty" jsonschema:"Place in the list."`
+	MaxMinutes  *int     `json:"max_total_minutes,omitempty" jsonschema:"As in create_cookbook; 0 drops it."`
 }
 
 // updateCookbookTool declares update_cookbook.
@@ -166,7 +193,7 @@ func updateCookbookTool() Tool {
 		Name:        "update_cookbook",
 		Description: "Call to edit a cookbook. Any filter field given rebuilds the whole filter.",
 		Annotations: writeAnn(true, true, false),
-	}, hasLibrary, props{"cookbook_id": toolschema.GuardLen(limits.CookbookIDChars), "name": toolschema.MaxLen(limits.CookbookNameChars), "query_filter": toolschema.Both(toolschema.MaxLen(limits.CookbookQueryFilterChars), toolschema.Describe(`Filter as in create_cookbook; "" clears it.`)), "position": toolschema.IntBounds(1, limits.CookbookPosition)}, updateCookbook)
+	}, hasLibrary, props{"cookbook_id": toolschema.GuardLen(limits.CookbookIDChars), "name": toolschema.MaxLen(limits.CookbookNameChars), "query_filter": toolschema.Both(toolschema.MaxLen(limits.CookbookQueryFilterChars), toolschema.Describe(`Filter as in create_cookbook; "" clears it.`)), "position": toolschema.IntBounds(1, limits.CookbookPosition), "max_total_minutes": toolschema.IntBounds(0, limits.TotalMinutes)}, updateCookbook)
 }
 
 func updateCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateCookbookIn) (any, error) {
@@ -181,11 +208,14 @@ func updateCookbook(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 	if in.Position != nil {
 		req.Position = ptr(int32(*in.Position))
 	}
+	if in.MaxMinutes != nil {
+		req.MaxTotalMinutes = ptr(int32(*in.MaxMinutes))
+	}
 	res, err := b.Library.UpdateCookbook(ctx, connect.NewRequest(req))
 	if err != nil {
 		return nil, onCookbookMiss(ctx, b, in.CookbookID, true, err)
 	}
-	return shapeCookbook(res.Msg.GetCookbook()), nil
+	return withTime(shapeCookbook(res.Msg.GetCookbook()), res.Msg.GetTime()), nil
 }
 
 type deleteCookbookIn struct {

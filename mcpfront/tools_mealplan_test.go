@@ -88,6 +88,21 @@ func TestMealPlanTools(t *testing.T) {
 			wantReq: &mealplanv1.DeleteMealPlanEntryRequest{EntryId: "12"}, want: []string{`"deleted":{"entry_id":"12"`},
 		},
 		{
+			name: "move an entry", tool: "update_meal_plan_entry", service: mealplanOf, method: "UpdateMealPlanEntry",
+			args: map[string]any{"entry_id": "12", "date": "2026-12-05"},
+			reply: &mealplanv1.UpdateMealPlanEntryResponse{Entry: &mealplanv1.MealPlanEntry{Id: "12", Date: "2026-12-05", EntryType: mealplanv1.EntryType_ENTRY_TYPE_DINNER, RecipeSlug: "pad-thai", RecipeName: "Pad Thai"},
+				Changed: []string{"date: '2026-12-01' → '2026-12-05'"}},
+			wantReq: &mealplanv1.UpdateMealPlanEntryRequest{EntryId: "12", Date: proto.String("2026-12-05")},
+			want:    []string{`{"entry_id":"12","date":"2026-12-05","type":"dinner","recipe_slug":"pad-thai","recipe":"Pad Thai","changed":["date: '2026-12-01' → '2026-12-05'"]}`},
+		},
+		{
+			name: "change the meal to a title, clear the note", tool: "update_meal_plan_entry", service: mealplanOf, method: "UpdateMealPlanEntry",
+			args:    map[string]any{"entry_id": "12", "title": "Takeaway", "note": "", "entry_type": "lunch"},
+			reply:   &mealplanv1.UpdateMealPlanEntryResponse{Entry: &mealplanv1.MealPlanEntry{Id: "12", Date: "2026-12-01", EntryType: mealplanv1.EntryType_ENTRY_TYPE_LUNCH, Title: "Takeaway"}},
+			wantReq: &mealplanv1.UpdateMealPlanEntryRequest{EntryId: "12", Title: proto.String("Takeaway"), Note: proto.String(""), EntryType: mealplanv1.EntryType_ENTRY_TYPE_LUNCH},
+			want:    []string{`"title":"Takeaway"`, "nothing changed"},
+		},
+		{
 			name: "random plan reports every day", tool: "random_meal_plan", service: mealplanOf, method: "RandomMealPlan",
 			args: map[string]any{"start_date": "2026-12-01", "end_date": "2026-12-02", "entry_type": "lunch"},
 			reply: &mealplanv1.RandomMealPlanResponse{Planned: 1, Failed: 1, Items: []*mealplanv1.RandomDay{

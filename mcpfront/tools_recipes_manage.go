@@ -85,7 +85,7 @@ func bulkTagRecipesTool() Tool {
 		Annotations: writeAnn(false, true, false),
 	}, hasRecipes, props{
 		"slugs": toolschema.Both(toolschema.ItemsRange(1, limits.BulkSlugs), toolschema.GuardItems(limits.RecipeSlugChars)),
-		"tags":  toolschema.Both(toolschema.MaxItems(limits.TaxonomyNames), toolschema.GuardItems(limits.TaxonomyNameChars)), "categories": toolschema.Both(toolschema.MaxItems(limits.TaxonomyNames), toolschema.GuardItems(limits.TaxonomyNameChars)),
+		"tags":  toolschema.Both(toolschema.GuardCount(limits.TaxonomyNames), toolschema.GuardItems(limits.TaxonomyNameChars)), "categories": toolschema.Both(toolschema.GuardCount(limits.TaxonomyNames), toolschema.GuardItems(limits.TaxonomyNameChars)),
 	}, bulkTagRecipes)
 }
 

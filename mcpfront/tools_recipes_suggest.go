@@ -21,10 +21,13 @@ type suggestRecipesIn struct {
 
 // suggestions is the answer of suggest_recipes.
 type suggestions struct {
-	Items           []suggestion `json:"items"`
-	Hint            string       `json:"hint,omitempty"`
-	UnknownFoods    []string     `json:"unknown_foods,omitempty"`
-	UnmatchedPantry []string     `json:"unmatched_pantry_items,omitempty"`
+	Items []suggestion `json:"items"`
+	Hint  string       `json:"hint,omitempty"`
+	// UnknownFoods and UnknownTools are the names nothing knows, each
+	// with the library's closest names by meaning.
+	UnknownFoods    map[string][]string `json:"unknown_foods,omitempty"`
+	UnknownTools    map[string][]string `json:"unknown_tools,omitempty"`
+	UnmatchedPantry []string            `json:"unmatched_pantry_items,omitempty"`
 	// Resolved says how names were read other than exactly: "rice"
 	// as the library's rices, "lime" as the lines that name it.
 	Resolved map[string][]string `json:"resolved,omitempty"`
@@ -39,8 +42,10 @@ func (s suggestions) withCapped(note string) any { s.Capped = note; return s }
 
 // suggestion is one recipe suggest_recipes offers, with what it lacks.
 type suggestion struct {
-	Slug         string   `json:"slug"`
-	Name         string   `json:"name,omitempty"`
+	Slug string `json:"slug"`
+	Name string `json:"name,omitempty"`
+	// Uses are the foods on hand it uses, as they were named.
+	Uses         []string `json:"uses,omitempty"`
 	MissingFoods []string `json:"missing_foods,omitempty"`
 	MissingTools []string `json:"missing_tools,omitempty"`
 	// Unparsed says the recipe's lines are text: it matched by their
@@ -55,11 +60,10 @@ func suggestRecipesTool() Tool {
 		Description: "Call when asked what to make from some foods or the pantry. Ranks by most foods on hand used, then fewest missing.",
 		Annotations: readAnn(),
 	}, hasRecipes, props{
-		"foods":             toolschema.Both(toolschema.MaxItems(limits.SuggestFoods), toolschema.GuardItems(limits.TaxonomyNameChars)),
-		"tools":             toolschema.Both(toolschema.MaxItems(limits.SuggestTools), toolschema.GuardItems(limits.TaxonomyNameChars)),
+		"foods":             toolschema.Both(toolschema.GuardCount(limits.SuggestFoods), toolschema.GuardItems(limits.TaxonomyNameChars)),
+		"tools":             toolschema.Both(toolschema.GuardCount(limits.SuggestTools), toolschema.GuardItems(limits.TaxonomyNameChars)),
 		"max_missing_foods": toolschema.IntRange(0, limits.MissingFoods, limits.DefaultMissingFoods),
 		"limit":             toolschema.Capped(1, limits.SuggestLimit, limits.DefaultSuggestLimit),
-		"from_pantry":       toolschema.BoolDefault(false),
 	}, suggestRecipes)
 }
 
@@ -72,9 +76,19 @@ func suggestRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in 
 	if err != nil {
 		return nil, err
 	}
-	out := suggestions{Items: []suggestion{}, UnknownFoods: res.Msg.GetUnknownFoods(), UnmatchedPantry: res.Msg.GetUnmatchedPantryItems(), Resolved: resolvedMap(res.Msg.GetResolved()), AssumedOnHand: res.Msg.GetAssumedOnHand(), Note: res.Msg.GetNote()}
+	out := suggestions{Items: []suggestion{}, UnmatchedPantry: res.Msg.GetUnmatchedPantryItems(), Resolved: resolvedMap(res.Msg.GetResolved()), AssumedOnHand: res.Msg.GetAssumedOnHand(), Note: res.Msg.GetNote()}
+	for _, u := range res.Msg.GetUnknown() {
+		dst := &out.UnknownFoods
+		if u.GetField() == "tools" {
+			dst = &out.UnknownTools
+		}
+		if *dst == nil {
+			*dst = map[string][]string{}
+		}
+		(*dst)[u.GetName()] = orEmpty(u.GetClosest())
+	}
 	for _, s := range res.Msg.GetItems() {
-		out.Items = append(out.Items, suggestion{Slug: s.GetRecipe().GetSlug(), Name: s.GetRecipe().GetName(), MissingFoods: s.GetMissingFoods(), MissingTools: s.GetMissingTools(), Unparsed: s.GetUnparsed()})
+		out.Items = append(out.Items, suggestion{Slug: s.GetRecipe().GetSlug(), Name: s.GetRecipe().GetName(), Uses: s.GetUses(), MissingFoods: s.GetMissingFoods(), MissingTools: s.GetMissingTools(), Unparsed: s.GetUnparsed()})
 	}
 	if len(out.Items) == 0 {
 		out.Hint = "no recipe fits; raise max_missing_foods or name more foods"

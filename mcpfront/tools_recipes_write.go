@@ -72,6 +72,17 @@ type updateRecipeIn struct {
 	Notes             []noteIn `json:"notes,omitempty" jsonschema:"All notes."`
 	ShowAmounts       *bool    `json:"show_amounts,omitempty" jsonschema:"Show quantities in Mealie's app."`
 	Confirm           string   `json:"confirm,omitempty" jsonschema:"From a refusal, once the user agrees."`
+	// The line edits: a match is a food or words of one line; the other
+	// lines stay as stored.
+	ReplaceIngredients []lineReplaceIn `json:"replace_ingredients,omitempty" jsonschema:"Swap lines: match a food or words of one line."`
+	RemoveIngredients  []string        `json:"remove_ingredients,omitempty" jsonschema:"Matches of lines to drop."`
+	AddIngredients     []any           `json:"add_ingredients,omitempty" jsonschema:"Lines to append, or {line, after: match}."`
+}
+
+// lineReplaceIn is one replace_ingredients item.
+type lineReplaceIn struct {
+	Match string `json:"match"`
+	With  string `json:"with"`
 }
 
 // ingredientInputs converts a caller's mixed list: strings go through
@@ -137,7 +148,9 @@ type writeReport struct {
 	// Replaced says what an update replaced, before → after
 	// ("ingredients: 12 → 13"), so a model sees what its call did.
 	Replaced []string `json:"replaced,omitempty"`
-	Note     string   `json:"note,omitempty"`
+	// LineEdits says what each line edit did, with the line as stored.
+	LineEdits []string `json:"line_edits,omitempty"`
+	Note      string   `json:"note,omitempty"`
 }
 
 // resolvedMap renders a resolved map as {"rice": ["jasmine rice"]}.
@@ -197,7 +210,7 @@ func createRecipeTool() Tool {
 	}, hasRecipes, props{
 		"name":         toolschema.MaxLen(limits.RecipeNameChars),
 		"ingredients":  ingredientItems,
-		"instructions": toolschema.MaxItems(limits.RecipeInstructions),
+		"instructions": toolschema.GuardCount(limits.RecipeInstructions),
 		"from_slug":    toolschema.MaxLen(limits.RecipeSlugChars),
 		"recipe_yield": toolschema.GuardLen(limits.RecipeShortTextChars),
 		"prep_time":    toolschema.GuardLen(limits.RecipeShortTextChars),
@@ -237,22 +250,22 @@ func updateRecipeTool() Tool {
 		Description: "Call to edit, retag, rate or rename a recipe. Tags, categories and tools add unless replace_* is set.",
 		Annotations: writeAnn(true, true, false),
 	}, hasRecipes, props{
-		"slug":               toolschema.MaxLen(limits.RecipeSlugChars),
-		"name":               toolschema.MaxLen(limits.RecipeNameChars),
-		"ingredients":        ingredientItems,
-		"instructions":       toolschema.MaxItems(limits.RecipeInstructions),
-		"rating":             toolschema.NumRange(limits.MinRecipeRating, limits.MaxRecipeRating),
-		"confirm":            toolschema.MaxLen(limits.ConfirmChars),
-		"replace_tags":       toolschema.BoolDefault(false),
-		"replace_categories": toolschema.BoolDefault(false),
-		"replace_tools":      toolschema.BoolDefault(false),
-		"recipe_yield":       toolschema.GuardLen(limits.RecipeShortTextChars),
-		"prep_time":          toolschema.GuardLen(limits.RecipeShortTextChars),
-		"cook_time":          toolschema.GuardLen(limits.RecipeShortTextChars),
-		"total_time":         toolschema.GuardLen(limits.RecipeShortTextChars),
-		"tags":               toolschema.GuardItems(limits.TaxonomyNameChars),
-		"categories":         toolschema.GuardItems(limits.TaxonomyNameChars),
-		"tools":              toolschema.GuardItems(limits.TaxonomyNameChars),
+		"slug":                toolschema.MaxLen(limits.RecipeSlugChars),
+		"name":                toolschema.MaxLen(limits.RecipeNameChars),
+		"ingredients":         ingredientItems,
+		"instructions":        toolschema.GuardCount(limits.RecipeInstructions),
+		"rating":              toolschema.NumRange(limits.MinRecipeRating, limits.MaxRecipeRating),
+		"confirm":             toolschema.MaxLen(limits.ConfirmChars),
+		"recipe_yield":        toolschema.GuardLen(limits.RecipeShortTextChars),
+		"prep_time":           toolschema.GuardLen(limits.RecipeShortTextChars),
+		"cook_time":           toolschema.GuardLen(limits.RecipeShortTextChars),
+		"total_time":          toolschema.GuardLen(limits.RecipeShortTextChars),
+		"tags":                toolschema.GuardItems(limits.TaxonomyNameChars),
+		"categories":          toolschema.GuardItems(limits.TaxonomyNameChars),
+		"tools":               toolschema.GuardItems(limits.TaxonomyNameChars),
+		"replace_ingredients": toolschema.GuardCount(limits.LineEdits),
+		"remove_ingredients":  toolschema.Both(toolschema.GuardCount(limits.LineEdits), toolschema.GuardItems(limits.IngredientLineChars)),
+		"add_ingredients":     lineAddItems,
 	}, updateRecipe)
 }
 
@@ -260,6 +273,14 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 	ings, err := ingredientInputs(in.Ingredients)
 	if err != nil {
 		return nil, err
+	}
+	adds, err := lineAdds(in.AddIngredients)
+	if err != nil {
+		return nil, err
+	}
+	var replaces []*recipesv1.LineEdit
+	for _, r := range in.ReplaceIngredients {
+		replaces = append(replaces, &recipesv1.LineEdit{Match: r.Match, Line: r.With})
 	}
 	given := in.Slug
 	if in.Slug, err = resolveRecipe(ctx, b, in.Slug); err != nil {
@@ -274,6 +295,7 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 		ReplaceTags: in.ReplaceTags, ReplaceCategories: in.ReplaceCategories, ReplaceTools: in.ReplaceTools,
 		SourceUrl: in.SourceURL, Rating: in.Rating, Notes: notesIn(in.Notes), SetNotes: in.Notes != nil,
 		ShowAmounts: in.ShowAmounts, Confirm: in.Confirm,
+		ReplaceIngredients: replaces, RemoveIngredients: in.RemoveIngredients, AddIngredients: adds,
 	}
 	res, err := b.Recipes.UpdateRecipe(ctx, connect.NewRequest(req))
 	if err != nil {
@@ -282,7 +304,7 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 	out := writeReport{
 		Slug: res.Msg.GetSlug(), RenamedFrom: res.Msg.GetRenamedFrom(), Created: createdMap(res.Msg.GetCreated()), Unresolved: res.Msg.GetUnresolved(), Unparsed: res.Msg.GetUnparsed(), Rating: res.Msg.Rating,
 		Resolved: resolvedMap(res.Msg.GetResolved()), CreatedFoods: res.Msg.GetCreatedFoods(), CreatedUnits: res.Msg.GetCreatedUnits(), ChangedLines: res.Msg.GetChangedLines(),
-		Replaced: res.Msg.GetReplaced(),
+		Replaced: res.Msg.GetReplaced(), LineEdits: res.Msg.GetLineEdits(),
 	}
 	out.writeNotes()
 	if len(out.Replaced) == 0 && out.Rating == nil && out.RenamedFrom == "" {
@@ -291,12 +313,44 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 	return out, nil
 }
 
+// lineAdds reads add_ingredients: a line to append, or {line, after}.
+func lineAdds(items []any) ([]*recipesv1.LineEdit, error) {
+	var out []*recipesv1.LineEdit
+	for i, it := range items {
+		switch v := it.(type) {
+		case string:
+			out = append(out, &recipesv1.LineEdit{Line: v})
+		case map[string]any:
+			line, _ := v["line"].(string)
+			after, _ := v["after"].(string)
+			out = append(out, &recipesv1.LineEdit{Line: line, After: after})
+		default:
+			return nil, fmt.Errorf("add_ingredients[%d] must be a line or {\"line\": ..., \"after\": ...}", i)
+		}
+	}
+	return out, nil
+}
+
+// lineAddItems describes add_ingredients' items: a line, or a line put
+// after the line a match names.
+func lineAddItems(s *mcpSchema) {
+	toolschema.GuardCount(limits.LineEdits)(s)
+	text := &jsonschema.Schema{Type: "string", MaxLength: ptr(limits.IngredientLineChars)}
+	after := &jsonschema.Schema{
+		Type:                 "object",
+		Properties:           map[string]*jsonschema.Schema{"line": {Type: "string"}, "after": {Type: "string"}},
+		Required:             []string{"line", "after"},
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+	}
+	s.Items = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{text, after}}
+}
+
 // ingredientItems describes an ingredients list whose items are either a
 // free-text line or a structured line, chosen per item: a model writes
 // "2 cups flour" as easily as its parts, and a structured line keeps
 // Mealie's food and unit links (docs/tools.md, create_recipe).
 func ingredientItems(s *mcpSchema) {
-	s.MaxItems = ptr(limits.RecipeIngredients)
+	toolschema.GuardCount(limits.RecipeIngredients)(s)
 	// The parameter's own description names the object's fields; a
 	// description per field would be paid for twice (create and update).
 	text := &jsonschema.Schema{Type: "string", MaxLength: ptr(limits.IngredientLineChars)}

@@ -145,7 +145,7 @@ func addToShoppingListTool() Tool {
 	}, hasShopping, props{
 		"list_id": toolschema.MaxLen(limits.ShoppingListIDChars), "items": toolschema.Both(toolschema.MaxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
 		"recipe_slugs": toolschema.MaxItems(limits.ShoppingRecipes), "recipe_scale": toolschema.NumRange(limits.MinShoppingScale, limits.MaxShoppingScale),
-		"have": toolschema.Both(toolschema.MaxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
+		"have": toolschema.Both(toolschema.GuardCount(limits.ShoppingItems), toolschema.GuardItems(limits.ShoppingItemChars)),
 		"meal_plan_range": func(s *mcpSchema) {
 			// Described by the parameter; get_meal_plan's wording
 			// would be paid for twice.
@@ -266,7 +266,7 @@ func updateShoppingItemsTool() Tool {
 		Name:        "update_shopping_items",
 		Description: "Call when the user bought something or wants items unchecked or gone, or a recipe's items off.",
 		Annotations: writeAnn(true, true, false),
-	}, hasShopping, props{"list_id": toolschema.MaxLen(limits.ShoppingListIDChars), "check": toolschema.MaxItems(limits.ShoppingItemOps), "uncheck": toolschema.MaxItems(limits.ShoppingItemOps), "remove": toolschema.MaxItems(limits.ShoppingItemOps), "remove_recipes": toolschema.MaxItems(limits.ShoppingRecipes), "check_all_except": toolschema.MaxItems(limits.ShoppingItemOps)}, updateShoppingItems)
+	}, hasShopping, props{"list_id": toolschema.MaxLen(limits.ShoppingListIDChars), "check": toolschema.GuardCount(limits.ShoppingItemOps), "uncheck": toolschema.GuardCount(limits.ShoppingItemOps), "remove": toolschema.GuardCount(limits.ShoppingItemOps), "remove_recipes": toolschema.GuardCount(limits.ShoppingRecipes), "check_all_except": toolschema.GuardCount(limits.ShoppingItemOps)}, updateShoppingItems)
 }
 
 func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateShoppingItemsIn) (any, error) {

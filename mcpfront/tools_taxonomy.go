@@ -99,8 +99,7 @@ func manageTaxonomyVariant(readOnly bool) Tool {
 		"page":       toolschema.IntRange(1, limits.Page, 1),
 		"search":     toolschema.MaxLen(limits.TaxonomyNameChars),
 		"name":       toolschema.MaxLen(limits.TaxonomyNameChars),
-		"items":      toolschema.MaxItems(limits.TaxonomyBatch),
-		"force":      toolschema.BoolDefault(false),
+		"items":      toolschema.GuardCount(limits.TaxonomyBatch),
 		"item_id":    toolschema.MaxLen(limits.TaxonomyRefChars),
 		"merge_into": toolschema.MaxLen(limits.TaxonomyRefChars),
 	}, manageTaxonomy)

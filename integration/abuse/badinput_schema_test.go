@@ -49,6 +49,7 @@ var baseline = map[string]map[string]any{
 	"set_recipe_image":       {"slug": "toast", "url": "https://example.org/toast.jpg"},
 	"suggest_recipes":        {},
 	"update_cookbook":        {"cookbook_id": "c1"},
+	"update_meal_plan_entry": {"entry_id": "1", "note": "for four"},
 	"update_recipe":          {"slug": "toast"},
 	"update_shopping_items":  {"list_id": "l1", "check": []any{"i1"}},
 	"upload_recipe_image":    {"slug": "toast", "path": "toast.jpg"},

@@ -21,6 +21,12 @@ import (
 type Harness struct {
 	// Bin is the sous binary under test.
 	Bin string
+	// BeforeBin, when set, is a sous built from before the edit tools
+	// (update_meal_plan_entry, line edits, time filters...): the before
+	// runs of the household's edit asks go through it, so their figures
+	// are those of the tools as they were. Empty: they go through Bin,
+	// which measures the old way of asking on this build.
+	BeforeBin string
 	// PanicBin, when set, is sous built with the sous_bench_panic tag
 	// (mcpfront/panichook_bench.go): the load figure runs it, with one
 	// call in the first round that panics, to show it costs that call

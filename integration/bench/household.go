@@ -31,6 +31,12 @@ type Household struct {
 	// Pantry is false when the food API could not start; the pantry tasks
 	// then did not run.
 	Pantry bool
+	// Edits are the edits a household says, each run with the tools
+	// before they were built and after (household_edits.go).
+	Edits []*EditPair
+	// EditsBeforeBin says the before runs went through a build from
+	// before the edit tools (Harness.BeforeBin), not this one.
+	EditsBeforeBin bool
 }
 
 // HouseholdTask is one task's record.
@@ -250,6 +256,51 @@ func (h *Harness) runHousehold(ctx context.Context) (*Household, error) {
 	}
 	if paste != nil {
 		out.Pair = append(out.Pair, paste)
+	}
+	// The before runs go through the build from before the edit tools
+	// when there is one, against the same Mealie and food API.
+	beforeSession := s
+	if h.BeforeBin != "" {
+		bp, burl, err := h.startMCPHTTPBin(h.BeforeBin, env...)
+		if err != nil {
+			return nil, fmt.Errorf("starting the build from before the edits: %w", err)
+		}
+		defer bp.Stop()
+		if beforeSession, err = connectMCP(ctx, hc, burl); err != nil {
+			return nil, err
+		}
+		defer beforeSession.Close()
+		out.EditsBeforeBin = true
+	}
+	for _, a := range householdEditAsks() {
+		pair := &EditPair{Key: a.key, Ask: a.ask}
+		for i, script := range []func(*hx) error{a.before, a.after} {
+			rec := &HouseholdTask{Key: a.key + []string{" (before)", " (after)"}[i], Ask: a.ask}
+			sess := s
+			if i == 0 {
+				sess = beforeSession
+			}
+			x := &hx{ctx: ctx, s: sess, hc: hc, em: em, food: food, tok: h.Tok, rec: rec, monday: monday, trace: h.Trace}
+			if err := a.setup(x); err != nil {
+				rec.Err = "setup: " + err.Error()
+				errs = append(errs, fmt.Errorf("%s: setup: %w", rec.Key, err))
+			} else if err := script(x); err != nil {
+				rec.Err = err.Error()
+				errs = append(errs, fmt.Errorf("%s: %w", rec.Key, err))
+			} else if held, outcome, err := a.check(x); err != nil {
+				rec.Err = "check: " + err.Error()
+				errs = append(errs, fmt.Errorf("%s: check: %w", rec.Key, err))
+			} else {
+				rec.Held, rec.Outcome = held, outcome
+				h.logf("household %s: %d calls, held %v: %s", rec.Key, len(rec.Calls), held, outcome)
+			}
+			if i == 0 {
+				pair.Before = rec
+			} else {
+				pair.After = rec
+			}
+		}
+		out.Edits = append(out.Edits, pair)
 	}
 	return out, errors.Join(errs...)
 }

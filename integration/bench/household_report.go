@@ -38,6 +38,17 @@ func (hh *Household) Markdown() string {
 			p("| %s | %s |\n", t.Ask, t.cells())
 		}
 	}
+	if len(hh.Edits) > 0 {
+		where := "this build, asked the old way (sousbench -before names a build from before them)"
+		if hh.EditsBeforeBin {
+			where = "a build from before they were built"
+		}
+		p("\nThe edits a household says, each run twice from the same starting state: the way a model asks with the tools sous had before they were built (before: %s), and with the tools made for them (after, this build):\n\n", where)
+		p("| Ask | Before: calls | Before: tool errors | Before: answer tokens | Before: held | After: calls | After: tool errors | After: answer tokens | After: held | What was read back after |\n|---|--:|--:|--:|---|--:|--:|--:|---|---|\n")
+		for _, e := range hh.Edits {
+			p("| %s | %s | %s | %s |\n", strings.ReplaceAll(e.Ask, "|", "\\|"), e.Before.short(), e.After.short(), e.After.readBack())
+		}
+	}
 	if !hh.Pantry {
 		p("\nThe food API did not start: the pantry tasks did not run.\n")
 	}
@@ -67,6 +78,39 @@ func (t *HouseholdTask) cells() string {
 		outcome += " (calls: " + compactTools(tools) + ")"
 	}
 	return fmt.Sprintf("%d | %d | %s | %s | %s", len(t.Calls), t.ToolErrors(), tok, held, outcome)
+}
+
+// short is a run's calls, tool errors, tokens and outcome, as cells.
+func (t *HouseholdTask) short() string {
+	tok := TokensUnavailable
+	if n, ok := t.TokenSum(); ok {
+		tok = fmt.Sprint(n)
+	}
+	held := "no"
+	switch {
+	case t.Err != "":
+		held = "not run"
+	case t.Held:
+		held = "yes"
+	}
+	return fmt.Sprintf("%d | %d | %s | %s", len(t.Calls), t.ToolErrors(), tok, held)
+}
+
+// readBack is what a run's check read, with its calls.
+func (t *HouseholdTask) readBack() string {
+	outcome := t.Outcome
+	if t.Err != "" {
+		outcome = t.Err
+	}
+	var tools []string
+	for _, c := range t.Calls {
+		tools = append(tools, c.Tool)
+	}
+	outcome = strings.ReplaceAll(outcome, "|", "\\|")
+	if len(tools) > 0 {
+		outcome += " (calls: " + compactTools(tools) + ")"
+	}
+	return outcome
 }
 
 // compactTools lists tool names, runs of the same tool as "name ×n".

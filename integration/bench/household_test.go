@@ -125,3 +125,20 @@ func TestTakes(t *testing.T) {
 		}
 	}
 }
+
+func TestRecipeMinutes(t *testing.T) {
+	for _, c := range []struct {
+		total, prep, cook string
+		want              int
+		ok                bool
+	}{
+		{"25 minutes", "", "", 25, true},
+		{"", "10 minutes", "15 minutes", 25, true},
+		{"1 hour 5 minutes", "5 minutes", "", 65, true},
+		{"", "", "", 0, false},
+	} {
+		if n, ok := recipeMinutes(c.total, c.prep, c.cook); n != c.want || ok != c.ok {
+			t.Errorf("recipeMinutes(%q, %q, %q) = %d, %v", c.total, c.prep, c.cook, n, ok)
+		}
+	}
+}

@@ -493,6 +493,12 @@ func acceptance(t *testing.T, m *liveMealie, importURL string) {
 			t.Errorf("plan on %s = %v", day(0), got)
 		}
 		ok(t, "get_todays_meals", nil)
+		// Moved in place: the same id, the new day and meal, the recipe kept.
+		ok(t, "update_meal_plan_entry", map[string]any{"entry_id": entryID, "date": day(1), "entry_type": "dinner"})
+		stored = m.obj(t, "/api/households/mealplans/"+entryID)
+		if stored["date"] != day(1) || stored["entryType"] != "dinner" || stored["recipeId"] != m.obj(t, "/api/recipes/"+recipe)["id"] {
+			t.Errorf("Mealie holds the moved entry as %v", stored)
+		}
 		ok(t, "delete_meal_plan_entry", map[string]any{"entry_id": entryID})
 		if code := m.status(t, "/api/households/mealplans/"+entryID); code != 404 {
 			t.Errorf("entry after delete: %d", code)

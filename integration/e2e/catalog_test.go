@@ -316,6 +316,10 @@ func everyTool(t *testing.T, version, transport string) {
 		if len(got) != 1 {
 			t.Errorf("plan on day +30 = %v", got)
 		}
+		moved := ok(t, "update_meal_plan_entry", map[string]any{"entry_id": str(e, "entry_id"), "date": day(31), "entry_type": "dinner"})
+		if moved["entry_id"] != e["entry_id"] || moved["date"] != day(31) || moved["type"] != "dinner" || moved["recipe_slug"] != "shakshuka" {
+			t.Errorf("moved entry = %v", moved)
+		}
 		ok(t, "delete_meal_plan_entry", map[string]any{"entry_id": str(e, "entry_id")})
 	})
 	step("random_meal_plan", func(t *testing.T) {

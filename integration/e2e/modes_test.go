@@ -83,7 +83,7 @@ func TestToolsetAlone(t *testing.T) {
 		args    map[string]any
 	}{
 		{"recipes", []string{"bulk_tag_recipes", "create_recipe", "delete_recipe", "get_recipe", "import_recipe_from_url", "manage_taxonomy", "mark_recipe_made", "parse_ingredients", "search_recipes", "set_recipe_image", "suggest_recipes", "update_recipe"}, "get_recipe", map[string]any{"slug": "pancakes"}},
-		{"mealplan", []string{"add_meal_plan_entry", "delete_meal_plan_entry", "get_meal_plan", "get_todays_meals", "random_meal_plan"}, "get_todays_meals", nil},
+		{"mealplan", []string{"add_meal_plan_entry", "delete_meal_plan_entry", "get_meal_plan", "get_todays_meals", "random_meal_plan", "update_meal_plan_entry"}, "get_todays_meals", nil},
 		{"library", []string{"check_recipe_links", "create_cookbook", "delete_cookbook", "find_duplicate_recipes", "get_cookbook_recipes", "library_stats", "list_cookbooks", "update_cookbook"}, "list_cookbooks", nil},
 		{"shopping", []string{"add_to_shopping_list", "get_shopping_list", "manage_shopping_lists", "update_shopping_items"}, "get_shopping_list", nil},
 		{"pantry", []string{"add_to_pantry", "create_meta_recipe", "get_meta_recipes", "get_pantry", "log_cook", "set_item_state", "what_can_i_cook"}, "get_pantry", nil},

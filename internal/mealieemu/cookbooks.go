@@ -51,6 +51,7 @@ func (st *store) cookbookRecipes(c *cookbook) []*recipe {
 		return nil
 	}
 	q.foldCase = st.profile.caseInsensitiveFilter
+	q.oneIsIn = st.profile.containsAllOneIsIn
 	var out []*recipe
 	for _, r := range st.recipes {
 		if q.matches(r) {

@@ -40,6 +40,7 @@ func listRows[T any](st *store, w http.ResponseWriter, r *http.Request, rows []T
 			return
 		}
 		f.foldCase = profileOf(r).caseInsensitiveFilter
+		f.oneIsIn = profileOf(r).containsAllOneIsIn
 		rows = slices.DeleteFunc(rows, func(x T) bool { return !f.matches(x) })
 	}
 	search := r.URL.Query().Get("search")

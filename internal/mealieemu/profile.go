@@ -152,6 +152,14 @@ type profile struct {
 	// answers "" (testdata/recordings/<version>/TestParserShapes.json, the
 	// nlp exchange).
 	nlpTitleNull bool
+	// containsAllOneIsIn reads a CONTAINS ALL of one value as IN, on the
+	// row of the relation's join, as 3.11 and 3.20's query filter builder
+	// does (a list of two or more is a subquery each, as on 2.x): so
+	// tags.name IN ["A", "B"] AND tags.name CONTAINS ALL ["Q"] matches
+	// nothing there, and ["Q", "Q"] what 2.x matches with ["Q"]
+	// (testdata/recordings/<version>/TestCookbookByTimeTag.json in the
+	// contract package).
+	containsAllOneIsIn bool
 	// seedsSprig: the units seeder's en-US list has "sprig" (3.x); 2.x
 	// seeds 23 units without it
 	// (testdata/recordings/<version>/TestUnitsSeeder.json).
@@ -181,7 +189,7 @@ var profiles = map[string]profile{
 		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true, bulkNeedsGroupID: true,
 		missingRow404: true, stuckRenameLocked: true,
 		extraEntryTypes: true, organizerGroupID: true, caseInsensitiveFilter: true,
-		lastMadeKeepsLatest: true, seedsSprig: true,
+		lastMadeKeepsLatest: true, containsAllOneIsIn: true, seedsSprig: true,
 	},
 	// 3.20 is 3.11 with what its recordings show otherwise: no
 	// bulkNeedsGroupID (testdata/recordings/3.20/TestVersionSwitches.json
@@ -195,7 +203,7 @@ var profiles = map[string]profile{
 		patchNameMovesSlug: true, idlessOrganizerCreated: true, aiProviders: true,
 		announcements: true, unitStandards: true, nlpTitleNull: true, importFailure400: true,
 		lastMadeKeepsLatest: true, // testdata/recordings/3.20/TestBackdatedLastMade.json
-		seedsSprig:          true,
+		containsAllOneIsIn:  true, seedsSprig: true,
 	},
 }
 

@@ -90,6 +90,9 @@ type queryFilter[T any] struct {
 	// foldCase compares strings case-insensitively, as Mealie does from PR
 	// #5162 on (profile caseInsensitiveFilter).
 	foldCase bool
+	// oneIsIn reads a CONTAINS ALL of one value as IN (profile
+	// containsAllOneIsIn).
+	oneIsIn bool
 }
 
 var camelBoundary = regexp.MustCompile(`([a-z0-9])([A-Z])`)
@@ -500,7 +503,7 @@ func (q *queryFilter[T]) eval(n *filterNode, row T, at map[string]int) bool {
 	c := n.cmp
 	def := q.attrs[c.attr]
 	have := def.get(row)
-	if c.op == "CONTAINS ALL" {
+	if c.op == "CONTAINS ALL" && !(q.oneIsIn && len(c.values) == 1) {
 		for _, v := range c.values {
 			if !anyMatch(have, func(h any) bool { return q.compare(def.kind, h, v) == 0 }) {
 				return false
@@ -535,7 +538,7 @@ func (q *queryFilter[T]) eval(n *filterNode, row T, at map[string]int) bool {
 			return q.compare(def.kind, h, c.values[0]) >= 0
 		case "<=":
 			return q.compare(def.kind, h, c.values[0]) <= 0
-		case "IN":
+		case "IN", "CONTAINS ALL": // one value, read as IN (oneIsIn)
 			return anyString(c.values, func(v string) bool { return q.compare(def.kind, h, v) == 0 })
 		case "NOT IN":
 			return !anyString(c.values, func(v string) bool { return q.compare(def.kind, h, v) == 0 })

@@ -63,6 +63,7 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		expr.foldCase = st.profile.caseInsensitiveFilter
+		expr.oneIsIn = st.profile.containsAllOneIsIn
 		var kept []*recipe
 		joined = 0
 		for _, rc := range rows {

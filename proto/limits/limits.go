@@ -105,6 +105,14 @@ const (
 	ResolveSlugs = 100
 	// TaxonomyBatch caps one batched taxonomy call.
 	TaxonomyBatch = 100
+	// TotalMinutes caps max_total_minutes (a search's, a cookbook's): a
+	// week. A recipe longer than that is a ferment, not a dinner, and a
+	// larger bound is a unit mistake (seconds for minutes).
+	TotalMinutes = 10080
+	// LineEdits caps each of update_recipe's replace_ingredients,
+	// remove_ingredients and add_ingredients: a few lines are an edit; a
+	// recipe rewritten line by line is the ingredients list's job.
+	LineEdits = 50
 )
 
 // Mealplan service (sous.mealplan.v1), meal plans and shopping lists.

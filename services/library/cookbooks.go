@@ -163,6 +163,11 @@ func (s *Service) CreateCookbook(ctx context.Context, req *connect.Request[libra
 	if err := checkQueryFilter(m.GetQueryFilter()); err != nil {
 		return nil, err
 	}
+	if m.MaxTotalMinutes != nil {
+		if err := checkBound(m.GetMaxTotalMinutes(), false); err != nil {
+			return nil, err
+		}
+	}
 	filter, err := s.buildFilter(ctx, filterSpec{
 		tags: m.GetTags(), categories: m.GetCategories(), tools: m.GetTools(),
 		requireAll: m.GetRequireAll(), extra: m.GetQueryFilter(),
@@ -170,13 +175,23 @@ func (s *Service) CreateCookbook(ctx context.Context, req *connect.Request[libra
 	if err != nil {
 		return nil, err
 	}
+	// The filter is checked before the tag is written: a refused
+	// cookbook leaves no tag behind.
+	var kept *libraryv1.TimeKeeping
+	if m.MaxTotalMinutes != nil {
+		bound := int(m.GetMaxTotalMinutes())
+		if kept, err = s.keepTime(ctx, bound); err != nil {
+			return nil, err
+		}
+		filter = withTime(filter, bound)
+	}
 	cb, err := s.mealie.CreateCookbook(ctx, mealie.CookbookCreate{
 		Name: name, Description: strings.TrimSpace(m.GetDescription()), QueryFilterString: filter, Public: m.GetPublic(),
 	})
 	if err != nil {
 		return nil, filterError(err)
 	}
-	return connect.NewResponse(&libraryv1.CreateCookbookResponse{Cookbook: cookbook(cb)}), nil
+	return connect.NewResponse(&libraryv1.CreateCookbookResponse{Cookbook: cookbook(cb), Time: kept}), nil
 }
 
 // UpdateCookbook reads the cookbook, applies the fields set, and PUTs it
@@ -195,6 +210,11 @@ func (s *Service) UpdateCookbook(ctx context.Context, req *connect.Request[libra
 	}
 	if m.Position != nil && (m.GetPosition() < 1 || m.GetPosition() > MaxCookbookPosition) {
 		return nil, invalid("position must be between 1 and %d, got %d", MaxCookbookPosition, m.GetPosition())
+	}
+	if m.MaxTotalMinutes != nil {
+		if err := checkBound(m.GetMaxTotalMinutes(), true); err != nil {
+			return nil, err
+		}
 	}
 	cur, err := s.mealie.GetCookbook(ctx, id)
 	if err != nil {
@@ -217,6 +237,13 @@ func (s *Service) UpdateCookbook(ctx context.Context, req *connect.Request[libra
 	if m.Position != nil {
 		next.Position = int(m.GetPosition())
 	}
+	// A cookbook by time keeps its bound unless one is given (0 drops
+	// it); the rest of its filter is rebuilt as for any cookbook.
+	bound := cookbookBound(cur.QueryFilterString)
+	if m.MaxTotalMinutes != nil {
+		bound = int(m.GetMaxTotalMinutes())
+	}
+	rest := withoutTime(cur.QueryFilterString)
 	if len(m.GetTags())+len(m.GetCategories())+len(m.GetTools()) > 0 || m.RequireAll != nil || m.QueryFilter != nil {
 		filter, err := s.buildFilter(ctx, filterSpec{
 			tags: m.GetTags(), categories: m.GetCategories(), tools: m.GetTools(),
@@ -225,13 +252,23 @@ func (s *Service) UpdateCookbook(ctx context.Context, req *connect.Request[libra
 		if err != nil {
 			return nil, err
 		}
-		next.QueryFilterString = filter
+		rest = filter
+	}
+	next.QueryFilterString = rest
+	// An update of a cookbook by time reads the library again, so it is
+	// also how recipes changed in Mealie's app are brought in.
+	var kept *libraryv1.TimeKeeping
+	if bound > 0 {
+		if kept, err = s.keepTime(ctx, bound); err != nil {
+			return nil, err
+		}
+		next.QueryFilterString = withTime(rest, bound)
 	}
 	out, err := s.mealie.UpdateCookbook(ctx, next)
 	if err != nil {
 		return nil, filterError(err)
 	}
-	return connect.NewResponse(&libraryv1.UpdateCookbookResponse{Cookbook: cookbook(out)}), nil
+	return connect.NewResponse(&libraryv1.UpdateCookbookResponse{Cookbook: cookbook(out), Time: kept}), nil
 }
 
 // DeleteCookbook reads the cookbook (so an unknown id is NotFound rather

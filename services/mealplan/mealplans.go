@@ -265,13 +265,9 @@ func entryKey(id int) string { return "mealplan-entry:" + strconv.Itoa(id) }
 // answers a delete of an unknown id with a 400 "No row was found", not a 404
 // (testdata/mealplans__delete_again.json).
 func (s *Service) DeleteMealPlanEntry(ctx context.Context, req *connect.Request[mealplanv1.DeleteMealPlanEntryRequest]) (*connect.Response[mealplanv1.DeleteMealPlanEntryResponse], error) {
-	raw := strings.TrimSpace(req.Msg.GetEntryId())
-	if n := utf8.RuneCountInString(raw); n > MaxEntryIDChars {
-		return nil, invalid("entry_id must be a meal plan entry's integer id, such as \"12\": at most %d characters, got %d", MaxEntryIDChars, n)
-	}
-	id, err := strconv.Atoi(raw)
-	if err != nil || id < 1 {
-		return nil, invalid("entry_id must be a meal plan entry's integer id, such as \"12\", got %q", raw)
+	id, err := parseEntryID(req.Msg.GetEntryId())
+	if err != nil {
+		return nil, err
 	}
 	unlock, err := s.writes.Lock(ctx, entryKey(id))
 	if err != nil {

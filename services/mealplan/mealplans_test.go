@@ -341,3 +341,125 @@ func TestNewRequiresRecipes(t *testing.T) {
 		t.Fatal("New accepted a config without a recipes client")
 	}
 }
+
+func TestUpdateMealPlanEntry(t *testing.T) {
+	ctx := context.Background()
+	putBody := func(t *testing.T, h *harness) map[string]any {
+		t.Helper()
+		for _, r := range h.mealie.requests() {
+			if r.Method == http.MethodPut {
+				var body map[string]any
+				if err := json.Unmarshal([]byte(r.Body), &body); err != nil {
+					t.Fatal(err)
+				}
+				return body
+			}
+		}
+		t.Fatal("no PUT sent")
+		return nil
+	}
+	t.Run("a move sends the entry whole with the new date and answers the read-back", func(t *testing.T) {
+		h := newHarness(t)
+		// entry 1 is a dinner of fixture-pancakes-deluxe on 2026-11-30; the
+		// read-back answers what Mealie holds after the write
+		h.mealie.on("GET", "/api/households/mealplans/1", "mealplans__get_one", "mealplans__put").
+			on("PUT", "/api/households/mealplans/1", "mealplans__get_one")
+		res, err := h.svc.UpdateMealPlanEntry(ctx, connect.NewRequest(&mealplanv1.UpdateMealPlanEntryRequest{EntryId: "1", Date: ptr("2026-12-05")}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := putBody(t, h)
+		want := map[string]any{"id": float64(1), "date": "2026-12-05", "entryType": "dinner", "title": "", "text": "",
+			"recipeId": "0b920beb-8d7d-4ef1-864f-9e383541adc2", "groupId": "4771d926-dce6-4807-808e-8b2f76d10d59", "userId": "20b702f9-df4f-4d20-afa1-9b520325a681"}
+		for k, v := range want {
+			if body[k] != v {
+				t.Errorf("PUT %s = %v, want %v (body %v)", k, body[k], v, body)
+			}
+		}
+		if len(body) != len(want) {
+			t.Errorf("PUT body has %d keys, want %d: %v", len(body), len(want), body)
+		}
+		if got := res.Msg.GetChanged(); len(got) != 1 || got[0] != "date: '2026-11-30' → '2026-12-05'" {
+			t.Errorf("changed = %q", got)
+		}
+		if e := res.Msg.GetEntry(); e.GetTitle() != "Leftovers (edited)" || e.GetId() != "2" {
+			t.Errorf("answer is not the read-back: %v", e)
+		}
+		if h.mealie.writes() != 1 || h.recipes.calls != 0 {
+			t.Errorf("writes %d, recipes calls %d", h.mealie.writes(), h.recipes.calls)
+		}
+	})
+	t.Run("a title replaces the recipe", func(t *testing.T) {
+		h := newHarness(t)
+		h.mealie.on("GET", "/api/households/mealplans/1", "mealplans__get_one", "mealplans__put").
+			on("PUT", "/api/households/mealplans/1", "mealplans__put")
+		res, err := h.svc.UpdateMealPlanEntry(ctx, connect.NewRequest(&mealplanv1.UpdateMealPlanEntryRequest{EntryId: "1", Title: ptr("Takeaway"), Note: ptr("Friday treat")}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := putBody(t, h)
+		if v, has := body["recipeId"]; !has || v != nil || body["title"] != "Takeaway" || body["text"] != "Friday treat" {
+			t.Errorf("PUT body %v", body)
+		}
+		if len(res.Msg.GetChanged()) != 3 {
+			t.Errorf("changed = %q", res.Msg.GetChanged())
+		}
+	})
+	t.Run("a recipe replaces the title, the meal type changes", func(t *testing.T) {
+		h := newHarness(t)
+		h.mealie.on("GET", "/api/households/mealplans/2", "mealplans__put").
+			on("PUT", "/api/households/mealplans/2", "mealplans__get_one")
+		_, err := h.svc.UpdateMealPlanEntry(ctx, connect.NewRequest(&mealplanv1.UpdateMealPlanEntryRequest{EntryId: "2", RecipeSlug: ptr("fixture-pancakes-deluxe"), EntryType: mealplanv1.EntryType_ENTRY_TYPE_DINNER}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := putBody(t, h)
+		if body["recipeId"] != pancakesID || body["title"] != "" || body["entryType"] != "dinner" || body["text"] != "from the fridge" {
+			t.Errorf("PUT body %v", body)
+		}
+	})
+	t.Run("nothing new writes nothing", func(t *testing.T) {
+		h := newHarness(t)
+		h.mealie.on("GET", "/api/households/mealplans/1", "mealplans__get_one")
+		res, err := h.svc.UpdateMealPlanEntry(ctx, connect.NewRequest(&mealplanv1.UpdateMealPlanEntryRequest{EntryId: "1", Date: ptr("2026-11-30"), EntryType: mealplanv1.EntryType_ENTRY_TYPE_DINNER}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h.mealie.writes() != 0 || len(res.Msg.GetChanged()) != 0 || res.Msg.GetEntry().GetRecipeSlug() != "fixture-pancakes-deluxe" {
+			t.Errorf("writes %d, answer %v", h.mealie.writes(), res.Msg)
+		}
+	})
+	t.Run("unknown entry is NotFound, nothing written", func(t *testing.T) {
+		h := newHarness(t)
+		h.mealie.on("GET", "/api/households/mealplans/9999", "mealplans__get_unknown_int")
+		_, err := h.svc.UpdateMealPlanEntry(ctx, connect.NewRequest(&mealplanv1.UpdateMealPlanEntryRequest{EntryId: "9999", Note: ptr("x")}))
+		wantCode(t, err, connect.CodeNotFound, "meal plan entry 9999 not found")
+		if h.mealie.writes() != 0 {
+			t.Fatal("a write was sent")
+		}
+	})
+	for _, c := range []struct {
+		name  string
+		req   *mealplanv1.UpdateMealPlanEntryRequest
+		code  connect.Code
+		parts []string
+	}{
+		{"nothing to change", &mealplanv1.UpdateMealPlanEntryRequest{EntryId: "1"}, connect.CodeInvalidArgument, []string{"date, entry_type, recipe_slug, title or note"}},
+		{"id not an integer", &mealplanv1.UpdateMealPlanEntryRequest{EntryId: "abc", Note: ptr("x")}, connect.CodeInvalidArgument, []string{"integer id"}},
+		{"bad date", &mealplanv1.UpdateMealPlanEntryRequest{EntryId: "1", Date: ptr("Saturday")}, connect.CodeInvalidArgument, []string{"date must be an ISO date"}},
+		{"empty title", &mealplanv1.UpdateMealPlanEntryRequest{EntryId: "1", Title: ptr(" ")}, connect.CodeInvalidArgument, []string{"title is empty"}},
+		{"unknown entry type", &mealplanv1.UpdateMealPlanEntryRequest{EntryId: "1", EntryType: 99}, connect.CodeInvalidArgument, []string{"entry_type"}},
+		{"unknown slug", &mealplanv1.UpdateMealPlanEntryRequest{EntryId: "1", RecipeSlug: ptr("no-such-recipe")}, connect.CodeNotFound, []string{"recipe 'no-such-recipe' not found"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := newHarness(t)
+			_, err := h.svc.UpdateMealPlanEntry(ctx, connect.NewRequest(c.req))
+			wantCode(t, err, c.code, c.parts...)
+			if n := len(h.mealie.requests()); n != 0 {
+				t.Fatalf("%d Mealie requests before refusing", n)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

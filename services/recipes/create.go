@@ -85,6 +85,9 @@ func (s *Service) CreateRecipe(ctx context.Context, req *connect.Request[recipes
 				"recipe '%s' was created but filling it in failed, so a stub '%s' is left on Mealie (update or delete it): %v", slug, slug, errMessage(err)))
 		}
 		out.Name = r.Name
+		if err := s.keepTimeTagsLocked(ctx, slug, r); err != nil {
+			return nil, timeTagsFailed(slug, err)
+		}
 	}
 	return connect.NewResponse(out), nil
 }

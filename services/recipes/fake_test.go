@@ -503,3 +503,10 @@ func (f *fakeMealie) taxDelete(kind string) http.HandlerFunc {
 		writeJSON(w, 400, map[string]any{"detail": "Bad Request"})
 	}
 }
+
+// isSearch reports whether a request is a search of the recipe list, the
+// request an unknown filter must never reach: SearchRecipes asks for A to Z
+// (orderDirection=asc), which the library sweeps (AllRecipes) do not.
+func isSearch(l logged) bool {
+	return l.Method == http.MethodGet && l.Path == "/api/recipes" && strings.Contains(l.Query, "orderDirection=asc")
+}

@@ -54,6 +54,20 @@ func losses(cur *mealie.Recipe, m *recipesv1.UpdateRecipeRequest) []loss {
 			out = append(out, loss{"ingredients", len(lines), k, lines})
 		}
 	}
+	if n := len(m.GetRemoveIngredients()); n > 0 {
+		// line edits that take most of the lines away are guarded as a
+		// whole list would be
+		var lines []string
+		hidden := cur.AmountsHidden()
+		for i := range cur.Ingredients {
+			if l := recipeLine(&cur.Ingredients[i], hidden); l.GetDisplay() != "" || l.GetTitle() != "" {
+				lines = append(lines, strings.TrimSpace(l.GetTitle()+" "+l.GetDisplay()))
+			}
+		}
+		if k := len(cur.Ingredients) - n + len(m.GetAddIngredients()); drops(len(cur.Ingredients), k) {
+			out = append(out, loss{"ingredients", len(cur.Ingredients), k, lines})
+		}
+	}
 	if m.GetSetInstructions() {
 		var lines []string
 		for _, st := range cur.Instructions {
@@ -87,6 +101,7 @@ func losses(cur *mealie.Recipe, m *recipesv1.UpdateRecipeRequest) []loss {
 func confirmation(recipeID string, m *recipesv1.UpdateRecipeRequest) string {
 	bound := &recipesv1.UpdateRecipeRequest{
 		Ingredients: m.GetIngredients(), SetIngredients: m.GetSetIngredients(),
+		ReplaceIngredients: m.GetReplaceIngredients(), RemoveIngredients: m.GetRemoveIngredients(), AddIngredients: m.GetAddIngredients(),
 		Instructions: m.GetInstructions(), SetInstructions: m.GetSetInstructions(),
 		Notes: m.GetNotes(), SetNotes: m.GetSetNotes(),
 	}
@@ -124,7 +139,7 @@ func guardDestructive(cur *mealie.Recipe, slug string, m *recipesv1.UpdateRecipe
 		head += ":"
 	}
 	return connect.NewError(connect.CodeFailedPrecondition, fmt.Errorf(
-		"%s this update would %s of recipe '%s', and Mealie keeps no earlier version to get them back. If the user wants exactly that, send the same update again with confirm=%q; to change single lines, send the whole list with them changed",
+		"%s this update would %s of recipe '%s', and Mealie keeps no earlier version to get them back. If the user wants exactly that, send the same update again with confirm=%q; to change single lines, use replace_ingredients, remove_ingredients or add_ingredients",
 		head, strings.Join(parts, " and "), slug, token))
 }
 

@@ -47,6 +47,9 @@ func (s *Service) ImportRecipeFromURL(ctx context.Context, req *connect.Request[
 	if err != nil {
 		return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("recipe '%s' was imported but reading it back failed: %s", slug, errMessage(err)))
 	}
+	if err := s.keepTimeTagsLocked(ctx, slug, r); err != nil {
+		return nil, timeTagsFailed(slug, err)
+	}
 	return connect.NewResponse(&recipesv1.ImportRecipeFromURLResponse{
 		Slug: slug, Name: r.Name, ScrapeFailed: scrapeFailed(r),
 		IngredientCount: int32(len(r.Ingredients)), InstructionCount: int32(len(r.Instructions)),

@@ -206,7 +206,7 @@ func TestSearchFilterNames(t *testing.T) {
 		in   *recipesv1.SearchRecipesRequest
 		want string
 	}{
-		{&recipesv1.SearchRecipesRequest{Categories: []string{"desert"}}, `no category is called "desert", so nothing was searched; the closest are "Dessert"`},
+		{&recipesv1.SearchRecipesRequest{Categories: []string{"desert"}}, `no category is called "desert" (closest: "Dessert"), so nothing was searched`},
 		{&recipesv1.SearchRecipesRequest{Foods: []string{"dragonfruit"}}, `no food is called "dragonfruit"`},
 		{&recipesv1.SearchRecipesRequest{Foods: []string{"rice", "egg"}, RequireAll: true}, `"rice" covers 2 foods`},
 	} {
@@ -216,7 +216,7 @@ func TestSearchFilterNames(t *testing.T) {
 			t.Errorf("%v: err = %v, want %q", c.in, err, c.want)
 		}
 		for _, l := range f.requests()[n:] {
-			if l.Path == "/api/recipes" {
+			if isSearch(l) {
 				t.Errorf("%v: searched with a filter that found nothing", c.in)
 			}
 		}
@@ -785,8 +785,9 @@ func TestCountingUnitBeforeAKnownFood(t *testing.T) {
 }
 
 // TestSuggestUnparsedRankLast: a recipe of text lines matched by its words
-// comes after every recipe with linked foods, marked unparsed; "pepper"
-// is a staple only as itself, never a poblano.
+// comes after every recipe with linked foods that uses as many of the
+// foods named, marked unparsed; "pepper" is a staple only as itself, never
+// a poblano.
 func TestSuggestUnparsedRankLast(t *testing.T) {
 	s, f := newService(t)
 	thighs, pepper, poblano := f.addFood("chicken thighs", ""), f.addFood("pepper", ""), f.addFood("poblano pepper", "")
@@ -802,16 +803,25 @@ func TestSuggestUnparsedRankLast(t *testing.T) {
 	f.recipes["b-linked"] = map[string]any{"id": "66666666-6666-4666-8666-666666666666", "slug": "b-linked", "name": "B linked",
 		"recipeIngredient": []any{line(thighs, "chicken thighs"), line(pepper, "pepper"), line(poblano, "poblano pepper")}, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
 	f.mu.Unlock()
-	res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{Foods: []string{"chicken thighs", "lime"}, MaxMissingFoods: ptrInt32(1)}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, it := range res.Msg.Items {
-		got = append(got, fmt.Sprintf("%s %v %q", it.GetRecipe().GetSlug(), it.GetUnparsed(), it.GetMissingFoods()))
-	}
-	if want := []string{`b-linked false ["poblano pepper"]`, `a-words true []`}; !slices.Equal(got, want) {
-		t.Errorf("items = %q, want %q", got, want)
+	for _, c := range []struct {
+		foods []string
+		want  []string
+	}{
+		{[]string{"chicken thighs"}, []string{`b-linked false ["poblano pepper"] ["chicken thighs"]`, `a-words true [] ["chicken thighs"]`}},
+		// the recipe using both foods named comes first, text or not
+		{[]string{"chicken thighs", "lime"}, []string{`a-words true [] ["chicken thighs" "lime"]`, `b-linked false ["poblano pepper"] ["chicken thighs"]`}},
+	} {
+		res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{Foods: c.foods, MaxMissingFoods: ptrInt32(1)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, it := range res.Msg.Items {
+			got = append(got, fmt.Sprintf("%s %v %q %q", it.GetRecipe().GetSlug(), it.GetUnparsed(), it.GetMissingFoods(), it.GetUses()))
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: items = %q, want %q", c.foods, got, c.want)
+		}
 	}
 }
 

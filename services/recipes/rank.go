@@ -22,7 +22,7 @@ import (
 // left out; textOnly keeps only recipes with a line matched by text (the
 // ones Mealie's own ranking cannot see). hits maps each folded text name to
 // a few of the lines it matched; scores holds every recipe read, by slug.
-func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]string, staples map[string]bool, textNames []textName, maxMissing, limit int, textOnly bool) ([]*recipesv1.Suggestion, map[string][]string, map[string]score, error) {
+func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]string, staples map[string]bool, textNames []textName, owners map[string][]string, maxMissing, limit int, textOnly bool) ([]*recipesv1.Suggestion, map[string][]string, map[string]score, error) {
 	list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
 	if err != nil {
 		return nil, nil, nil, err
@@ -34,7 +34,7 @@ func (s *Service) rankLocally(ctx context.Context, foods, tools map[string]strin
 		if err != nil {
 			return nil
 		}
-		sg, sc := rankOne(r, foods, tools, staples, textNames, maxMissing, hits)
+		sg, sc := rankOne(r, foods, tools, staples, textNames, owners, maxMissing, hits)
 		scores[r.Slug] = sc
 		if sg != nil && (!textOnly || sc.text > 0) {
 			out = append(out, sg)
@@ -59,19 +59,31 @@ type score struct {
 	// linked counts the recipe's linked lines; a recipe with none is read
 	// by its words alone
 	linked int
+	// uses are the names on hand the recipe uses, as they were named
+	// (see usesOf); named counts those the cook named in the call, which
+	// rank first.
+	uses  []string
+	named int
 }
 
-// sortSuggestions puts recipes with linked foods before unparsed ones
-// (whose missing foods cannot be counted: on the household library, the
-// pantry's suggestions were ten unparsed recipes, none of them makeable),
-// then orders by most covered
-// (see score), then fewest missing foods, then fewer lines matched only
-// by text (a linked food is
-// surer than a word in a line), then fewest missing tools, then name.
+// sortSuggestions orders by how many of the foods the cook named in the
+// call a recipe uses, most first, so a recipe using more of them is never
+// left out while one using fewer is shown (asked for chicken thighs, rice
+// and a lime, a recipe with the thighs and nine other foods was dropped
+// for recipes with none of the three). Then it puts recipes with linked
+// foods before unparsed ones (whose missing foods cannot be counted: on
+// the household library, the pantry's suggestions were ten unparsed
+// recipes, none of them makeable), then orders by most covered (see
+// score), then fewest missing foods, then fewer lines matched only by
+// text (a linked food is surer than a word in a line), then fewest
+// missing tools, then name.
 func sortSuggestions(out []*recipesv1.Suggestion, scores map[string]score) {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		sa, sb := scores[a.GetRecipe().GetSlug()], scores[b.GetRecipe().GetSlug()]
+		if sa.named != sb.named {
+			return sa.named > sb.named
+		}
 		if ua, ub := a.GetUnparsed(), b.GetUnparsed(); ua != ub {
 			return ub // a recipe of text lines says less
 		}
@@ -98,6 +110,11 @@ func sortSuggestions(out []*recipesv1.Suggestion, scores map[string]score) {
 type textName struct {
 	name  string
 	alias bool
+	// owner is the name on hand it reads for: the food given, or the
+	// pantry item an alias belongs to (see usesOf).
+	owner string
+	// pantry marks a name that came from the pantry, not from the cook.
+	pantry bool
 }
 
 func (tn textName) matches(line string) bool {
@@ -123,11 +140,13 @@ func lineText(in *mealie.RecipeIngredient) string {
 
 // rankOne scores one recipe; sg is nil when it does not qualify. A staple
 // (see staples) is neither missing nor covered: it does not make a recipe
-// fit what the cook named.
-func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[string]bool, textNames []textName, maxMissing int, hits map[string][]string) (sg *recipesv1.Suggestion, sc score) {
+// fit what the cook named. owners maps each food id on hand to the names
+// on hand that cover it, for the recipe's uses.
+func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[string]bool, textNames []textName, owners map[string][]string, maxMissing int, hits map[string][]string) (sg *recipesv1.Suggestion, sc score) {
 	sg = &recipesv1.Suggestion{Recipe: &recipesv1.RecipeSummary{Slug: r.Slug, Name: r.Name, Description: str(r.Description)}}
 	seen := map[string]bool{}
 	textSeen := map[string]bool{}
+	used := map[string]bool{}
 	needed := 0
 	for i := range r.Ingredients {
 		in := &r.Ingredients[i]
@@ -138,6 +157,7 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[strin
 			}
 			for _, tn := range textNames {
 				if tn.matches(t) {
+					used[tn.owner] = true
 					needed++
 					k := names.Fold(tn.name)
 					if !textSeen[k] {
@@ -154,6 +174,9 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[strin
 			continue
 		}
 		sc.linked++
+		for _, o := range owners[in.Food.ID] {
+			used[o] = true
+		}
 		if seen[in.Food.ID] || staples[in.Food.ID] {
 			continue
 		}
@@ -182,5 +205,25 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[strin
 		return nil, sc
 	}
 	sg.Unparsed = sc.linked == 0
+	sc.uses, sc.named = usesOf(used, textNames)
+	sg.Uses = sc.uses
 	return sg, sc
+}
+
+// usesOf lists the names on hand a recipe uses, in the order they were
+// given (the textNames list, the foods named first, then the pantry's),
+// and counts those the cook named (the textNames not from the pantry).
+func usesOf(used map[string]bool, textNames []textName) ([]string, int) {
+	var out []string
+	named := 0
+	for _, tn := range textNames {
+		if tn.owner == "" || !used[tn.owner] || slices.Contains(out, tn.owner) {
+			continue
+		}
+		out = append(out, tn.owner)
+		if !tn.pantry {
+			named++
+		}
+	}
+	return out, named
 }

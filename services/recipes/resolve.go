@@ -152,15 +152,15 @@ func uniqueNames(names []string) []string {
 // for tags, categories and tools, ids for foods (foods=<name> is a 500 in
 // Mealie). It never creates. A food name matches every food it covers
 // ("rice" the library's rices: Mealie ORs a filter's values unless
-// requireAll). A name that finds nothing is an InvalidArgument naming it
-// with the closest existing names: Mealie drops an unknown filter and lists
-// every recipe, and answering "no recipes matched" would say no recipe
-// carries a tag that does not exist. resolved records names read other than
-// exactly; byName holds each given name's own keys, in given order.
-func (s *Service) filterKeys(ctx context.Context, res mealie.Resource, field string, given []string, requireAll bool, resolved map[string]*recipesv1.Names) (keys []string, byName [][]string, err error) {
+// requireAll). A name that finds nothing is returned in unknown for the
+// caller to report (see checkUnknown): Mealie drops an unknown filter and
+// lists every recipe, so it is never sent. resolved records names read
+// other than exactly; byName holds each given name's own keys, in given
+// order, nil for an unknown one.
+func (s *Service) filterKeys(ctx context.Context, res mealie.Resource, field string, given []string, requireAll bool, resolved map[string]*recipesv1.Names) (keys []string, byName [][]string, unknown []string, err error) {
 	items, err := s.mealie.Taxonomy(ctx, res)
 	if err != nil {
-		return nil, nil, mealie.ConnectError(err)
+		return nil, nil, nil, mealie.ConnectError(err)
 	}
 	x := indexItems(items)
 	seen := map[string]bool{}
@@ -180,17 +180,19 @@ func (s *Service) filterKeys(ctx context.Context, res mealie.Resource, field str
 		it, _, berr := x.bind(n)
 		switch {
 		case berr != nil && res != mealie.Foods:
-			return nil, nil, invalid("%s: %s", field, berr.Error())
+			return nil, nil, nil, invalid("%s: %s", field, berr.Error())
 		case res == mealie.Foods && !(requireAll && it != nil):
 			found = x.covered(n)
 		case it != nil:
 			found = []*mealie.TaxonomyItem{it}
 		}
 		if res == mealie.Foods && requireAll && it == nil && len(found) > 1 {
-			return nil, nil, invalid("%s: %q covers %d foods (%s) and require_all needs every food given: name the one meant", field, n, len(found), strings.Join(quoted(itemNamesOf(found), 5), ", "))
+			return nil, nil, nil, invalid("%s: %q covers %d foods (%s) and require_all needs every food given: name the one meant", field, n, len(found), strings.Join(quoted(itemNamesOf(found), 5), ", "))
 		}
 		if len(found) == 0 {
-			return nil, nil, unknownFilter(field, n, x.Closest(n, 3))
+			unknown = append(unknown, n)
+			byName = append(byName, nil)
+			continue
 		}
 		var got, own []string
 		for _, f := range found {
@@ -200,19 +202,7 @@ func (s *Service) filterKeys(ctx context.Context, res mealie.Resource, field str
 		byName = append(byName, own)
 		addResolved(resolved, n, got...)
 	}
-	return keys, byName, nil
-}
-
-// unknownFilter is the error for a filter name that names nothing.
-func unknownFilter(field, name string, closest []string) error {
-	noun := strings.TrimSuffix(field, "s")
-	if field == "categories" {
-		noun = "category"
-	}
-	if len(closest) == 0 {
-		return invalid("%s: no %s is called %q and there are none yet, so nothing was searched", field, noun, name)
-	}
-	return invalid("%s: no %s is called %q, so nothing was searched; the closest are %s", field, noun, name, strings.Join(quoted(closest, 3), ", "))
+	return keys, byName, unknown, nil
 }
 
 func itemNamesOf(items []*mealie.TaxonomyItem) []string {

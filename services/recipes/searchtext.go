@@ -19,12 +19,17 @@ import (
 // when each food name (with requireAll) or any of them names a text line
 // or a linked line's note (names.CoversLine: "chicken thighs" in "4
 // boneless, skinless chicken thighs") or is a food the recipe links, and
-// it carries every tag, category and tool filtered on (by slug).
-func (s *Service) textMatches(ctx context.Context, foods []string, linkedIDs [][]string, q mealie.RecipeQuery, limit int) ([]*recipesv1.RecipeSummary, error) {
+// it carries every tag, category and tool filtered on (by slug), and keep
+// (the time and history filters, nil for none) keeps it. hit holds each
+// food name that a recipe's lines or links answered, whether or not the
+// recipe was listed: a name Mealie has no food for is unknown only when no
+// line names it either.
+func (s *Service) textMatches(ctx context.Context, foods []string, linkedIDs [][]string, q mealie.RecipeQuery, limit int, keep keepFunc) ([]*recipesv1.RecipeSummary, map[string]bool, error) {
 	list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	hit := map[string]bool{}
 	linked := make([]map[string]bool, len(foods))
 	for i := range foods {
 		linked[i] = map[string]bool{}
@@ -36,7 +41,7 @@ func (s *Service) textMatches(ctx context.Context, foods []string, linkedIDs [][
 	}
 	var out []*recipesv1.RecipeSummary
 	err = s.details(ctx, list, func(sum *mealie.RecipeSummary, r *mealie.Recipe, err error) error {
-		if err != nil || len(out) >= limit {
+		if err != nil {
 			return nil
 		}
 		if !hasAll(r.Tags, q.Tags) || !hasAll(r.Categories, q.Categories) || !hasAll(r.Tools, q.Tools) {
@@ -62,6 +67,12 @@ func (s *Service) textMatches(ctx context.Context, foods []string, linkedIDs [][
 			case text:
 				byText++
 			}
+			if text {
+				hit[f] = true
+			}
+		}
+		if len(out) >= limit || (keep != nil && keep(sum) != fits) {
+			return nil
 		}
 		// Mealie's filter already lists a recipe a linked food qualifies
 		// (any food, or with requireAll every one).
@@ -71,7 +82,7 @@ func (s *Service) textMatches(ctx context.Context, foods []string, linkedIDs [][
 		}
 		return nil
 	})
-	return out, err
+	return out, hit, err
 }
 
 // hasAll reports whether organizers carry every slug in want.

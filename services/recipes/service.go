@@ -174,6 +174,9 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 	if err := checkText("query", m.GetQuery(), MaxSearchQueryChars); err != nil {
 		return nil, err
 	}
+	if m.MaxTotalMinutes != nil && (m.GetMaxTotalMinutes() < 1 || m.GetMaxTotalMinutes() > MaxTotalMinutes) {
+		return nil, invalid("max_total_minutes must be between 1 and %d, got %d", MaxTotalMinutes, m.GetMaxTotalMinutes())
+	}
 	q := mealie.RecipeQuery{
 		Page:       int(page),
 		PerPage:    int(limit),
@@ -185,11 +188,15 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		// default direction is descending).
 		OrderBy: "name", OrderDirection: "asc",
 	}
-	// Filters resolve names to slugs (foods to ids) and never create; a
-	// name that finds nothing is refused before the search (see
-	// filterKeys), so no filter is ever silently dropped.
+	// Filters resolve names to slugs (foods to ids) and never create. A
+	// name that finds nothing is left out of the search and answered in
+	// unknown with the closest names the library has; a filter whose names
+	// all find nothing, or one of require_all, is refused before the
+	// search (see filterKeys), so no filter is ever silently dropped.
 	resolved := map[string]*recipesv1.Names{}
 	var foodsByName [][]string // each food name's ids, for textMatches
+	var unknownFoods []string
+	var unknown []*recipesv1.UnknownName
 	for _, f := range []struct {
 		res   mealie.Resource
 		field string
@@ -204,27 +211,70 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		if len(uniqueNames(f.names)) == 0 {
 			continue
 		}
-		keys, byName, err := s.filterKeys(ctx, f.res, f.field, f.names, q.RequireAll, resolved)
+		keys, byName, missed, err := s.filterKeys(ctx, f.res, f.field, f.names, q.RequireAll, resolved)
 		if err != nil {
 			return nil, err
 		}
 		*f.dst = keys
 		if f.res == mealie.Foods {
-			foodsByName = byName
+			// An unknown food may still stand in lines of text; it is
+			// unknown only when no line names it either.
+			foodsByName, unknownFoods = byName, missed
+			continue
+		}
+		if len(missed) > 0 {
+			if err := s.checkUnknown(ctx, f.res, f.field, uniqueNames(f.names), missed, q.RequireAll, &unknown); err != nil {
+				return nil, err
+			}
 		}
 	}
+	keep := searchKeep(m)
+	foodNames := uniqueNames(m.GetFoods())
+	// With every food name unknown Mealie's foods filter would be empty
+	// and list every recipe: only lines of text can answer then.
+	textOnly := len(foodNames) > 0 && len(q.Foods) == 0
 	out := &recipesv1.SearchRecipesResponse{Page: page, Limit: limit, Resolved: nilIfEmpty(resolved)}
-	res, err := s.mealie.ListRecipes(ctx, q)
-	if err != nil {
-		return nil, mealie.ConnectError(err)
-	}
-	out.Page, out.Total, out.TotalPages = int32(res.Page), int32(res.Total), int32(res.TotalPages)
 	fields := m.GetFields()
 	if len(fields) == 0 {
 		fields = []string{"slug", "name", "description"}
+		if m.MaxTotalMinutes != nil {
+			// the answer to "under 30 minutes" shows the minutes
+			fields = append(fields, "total_minutes")
+		}
 	}
-	for i := range res.Items {
-		item := summary(&res.Items[i])
+	var listed []mealie.RecipeSummary
+	switch {
+	case textOnly:
+	case keep != nil:
+		// Mealie cannot filter on these: every recipe the other filters
+		// match is read and the page is cut here.
+		all, err := s.listAll(ctx, q)
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		var kept []mealie.RecipeSummary
+		for i := range all {
+			switch keep(&all[i]) {
+			case fits:
+				kept = append(kept, all[i])
+			case noTime:
+				out.NoTime++
+			}
+		}
+		out.Total = int32(len(kept))
+		out.TotalPages = int32((len(kept) + int(limit) - 1) / int(limit))
+		from := min(len(kept), int(page-1)*int(limit))
+		listed = kept[from:min(len(kept), from+int(limit))]
+	default:
+		res, err := s.mealie.ListRecipes(ctx, q)
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		out.Page, out.Total, out.TotalPages = int32(res.Page), int32(res.Total), int32(res.TotalPages)
+		listed = res.Items
+	}
+	for i := range listed {
+		item := summary(&listed[i])
 		project(item, fields, "slug")
 		if cut, ok := cutDescription(item.GetDescription()); ok {
 			item.Description = cut
@@ -232,10 +282,21 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		}
 		out.Items = append(out.Items, item)
 	}
-	if len(q.Foods) > 0 && page == 1 && q.Search == "" && q.Cookbook == "" {
-		more, err := s.textMatches(ctx, uniqueNames(m.GetFoods()), foodsByName, q, int(limit))
+	if len(foodNames) > 0 && page == 1 && q.Search == "" && q.Cookbook == "" {
+		more, hit, err := s.textMatches(ctx, foodNames, foodsByName, q, int(limit), keep)
 		if err != nil {
 			return nil, mealie.ConnectError(err)
+		}
+		var missed []string
+		for _, n := range unknownFoods {
+			if !hit[n] {
+				missed = append(missed, n)
+			}
+		}
+		if len(missed) > 0 {
+			if err := s.checkUnknown(ctx, mealie.Foods, "foods", foodNames, missed, q.RequireAll, &unknown); err != nil {
+				return nil, err
+			}
 		}
 		for _, item := range more {
 			project(item, fields, "slug")
@@ -245,7 +306,14 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 			}
 		}
 		out.TextMatches = more
+	} else if len(unknownFoods) > 0 {
+		// Lines of text are read on a first page without a query or a
+		// cookbook; otherwise an unknown food is only reported.
+		if err := s.checkUnknown(ctx, mealie.Foods, "foods", foodNames, unknownFoods, q.RequireAll, &unknown); err != nil {
+			return nil, err
+		}
 	}
+	out.Unknown = unknown
 	return connect.NewResponse(out), nil
 }
 

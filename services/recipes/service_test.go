@@ -195,16 +195,16 @@ func TestUploadAndMarkMade(t *testing.T) {
 
 // TestSearchUnknownTagIsRefused: Mealie drops an unknown tag filter and
 // lists every recipe, and "no recipes matched" would say no recipe carries
-// a tag that does not exist; the name is refused with the closest ones,
-// before any search.
+// a tag that does not exist; the name is refused, before any search, with
+// the closest names by meaning, never with a tag that only looks alike.
 func TestSearchUnknownTagIsRefused(t *testing.T) {
 	s, f := newService(t)
 	_, err := s.SearchRecipes(context.Background(), req(&recipesv1.SearchRecipesRequest{Tags: []string{"nonexistent"}}))
-	if codeOf(err) != connect.CodeInvalidArgument || !strings.Contains(err.Error(), `no tag is called "nonexistent"`) || !strings.Contains(err.Error(), `"Breakfast"`) {
+	if codeOf(err) != connect.CodeInvalidArgument || !strings.Contains(err.Error(), `no tag is called "nonexistent" and none comes close`) || strings.Contains(err.Error(), `"Breakfast"`) {
 		t.Fatalf("err = %v", err)
 	}
 	for _, l := range f.requests() {
-		if l.Path == "/api/recipes" {
+		if isSearch(l) {
 			t.Errorf("an unknown tag reached Mealie's list, which would drop the filter: %v", l)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/souskitchen/sous/internal/amount"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/services/internal/cooktime"
 	"github.com/souskitchen/sous/services/internal/mealie"
 	"github.com/souskitchen/sous/services/internal/names"
 )
@@ -57,24 +58,36 @@ func orgNames(orgs []mealie.Organizer) []string {
 // summary shapes one item of the recipe list.
 func summary(r *mealie.RecipeSummary) *recipesv1.RecipeSummary {
 	return &recipesv1.RecipeSummary{
-		Slug:        r.Slug,
-		Name:        r.Name,
-		Description: str(r.Description),
-		Id:          r.ID,
-		Tags:        orgNames(r.Tags),
-		Categories:  orgNames(r.Categories),
-		Tools:       orgNames(r.Tools),
-		Rating:      r.Rating,
-		RecipeYield: str(r.RecipeYield),
-		TotalTime:   str(r.TotalTime),
-		PrepTime:    str(r.PrepTime),
-		CookTime:    cookTime(r),
-		SourceUrl:   str(r.OrgURL),
-		DateAdded:   date(r.DateAdded),
-		DateUpdated: updated(r),
-		LastMade:    date(r.LastMade),
-		HasImage:    str(r.Image) != "",
+		Slug:         r.Slug,
+		Name:         r.Name,
+		Description:  str(r.Description),
+		Id:           r.ID,
+		Tags:         orgNames(r.Tags),
+		Categories:   orgNames(r.Categories),
+		Tools:        orgNames(r.Tools),
+		Rating:       r.Rating,
+		RecipeYield:  str(r.RecipeYield),
+		TotalTime:    str(r.TotalTime),
+		PrepTime:     str(r.PrepTime),
+		CookTime:     cookTime(r),
+		SourceUrl:    str(r.OrgURL),
+		DateAdded:    date(r.DateAdded),
+		DateUpdated:  updated(r),
+		LastMade:     date(r.LastMade),
+		HasImage:     str(r.Image) != "",
+		TotalMinutes: totalMinutes(r),
 	}
+}
+
+// totalMinutes is a recipe's time in minutes (see cooktime.Total), nil when
+// none of its times can be read.
+func totalMinutes(r *mealie.RecipeSummary) *int32 {
+	n, ok := cooktime.Total(str(r.TotalTime), str(r.PrepTime), cookTime(r))
+	if !ok {
+		return nil
+	}
+	v := int32(n)
+	return &v
 }
 
 // updated is the day a recipe last changed: Mealie's dateUpdated, which

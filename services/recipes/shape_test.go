@@ -162,7 +162,7 @@ func TestRankOne(t *testing.T) {
 		{"flour only, one missing allowed", map[string]string{flour: "flour"}, 1, true, nil},
 	}
 	for _, tc := range tests {
-		sg, _ := rankOne(&r, tc.foods, map[string]string{}, nil, nil, tc.maxMissing, map[string][]string{})
+		sg, _ := rankOne(&r, tc.foods, map[string]string{}, nil, nil, nil, tc.maxMissing, map[string][]string{})
 		if (sg == nil) != tc.wantNil {
 			t.Errorf("%s: got %v", tc.name, sg)
 			continue

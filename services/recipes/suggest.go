@@ -105,8 +105,17 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 	// against those.
 	var textNames []textName
 	var unknown []string
-	for _, n := range uniqueNames(m.GetFoods()) {
-		textNames = append(textNames, textName{name: n})
+	// owners maps each food id on hand to the names on hand covering it,
+	// so each suggestion says which of them it uses.
+	owners := map[string][]string{}
+	own := func(id, name string) {
+		if !slices.Contains(owners[id], name) {
+			owners[id] = append(owners[id], name)
+		}
+	}
+	named := uniqueNames(m.GetFoods())
+	for _, n := range named {
+		textNames = append(textNames, textName{name: n, owner: n})
 		found := fx.covered(n)
 		if len(found) == 0 {
 			unknown = append(unknown, n)
@@ -114,6 +123,7 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 		}
 		for _, it := range found {
 			addFood(it)
+			own(it.ID, n)
 		}
 		addResolved(resolved, n, itemNamesOf(found)...)
 	}
@@ -133,7 +143,7 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 					continue
 				}
 				alias := i > 0
-				textNames = append(textNames, textName{name: n, alias: alias})
+				textNames = append(textNames, textName{name: n, alias: alias, owner: pi.GetName(), pantry: true})
 				matched := fx.covered(n)
 				if alias {
 					matched = fx.same(n)
@@ -154,6 +164,7 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 			}
 			for _, it := range found {
 				addFood(it)
+				own(it.ID, pi.GetName())
 			}
 			addResolved(resolved, pi.GetName(), itemNamesOf(found)...)
 		}
@@ -179,17 +190,27 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 	tx := indexItems(tools)
 	toolIDs := map[string]string{}
 	var toolOrder []string
-	for _, n := range uniqueNames(m.GetTools()) {
+	var unknownTools []string
+	toolNames := uniqueNames(m.GetTools())
+	for _, n := range toolNames {
 		if it, _, _ := tx.bind(n); it != nil {
 			if _, ok := toolIDs[it.ID]; !ok {
 				toolIDs[it.ID] = it.Name
 				toolOrder = append(toolOrder, it.ID)
 			}
 			addResolved(resolved, n, it.Name)
+		} else {
+			unknownTools = append(unknownTools, n)
 		}
 	}
-	finish := func(items []*recipesv1.Suggestion, textHits map[string][]string) *connect.Response[recipesv1.SuggestRecipesResponse] {
+	// finish answers with items, and with each name nothing knows: a food
+	// no Mealie food covers and no line names, a tool Mealie does not
+	// have, each with the library's closest names (closestNames). When no
+	// name given is known and the pantry adds none, nothing could be
+	// suggested from them: the call is refused, naming them all.
+	finish := func(items []*recipesv1.Suggestion, textHits map[string][]string) (*connect.Response[recipesv1.SuggestRecipesResponse], error) {
 		out.Items = items
+		var gone []*recipesv1.UnknownName
 		for _, n := range unknown {
 			if hits := textHits[names.Fold(n)]; len(hits) > 0 {
 				// not a Mealie food, but recipe lines name it
@@ -197,12 +218,35 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 				continue
 			}
 			out.UnknownFoods = append(out.UnknownFoods, n)
+			gone = append(gone, &recipesv1.UnknownName{Field: "foods", Name: n})
 		}
+		for _, n := range unknownTools {
+			gone = append(gone, &recipesv1.UnknownName{Field: "tools", Name: n})
+		}
+		for _, u := range gone {
+			res := mealie.Foods
+			if u.Field == "tools" {
+				res = mealie.Tools
+			}
+			c, err := s.closestNames(ctx, res, u.Name)
+			if err != nil {
+				return nil, mealie.ConnectError(err)
+			}
+			u.Closest = c
+		}
+		if len(gone) > 0 && len(gone) == len(named)+len(toolNames) && !m.GetFromPantry() {
+			var parts []string
+			for _, u := range gone {
+				parts = append(parts, unknownPhrase(u.Field, u.Name, u.Closest))
+			}
+			return nil, invalid("%s, so nothing could be suggested; name what you have as the library does", strings.Join(parts, "; "))
+		}
+		out.Unknown = gone
 		out.Resolved = nilIfEmpty(resolved)
-		return connect.NewResponse(out)
+		return connect.NewResponse(out), nil
 	}
 	if len(foodIDs)+len(toolIDs)+len(textNames) == 0 {
-		return finish(nil, nil), nil
+		return finish(nil, nil)
 	}
 	if !s.noSuggestions.Load() && len(foodIDs)+len(toolIDs) > 0 {
 		got, err := s.mealie.SuggestRecipes(ctx, mealie.SuggestionQuery{
@@ -214,30 +258,32 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 			for i := range got {
 				items = append(items, remoteSuggestion(&got[i]))
 			}
-			// Mealie ranks by linked foods only; recipes whose lines
-			// are text are read here and merged in.
-			text, hits, scores, err := s.rankLocally(ctx, foodIDs, toolIDs, staples, textNames, maxMissing, limit, true)
+			// Mealie ranks by linked foods only, and within its limit by
+			// fewest missing: every recipe is read here too (recipes whose
+			// lines are text, and those Mealie's limit left out although
+			// they use more of the foods named) and merged in.
+			local, hits, scores, err := s.rankLocally(ctx, foodIDs, toolIDs, staples, textNames, owners, maxMissing, limit, false)
 			if err != nil {
 				return nil, mealie.ConnectError(err)
 			}
 			if len(foodIDs)+len(textNames) > 0 {
 				items = usingNamed(items, scores)
 			}
-			return finish(mergeSuggestions(items, text, scores, limit), hits), nil
+			return finish(mergeSuggestions(items, local, scores, limit), hits)
 		case mealie.StatusOf(err) == http.StatusNotFound:
 			s.noSuggestions.Store(true)
 		default:
 			return nil, mealie.ConnectError(err)
 		}
 	}
-	items, hits, _, err := s.rankLocally(ctx, foodIDs, toolIDs, staples, textNames, maxMissing, limit, false)
+	items, hits, _, err := s.rankLocally(ctx, foodIDs, toolIDs, staples, textNames, owners, maxMissing, limit, false)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
 	if s.noSuggestions.Load() {
 		out.Note = localNote
 	}
-	return finish(items, hits), nil
+	return finish(items, hits)
 }
 
 // mergeSuggestions adds the text-matched suggestions to Mealie's, keeping
@@ -256,6 +302,11 @@ func mergeSuggestions(remote, text []*recipesv1.Suggestion, scores map[string]sc
 			}
 			seen[sg.GetRecipe().GetSlug()] = true
 			out = append(out, sg)
+		}
+	}
+	for _, sg := range out {
+		if sc, ok := scores[sg.GetRecipe().GetSlug()]; ok {
+			sg.Uses = sc.uses
 		}
 	}
 	sortSuggestions(out, scores)

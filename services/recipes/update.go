@@ -85,6 +85,9 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	if err := checkContent(m, true); err != nil {
 		return nil, err
 	}
+	if err := checkLineEdits(m); err != nil {
+		return nil, err
+	}
 	unlock, err := s.lockRecipes(ctx, slug)
 	if err != nil {
 		return nil, err
@@ -109,14 +112,21 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	}
 	patch := updatePatch(m)
 	ir := &ingredientResult{}
-	if m.GetSetIngredients() {
+	var edits *lineEdits
+	switch {
+	case m.GetSetIngredients():
 		if ir, err = s.buildIngredients(ctx, m.GetIngredients()); err != nil {
 			return nil, err
 		}
 		patch.Ingredients = ir.lines
-		if st := showAmounts(cur); st != nil && structured(ir.lines) {
-			patch.Settings = st
+	case hasLineEdits(m):
+		if edits, err = s.editLines(ctx, cur, m); err != nil {
+			return nil, err
 		}
+		ir, patch.Ingredients = edits.ir, edits.lines
+	}
+	if st := showAmounts(cur); st != nil && structured(ir.lines) {
+		patch.Settings = st
 	}
 	if settings != nil {
 		// Asked for outright, so it wins over showAmounts above.
@@ -135,8 +145,15 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	rename := m.Name != nil && strings.TrimSpace(m.GetName()) != cur.Name
 	if !rename {
 		if !patch.IsZero() {
-			if _, err := s.mealie.PatchRecipe(ctx, slug, patch); err != nil {
+			r, err := s.mealie.PatchRecipe(ctx, slug, patch)
+			if err != nil {
 				return nil, s.withCreated(err, set)
+			}
+			if edits != nil {
+				out.LineEdits = edits.report(r, m)
+			}
+			if err := s.keepTimeTags(ctx, slug, r); err != nil {
+				return nil, timeTagsFailed(slug, err)
 			}
 		}
 		return s.rate(ctx, out, m.Rating, !patch.IsZero())
@@ -145,6 +162,9 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	r, err := s.mealie.RenameRecipe(ctx, slug, cur, patch, name)
 	if err != nil {
 		return nil, s.withCreated(err, set)
+	}
+	if edits != nil {
+		out.LineEdits = edits.report(r, m)
 	}
 	// Mealie answers with the slug it stored; when it did not move although
 	// the name's slug differs, the rename failed as on 2.0's PATCH path.
@@ -161,6 +181,9 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 		out.RenamedFrom = slug
 	}
 	out.Slug = newSlug
+	if err := s.keepTimeTags(ctx, newSlug, nil); err != nil {
+		return nil, timeTagsFailed(newSlug, err)
+	}
 	return s.rate(ctx, out, m.Rating, true)
 }
 

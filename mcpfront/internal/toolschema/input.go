@@ -31,6 +31,8 @@ type hidden struct {
 	// capped makes the node's maximum a cap applied with a note ("limit
 	// 500 capped at 100") rather than a refusal.
 	capped bool
+	// maxItems bounds a list's length.
+	maxItems *int
 }
 
 // Options are what every tool's input shares.

@@ -36,6 +36,7 @@ func TestForRefusesWhatIsNotChecked(t *testing.T) {
 		{"an enum of numbers", func(p *Param) { p.Enum = []any{1, 2} }, "code", "not text"},
 		{"a capped number without a maximum", func(p *Param) { p.rules().capped = true }, "limit", "capped without a maximum"},
 		{"a hidden length on a number", GuardLen(3), "limit", "hidden length"},
+		{"a hidden count on a string", GuardCount(3), "name", "hidden count"},
 		{"two anyOf branches of one type", func(p *Param) {
 			p.Items = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "string"}, {Type: "string"}}}
 		}, "tags", "distinct JSON types"},
@@ -71,6 +72,7 @@ func TestCheck(t *testing.T) {
 		"code":  func(p *Param) { p.Pattern = `^[A-Z]{3}$` },
 		"day":   Date,
 		"limit": Capped(1, 10, 3),
+		"tags":  GuardCount(2),
 	}, Options{MaxText: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +90,7 @@ func TestCheck(t *testing.T) {
 		{"a hidden maximum length", `{"name":"abcdef"}`, "name is 6 characters long; at most 5 are accepted", ""},
 		{"a hidden minimum length", `{"name":""}`, "name is empty; give a value", ""},
 		{"the shared text cap", `{"name":"ab","tags":["abcde"]}`, "tags[0] is 5 characters long; at most 4 are accepted", ""},
+		{"a hidden count", `{"name":"ab","tags":["a","b","c"]}`, "tags has 3 items; at most 2 are accepted in one call", ""},
 		{"a capped limit", `{"name":"ab","limit":50}`, `{"limit":10,"name":"ab"}`, "limit 50 capped at 10"},
 		{"a null argument is omitted", `{"name":"ab","limit":null,"flag":null}`, `{"limit":3,"name":"ab"}`, ""},
 		{"a null list item is refused", `{"name":"ab","tags":["a",null]}`, `tags[1] is null; give "text"`, ""},
@@ -143,7 +146,7 @@ func TestDecodeNulls(t *testing.T) {
 // checked but not shown, and a date shows as format "date" with no
 // pattern.
 func TestPublishedSchemaHidesGuards(t *testing.T) {
-	in, err := For[args]("t", Props{"name": Both(NonEmpty, GuardLen(5)), "day": Date, "limit": Capped(1, 10, 3)}, Options{MaxText: 4})
+	in, err := For[args]("t", Props{"name": Both(NonEmpty, GuardLen(5)), "day": Date, "limit": Capped(1, 10, 3), "tags": GuardCount(2)}, Options{MaxText: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +154,7 @@ func TestPublishedSchemaHidesGuards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, leak := range []string{"minLength", "maxLength", "pattern", "x-"} {
+	for _, leak := range []string{"minLength", "maxLength", "maxItems", "pattern", "x-"} {
 		if strings.Contains(string(raw), leak) {
 			t.Errorf("published schema shows %s: %s", leak, raw)
 		}

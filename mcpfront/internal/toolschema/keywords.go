@@ -96,6 +96,9 @@ func (in *Input) compileNode(path string, s *jsonschema.Schema) error {
 		if (h.minLength != nil || h.maxLength != nil) && typ != "string" {
 			return fmt.Errorf("%s: a hidden length on a %q", path, typ)
 		}
+		if h.maxItems != nil && typ != "array" {
+			return fmt.Errorf("%s: a hidden count on a %q", path, typ)
+		}
 		if h.capped && s.Maximum == nil {
 			return fmt.Errorf("%s: capped without a maximum", path)
 		}

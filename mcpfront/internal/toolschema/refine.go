@@ -73,6 +73,14 @@ func GuardItems(n int) Refine {
 // name is refused with a sentence naming it.
 func NonEmpty(p *Param) { p.rules().minLength = ptr(1) }
 
+// GuardCount caps a list's length without showing it: a count past which
+// a list is a runaway, not a request (no model sends 51 tags to one
+// search), checked with the same refusal as a published maxItems; every
+// session would pay for the number.
+func GuardCount(n int) Refine {
+	return func(p *Param) { p.rules().maxItems = ptr(n) }
+}
+
 // MaxItems caps a list's length.
 func MaxItems(n int) Refine {
 	return func(p *Param) { p.MaxItems = ptr(n) }

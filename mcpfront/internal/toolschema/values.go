@@ -87,8 +87,12 @@ func (c *checker) array(path string, s *jsonschema.Schema, v any) (any, error) {
 	if s.MinItems != nil && len(list) < *s.MinItems {
 		return nil, fmt.Errorf("%s is empty; give at least %d", path, *s.MinItems)
 	}
-	if s.MaxItems != nil && len(list) > *s.MaxItems {
-		return nil, fmt.Errorf("%s has %d items; at most %d are accepted in one call", path, len(list), *s.MaxItems)
+	maxItems := s.MaxItems
+	if h := c.in.hidden[s]; maxItems == nil && h != nil {
+		maxItems = h.maxItems
+	}
+	if maxItems != nil && len(list) > *maxItems {
+		return nil, fmt.Errorf("%s has %d items; at most %d are accepted in one call", path, len(list), *maxItems)
 	}
 	if s.Items == nil {
 		return list, nil

@@ -31,6 +31,27 @@ type MealPlanEntry struct {
 	Text      string         `json:"text"`
 	RecipeID  *string        `json:"recipeId"`
 	Recipe    *RecipeSummary `json:"recipe"`
+	// GroupID and UserID are the group and the user the entry belongs
+	// to; an update must send them back (UpdatePlanEntry in every
+	// version's openapi.json).
+	GroupID string `json:"groupId"`
+	UserID  string `json:"userId"`
+}
+
+// MealPlanUpdate is the body of PUT /api/households/mealplans/{id}: the
+// entry whole, its id, group and user included, or Mealie answers 422
+// (services/mealplan/testdata/mealplans__put_partial_422.json). RecipeID
+// is null for a title-only entry: it is sent either way, so a recipe is
+// cleared by sending none.
+type MealPlanUpdate struct {
+	ID        int     `json:"id"`
+	GroupID   string  `json:"groupId"`
+	UserID    string  `json:"userId"`
+	Date      string  `json:"date"`
+	EntryType string  `json:"entryType"`
+	Title     string  `json:"title"`
+	Text      string  `json:"text"`
+	RecipeID  *string `json:"recipeId"`
 }
 
 // MealPlanCreate is the body of POST /api/households/mealplans. Mealie needs
@@ -82,6 +103,17 @@ func (c *Client) CreateMealPlan(ctx context.Context, in MealPlanCreate) (*MealPl
 	var e MealPlanEntry
 	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/households/mealplans", Body: in, Resource: "meal plan",
 		Subject: "the meal plan entry"}, &e); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// UpdateMealPlan writes one entry whole and returns it as Mealie answers
+// (TestMealPlanUpdate in integration/contract).
+func (c *Client) UpdateMealPlan(ctx context.Context, in MealPlanUpdate) (*MealPlanEntry, error) {
+	var e MealPlanEntry
+	if err := c.Do(ctx, Request{Method: http.MethodPut, Path: "/api/households/mealplans/" + strconv.Itoa(in.ID), Body: in,
+		Resource: fmt.Sprintf("meal plan entry %d", in.ID), Subject: fmt.Sprintf("the meal plan entry %d", in.ID)}, &e); err != nil {
 		return nil, err
 	}
 	return &e, nil

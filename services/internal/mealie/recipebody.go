@@ -29,6 +29,56 @@ type IngredientLine struct {
 	Title        string         `json:"title,omitempty"`
 	OriginalText string         `json:"originalText,omitempty"`
 	Display      string         `json:"display"`
+	// raw is set on a KeptLine: the line as Mealie sent it.
+	raw json.RawMessage
+}
+
+// KeptLine is a line of a write that goes back to Mealie exactly as
+// GetRecipe read it: every field of it, the ones sous does not read
+// included (isFood, disableAmount, the food's and unit's whole objects, a
+// 3.x sub-recipe), so an edit of one line leaves the others as Mealie
+// stores them (TestLineEditsKeepTheOtherLines in services/recipes).
+func KeptLine(raw json.RawMessage) IngredientLine { return IngredientLine{raw: raw} }
+
+// KeptLineTitled is KeptLine with its section title set: the heading of a
+// section whose first line was removed moves down to the next one.
+func KeptLineTitled(raw json.RawMessage, title string) IngredientLine {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return KeptLine(raw)
+	}
+	t, _ := json.Marshal(title)
+	m["title"] = t
+	b, err := json.Marshal(m)
+	if err != nil {
+		return KeptLine(raw)
+	}
+	return KeptLine(b)
+}
+
+// MarshalJSON writes a kept line as it was read, any other line from its
+// fields.
+func (l IngredientLine) MarshalJSON() ([]byte, error) {
+	if l.raw != nil {
+		return l.raw, nil
+	}
+	type fields IngredientLine
+	return json.Marshal(fields(l))
+}
+
+// IngredientsRaw are the recipe's ingredient lines as Mealie sent them, one
+// JSON object each, in order; nil for a recipe not read by GetRecipe.
+func (r *Recipe) IngredientsRaw() ([]json.RawMessage, error) {
+	if r.body == nil {
+		return nil, errors.New("the recipe was not read whole")
+	}
+	var b struct {
+		Ingredients []json.RawMessage `json:"recipeIngredient"`
+	}
+	if err := json.Unmarshal(r.body, &b); err != nil {
+		return nil, err
+	}
+	return b.Ingredients, nil
 }
 
 // Structured reports whether the line carries a quantity, unit or food,

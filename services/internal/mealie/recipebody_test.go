@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -182,4 +183,32 @@ func TestTaxonomyChangeBody(t *testing.T) {
 	if _, ok := cur.Raw["createdAt"]; !ok {
 		t.Error("the row as read lost a key")
 	}
+}
+
+// A kept line goes back byte for byte as Mealie sent it, every field sous
+// does not read included; a retitled one changes its title alone.
+func TestKeptLineMarshalsAsRead(t *testing.T) {
+	raw := json.RawMessage(`{"quantity":1.5,"unit":{"id":"u1","name":"cup","abbreviation":"c"},"food":{"id":"f1","name":"rice","labelId":null},"note":"","isFood":true,"disableAmount":false,"display":"1½ cups rice","title":null,"originalText":null,"referenceId":"r1"}`)
+	b, err := json.Marshal(KeptLine(raw))
+	if err != nil || string(b) != string(raw) {
+		t.Fatalf("kept line = %s, %v", b, err)
+	}
+	var got map[string]any
+	b, _ = json.Marshal(KeptLineTitled(raw, "For the rice"))
+	_ = json.Unmarshal(b, &got)
+	var want map[string]any
+	_ = json.Unmarshal(raw, &want)
+	want["title"] = "For the rice"
+	if gb, wb := mustMarshal(got), mustMarshal(want); gb != wb {
+		t.Errorf("retitled line = %s, want %s", gb, wb)
+	}
+	// a line sous builds still marshals from its fields
+	if b, _ := json.Marshal(IngredientLine{ReferenceID: "r2", Note: "salt"}); !strings.Contains(string(b), `"note":"salt"`) {
+		t.Errorf("built line = %s", b)
+	}
+}
+
+func mustMarshal(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

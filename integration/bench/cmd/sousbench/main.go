@@ -1,7 +1,7 @@
 // Command sousbench measures every figure of docs/benchmarks.md in one run
 // and rewrites that page's results block.
 //
-//	sousbench [-sous bin/sous] [-doc docs/benchmarks.md] [-only catalog,hop] [-timeout 9m] [-panic=false]
+//	sousbench [-sous bin/sous] [-before old/sous] [-doc docs/benchmarks.md] [-only catalog,hop] [-timeout 9m] [-panic=false]
 //
 // Without -sous it builds the sous binary into a temporary directory. It
 // runs from anywhere inside the repository. With -only it prints the
@@ -41,6 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sousbench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	sousBin := fs.String("sous", "", "sous binary to measure (default: build one)")
+	beforeBin := fs.String("before", "", "a sous binary from before the edit tools, for the before runs of the household's edit asks (default: this build)")
 	doc := fs.String("doc", "docs/benchmarks.md", "document whose results block to rewrite, relative to the repository root")
 	only := fs.String("only", "", "comma-separated figures to run ("+strings.Join(bench.FigureNames, ", ")+"); the document is then left alone")
 	timeout := fs.Duration("timeout", defaultTimeout, "bound on the whole run")
@@ -100,8 +101,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "sousbench:", err)
 		return 1
 	}
+	if *beforeBin != "" {
+		if *beforeBin, err = filepath.Abs(*beforeBin); err != nil {
+			fmt.Fprintln(stderr, "sousbench:", err)
+			return 1
+		}
+	}
 	h := &bench.Harness{
-		Bin: bin, PanicBin: panicBin, Root: root, Work: childDir, Log: stderr,
+		Bin: bin, BeforeBin: *beforeBin, PanicBin: panicBin, Root: root, Work: childDir, Log: stderr,
 		Tok: &bench.Tokenizer{Dir: filepath.Join(root, "integration", "bench", "tokenizer")},
 	}
 	if *only != "" {

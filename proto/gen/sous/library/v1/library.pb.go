@@ -292,9 +292,12 @@ type Cookbook struct {
 	// True when the cookbook is visible without logging in.
 	Public bool `protobuf:"varint,6,opt,name=public,proto3" json:"public,omitempty"`
 	// Order among the household's cookbooks, from 1.
-	Position      int32 `protobuf:"varint,7,opt,name=position,proto3" json:"position,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Position int32 `protobuf:"varint,7,opt,name=position,proto3" json:"position,omitempty"`
+	// The time bound of a cookbook by time (read from its filter's sous
+	// time tag); unset for any other cookbook.
+	MaxTotalMinutes *int32 `protobuf:"varint,8,opt,name=max_total_minutes,json=maxTotalMinutes,proto3,oneof" json:"max_total_minutes,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *Cookbook) Reset() {
@@ -372,6 +375,13 @@ func (x *Cookbook) GetPublic() bool {
 func (x *Cookbook) GetPosition() int32 {
 	if x != nil {
 		return x.Position
+	}
+	return 0
+}
+
+func (x *Cookbook) GetMaxTotalMinutes() int32 {
+	if x != nil && x.MaxTotalMinutes != nil {
+		return *x.MaxTotalMinutes
 	}
 	return 0
 }
@@ -631,9 +641,14 @@ type CreateCookbookRequest struct {
 	// (Mealie PR #5162). At most 2000 characters.
 	QueryFilter string `protobuf:"bytes,7,opt,name=query_filter,json=queryFilter,proto3" json:"query_filter,omitempty"`
 	// Visible without logging in.
-	Public        bool `protobuf:"varint,8,opt,name=public,proto3" json:"public,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Public bool `protobuf:"varint,8,opt,name=public,proto3" json:"public,omitempty"`
+	// Only recipes of at most this many minutes in all, 1 to 10080; ANDed
+	// with the rest of the filter. Mealie cannot compare its text times, so
+	// the cookbook filters on a tag the recipes service keeps true
+	// (KeepTimeTag in sous.recipes.v1); time says how.
+	MaxTotalMinutes *int32 `protobuf:"varint,9,opt,name=max_total_minutes,json=maxTotalMinutes,proto3,oneof" json:"max_total_minutes,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *CreateCookbookRequest) Reset() {
@@ -722,11 +737,20 @@ func (x *CreateCookbookRequest) GetPublic() bool {
 	return false
 }
 
+func (x *CreateCookbookRequest) GetMaxTotalMinutes() int32 {
+	if x != nil && x.MaxTotalMinutes != nil {
+		return *x.MaxTotalMinutes
+	}
+	return 0
+}
+
 // CreateCookbookResponse returns the cookbook as stored.
 type CreateCookbookResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The new cookbook, with its id and slug.
-	Cookbook      *Cookbook `protobuf:"bytes,1,opt,name=cookbook,proto3" json:"cookbook,omitempty"`
+	Cookbook *Cookbook `protobuf:"bytes,1,opt,name=cookbook,proto3" json:"cookbook,omitempty"`
+	// How a cookbook by time is kept true; unset without max_total_minutes.
+	Time          *TimeKeeping `protobuf:"bytes,2,opt,name=time,proto3" json:"time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -768,6 +792,89 @@ func (x *CreateCookbookResponse) GetCookbook() *Cookbook {
 	return nil
 }
 
+func (x *CreateCookbookResponse) GetTime() *TimeKeeping {
+	if x != nil {
+		return x.Time
+	}
+	return nil
+}
+
+// TimeKeeping is how a cookbook by time stays true, and what it cannot
+// see.
+type TimeKeeping struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tag sous owns and the cookbook filters on, such as "30 min or less
+	// (sous)".
+	Tag string `protobuf:"bytes,1,opt,name=tag,proto3" json:"tag,omitempty"`
+	// Recipes of the library that fit now and carry the tag.
+	Recipes int32 `protobuf:"varint,2,opt,name=recipes,proto3" json:"recipes,omitempty"`
+	// Recipes with no time sous can read: never in the cookbook.
+	NoTime int32 `protobuf:"varint,3,opt,name=no_time,json=noTime,proto3" json:"no_time,omitempty"`
+	// How the tag is kept in step and what the cookbook cannot see, in
+	// sentences.
+	Note          string `protobuf:"bytes,4,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TimeKeeping) Reset() {
+	*x = TimeKeeping{}
+	mi := &file_sous_library_v1_library_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TimeKeeping) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TimeKeeping) ProtoMessage() {}
+
+func (x *TimeKeeping) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_library_v1_library_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TimeKeeping.ProtoReflect.Descriptor instead.
+func (*TimeKeeping) Descriptor() ([]byte, []int) {
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *TimeKeeping) GetTag() string {
+	if x != nil {
+		return x.Tag
+	}
+	return ""
+}
+
+func (x *TimeKeeping) GetRecipes() int32 {
+	if x != nil {
+		return x.Recipes
+	}
+	return 0
+}
+
+func (x *TimeKeeping) GetNoTime() int32 {
+	if x != nil {
+		return x.NoTime
+	}
+	return 0
+}
+
+func (x *TimeKeeping) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
 // UpdateCookbookRequest changes a cookbook. Unset fields keep their current
 // values; setting any of tags, categories, tools, require_all or
 // query_filter rebuilds the whole filter from the fields given.
@@ -794,14 +901,18 @@ type UpdateCookbookRequest struct {
 	// Visible without logging in.
 	Public *bool `protobuf:"varint,9,opt,name=public,proto3,oneof" json:"public,omitempty"`
 	// New position among the household's cookbooks, 1 to 1000.
-	Position      *int32 `protobuf:"varint,10,opt,name=position,proto3,oneof" json:"position,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Position *int32 `protobuf:"varint,10,opt,name=position,proto3,oneof" json:"position,omitempty"`
+	// Only recipes of at most this many minutes, 1 to 10080, as in
+	// CreateCookbookRequest; 0 drops the time condition. Unset keeps it,
+	// and the tag is read again from the library either way.
+	MaxTotalMinutes *int32 `protobuf:"varint,11,opt,name=max_total_minutes,json=maxTotalMinutes,proto3,oneof" json:"max_total_minutes,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *UpdateCookbookRequest) Reset() {
 	*x = UpdateCookbookRequest{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[9]
+	mi := &file_sous_library_v1_library_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -813,7 +924,7 @@ func (x *UpdateCookbookRequest) String() string {
 func (*UpdateCookbookRequest) ProtoMessage() {}
 
 func (x *UpdateCookbookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[9]
+	mi := &file_sous_library_v1_library_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -826,7 +937,7 @@ func (x *UpdateCookbookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateCookbookRequest.ProtoReflect.Descriptor instead.
 func (*UpdateCookbookRequest) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{9}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *UpdateCookbookRequest) GetCookbookId() string {
@@ -899,18 +1010,28 @@ func (x *UpdateCookbookRequest) GetPosition() int32 {
 	return 0
 }
 
+func (x *UpdateCookbookRequest) GetMaxTotalMinutes() int32 {
+	if x != nil && x.MaxTotalMinutes != nil {
+		return *x.MaxTotalMinutes
+	}
+	return 0
+}
+
 // UpdateCookbookResponse returns the cookbook as stored.
 type UpdateCookbookResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The cookbook after the update; its id is unchanged.
-	Cookbook      *Cookbook `protobuf:"bytes,1,opt,name=cookbook,proto3" json:"cookbook,omitempty"`
+	Cookbook *Cookbook `protobuf:"bytes,1,opt,name=cookbook,proto3" json:"cookbook,omitempty"`
+	// How a cookbook by time is kept true; unset when it has no time
+	// condition.
+	Time          *TimeKeeping `protobuf:"bytes,2,opt,name=time,proto3" json:"time,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateCookbookResponse) Reset() {
 	*x = UpdateCookbookResponse{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[10]
+	mi := &file_sous_library_v1_library_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -922,7 +1043,7 @@ func (x *UpdateCookbookResponse) String() string {
 func (*UpdateCookbookResponse) ProtoMessage() {}
 
 func (x *UpdateCookbookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[10]
+	mi := &file_sous_library_v1_library_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -935,12 +1056,19 @@ func (x *UpdateCookbookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateCookbookResponse.ProtoReflect.Descriptor instead.
 func (*UpdateCookbookResponse) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{10}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *UpdateCookbookResponse) GetCookbook() *Cookbook {
 	if x != nil {
 		return x.Cookbook
+	}
+	return nil
+}
+
+func (x *UpdateCookbookResponse) GetTime() *TimeKeeping {
+	if x != nil {
+		return x.Time
 	}
 	return nil
 }
@@ -956,7 +1084,7 @@ type DeleteCookbookRequest struct {
 
 func (x *DeleteCookbookRequest) Reset() {
 	*x = DeleteCookbookRequest{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[11]
+	mi := &file_sous_library_v1_library_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -968,7 +1096,7 @@ func (x *DeleteCookbookRequest) String() string {
 func (*DeleteCookbookRequest) ProtoMessage() {}
 
 func (x *DeleteCookbookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[11]
+	mi := &file_sous_library_v1_library_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -981,7 +1109,7 @@ func (x *DeleteCookbookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteCookbookRequest.ProtoReflect.Descriptor instead.
 func (*DeleteCookbookRequest) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{11}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *DeleteCookbookRequest) GetCookbookId() string {
@@ -1002,7 +1130,7 @@ type DeleteCookbookResponse struct {
 
 func (x *DeleteCookbookResponse) Reset() {
 	*x = DeleteCookbookResponse{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[12]
+	mi := &file_sous_library_v1_library_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1014,7 +1142,7 @@ func (x *DeleteCookbookResponse) String() string {
 func (*DeleteCookbookResponse) ProtoMessage() {}
 
 func (x *DeleteCookbookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[12]
+	mi := &file_sous_library_v1_library_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1027,7 +1155,7 @@ func (x *DeleteCookbookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteCookbookResponse.ProtoReflect.Descriptor instead.
 func (*DeleteCookbookResponse) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{12}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *DeleteCookbookResponse) GetCookbook() *Cookbook {
@@ -1053,7 +1181,7 @@ type ReportProgress struct {
 
 func (x *ReportProgress) Reset() {
 	*x = ReportProgress{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[13]
+	mi := &file_sous_library_v1_library_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1065,7 +1193,7 @@ func (x *ReportProgress) String() string {
 func (*ReportProgress) ProtoMessage() {}
 
 func (x *ReportProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[13]
+	mi := &file_sous_library_v1_library_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1078,7 +1206,7 @@ func (x *ReportProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportProgress.ProtoReflect.Descriptor instead.
 func (*ReportProgress) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{13}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ReportProgress) GetScanned() int32 {
@@ -1115,7 +1243,7 @@ type UnreadableRecipe struct {
 
 func (x *UnreadableRecipe) Reset() {
 	*x = UnreadableRecipe{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[14]
+	mi := &file_sous_library_v1_library_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1127,7 +1255,7 @@ func (x *UnreadableRecipe) String() string {
 func (*UnreadableRecipe) ProtoMessage() {}
 
 func (x *UnreadableRecipe) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[14]
+	mi := &file_sous_library_v1_library_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1140,7 +1268,7 @@ func (x *UnreadableRecipe) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnreadableRecipe.ProtoReflect.Descriptor instead.
 func (*UnreadableRecipe) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{14}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *UnreadableRecipe) GetSlug() string {
@@ -1174,7 +1302,7 @@ type LibraryStatsRequest struct {
 
 func (x *LibraryStatsRequest) Reset() {
 	*x = LibraryStatsRequest{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[15]
+	mi := &file_sous_library_v1_library_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1186,7 +1314,7 @@ func (x *LibraryStatsRequest) String() string {
 func (*LibraryStatsRequest) ProtoMessage() {}
 
 func (x *LibraryStatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[15]
+	mi := &file_sous_library_v1_library_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1199,7 +1327,7 @@ func (x *LibraryStatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LibraryStatsRequest.ProtoReflect.Descriptor instead.
 func (*LibraryStatsRequest) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{15}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *LibraryStatsRequest) GetResource() StatsResource {
@@ -1245,7 +1373,7 @@ type UsageCount struct {
 
 func (x *UsageCount) Reset() {
 	*x = UsageCount{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[16]
+	mi := &file_sous_library_v1_library_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1257,7 +1385,7 @@ func (x *UsageCount) String() string {
 func (*UsageCount) ProtoMessage() {}
 
 func (x *UsageCount) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[16]
+	mi := &file_sous_library_v1_library_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1270,7 +1398,7 @@ func (x *UsageCount) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UsageCount.ProtoReflect.Descriptor instead.
 func (*UsageCount) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{16}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *UsageCount) GetName() string {
@@ -1331,7 +1459,7 @@ type LibraryStatsResult struct {
 
 func (x *LibraryStatsResult) Reset() {
 	*x = LibraryStatsResult{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[17]
+	mi := &file_sous_library_v1_library_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1343,7 +1471,7 @@ func (x *LibraryStatsResult) String() string {
 func (*LibraryStatsResult) ProtoMessage() {}
 
 func (x *LibraryStatsResult) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[17]
+	mi := &file_sous_library_v1_library_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1356,7 +1484,7 @@ func (x *LibraryStatsResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LibraryStatsResult.ProtoReflect.Descriptor instead.
 func (*LibraryStatsResult) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{17}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *LibraryStatsResult) GetItems() []*UsageCount {
@@ -1428,7 +1556,7 @@ type NameGroup struct {
 
 func (x *NameGroup) Reset() {
 	*x = NameGroup{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[18]
+	mi := &file_sous_library_v1_library_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1440,7 +1568,7 @@ func (x *NameGroup) String() string {
 func (*NameGroup) ProtoMessage() {}
 
 func (x *NameGroup) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[18]
+	mi := &file_sous_library_v1_library_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1453,7 +1581,7 @@ func (x *NameGroup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NameGroup.ProtoReflect.Descriptor instead.
 func (*NameGroup) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{18}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *NameGroup) GetKey() string {
@@ -1486,7 +1614,7 @@ type LibraryStatsResponse struct {
 
 func (x *LibraryStatsResponse) Reset() {
 	*x = LibraryStatsResponse{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[19]
+	mi := &file_sous_library_v1_library_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1498,7 +1626,7 @@ func (x *LibraryStatsResponse) String() string {
 func (*LibraryStatsResponse) ProtoMessage() {}
 
 func (x *LibraryStatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[19]
+	mi := &file_sous_library_v1_library_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1511,7 +1639,7 @@ func (x *LibraryStatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LibraryStatsResponse.ProtoReflect.Descriptor instead.
 func (*LibraryStatsResponse) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{19}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *LibraryStatsResponse) GetEvent() isLibraryStatsResponse_Event {
@@ -1568,7 +1696,7 @@ type FindDuplicateRecipesRequest struct {
 
 func (x *FindDuplicateRecipesRequest) Reset() {
 	*x = FindDuplicateRecipesRequest{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[20]
+	mi := &file_sous_library_v1_library_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1580,7 +1708,7 @@ func (x *FindDuplicateRecipesRequest) String() string {
 func (*FindDuplicateRecipesRequest) ProtoMessage() {}
 
 func (x *FindDuplicateRecipesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[20]
+	mi := &file_sous_library_v1_library_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1593,7 +1721,7 @@ func (x *FindDuplicateRecipesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindDuplicateRecipesRequest.ProtoReflect.Descriptor instead.
 func (*FindDuplicateRecipesRequest) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{20}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *FindDuplicateRecipesRequest) GetMaxRecipes() int32 {
@@ -1616,7 +1744,7 @@ type RecipeRef struct {
 
 func (x *RecipeRef) Reset() {
 	*x = RecipeRef{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[21]
+	mi := &file_sous_library_v1_library_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1628,7 +1756,7 @@ func (x *RecipeRef) String() string {
 func (*RecipeRef) ProtoMessage() {}
 
 func (x *RecipeRef) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[21]
+	mi := &file_sous_library_v1_library_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1641,7 +1769,7 @@ func (x *RecipeRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecipeRef.ProtoReflect.Descriptor instead.
 func (*RecipeRef) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{21}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *RecipeRef) GetSlug() string {
@@ -1676,7 +1804,7 @@ type DuplicateGroup struct {
 
 func (x *DuplicateGroup) Reset() {
 	*x = DuplicateGroup{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[22]
+	mi := &file_sous_library_v1_library_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1688,7 +1816,7 @@ func (x *DuplicateGroup) String() string {
 func (*DuplicateGroup) ProtoMessage() {}
 
 func (x *DuplicateGroup) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[22]
+	mi := &file_sous_library_v1_library_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1701,7 +1829,7 @@ func (x *DuplicateGroup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DuplicateGroup.ProtoReflect.Descriptor instead.
 func (*DuplicateGroup) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{22}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *DuplicateGroup) GetKey() string {
@@ -1744,7 +1872,7 @@ type FindDuplicateRecipesResult struct {
 
 func (x *FindDuplicateRecipesResult) Reset() {
 	*x = FindDuplicateRecipesResult{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[23]
+	mi := &file_sous_library_v1_library_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1756,7 +1884,7 @@ func (x *FindDuplicateRecipesResult) String() string {
 func (*FindDuplicateRecipesResult) ProtoMessage() {}
 
 func (x *FindDuplicateRecipesResult) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[23]
+	mi := &file_sous_library_v1_library_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1769,7 +1897,7 @@ func (x *FindDuplicateRecipesResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindDuplicateRecipesResult.ProtoReflect.Descriptor instead.
 func (*FindDuplicateRecipesResult) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{23}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *FindDuplicateRecipesResult) GetItems() []*DuplicateGroup {
@@ -1816,7 +1944,7 @@ type FindDuplicateRecipesResponse struct {
 
 func (x *FindDuplicateRecipesResponse) Reset() {
 	*x = FindDuplicateRecipesResponse{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[24]
+	mi := &file_sous_library_v1_library_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1828,7 +1956,7 @@ func (x *FindDuplicateRecipesResponse) String() string {
 func (*FindDuplicateRecipesResponse) ProtoMessage() {}
 
 func (x *FindDuplicateRecipesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[24]
+	mi := &file_sous_library_v1_library_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1841,7 +1969,7 @@ func (x *FindDuplicateRecipesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindDuplicateRecipesResponse.ProtoReflect.Descriptor instead.
 func (*FindDuplicateRecipesResponse) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{24}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *FindDuplicateRecipesResponse) GetEvent() isFindDuplicateRecipesResponse_Event {
@@ -1903,7 +2031,7 @@ type CheckRecipeLinksRequest struct {
 
 func (x *CheckRecipeLinksRequest) Reset() {
 	*x = CheckRecipeLinksRequest{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[25]
+	mi := &file_sous_library_v1_library_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1915,7 +2043,7 @@ func (x *CheckRecipeLinksRequest) String() string {
 func (*CheckRecipeLinksRequest) ProtoMessage() {}
 
 func (x *CheckRecipeLinksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[25]
+	mi := &file_sous_library_v1_library_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1928,7 +2056,7 @@ func (x *CheckRecipeLinksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRecipeLinksRequest.ProtoReflect.Descriptor instead.
 func (*CheckRecipeLinksRequest) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{25}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CheckRecipeLinksRequest) GetCheckSources() bool {
@@ -1972,7 +2100,7 @@ type LinkResult struct {
 
 func (x *LinkResult) Reset() {
 	*x = LinkResult{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[26]
+	mi := &file_sous_library_v1_library_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1984,7 +2112,7 @@ func (x *LinkResult) String() string {
 func (*LinkResult) ProtoMessage() {}
 
 func (x *LinkResult) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[26]
+	mi := &file_sous_library_v1_library_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1997,7 +2125,7 @@ func (x *LinkResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LinkResult.ProtoReflect.Descriptor instead.
 func (*LinkResult) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{26}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *LinkResult) GetSlug() string {
@@ -2058,7 +2186,7 @@ type LinkCounts struct {
 
 func (x *LinkCounts) Reset() {
 	*x = LinkCounts{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[27]
+	mi := &file_sous_library_v1_library_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2070,7 +2198,7 @@ func (x *LinkCounts) String() string {
 func (*LinkCounts) ProtoMessage() {}
 
 func (x *LinkCounts) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[27]
+	mi := &file_sous_library_v1_library_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2083,7 +2211,7 @@ func (x *LinkCounts) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LinkCounts.ProtoReflect.Descriptor instead.
 func (*LinkCounts) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{27}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *LinkCounts) GetOk() int32 {
@@ -2160,7 +2288,7 @@ type CheckRecipeLinksResult struct {
 
 func (x *CheckRecipeLinksResult) Reset() {
 	*x = CheckRecipeLinksResult{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[28]
+	mi := &file_sous_library_v1_library_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2172,7 +2300,7 @@ func (x *CheckRecipeLinksResult) String() string {
 func (*CheckRecipeLinksResult) ProtoMessage() {}
 
 func (x *CheckRecipeLinksResult) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[28]
+	mi := &file_sous_library_v1_library_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2185,7 +2313,7 @@ func (x *CheckRecipeLinksResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRecipeLinksResult.ProtoReflect.Descriptor instead.
 func (*CheckRecipeLinksResult) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{28}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CheckRecipeLinksResult) GetItems() []*LinkResult {
@@ -2246,7 +2374,7 @@ type CheckRecipeLinksResponse struct {
 
 func (x *CheckRecipeLinksResponse) Reset() {
 	*x = CheckRecipeLinksResponse{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[29]
+	mi := &file_sous_library_v1_library_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2258,7 +2386,7 @@ func (x *CheckRecipeLinksResponse) String() string {
 func (*CheckRecipeLinksResponse) ProtoMessage() {}
 
 func (x *CheckRecipeLinksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[29]
+	mi := &file_sous_library_v1_library_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2271,7 +2399,7 @@ func (x *CheckRecipeLinksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRecipeLinksResponse.ProtoReflect.Descriptor instead.
 func (*CheckRecipeLinksResponse) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{29}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *CheckRecipeLinksResponse) GetEvent() isCheckRecipeLinksResponse_Event {
@@ -2327,7 +2455,7 @@ const file_sous_library_v1_library_proto_rawDesc = "" +
 	"\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n" +
 	"\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n" +
 	"\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n" +
-	"\tread_only\x18\x04 \x01(\bR\breadOnly\"\xbb\x01\n" +
+	"\tread_only\x18\x04 \x01(\bR\breadOnly\"\x82\x02\n" +
 	"\bCookbook\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x12\n" +
@@ -2335,7 +2463,9 @@ const file_sous_library_v1_library_proto_rawDesc = "" +
 	"\vdescription\x18\x04 \x01(\tR\vdescription\x12!\n" +
 	"\fquery_filter\x18\x05 \x01(\tR\vqueryFilter\x12\x16\n" +
 	"\x06public\x18\x06 \x01(\bR\x06public\x12\x1a\n" +
-	"\bposition\x18\a \x01(\x05R\bposition\"\x16\n" +
+	"\bposition\x18\a \x01(\x05R\bposition\x12/\n" +
+	"\x11max_total_minutes\x18\b \x01(\x05H\x00R\x0fmaxTotalMinutes\x88\x01\x01B\x14\n" +
+	"\x12_max_total_minutes\"\x16\n" +
 	"\x14ListCookbooksRequest\"H\n" +
 	"\x15ListCookbooksResponse\x12/\n" +
 	"\x05items\x18\x01 \x03(\v2\x19.sous.library.v1.CookbookR\x05items\"a\n" +
@@ -2349,7 +2479,7 @@ const file_sous_library_v1_library_proto_rawDesc = "" +
 	"\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x14\n" +
 	"\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n" +
 	"\vtotal_pages\x18\x05 \x01(\x05R\n" +
-	"totalPages\"\xf3\x01\n" +
+	"totalPages\"\xba\x02\n" +
 	"\x15CreateCookbookRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12\x12\n" +
@@ -2361,9 +2491,17 @@ const file_sous_library_v1_library_proto_rawDesc = "" +
 	"\vrequire_all\x18\x06 \x01(\bR\n" +
 	"requireAll\x12!\n" +
 	"\fquery_filter\x18\a \x01(\tR\vqueryFilter\x12\x16\n" +
-	"\x06public\x18\b \x01(\bR\x06public\"O\n" +
+	"\x06public\x18\b \x01(\bR\x06public\x12/\n" +
+	"\x11max_total_minutes\x18\t \x01(\x05H\x00R\x0fmaxTotalMinutes\x88\x01\x01B\x14\n" +
+	"\x12_max_total_minutes\"\x81\x01\n" +
 	"\x16CreateCookbookResponse\x125\n" +
-	"\bcookbook\x18\x01 \x01(\v2\x19.sous.library.v1.CookbookR\bcookbook\"\xa0\x03\n" +
+	"\bcookbook\x18\x01 \x01(\v2\x19.sous.library.v1.CookbookR\bcookbook\x120\n" +
+	"\x04time\x18\x02 \x01(\v2\x1c.sous.library.v1.TimeKeepingR\x04time\"f\n" +
+	"\vTimeKeeping\x12\x10\n" +
+	"\x03tag\x18\x01 \x01(\tR\x03tag\x12\x18\n" +
+	"\arecipes\x18\x02 \x01(\x05R\arecipes\x12\x17\n" +
+	"\ano_time\x18\x03 \x01(\x05R\x06noTime\x12\x12\n" +
+	"\x04note\x18\x04 \x01(\tR\x04note\"\xe7\x03\n" +
 	"\x15UpdateCookbookRequest\x12\x1f\n" +
 	"\vcookbook_id\x18\x01 \x01(\tR\n" +
 	"cookbookId\x12\x17\n" +
@@ -2379,15 +2517,18 @@ const file_sous_library_v1_library_proto_rawDesc = "" +
 	"\fquery_filter\x18\b \x01(\tH\x03R\vqueryFilter\x88\x01\x01\x12\x1b\n" +
 	"\x06public\x18\t \x01(\bH\x04R\x06public\x88\x01\x01\x12\x1f\n" +
 	"\bposition\x18\n" +
-	" \x01(\x05H\x05R\bposition\x88\x01\x01B\a\n" +
+	" \x01(\x05H\x05R\bposition\x88\x01\x01\x12/\n" +
+	"\x11max_total_minutes\x18\v \x01(\x05H\x06R\x0fmaxTotalMinutes\x88\x01\x01B\a\n" +
 	"\x05_nameB\x0e\n" +
 	"\f_descriptionB\x0e\n" +
 	"\f_require_allB\x0f\n" +
 	"\r_query_filterB\t\n" +
 	"\a_publicB\v\n" +
-	"\t_position\"O\n" +
+	"\t_positionB\x14\n" +
+	"\x12_max_total_minutes\"\x81\x01\n" +
 	"\x16UpdateCookbookResponse\x125\n" +
-	"\bcookbook\x18\x01 \x01(\v2\x19.sous.library.v1.CookbookR\bcookbook\"8\n" +
+	"\bcookbook\x18\x01 \x01(\v2\x19.sous.library.v1.CookbookR\bcookbook\x120\n" +
+	"\x04time\x18\x02 \x01(\v2\x1c.sous.library.v1.TimeKeepingR\x04time\"8\n" +
 	"\x15DeleteCookbookRequest\x12\x1f\n" +
 	"\vcookbook_id\x18\x01 \x01(\tR\n" +
 	"cookbookId\"O\n" +
@@ -2526,7 +2667,7 @@ func file_sous_library_v1_library_proto_rawDescGZIP() []byte {
 }
 
 var file_sous_library_v1_library_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_sous_library_v1_library_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_sous_library_v1_library_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_sous_library_v1_library_proto_goTypes = []any{
 	(StatsResource)(0),                   // 0: sous.library.v1.StatsResource
 	(LinkStatus)(0),                      // 1: sous.library.v1.LinkStatus
@@ -2539,74 +2680,77 @@ var file_sous_library_v1_library_proto_goTypes = []any{
 	(*GetCookbookRecipesResponse)(nil),   // 8: sous.library.v1.GetCookbookRecipesResponse
 	(*CreateCookbookRequest)(nil),        // 9: sous.library.v1.CreateCookbookRequest
 	(*CreateCookbookResponse)(nil),       // 10: sous.library.v1.CreateCookbookResponse
-	(*UpdateCookbookRequest)(nil),        // 11: sous.library.v1.UpdateCookbookRequest
-	(*UpdateCookbookResponse)(nil),       // 12: sous.library.v1.UpdateCookbookResponse
-	(*DeleteCookbookRequest)(nil),        // 13: sous.library.v1.DeleteCookbookRequest
-	(*DeleteCookbookResponse)(nil),       // 14: sous.library.v1.DeleteCookbookResponse
-	(*ReportProgress)(nil),               // 15: sous.library.v1.ReportProgress
-	(*UnreadableRecipe)(nil),             // 16: sous.library.v1.UnreadableRecipe
-	(*LibraryStatsRequest)(nil),          // 17: sous.library.v1.LibraryStatsRequest
-	(*UsageCount)(nil),                   // 18: sous.library.v1.UsageCount
-	(*LibraryStatsResult)(nil),           // 19: sous.library.v1.LibraryStatsResult
-	(*NameGroup)(nil),                    // 20: sous.library.v1.NameGroup
-	(*LibraryStatsResponse)(nil),         // 21: sous.library.v1.LibraryStatsResponse
-	(*FindDuplicateRecipesRequest)(nil),  // 22: sous.library.v1.FindDuplicateRecipesRequest
-	(*RecipeRef)(nil),                    // 23: sous.library.v1.RecipeRef
-	(*DuplicateGroup)(nil),               // 24: sous.library.v1.DuplicateGroup
-	(*FindDuplicateRecipesResult)(nil),   // 25: sous.library.v1.FindDuplicateRecipesResult
-	(*FindDuplicateRecipesResponse)(nil), // 26: sous.library.v1.FindDuplicateRecipesResponse
-	(*CheckRecipeLinksRequest)(nil),      // 27: sous.library.v1.CheckRecipeLinksRequest
-	(*LinkResult)(nil),                   // 28: sous.library.v1.LinkResult
-	(*LinkCounts)(nil),                   // 29: sous.library.v1.LinkCounts
-	(*CheckRecipeLinksResult)(nil),       // 30: sous.library.v1.CheckRecipeLinksResult
-	(*CheckRecipeLinksResponse)(nil),     // 31: sous.library.v1.CheckRecipeLinksResponse
-	(*v1.RecipeSummary)(nil),             // 32: sous.recipes.v1.RecipeSummary
+	(*TimeKeeping)(nil),                  // 11: sous.library.v1.TimeKeeping
+	(*UpdateCookbookRequest)(nil),        // 12: sous.library.v1.UpdateCookbookRequest
+	(*UpdateCookbookResponse)(nil),       // 13: sous.library.v1.UpdateCookbookResponse
+	(*DeleteCookbookRequest)(nil),        // 14: sous.library.v1.DeleteCookbookRequest
+	(*DeleteCookbookResponse)(nil),       // 15: sous.library.v1.DeleteCookbookResponse
+	(*ReportProgress)(nil),               // 16: sous.library.v1.ReportProgress
+	(*UnreadableRecipe)(nil),             // 17: sous.library.v1.UnreadableRecipe
+	(*LibraryStatsRequest)(nil),          // 18: sous.library.v1.LibraryStatsRequest
+	(*UsageCount)(nil),                   // 19: sous.library.v1.UsageCount
+	(*LibraryStatsResult)(nil),           // 20: sous.library.v1.LibraryStatsResult
+	(*NameGroup)(nil),                    // 21: sous.library.v1.NameGroup
+	(*LibraryStatsResponse)(nil),         // 22: sous.library.v1.LibraryStatsResponse
+	(*FindDuplicateRecipesRequest)(nil),  // 23: sous.library.v1.FindDuplicateRecipesRequest
+	(*RecipeRef)(nil),                    // 24: sous.library.v1.RecipeRef
+	(*DuplicateGroup)(nil),               // 25: sous.library.v1.DuplicateGroup
+	(*FindDuplicateRecipesResult)(nil),   // 26: sous.library.v1.FindDuplicateRecipesResult
+	(*FindDuplicateRecipesResponse)(nil), // 27: sous.library.v1.FindDuplicateRecipesResponse
+	(*CheckRecipeLinksRequest)(nil),      // 28: sous.library.v1.CheckRecipeLinksRequest
+	(*LinkResult)(nil),                   // 29: sous.library.v1.LinkResult
+	(*LinkCounts)(nil),                   // 30: sous.library.v1.LinkCounts
+	(*CheckRecipeLinksResult)(nil),       // 31: sous.library.v1.CheckRecipeLinksResult
+	(*CheckRecipeLinksResponse)(nil),     // 32: sous.library.v1.CheckRecipeLinksResponse
+	(*v1.RecipeSummary)(nil),             // 33: sous.recipes.v1.RecipeSummary
 }
 var file_sous_library_v1_library_proto_depIdxs = []int32{
 	4,  // 0: sous.library.v1.ListCookbooksResponse.items:type_name -> sous.library.v1.Cookbook
-	32, // 1: sous.library.v1.GetCookbookRecipesResponse.items:type_name -> sous.recipes.v1.RecipeSummary
+	33, // 1: sous.library.v1.GetCookbookRecipesResponse.items:type_name -> sous.recipes.v1.RecipeSummary
 	4,  // 2: sous.library.v1.CreateCookbookResponse.cookbook:type_name -> sous.library.v1.Cookbook
-	4,  // 3: sous.library.v1.UpdateCookbookResponse.cookbook:type_name -> sous.library.v1.Cookbook
-	4,  // 4: sous.library.v1.DeleteCookbookResponse.cookbook:type_name -> sous.library.v1.Cookbook
-	0,  // 5: sous.library.v1.LibraryStatsRequest.resource:type_name -> sous.library.v1.StatsResource
-	18, // 6: sous.library.v1.LibraryStatsResult.items:type_name -> sous.library.v1.UsageCount
-	16, // 7: sous.library.v1.LibraryStatsResult.unreadable:type_name -> sous.library.v1.UnreadableRecipe
-	20, // 8: sous.library.v1.LibraryStatsResult.near_duplicates:type_name -> sous.library.v1.NameGroup
-	15, // 9: sous.library.v1.LibraryStatsResponse.progress:type_name -> sous.library.v1.ReportProgress
-	19, // 10: sous.library.v1.LibraryStatsResponse.result:type_name -> sous.library.v1.LibraryStatsResult
-	23, // 11: sous.library.v1.DuplicateGroup.recipes:type_name -> sous.library.v1.RecipeRef
-	24, // 12: sous.library.v1.FindDuplicateRecipesResult.items:type_name -> sous.library.v1.DuplicateGroup
-	15, // 13: sous.library.v1.FindDuplicateRecipesResponse.progress:type_name -> sous.library.v1.ReportProgress
-	25, // 14: sous.library.v1.FindDuplicateRecipesResponse.result:type_name -> sous.library.v1.FindDuplicateRecipesResult
-	1,  // 15: sous.library.v1.LinkResult.status:type_name -> sous.library.v1.LinkStatus
-	28, // 16: sous.library.v1.CheckRecipeLinksResult.items:type_name -> sous.library.v1.LinkResult
-	23, // 17: sous.library.v1.CheckRecipeLinksResult.no_image:type_name -> sous.library.v1.RecipeRef
-	29, // 18: sous.library.v1.CheckRecipeLinksResult.counts:type_name -> sous.library.v1.LinkCounts
-	15, // 19: sous.library.v1.CheckRecipeLinksResponse.progress:type_name -> sous.library.v1.ReportProgress
-	30, // 20: sous.library.v1.CheckRecipeLinksResponse.result:type_name -> sous.library.v1.CheckRecipeLinksResult
-	2,  // 21: sous.library.v1.LibraryService.GetStatus:input_type -> sous.library.v1.GetStatusRequest
-	5,  // 22: sous.library.v1.LibraryService.ListCookbooks:input_type -> sous.library.v1.ListCookbooksRequest
-	7,  // 23: sous.library.v1.LibraryService.GetCookbookRecipes:input_type -> sous.library.v1.GetCookbookRecipesRequest
-	9,  // 24: sous.library.v1.LibraryService.CreateCookbook:input_type -> sous.library.v1.CreateCookbookRequest
-	11, // 25: sous.library.v1.LibraryService.UpdateCookbook:input_type -> sous.library.v1.UpdateCookbookRequest
-	13, // 26: sous.library.v1.LibraryService.DeleteCookbook:input_type -> sous.library.v1.DeleteCookbookRequest
-	17, // 27: sous.library.v1.LibraryService.LibraryStats:input_type -> sous.library.v1.LibraryStatsRequest
-	22, // 28: sous.library.v1.LibraryService.FindDuplicateRecipes:input_type -> sous.library.v1.FindDuplicateRecipesRequest
-	27, // 29: sous.library.v1.LibraryService.CheckRecipeLinks:input_type -> sous.library.v1.CheckRecipeLinksRequest
-	3,  // 30: sous.library.v1.LibraryService.GetStatus:output_type -> sous.library.v1.GetStatusResponse
-	6,  // 31: sous.library.v1.LibraryService.ListCookbooks:output_type -> sous.library.v1.ListCookbooksResponse
-	8,  // 32: sous.library.v1.LibraryService.GetCookbookRecipes:output_type -> sous.library.v1.GetCookbookRecipesResponse
-	10, // 33: sous.library.v1.LibraryService.CreateCookbook:output_type -> sous.library.v1.CreateCookbookResponse
-	12, // 34: sous.library.v1.LibraryService.UpdateCookbook:output_type -> sous.library.v1.UpdateCookbookResponse
-	14, // 35: sous.library.v1.LibraryService.DeleteCookbook:output_type -> sous.library.v1.DeleteCookbookResponse
-	21, // 36: sous.library.v1.LibraryService.LibraryStats:output_type -> sous.library.v1.LibraryStatsResponse
-	26, // 37: sous.library.v1.LibraryService.FindDuplicateRecipes:output_type -> sous.library.v1.FindDuplicateRecipesResponse
-	31, // 38: sous.library.v1.LibraryService.CheckRecipeLinks:output_type -> sous.library.v1.CheckRecipeLinksResponse
-	30, // [30:39] is the sub-list for method output_type
-	21, // [21:30] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	11, // 3: sous.library.v1.CreateCookbookResponse.time:type_name -> sous.library.v1.TimeKeeping
+	4,  // 4: sous.library.v1.UpdateCookbookResponse.cookbook:type_name -> sous.library.v1.Cookbook
+	11, // 5: sous.library.v1.UpdateCookbookResponse.time:type_name -> sous.library.v1.TimeKeeping
+	4,  // 6: sous.library.v1.DeleteCookbookResponse.cookbook:type_name -> sous.library.v1.Cookbook
+	0,  // 7: sous.library.v1.LibraryStatsRequest.resource:type_name -> sous.library.v1.StatsResource
+	19, // 8: sous.library.v1.LibraryStatsResult.items:type_name -> sous.library.v1.UsageCount
+	17, // 9: sous.library.v1.LibraryStatsResult.unreadable:type_name -> sous.library.v1.UnreadableRecipe
+	21, // 10: sous.library.v1.LibraryStatsResult.near_duplicates:type_name -> sous.library.v1.NameGroup
+	16, // 11: sous.library.v1.LibraryStatsResponse.progress:type_name -> sous.library.v1.ReportProgress
+	20, // 12: sous.library.v1.LibraryStatsResponse.result:type_name -> sous.library.v1.LibraryStatsResult
+	24, // 13: sous.library.v1.DuplicateGroup.recipes:type_name -> sous.library.v1.RecipeRef
+	25, // 14: sous.library.v1.FindDuplicateRecipesResult.items:type_name -> sous.library.v1.DuplicateGroup
+	16, // 15: sous.library.v1.FindDuplicateRecipesResponse.progress:type_name -> sous.library.v1.ReportProgress
+	26, // 16: sous.library.v1.FindDuplicateRecipesResponse.result:type_name -> sous.library.v1.FindDuplicateRecipesResult
+	1,  // 17: sous.library.v1.LinkResult.status:type_name -> sous.library.v1.LinkStatus
+	29, // 18: sous.library.v1.CheckRecipeLinksResult.items:type_name -> sous.library.v1.LinkResult
+	24, // 19: sous.library.v1.CheckRecipeLinksResult.no_image:type_name -> sous.library.v1.RecipeRef
+	30, // 20: sous.library.v1.CheckRecipeLinksResult.counts:type_name -> sous.library.v1.LinkCounts
+	16, // 21: sous.library.v1.CheckRecipeLinksResponse.progress:type_name -> sous.library.v1.ReportProgress
+	31, // 22: sous.library.v1.CheckRecipeLinksResponse.result:type_name -> sous.library.v1.CheckRecipeLinksResult
+	2,  // 23: sous.library.v1.LibraryService.GetStatus:input_type -> sous.library.v1.GetStatusRequest
+	5,  // 24: sous.library.v1.LibraryService.ListCookbooks:input_type -> sous.library.v1.ListCookbooksRequest
+	7,  // 25: sous.library.v1.LibraryService.GetCookbookRecipes:input_type -> sous.library.v1.GetCookbookRecipesRequest
+	9,  // 26: sous.library.v1.LibraryService.CreateCookbook:input_type -> sous.library.v1.CreateCookbookRequest
+	12, // 27: sous.library.v1.LibraryService.UpdateCookbook:input_type -> sous.library.v1.UpdateCookbookRequest
+	14, // 28: sous.library.v1.LibraryService.DeleteCookbook:input_type -> sous.library.v1.DeleteCookbookRequest
+	18, // 29: sous.library.v1.LibraryService.LibraryStats:input_type -> sous.library.v1.LibraryStatsRequest
+	23, // 30: sous.library.v1.LibraryService.FindDuplicateRecipes:input_type -> sous.library.v1.FindDuplicateRecipesRequest
+	28, // 31: sous.library.v1.LibraryService.CheckRecipeLinks:input_type -> sous.library.v1.CheckRecipeLinksRequest
+	3,  // 32: sous.library.v1.LibraryService.GetStatus:output_type -> sous.library.v1.GetStatusResponse
+	6,  // 33: sous.library.v1.LibraryService.ListCookbooks:output_type -> sous.library.v1.ListCookbooksResponse
+	8,  // 34: sous.library.v1.LibraryService.GetCookbookRecipes:output_type -> sous.library.v1.GetCookbookRecipesResponse
+	10, // 35: sous.library.v1.LibraryService.CreateCookbook:output_type -> sous.library.v1.CreateCookbookResponse
+	13, // 36: sous.library.v1.LibraryService.UpdateCookbook:output_type -> sous.library.v1.UpdateCookbookResponse
+	15, // 37: sous.library.v1.LibraryService.DeleteCookbook:output_type -> sous.library.v1.DeleteCookbookResponse
+	22, // 38: sous.library.v1.LibraryService.LibraryStats:output_type -> sous.library.v1.LibraryStatsResponse
+	27, // 39: sous.library.v1.LibraryService.FindDuplicateRecipes:output_type -> sous.library.v1.FindDuplicateRecipesResponse
+	32, // 40: sous.library.v1.LibraryService.CheckRecipeLinks:output_type -> sous.library.v1.CheckRecipeLinksResponse
+	32, // [32:41] is the sub-list for method output_type
+	23, // [23:32] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_sous_library_v1_library_proto_init() }
@@ -2614,18 +2758,20 @@ func file_sous_library_v1_library_proto_init() {
 	if File_sous_library_v1_library_proto != nil {
 		return
 	}
-	file_sous_library_v1_library_proto_msgTypes[9].OneofWrappers = []any{}
-	file_sous_library_v1_library_proto_msgTypes[15].OneofWrappers = []any{}
-	file_sous_library_v1_library_proto_msgTypes[19].OneofWrappers = []any{
+	file_sous_library_v1_library_proto_msgTypes[2].OneofWrappers = []any{}
+	file_sous_library_v1_library_proto_msgTypes[7].OneofWrappers = []any{}
+	file_sous_library_v1_library_proto_msgTypes[10].OneofWrappers = []any{}
+	file_sous_library_v1_library_proto_msgTypes[16].OneofWrappers = []any{}
+	file_sous_library_v1_library_proto_msgTypes[20].OneofWrappers = []any{
 		(*LibraryStatsResponse_Progress)(nil),
 		(*LibraryStatsResponse_Result)(nil),
 	}
-	file_sous_library_v1_library_proto_msgTypes[24].OneofWrappers = []any{
+	file_sous_library_v1_library_proto_msgTypes[25].OneofWrappers = []any{
 		(*FindDuplicateRecipesResponse_Progress)(nil),
 		(*FindDuplicateRecipesResponse_Result)(nil),
 	}
-	file_sous_library_v1_library_proto_msgTypes[25].OneofWrappers = []any{}
-	file_sous_library_v1_library_proto_msgTypes[29].OneofWrappers = []any{
+	file_sous_library_v1_library_proto_msgTypes[26].OneofWrappers = []any{}
+	file_sous_library_v1_library_proto_msgTypes[30].OneofWrappers = []any{
 		(*CheckRecipeLinksResponse_Progress)(nil),
 		(*CheckRecipeLinksResponse_Result)(nil),
 	}
@@ -2635,7 +2781,7 @@ func file_sous_library_v1_library_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sous_library_v1_library_proto_rawDesc), len(file_sous_library_v1_library_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   30,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1031,6 +1031,159 @@ func (x *AddMealPlanEntryResponse) GetEntry() *MealPlanEntry {
 	return nil
 }
 
+// UpdateMealPlanEntryRequest names an entry and what changes; at least one
+// field besides entry_id is required.
+type UpdateMealPlanEntryRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Mealie's integer id of the entry, as a decimal string of at most 20
+	// characters. Required.
+	EntryId string `protobuf:"bytes,1,opt,name=entry_id,json=entryId,proto3" json:"entry_id,omitempty"`
+	// The new day, YYYY-MM-DD.
+	Date *string `protobuf:"bytes,2,opt,name=date,proto3,oneof" json:"date,omitempty"`
+	// The new meal of the day; unspecified keeps the entry's.
+	EntryType EntryType `protobuf:"varint,3,opt,name=entry_type,json=entryType,proto3,enum=sous.mealplan.v1.EntryType" json:"entry_type,omitempty"`
+	// The new recipe's slug, resolved through the recipes service; it
+	// replaces the title unless title is given too.
+	RecipeSlug *string `protobuf:"bytes,4,opt,name=recipe_slug,json=recipeSlug,proto3,oneof" json:"recipe_slug,omitempty"`
+	// The new free-text title, 1 to 200 characters; it replaces the recipe
+	// unless recipe_slug is given too.
+	Title *string `protobuf:"bytes,5,opt,name=title,proto3,oneof" json:"title,omitempty"`
+	// The new note, at most 1000 characters; empty clears it.
+	Note          *string `protobuf:"bytes,6,opt,name=note,proto3,oneof" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateMealPlanEntryRequest) Reset() {
+	*x = UpdateMealPlanEntryRequest{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateMealPlanEntryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateMealPlanEntryRequest) ProtoMessage() {}
+
+func (x *UpdateMealPlanEntryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateMealPlanEntryRequest.ProtoReflect.Descriptor instead.
+func (*UpdateMealPlanEntryRequest) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *UpdateMealPlanEntryRequest) GetEntryId() string {
+	if x != nil {
+		return x.EntryId
+	}
+	return ""
+}
+
+func (x *UpdateMealPlanEntryRequest) GetDate() string {
+	if x != nil && x.Date != nil {
+		return *x.Date
+	}
+	return ""
+}
+
+func (x *UpdateMealPlanEntryRequest) GetEntryType() EntryType {
+	if x != nil {
+		return x.EntryType
+	}
+	return EntryType_ENTRY_TYPE_UNSPECIFIED
+}
+
+func (x *UpdateMealPlanEntryRequest) GetRecipeSlug() string {
+	if x != nil && x.RecipeSlug != nil {
+		return *x.RecipeSlug
+	}
+	return ""
+}
+
+func (x *UpdateMealPlanEntryRequest) GetTitle() string {
+	if x != nil && x.Title != nil {
+		return *x.Title
+	}
+	return ""
+}
+
+func (x *UpdateMealPlanEntryRequest) GetNote() string {
+	if x != nil && x.Note != nil {
+		return *x.Note
+	}
+	return ""
+}
+
+// UpdateMealPlanEntryResponse is the entry as Mealie holds it after the
+// change, read back.
+type UpdateMealPlanEntryResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The entry as it now stands.
+	Entry *MealPlanEntry `protobuf:"bytes,1,opt,name=entry,proto3" json:"entry,omitempty"`
+	// What changed, one item a field, before → after, such as
+	// "date: 2031-03-04 → 2031-03-07"; empty when every value given was
+	// already the entry's (nothing was written).
+	Changed       []string `protobuf:"bytes,2,rep,name=changed,proto3" json:"changed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateMealPlanEntryResponse) Reset() {
+	*x = UpdateMealPlanEntryResponse{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateMealPlanEntryResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateMealPlanEntryResponse) ProtoMessage() {}
+
+func (x *UpdateMealPlanEntryResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateMealPlanEntryResponse.ProtoReflect.Descriptor instead.
+func (*UpdateMealPlanEntryResponse) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *UpdateMealPlanEntryResponse) GetEntry() *MealPlanEntry {
+	if x != nil {
+		return x.Entry
+	}
+	return nil
+}
+
+func (x *UpdateMealPlanEntryResponse) GetChanged() []string {
+	if x != nil {
+		return x.Changed
+	}
+	return nil
+}
+
 // DeleteMealPlanEntryRequest names an entry.
 type DeleteMealPlanEntryRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1043,7 +1196,7 @@ type DeleteMealPlanEntryRequest struct {
 
 func (x *DeleteMealPlanEntryRequest) Reset() {
 	*x = DeleteMealPlanEntryRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[15]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1055,7 +1208,7 @@ func (x *DeleteMealPlanEntryRequest) String() string {
 func (*DeleteMealPlanEntryRequest) ProtoMessage() {}
 
 func (x *DeleteMealPlanEntryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[15]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1068,7 +1221,7 @@ func (x *DeleteMealPlanEntryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMealPlanEntryRequest.ProtoReflect.Descriptor instead.
 func (*DeleteMealPlanEntryRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{15}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *DeleteMealPlanEntryRequest) GetEntryId() string {
@@ -1089,7 +1242,7 @@ type DeleteMealPlanEntryResponse struct {
 
 func (x *DeleteMealPlanEntryResponse) Reset() {
 	*x = DeleteMealPlanEntryResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[16]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1101,7 +1254,7 @@ func (x *DeleteMealPlanEntryResponse) String() string {
 func (*DeleteMealPlanEntryResponse) ProtoMessage() {}
 
 func (x *DeleteMealPlanEntryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[16]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1114,7 +1267,7 @@ func (x *DeleteMealPlanEntryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteMealPlanEntryResponse.ProtoReflect.Descriptor instead.
 func (*DeleteMealPlanEntryResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{16}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *DeleteMealPlanEntryResponse) GetEntry() *MealPlanEntry {
@@ -1140,7 +1293,7 @@ type RandomMealPlanRequest struct {
 
 func (x *RandomMealPlanRequest) Reset() {
 	*x = RandomMealPlanRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[17]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1152,7 +1305,7 @@ func (x *RandomMealPlanRequest) String() string {
 func (*RandomMealPlanRequest) ProtoMessage() {}
 
 func (x *RandomMealPlanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[17]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1165,7 +1318,7 @@ func (x *RandomMealPlanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RandomMealPlanRequest.ProtoReflect.Descriptor instead.
 func (*RandomMealPlanRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{17}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *RandomMealPlanRequest) GetStartDate() string {
@@ -1205,7 +1358,7 @@ type RandomDay struct {
 
 func (x *RandomDay) Reset() {
 	*x = RandomDay{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[18]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1217,7 +1370,7 @@ func (x *RandomDay) String() string {
 func (*RandomDay) ProtoMessage() {}
 
 func (x *RandomDay) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[18]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1230,7 +1383,7 @@ func (x *RandomDay) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RandomDay.ProtoReflect.Descriptor instead.
 func (*RandomDay) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{18}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *RandomDay) GetDate() string {
@@ -1269,7 +1422,7 @@ type RandomMealPlanResponse struct {
 
 func (x *RandomMealPlanResponse) Reset() {
 	*x = RandomMealPlanResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[19]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1281,7 +1434,7 @@ func (x *RandomMealPlanResponse) String() string {
 func (*RandomMealPlanResponse) ProtoMessage() {}
 
 func (x *RandomMealPlanResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[19]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1294,7 +1447,7 @@ func (x *RandomMealPlanResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RandomMealPlanResponse.ProtoReflect.Descriptor instead.
 func (*RandomMealPlanResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{19}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *RandomMealPlanResponse) GetItems() []*RandomDay {
@@ -1330,7 +1483,7 @@ type GetShoppingListRequest struct {
 
 func (x *GetShoppingListRequest) Reset() {
 	*x = GetShoppingListRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[20]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1342,7 +1495,7 @@ func (x *GetShoppingListRequest) String() string {
 func (*GetShoppingListRequest) ProtoMessage() {}
 
 func (x *GetShoppingListRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[20]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1355,7 +1508,7 @@ func (x *GetShoppingListRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetShoppingListRequest.ProtoReflect.Descriptor instead.
 func (*GetShoppingListRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{20}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetShoppingListRequest) GetListId() string {
@@ -1382,7 +1535,7 @@ type ShoppingListSummary struct {
 
 func (x *ShoppingListSummary) Reset() {
 	*x = ShoppingListSummary{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[21]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1394,7 +1547,7 @@ func (x *ShoppingListSummary) String() string {
 func (*ShoppingListSummary) ProtoMessage() {}
 
 func (x *ShoppingListSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[21]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1407,7 +1560,7 @@ func (x *ShoppingListSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShoppingListSummary.ProtoReflect.Descriptor instead.
 func (*ShoppingListSummary) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{21}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ShoppingListSummary) GetId() string {
@@ -1467,7 +1620,7 @@ type ShoppingItem struct {
 
 func (x *ShoppingItem) Reset() {
 	*x = ShoppingItem{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[22]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1479,7 +1632,7 @@ func (x *ShoppingItem) String() string {
 func (*ShoppingItem) ProtoMessage() {}
 
 func (x *ShoppingItem) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[22]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1492,7 +1645,7 @@ func (x *ShoppingItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShoppingItem.ProtoReflect.Descriptor instead.
 func (*ShoppingItem) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{22}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ShoppingItem) GetId() string {
@@ -1572,7 +1725,7 @@ type ShoppingLabelGroup struct {
 
 func (x *ShoppingLabelGroup) Reset() {
 	*x = ShoppingLabelGroup{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[23]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1584,7 +1737,7 @@ func (x *ShoppingLabelGroup) String() string {
 func (*ShoppingLabelGroup) ProtoMessage() {}
 
 func (x *ShoppingLabelGroup) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[23]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1597,7 +1750,7 @@ func (x *ShoppingLabelGroup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShoppingLabelGroup.ProtoReflect.Descriptor instead.
 func (*ShoppingLabelGroup) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{23}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ShoppingLabelGroup) GetLabel() string {
@@ -1635,7 +1788,7 @@ type ShoppingList struct {
 
 func (x *ShoppingList) Reset() {
 	*x = ShoppingList{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[24]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1647,7 +1800,7 @@ func (x *ShoppingList) String() string {
 func (*ShoppingList) ProtoMessage() {}
 
 func (x *ShoppingList) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[24]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1660,7 +1813,7 @@ func (x *ShoppingList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShoppingList.ProtoReflect.Descriptor instead.
 func (*ShoppingList) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{24}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ShoppingList) GetId() string {
@@ -1713,7 +1866,7 @@ type ShoppingListRecipe struct {
 
 func (x *ShoppingListRecipe) Reset() {
 	*x = ShoppingListRecipe{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[25]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1725,7 +1878,7 @@ func (x *ShoppingListRecipe) String() string {
 func (*ShoppingListRecipe) ProtoMessage() {}
 
 func (x *ShoppingListRecipe) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[25]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1738,7 +1891,7 @@ func (x *ShoppingListRecipe) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ShoppingListRecipe.ProtoReflect.Descriptor instead.
 func (*ShoppingListRecipe) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{25}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ShoppingListRecipe) GetSlug() string {
@@ -1775,7 +1928,7 @@ type GetShoppingListResponse struct {
 
 func (x *GetShoppingListResponse) Reset() {
 	*x = GetShoppingListResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[26]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1787,7 +1940,7 @@ func (x *GetShoppingListResponse) String() string {
 func (*GetShoppingListResponse) ProtoMessage() {}
 
 func (x *GetShoppingListResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[26]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1800,7 +1953,7 @@ func (x *GetShoppingListResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetShoppingListResponse.ProtoReflect.Descriptor instead.
 func (*GetShoppingListResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{26}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetShoppingListResponse) GetItems() []*ShoppingListSummary {
@@ -1830,7 +1983,7 @@ type DateRange struct {
 
 func (x *DateRange) Reset() {
 	*x = DateRange{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[27]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1842,7 +1995,7 @@ func (x *DateRange) String() string {
 func (*DateRange) ProtoMessage() {}
 
 func (x *DateRange) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[27]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1855,7 +2008,7 @@ func (x *DateRange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DateRange.ProtoReflect.Descriptor instead.
 func (*DateRange) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{27}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *DateRange) GetStartDate() string {
@@ -1918,7 +2071,7 @@ type AddToShoppingListRequest struct {
 
 func (x *AddToShoppingListRequest) Reset() {
 	*x = AddToShoppingListRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[28]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1930,7 +2083,7 @@ func (x *AddToShoppingListRequest) String() string {
 func (*AddToShoppingListRequest) ProtoMessage() {}
 
 func (x *AddToShoppingListRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[28]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1943,7 +2096,7 @@ func (x *AddToShoppingListRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddToShoppingListRequest.ProtoReflect.Descriptor instead.
 func (*AddToShoppingListRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{28}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *AddToShoppingListRequest) GetListId() string {
@@ -2032,7 +2185,7 @@ type SkippedItem struct {
 
 func (x *SkippedItem) Reset() {
 	*x = SkippedItem{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[29]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2044,7 +2197,7 @@ func (x *SkippedItem) String() string {
 func (*SkippedItem) ProtoMessage() {}
 
 func (x *SkippedItem) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[29]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2057,7 +2210,7 @@ func (x *SkippedItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkippedItem.ProtoReflect.Descriptor instead.
 func (*SkippedItem) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{29}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *SkippedItem) GetName() string {
@@ -2115,7 +2268,7 @@ type PantryOffer struct {
 
 func (x *PantryOffer) Reset() {
 	*x = PantryOffer{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[30]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2127,7 +2280,7 @@ func (x *PantryOffer) String() string {
 func (*PantryOffer) ProtoMessage() {}
 
 func (x *PantryOffer) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[30]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2140,7 +2293,7 @@ func (x *PantryOffer) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PantryOffer.ProtoReflect.Descriptor instead.
 func (*PantryOffer) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{30}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *PantryOffer) GetName() string {
@@ -2189,7 +2342,7 @@ type Reapplied struct {
 
 func (x *Reapplied) Reset() {
 	*x = Reapplied{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[31]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2201,7 +2354,7 @@ func (x *Reapplied) String() string {
 func (*Reapplied) ProtoMessage() {}
 
 func (x *Reapplied) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[31]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2214,7 +2367,7 @@ func (x *Reapplied) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Reapplied.ProtoReflect.Descriptor instead.
 func (*Reapplied) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{31}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Reapplied) GetName() string {
@@ -2251,7 +2404,7 @@ type MergedItem struct {
 
 func (x *MergedItem) Reset() {
 	*x = MergedItem{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[32]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2263,7 +2416,7 @@ func (x *MergedItem) String() string {
 func (*MergedItem) ProtoMessage() {}
 
 func (x *MergedItem) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[32]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2276,7 +2429,7 @@ func (x *MergedItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergedItem.ProtoReflect.Descriptor instead.
 func (*MergedItem) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{32}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *MergedItem) GetName() string {
@@ -2342,7 +2495,7 @@ type AddToShoppingListResponse struct {
 
 func (x *AddToShoppingListResponse) Reset() {
 	*x = AddToShoppingListResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[33]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2354,7 +2507,7 @@ func (x *AddToShoppingListResponse) String() string {
 func (*AddToShoppingListResponse) ProtoMessage() {}
 
 func (x *AddToShoppingListResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[33]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2367,7 +2520,7 @@ func (x *AddToShoppingListResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddToShoppingListResponse.ProtoReflect.Descriptor instead.
 func (*AddToShoppingListResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{33}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *AddToShoppingListResponse) GetListId() string {
@@ -2507,7 +2660,7 @@ type UpdateShoppingItemsRequest struct {
 
 func (x *UpdateShoppingItemsRequest) Reset() {
 	*x = UpdateShoppingItemsRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[34]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2519,7 +2672,7 @@ func (x *UpdateShoppingItemsRequest) String() string {
 func (*UpdateShoppingItemsRequest) ProtoMessage() {}
 
 func (x *UpdateShoppingItemsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[34]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2532,7 +2685,7 @@ func (x *UpdateShoppingItemsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateShoppingItemsRequest.ProtoReflect.Descriptor instead.
 func (*UpdateShoppingItemsRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{34}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *UpdateShoppingItemsRequest) GetListId() string {
@@ -2598,7 +2751,7 @@ type ItemRefs struct {
 
 func (x *ItemRefs) Reset() {
 	*x = ItemRefs{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[35]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2610,7 +2763,7 @@ func (x *ItemRefs) String() string {
 func (*ItemRefs) ProtoMessage() {}
 
 func (x *ItemRefs) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[35]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2623,7 +2776,7 @@ func (x *ItemRefs) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ItemRefs.ProtoReflect.Descriptor instead.
 func (*ItemRefs) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{35}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ItemRefs) GetItems() []string {
@@ -2646,7 +2799,7 @@ type ItemError struct {
 
 func (x *ItemError) Reset() {
 	*x = ItemError{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[36]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2658,7 +2811,7 @@ func (x *ItemError) String() string {
 func (*ItemError) ProtoMessage() {}
 
 func (x *ItemError) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[36]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2671,7 +2824,7 @@ func (x *ItemError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ItemError.ProtoReflect.Descriptor instead.
 func (*ItemError) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{36}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ItemError) GetItem() string {
@@ -2709,7 +2862,7 @@ type UpdateShoppingItemsResponse struct {
 
 func (x *UpdateShoppingItemsResponse) Reset() {
 	*x = UpdateShoppingItemsResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[37]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2721,7 +2874,7 @@ func (x *UpdateShoppingItemsResponse) String() string {
 func (*UpdateShoppingItemsResponse) ProtoMessage() {}
 
 func (x *UpdateShoppingItemsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[37]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2734,7 +2887,7 @@ func (x *UpdateShoppingItemsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateShoppingItemsResponse.ProtoReflect.Descriptor instead.
 func (*UpdateShoppingItemsResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{37}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *UpdateShoppingItemsResponse) GetChecked() []string {
@@ -2841,7 +2994,23 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\x04note\x18\x05 \x01(\tR\x04noteB\x06\n" +
 	"\x04meal\"Q\n" +
 	"\x18AddMealPlanEntryResponse\x125\n" +
-	"\x05entry\x18\x01 \x01(\v2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry\"7\n" +
+	"\x05entry\x18\x01 \x01(\v2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry\"\x92\x02\n" +
+	"\x1aUpdateMealPlanEntryRequest\x12\x19\n" +
+	"\bentry_id\x18\x01 \x01(\tR\aentryId\x12\x17\n" +
+	"\x04date\x18\x02 \x01(\tH\x00R\x04date\x88\x01\x01\x12:\n" +
+	"\n" +
+	"entry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12$\n" +
+	"\vrecipe_slug\x18\x04 \x01(\tH\x01R\n" +
+	"recipeSlug\x88\x01\x01\x12\x19\n" +
+	"\x05title\x18\x05 \x01(\tH\x02R\x05title\x88\x01\x01\x12\x17\n" +
+	"\x04note\x18\x06 \x01(\tH\x03R\x04note\x88\x01\x01B\a\n" +
+	"\x05_dateB\x0e\n" +
+	"\f_recipe_slugB\b\n" +
+	"\x06_titleB\a\n" +
+	"\x05_note\"n\n" +
+	"\x1bUpdateMealPlanEntryResponse\x125\n" +
+	"\x05entry\x18\x01 \x01(\v2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry\x12\x18\n" +
+	"\achanged\x18\x02 \x03(\tR\achanged\"7\n" +
 	"\x1aDeleteMealPlanEntryRequest\x12\x19\n" +
 	"\bentry_id\x18\x01 \x01(\tR\aentryId\"T\n" +
 	"\x1bDeleteMealPlanEntryResponse\x125\n" +
@@ -2976,13 +3145,13 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\x0fENTRY_TYPE_SIDE\x10\x04\x12\x14\n" +
 	"\x10ENTRY_TYPE_SNACK\x10\x05\x12\x14\n" +
 	"\x10ENTRY_TYPE_DRINK\x10\x06\x12\x16\n" +
-	"\x12ENTRY_TYPE_DESSERT\x10\a2\xb9\n" +
-	"\n" +
+	"\x12ENTRY_TYPE_DESSERT\x10\a2\xb2\v\n" +
 	"\x0fMealPlanService\x12Y\n" +
 	"\tGetStatus\x12\".sous.mealplan.v1.GetStatusRequest\x1a#.sous.mealplan.v1.GetStatusResponse\"\x03\x90\x02\x01\x12_\n" +
 	"\vGetMealPlan\x12$.sous.mealplan.v1.GetMealPlanRequest\x1a%.sous.mealplan.v1.GetMealPlanResponse\"\x03\x90\x02\x01\x12h\n" +
 	"\x0eGetTodaysMeals\x12'.sous.mealplan.v1.GetTodaysMealsRequest\x1a(.sous.mealplan.v1.GetTodaysMealsResponse\"\x03\x90\x02\x01\x12k\n" +
 	"\x10AddMealPlanEntry\x12).sous.mealplan.v1.AddMealPlanEntryRequest\x1a*.sous.mealplan.v1.AddMealPlanEntryResponse\"\x00\x12w\n" +
+	"\x13UpdateMealPlanEntry\x12,.sous.mealplan.v1.UpdateMealPlanEntryRequest\x1a-.sous.mealplan.v1.UpdateMealPlanEntryResponse\"\x03\x90\x02\x02\x12w\n" +
 	"\x13DeleteMealPlanEntry\x12,.sous.mealplan.v1.DeleteMealPlanEntryRequest\x1a-.sous.mealplan.v1.DeleteMealPlanEntryResponse\"\x03\x90\x02\x02\x12e\n" +
 	"\x0eRandomMealPlan\x12'.sous.mealplan.v1.RandomMealPlanRequest\x1a(.sous.mealplan.v1.RandomMealPlanResponse\"\x00\x12k\n" +
 	"\x0fGetShoppingList\x12(.sous.mealplan.v1.GetShoppingListRequest\x1a).sous.mealplan.v1.GetShoppingListResponse\"\x03\x90\x02\x01\x12n\n" +
@@ -3006,7 +3175,7 @@ func file_sous_mealplan_v1_mealplan_proto_rawDescGZIP() []byte {
 }
 
 var file_sous_mealplan_v1_mealplan_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_sous_mealplan_v1_mealplan_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_sous_mealplan_v1_mealplan_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_sous_mealplan_v1_mealplan_proto_goTypes = []any{
 	(EntryType)(0),                      // 0: sous.mealplan.v1.EntryType
 	(*CreateShoppingListRequest)(nil),   // 1: sous.mealplan.v1.CreateShoppingListRequest
@@ -3024,88 +3193,94 @@ var file_sous_mealplan_v1_mealplan_proto_goTypes = []any{
 	(*GetTodaysMealsResponse)(nil),      // 13: sous.mealplan.v1.GetTodaysMealsResponse
 	(*AddMealPlanEntryRequest)(nil),     // 14: sous.mealplan.v1.AddMealPlanEntryRequest
 	(*AddMealPlanEntryResponse)(nil),    // 15: sous.mealplan.v1.AddMealPlanEntryResponse
-	(*DeleteMealPlanEntryRequest)(nil),  // 16: sous.mealplan.v1.DeleteMealPlanEntryRequest
-	(*DeleteMealPlanEntryResponse)(nil), // 17: sous.mealplan.v1.DeleteMealPlanEntryResponse
-	(*RandomMealPlanRequest)(nil),       // 18: sous.mealplan.v1.RandomMealPlanRequest
-	(*RandomDay)(nil),                   // 19: sous.mealplan.v1.RandomDay
-	(*RandomMealPlanResponse)(nil),      // 20: sous.mealplan.v1.RandomMealPlanResponse
-	(*GetShoppingListRequest)(nil),      // 21: sous.mealplan.v1.GetShoppingListRequest
-	(*ShoppingListSummary)(nil),         // 22: sous.mealplan.v1.ShoppingListSummary
-	(*ShoppingItem)(nil),                // 23: sous.mealplan.v1.ShoppingItem
-	(*ShoppingLabelGroup)(nil),          // 24: sous.mealplan.v1.ShoppingLabelGroup
-	(*ShoppingList)(nil),                // 25: sous.mealplan.v1.ShoppingList
-	(*ShoppingListRecipe)(nil),          // 26: sous.mealplan.v1.ShoppingListRecipe
-	(*GetShoppingListResponse)(nil),     // 27: sous.mealplan.v1.GetShoppingListResponse
-	(*DateRange)(nil),                   // 28: sous.mealplan.v1.DateRange
-	(*AddToShoppingListRequest)(nil),    // 29: sous.mealplan.v1.AddToShoppingListRequest
-	(*SkippedItem)(nil),                 // 30: sous.mealplan.v1.SkippedItem
-	(*PantryOffer)(nil),                 // 31: sous.mealplan.v1.PantryOffer
-	(*Reapplied)(nil),                   // 32: sous.mealplan.v1.Reapplied
-	(*MergedItem)(nil),                  // 33: sous.mealplan.v1.MergedItem
-	(*AddToShoppingListResponse)(nil),   // 34: sous.mealplan.v1.AddToShoppingListResponse
-	(*UpdateShoppingItemsRequest)(nil),  // 35: sous.mealplan.v1.UpdateShoppingItemsRequest
-	(*ItemRefs)(nil),                    // 36: sous.mealplan.v1.ItemRefs
-	(*ItemError)(nil),                   // 37: sous.mealplan.v1.ItemError
-	(*UpdateShoppingItemsResponse)(nil), // 38: sous.mealplan.v1.UpdateShoppingItemsResponse
+	(*UpdateMealPlanEntryRequest)(nil),  // 16: sous.mealplan.v1.UpdateMealPlanEntryRequest
+	(*UpdateMealPlanEntryResponse)(nil), // 17: sous.mealplan.v1.UpdateMealPlanEntryResponse
+	(*DeleteMealPlanEntryRequest)(nil),  // 18: sous.mealplan.v1.DeleteMealPlanEntryRequest
+	(*DeleteMealPlanEntryResponse)(nil), // 19: sous.mealplan.v1.DeleteMealPlanEntryResponse
+	(*RandomMealPlanRequest)(nil),       // 20: sous.mealplan.v1.RandomMealPlanRequest
+	(*RandomDay)(nil),                   // 21: sous.mealplan.v1.RandomDay
+	(*RandomMealPlanResponse)(nil),      // 22: sous.mealplan.v1.RandomMealPlanResponse
+	(*GetShoppingListRequest)(nil),      // 23: sous.mealplan.v1.GetShoppingListRequest
+	(*ShoppingListSummary)(nil),         // 24: sous.mealplan.v1.ShoppingListSummary
+	(*ShoppingItem)(nil),                // 25: sous.mealplan.v1.ShoppingItem
+	(*ShoppingLabelGroup)(nil),          // 26: sous.mealplan.v1.ShoppingLabelGroup
+	(*ShoppingList)(nil),                // 27: sous.mealplan.v1.ShoppingList
+	(*ShoppingListRecipe)(nil),          // 28: sous.mealplan.v1.ShoppingListRecipe
+	(*GetShoppingListResponse)(nil),     // 29: sous.mealplan.v1.GetShoppingListResponse
+	(*DateRange)(nil),                   // 30: sous.mealplan.v1.DateRange
+	(*AddToShoppingListRequest)(nil),    // 31: sous.mealplan.v1.AddToShoppingListRequest
+	(*SkippedItem)(nil),                 // 32: sous.mealplan.v1.SkippedItem
+	(*PantryOffer)(nil),                 // 33: sous.mealplan.v1.PantryOffer
+	(*Reapplied)(nil),                   // 34: sous.mealplan.v1.Reapplied
+	(*MergedItem)(nil),                  // 35: sous.mealplan.v1.MergedItem
+	(*AddToShoppingListResponse)(nil),   // 36: sous.mealplan.v1.AddToShoppingListResponse
+	(*UpdateShoppingItemsRequest)(nil),  // 37: sous.mealplan.v1.UpdateShoppingItemsRequest
+	(*ItemRefs)(nil),                    // 38: sous.mealplan.v1.ItemRefs
+	(*ItemError)(nil),                   // 39: sous.mealplan.v1.ItemError
+	(*UpdateShoppingItemsResponse)(nil), // 40: sous.mealplan.v1.UpdateShoppingItemsResponse
 }
 var file_sous_mealplan_v1_mealplan_proto_depIdxs = []int32{
-	22, // 0: sous.mealplan.v1.CreateShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingListSummary
-	25, // 1: sous.mealplan.v1.RenameShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingList
+	24, // 0: sous.mealplan.v1.CreateShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingListSummary
+	27, // 1: sous.mealplan.v1.RenameShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingList
 	0,  // 2: sous.mealplan.v1.MealPlanEntry.entry_type:type_name -> sous.mealplan.v1.EntryType
 	9,  // 3: sous.mealplan.v1.GetMealPlanResponse.items:type_name -> sous.mealplan.v1.MealPlanEntry
 	9,  // 4: sous.mealplan.v1.GetTodaysMealsResponse.items:type_name -> sous.mealplan.v1.MealPlanEntry
 	0,  // 5: sous.mealplan.v1.AddMealPlanEntryRequest.entry_type:type_name -> sous.mealplan.v1.EntryType
 	9,  // 6: sous.mealplan.v1.AddMealPlanEntryResponse.entry:type_name -> sous.mealplan.v1.MealPlanEntry
-	9,  // 7: sous.mealplan.v1.DeleteMealPlanEntryResponse.entry:type_name -> sous.mealplan.v1.MealPlanEntry
-	0,  // 8: sous.mealplan.v1.RandomMealPlanRequest.entry_type:type_name -> sous.mealplan.v1.EntryType
-	9,  // 9: sous.mealplan.v1.RandomDay.entry:type_name -> sous.mealplan.v1.MealPlanEntry
-	19, // 10: sous.mealplan.v1.RandomMealPlanResponse.items:type_name -> sous.mealplan.v1.RandomDay
-	23, // 11: sous.mealplan.v1.ShoppingLabelGroup.items:type_name -> sous.mealplan.v1.ShoppingItem
-	24, // 12: sous.mealplan.v1.ShoppingList.groups:type_name -> sous.mealplan.v1.ShoppingLabelGroup
-	26, // 13: sous.mealplan.v1.ShoppingList.recipes:type_name -> sous.mealplan.v1.ShoppingListRecipe
-	22, // 14: sous.mealplan.v1.GetShoppingListResponse.items:type_name -> sous.mealplan.v1.ShoppingListSummary
-	25, // 15: sous.mealplan.v1.GetShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingList
-	28, // 16: sous.mealplan.v1.AddToShoppingListRequest.meal_plan_range:type_name -> sous.mealplan.v1.DateRange
-	23, // 17: sous.mealplan.v1.Reapplied.item:type_name -> sous.mealplan.v1.ShoppingItem
-	23, // 18: sous.mealplan.v1.MergedItem.item:type_name -> sous.mealplan.v1.ShoppingItem
-	23, // 19: sous.mealplan.v1.AddToShoppingListResponse.added:type_name -> sous.mealplan.v1.ShoppingItem
-	33, // 20: sous.mealplan.v1.AddToShoppingListResponse.merged:type_name -> sous.mealplan.v1.MergedItem
-	30, // 21: sous.mealplan.v1.AddToShoppingListResponse.skipped_in_stock:type_name -> sous.mealplan.v1.SkippedItem
-	30, // 22: sous.mealplan.v1.AddToShoppingListResponse.low_in_pantry:type_name -> sous.mealplan.v1.SkippedItem
-	31, // 23: sous.mealplan.v1.AddToShoppingListResponse.pantry_offers:type_name -> sous.mealplan.v1.PantryOffer
-	32, // 24: sous.mealplan.v1.AddToShoppingListResponse.reapplied:type_name -> sous.mealplan.v1.Reapplied
-	36, // 25: sous.mealplan.v1.UpdateShoppingItemsRequest.check_all_except:type_name -> sous.mealplan.v1.ItemRefs
-	37, // 26: sous.mealplan.v1.UpdateShoppingItemsResponse.errors:type_name -> sous.mealplan.v1.ItemError
-	25, // 27: sous.mealplan.v1.UpdateShoppingItemsResponse.list:type_name -> sous.mealplan.v1.ShoppingList
-	7,  // 28: sous.mealplan.v1.MealPlanService.GetStatus:input_type -> sous.mealplan.v1.GetStatusRequest
-	10, // 29: sous.mealplan.v1.MealPlanService.GetMealPlan:input_type -> sous.mealplan.v1.GetMealPlanRequest
-	12, // 30: sous.mealplan.v1.MealPlanService.GetTodaysMeals:input_type -> sous.mealplan.v1.GetTodaysMealsRequest
-	14, // 31: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:input_type -> sous.mealplan.v1.AddMealPlanEntryRequest
-	16, // 32: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:input_type -> sous.mealplan.v1.DeleteMealPlanEntryRequest
-	18, // 33: sous.mealplan.v1.MealPlanService.RandomMealPlan:input_type -> sous.mealplan.v1.RandomMealPlanRequest
-	21, // 34: sous.mealplan.v1.MealPlanService.GetShoppingList:input_type -> sous.mealplan.v1.GetShoppingListRequest
-	29, // 35: sous.mealplan.v1.MealPlanService.AddToShoppingList:input_type -> sous.mealplan.v1.AddToShoppingListRequest
-	35, // 36: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:input_type -> sous.mealplan.v1.UpdateShoppingItemsRequest
-	1,  // 37: sous.mealplan.v1.MealPlanService.CreateShoppingList:input_type -> sous.mealplan.v1.CreateShoppingListRequest
-	3,  // 38: sous.mealplan.v1.MealPlanService.RenameShoppingList:input_type -> sous.mealplan.v1.RenameShoppingListRequest
-	5,  // 39: sous.mealplan.v1.MealPlanService.DeleteShoppingList:input_type -> sous.mealplan.v1.DeleteShoppingListRequest
-	8,  // 40: sous.mealplan.v1.MealPlanService.GetStatus:output_type -> sous.mealplan.v1.GetStatusResponse
-	11, // 41: sous.mealplan.v1.MealPlanService.GetMealPlan:output_type -> sous.mealplan.v1.GetMealPlanResponse
-	13, // 42: sous.mealplan.v1.MealPlanService.GetTodaysMeals:output_type -> sous.mealplan.v1.GetTodaysMealsResponse
-	15, // 43: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:output_type -> sous.mealplan.v1.AddMealPlanEntryResponse
-	17, // 44: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:output_type -> sous.mealplan.v1.DeleteMealPlanEntryResponse
-	20, // 45: sous.mealplan.v1.MealPlanService.RandomMealPlan:output_type -> sous.mealplan.v1.RandomMealPlanResponse
-	27, // 46: sous.mealplan.v1.MealPlanService.GetShoppingList:output_type -> sous.mealplan.v1.GetShoppingListResponse
-	34, // 47: sous.mealplan.v1.MealPlanService.AddToShoppingList:output_type -> sous.mealplan.v1.AddToShoppingListResponse
-	38, // 48: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:output_type -> sous.mealplan.v1.UpdateShoppingItemsResponse
-	2,  // 49: sous.mealplan.v1.MealPlanService.CreateShoppingList:output_type -> sous.mealplan.v1.CreateShoppingListResponse
-	4,  // 50: sous.mealplan.v1.MealPlanService.RenameShoppingList:output_type -> sous.mealplan.v1.RenameShoppingListResponse
-	6,  // 51: sous.mealplan.v1.MealPlanService.DeleteShoppingList:output_type -> sous.mealplan.v1.DeleteShoppingListResponse
-	40, // [40:52] is the sub-list for method output_type
-	28, // [28:40] is the sub-list for method input_type
-	28, // [28:28] is the sub-list for extension type_name
-	28, // [28:28] is the sub-list for extension extendee
-	0,  // [0:28] is the sub-list for field type_name
+	0,  // 7: sous.mealplan.v1.UpdateMealPlanEntryRequest.entry_type:type_name -> sous.mealplan.v1.EntryType
+	9,  // 8: sous.mealplan.v1.UpdateMealPlanEntryResponse.entry:type_name -> sous.mealplan.v1.MealPlanEntry
+	9,  // 9: sous.mealplan.v1.DeleteMealPlanEntryResponse.entry:type_name -> sous.mealplan.v1.MealPlanEntry
+	0,  // 10: sous.mealplan.v1.RandomMealPlanRequest.entry_type:type_name -> sous.mealplan.v1.EntryType
+	9,  // 11: sous.mealplan.v1.RandomDay.entry:type_name -> sous.mealplan.v1.MealPlanEntry
+	21, // 12: sous.mealplan.v1.RandomMealPlanResponse.items:type_name -> sous.mealplan.v1.RandomDay
+	25, // 13: sous.mealplan.v1.ShoppingLabelGroup.items:type_name -> sous.mealplan.v1.ShoppingItem
+	26, // 14: sous.mealplan.v1.ShoppingList.groups:type_name -> sous.mealplan.v1.ShoppingLabelGroup
+	28, // 15: sous.mealplan.v1.ShoppingList.recipes:type_name -> sous.mealplan.v1.ShoppingListRecipe
+	24, // 16: sous.mealplan.v1.GetShoppingListResponse.items:type_name -> sous.mealplan.v1.ShoppingListSummary
+	27, // 17: sous.mealplan.v1.GetShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingList
+	30, // 18: sous.mealplan.v1.AddToShoppingListRequest.meal_plan_range:type_name -> sous.mealplan.v1.DateRange
+	25, // 19: sous.mealplan.v1.Reapplied.item:type_name -> sous.mealplan.v1.ShoppingItem
+	25, // 20: sous.mealplan.v1.MergedItem.item:type_name -> sous.mealplan.v1.ShoppingItem
+	25, // 21: sous.mealplan.v1.AddToShoppingListResponse.added:type_name -> sous.mealplan.v1.ShoppingItem
+	35, // 22: sous.mealplan.v1.AddToShoppingListResponse.merged:type_name -> sous.mealplan.v1.MergedItem
+	32, // 23: sous.mealplan.v1.AddToShoppingListResponse.skipped_in_stock:type_name -> sous.mealplan.v1.SkippedItem
+	32, // 24: sous.mealplan.v1.AddToShoppingListResponse.low_in_pantry:type_name -> sous.mealplan.v1.SkippedItem
+	33, // 25: sous.mealplan.v1.AddToShoppingListResponse.pantry_offers:type_name -> sous.mealplan.v1.PantryOffer
+	34, // 26: sous.mealplan.v1.AddToShoppingListResponse.reapplied:type_name -> sous.mealplan.v1.Reapplied
+	38, // 27: sous.mealplan.v1.UpdateShoppingItemsRequest.check_all_except:type_name -> sous.mealplan.v1.ItemRefs
+	39, // 28: sous.mealplan.v1.UpdateShoppingItemsResponse.errors:type_name -> sous.mealplan.v1.ItemError
+	27, // 29: sous.mealplan.v1.UpdateShoppingItemsResponse.list:type_name -> sous.mealplan.v1.ShoppingList
+	7,  // 30: sous.mealplan.v1.MealPlanService.GetStatus:input_type -> sous.mealplan.v1.GetStatusRequest
+	10, // 31: sous.mealplan.v1.MealPlanService.GetMealPlan:input_type -> sous.mealplan.v1.GetMealPlanRequest
+	12, // 32: sous.mealplan.v1.MealPlanService.GetTodaysMeals:input_type -> sous.mealplan.v1.GetTodaysMealsRequest
+	14, // 33: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:input_type -> sous.mealplan.v1.AddMealPlanEntryRequest
+	16, // 34: sous.mealplan.v1.MealPlanService.UpdateMealPlanEntry:input_type -> sous.mealplan.v1.UpdateMealPlanEntryRequest
+	18, // 35: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:input_type -> sous.mealplan.v1.DeleteMealPlanEntryRequest
+	20, // 36: sous.mealplan.v1.MealPlanService.RandomMealPlan:input_type -> sous.mealplan.v1.RandomMealPlanRequest
+	23, // 37: sous.mealplan.v1.MealPlanService.GetShoppingList:input_type -> sous.mealplan.v1.GetShoppingListRequest
+	31, // 38: sous.mealplan.v1.MealPlanService.AddToShoppingList:input_type -> sous.mealplan.v1.AddToShoppingListRequest
+	37, // 39: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:input_type -> sous.mealplan.v1.UpdateShoppingItemsRequest
+	1,  // 40: sous.mealplan.v1.MealPlanService.CreateShoppingList:input_type -> sous.mealplan.v1.CreateShoppingListRequest
+	3,  // 41: sous.mealplan.v1.MealPlanService.RenameShoppingList:input_type -> sous.mealplan.v1.RenameShoppingListRequest
+	5,  // 42: sous.mealplan.v1.MealPlanService.DeleteShoppingList:input_type -> sous.mealplan.v1.DeleteShoppingListRequest
+	8,  // 43: sous.mealplan.v1.MealPlanService.GetStatus:output_type -> sous.mealplan.v1.GetStatusResponse
+	11, // 44: sous.mealplan.v1.MealPlanService.GetMealPlan:output_type -> sous.mealplan.v1.GetMealPlanResponse
+	13, // 45: sous.mealplan.v1.MealPlanService.GetTodaysMeals:output_type -> sous.mealplan.v1.GetTodaysMealsResponse
+	15, // 46: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:output_type -> sous.mealplan.v1.AddMealPlanEntryResponse
+	17, // 47: sous.mealplan.v1.MealPlanService.UpdateMealPlanEntry:output_type -> sous.mealplan.v1.UpdateMealPlanEntryResponse
+	19, // 48: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:output_type -> sous.mealplan.v1.DeleteMealPlanEntryResponse
+	22, // 49: sous.mealplan.v1.MealPlanService.RandomMealPlan:output_type -> sous.mealplan.v1.RandomMealPlanResponse
+	29, // 50: sous.mealplan.v1.MealPlanService.GetShoppingList:output_type -> sous.mealplan.v1.GetShoppingListResponse
+	36, // 51: sous.mealplan.v1.MealPlanService.AddToShoppingList:output_type -> sous.mealplan.v1.AddToShoppingListResponse
+	40, // 52: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:output_type -> sous.mealplan.v1.UpdateShoppingItemsResponse
+	2,  // 53: sous.mealplan.v1.MealPlanService.CreateShoppingList:output_type -> sous.mealplan.v1.CreateShoppingListResponse
+	4,  // 54: sous.mealplan.v1.MealPlanService.RenameShoppingList:output_type -> sous.mealplan.v1.RenameShoppingListResponse
+	6,  // 55: sous.mealplan.v1.MealPlanService.DeleteShoppingList:output_type -> sous.mealplan.v1.DeleteShoppingListResponse
+	43, // [43:56] is the sub-list for method output_type
+	30, // [30:43] is the sub-list for method input_type
+	30, // [30:30] is the sub-list for extension type_name
+	30, // [30:30] is the sub-list for extension extendee
+	0,  // [0:30] is the sub-list for field type_name
 }
 
 func init() { file_sous_mealplan_v1_mealplan_proto_init() }
@@ -3117,15 +3292,16 @@ func file_sous_mealplan_v1_mealplan_proto_init() {
 		(*AddMealPlanEntryRequest_RecipeSlug)(nil),
 		(*AddMealPlanEntryRequest_Title)(nil),
 	}
-	file_sous_mealplan_v1_mealplan_proto_msgTypes[22].OneofWrappers = []any{}
-	file_sous_mealplan_v1_mealplan_proto_msgTypes[28].OneofWrappers = []any{}
+	file_sous_mealplan_v1_mealplan_proto_msgTypes[15].OneofWrappers = []any{}
+	file_sous_mealplan_v1_mealplan_proto_msgTypes[24].OneofWrappers = []any{}
+	file_sous_mealplan_v1_mealplan_proto_msgTypes[30].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sous_mealplan_v1_mealplan_proto_rawDesc), len(file_sous_mealplan_v1_mealplan_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   38,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -370,7 +370,11 @@ type RecipeSummary struct {
 	HasImage bool `protobuf:"varint,16,opt,name=has_image,json=hasImage,proto3" json:"has_image,omitempty"`
 	// The date the recipe was last changed, YYYY-MM-DD (Mealie's
 	// dateUpdated, else its updatedAt).
-	DateUpdated   string `protobuf:"bytes,17,opt,name=date_updated,json=dateUpdated,proto3" json:"date_updated,omitempty"`
+	DateUpdated string `protobuf:"bytes,17,opt,name=date_updated,json=dateUpdated,proto3" json:"date_updated,omitempty"`
+	// The recipe's time in minutes, read from total_time, else prep_time
+	// and cook_time added; unset when none of them can be read ("overnight",
+	// or no time at all). A range counts as its upper bound.
+	TotalMinutes  *int32 `protobuf:"varint,18,opt,name=total_minutes,json=totalMinutes,proto3,oneof" json:"total_minutes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -522,6 +526,13 @@ func (x *RecipeSummary) GetDateUpdated() string {
 		return x.DateUpdated
 	}
 	return ""
+}
+
+func (x *RecipeSummary) GetTotalMinutes() int32 {
+	if x != nil && x.TotalMinutes != nil {
+		return *x.TotalMinutes
+	}
+	return 0
 }
 
 // Ingredient is one ingredient line of a recipe.
@@ -944,14 +955,17 @@ type SearchRecipesRequest struct {
 	// Free-text search over names, descriptions and ingredients, at most 200
 	// characters; empty for all.
 	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
-	// Tag names, at most 50; unknown names match nothing and are never
-	// created.
+	// Tag names, at most 50, never created: a name the library lacks is left
+	// out of the search and answered in unknown (all of them unknown is
+	// InvalidArgument).
 	Tags []string `protobuf:"bytes,2,rep,name=tags,proto3" json:"tags,omitempty"`
-	// Category names, at most 50; unknown names match nothing.
+	// Category names, at most 50; unknown ones as for tags.
 	Categories []string `protobuf:"bytes,3,rep,name=categories,proto3" json:"categories,omitempty"`
-	// Tool names, at most 50; unknown names match nothing.
+	// Tool names, at most 50; unknown ones as for tags.
 	Tools []string `protobuf:"bytes,4,rep,name=tools,proto3" json:"tools,omitempty"`
-	// Food names, at most 50; unknown names match nothing.
+	// Food names, at most 50; a general name covers its kinds ("rice" the
+	// library's rices); unknown ones as for tags, unless a recipe line names
+	// them (text_matches).
 	Foods []string `protobuf:"bytes,5,rep,name=foods,proto3" json:"foods,omitempty"`
 	// When true a recipe must match every tag, category, tool and food given;
 	// when false, any of them.
@@ -966,7 +980,15 @@ type SearchRecipesRequest struct {
 	// InvalidArgument, never silently capped.
 	Limit *int32 `protobuf:"varint,9,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
 	// Restrict to a cookbook's recipes, by cookbook slug or id.
-	Cookbook      string `protobuf:"bytes,10,opt,name=cookbook,proto3" json:"cookbook,omitempty"`
+	Cookbook string `protobuf:"bytes,10,opt,name=cookbook,proto3" json:"cookbook,omitempty"`
+	// Only recipes that take at most this many minutes in all (see
+	// RecipeSummary.total_minutes), 1 to 10080. Mealie keeps times as text
+	// and cannot compare them, so the service reads every recipe the other
+	// filters match and pages the answer itself; a recipe with no readable
+	// time is left out and counted in no_time.
+	MaxTotalMinutes *int32 `protobuf:"varint,11,opt,name=max_total_minutes,json=maxTotalMinutes,proto3,oneof" json:"max_total_minutes,omitempty"`
+	// Only recipes the household has never made (no last_made).
+	NeverMade     bool `protobuf:"varint,12,opt,name=never_made,json=neverMade,proto3" json:"never_made,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1071,6 +1093,20 @@ func (x *SearchRecipesRequest) GetCookbook() string {
 	return ""
 }
 
+func (x *SearchRecipesRequest) GetMaxTotalMinutes() int32 {
+	if x != nil && x.MaxTotalMinutes != nil {
+		return *x.MaxTotalMinutes
+	}
+	return 0
+}
+
+func (x *SearchRecipesRequest) GetNeverMade() bool {
+	if x != nil {
+		return x.NeverMade
+	}
+	return false
+}
+
 // SearchRecipesResponse is one page of results.
 type SearchRecipesResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1096,7 +1132,15 @@ type SearchRecipesResponse struct {
 	// ("juice of 1 lime"), read from every recipe's lines; at most
 	// limit. Empty when query or cookbook is set (those are Mealie's to
 	// apply).
-	TextMatches   []*RecipeSummary `protobuf:"bytes,8,rep,name=text_matches,json=textMatches,proto3" json:"text_matches,omitempty"`
+	TextMatches []*RecipeSummary `protobuf:"bytes,8,rep,name=text_matches,json=textMatches,proto3" json:"text_matches,omitempty"`
+	// With max_total_minutes: how many recipes the other filters matched
+	// that have no time sous can read, and so were left out.
+	NoTime int32 `protobuf:"varint,9,opt,name=no_time,json=noTime,proto3" json:"no_time,omitempty"`
+	// Names given in tags, categories, tools or foods that match nothing in
+	// the library: the search ran with the others, and each unknown name
+	// comes with the closest names the library has. Only a filter whose
+	// names are all unknown is InvalidArgument.
+	Unknown       []*UnknownName `protobuf:"bytes,10,rep,name=unknown,proto3" json:"unknown,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1187,6 +1231,87 @@ func (x *SearchRecipesResponse) GetTextMatches() []*RecipeSummary {
 	return nil
 }
 
+func (x *SearchRecipesResponse) GetNoTime() int32 {
+	if x != nil {
+		return x.NoTime
+	}
+	return 0
+}
+
+func (x *SearchRecipesResponse) GetUnknown() []*UnknownName {
+	if x != nil {
+		return x.Unknown
+	}
+	return nil
+}
+
+// UnknownName is a filter name that matched nothing, and what the library
+// has that comes closest to what it means.
+type UnknownName struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The filter: "tags", "categories", "tools" or "foods".
+	Field string `protobuf:"bytes,1,opt,name=field,proto3" json:"field,omitempty"`
+	// The name as given.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// Up to three names the library has, closest first: names sharing a
+	// word or a kind with it, names used beside it in recipes that mention
+	// it, then close spellings; never a name that only looks alike.
+	Closest       []string `protobuf:"bytes,3,rep,name=closest,proto3" json:"closest,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UnknownName) Reset() {
+	*x = UnknownName{}
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UnknownName) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UnknownName) ProtoMessage() {}
+
+func (x *UnknownName) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UnknownName.ProtoReflect.Descriptor instead.
+func (*UnknownName) Descriptor() ([]byte, []int) {
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *UnknownName) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
+func (x *UnknownName) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UnknownName) GetClosest() []string {
+	if x != nil {
+		return x.Closest
+	}
+	return nil
+}
+
 // Names is a list of names (a map value: proto maps cannot hold repeated
 // fields).
 type Names struct {
@@ -1199,7 +1324,7 @@ type Names struct {
 
 func (x *Names) Reset() {
 	*x = Names{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[8]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1211,7 +1336,7 @@ func (x *Names) String() string {
 func (*Names) ProtoMessage() {}
 
 func (x *Names) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[8]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1224,7 +1349,7 @@ func (x *Names) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Names.ProtoReflect.Descriptor instead.
 func (*Names) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{8}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Names) GetNames() []string {
@@ -1249,7 +1374,7 @@ type GetRecipeRequest struct {
 
 func (x *GetRecipeRequest) Reset() {
 	*x = GetRecipeRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[9]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1261,7 +1386,7 @@ func (x *GetRecipeRequest) String() string {
 func (*GetRecipeRequest) ProtoMessage() {}
 
 func (x *GetRecipeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[9]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1274,7 +1399,7 @@ func (x *GetRecipeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRecipeRequest.ProtoReflect.Descriptor instead.
 func (*GetRecipeRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{9}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *GetRecipeRequest) GetSlug() string {
@@ -1311,7 +1436,7 @@ type GetRecipeResponse struct {
 
 func (x *GetRecipeResponse) Reset() {
 	*x = GetRecipeResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[10]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1323,7 +1448,7 @@ func (x *GetRecipeResponse) String() string {
 func (*GetRecipeResponse) ProtoMessage() {}
 
 func (x *GetRecipeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[10]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1336,7 +1461,7 @@ func (x *GetRecipeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRecipeResponse.ProtoReflect.Descriptor instead.
 func (*GetRecipeResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{10}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *GetRecipeResponse) GetRecipe() *Recipe {
@@ -1373,7 +1498,7 @@ type SuggestRecipesRequest struct {
 
 func (x *SuggestRecipesRequest) Reset() {
 	*x = SuggestRecipesRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[11]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1385,7 +1510,7 @@ func (x *SuggestRecipesRequest) String() string {
 func (*SuggestRecipesRequest) ProtoMessage() {}
 
 func (x *SuggestRecipesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[11]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1398,7 +1523,7 @@ func (x *SuggestRecipesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestRecipesRequest.ProtoReflect.Descriptor instead.
 func (*SuggestRecipesRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{11}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *SuggestRecipesRequest) GetFoods() []string {
@@ -1449,14 +1574,18 @@ type Suggestion struct {
 	// their words, and what it lacks cannot be counted, so missing_foods is
 	// empty without meaning nothing is missing. Such recipes rank after every
 	// recipe with linked foods.
-	Unparsed      bool `protobuf:"varint,4,opt,name=unparsed,proto3" json:"unparsed,omitempty"`
+	Unparsed bool `protobuf:"varint,4,opt,name=unparsed,proto3" json:"unparsed,omitempty"`
+	// The foods given (and, with from_pantry, the pantry items) the recipe
+	// uses, as they were named: suggestions are ranked by how many of them
+	// each uses first, then by what is missing.
+	Uses          []string `protobuf:"bytes,5,rep,name=uses,proto3" json:"uses,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Suggestion) Reset() {
 	*x = Suggestion{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[12]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1468,7 +1597,7 @@ func (x *Suggestion) String() string {
 func (*Suggestion) ProtoMessage() {}
 
 func (x *Suggestion) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[12]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1481,7 +1610,7 @@ func (x *Suggestion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Suggestion.ProtoReflect.Descriptor instead.
 func (*Suggestion) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{12}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Suggestion) GetRecipe() *RecipeSummary {
@@ -1512,14 +1641,24 @@ func (x *Suggestion) GetUnparsed() bool {
 	return false
 }
 
-// SuggestRecipesResponse ranks recipes, fewest missing first.
+func (x *Suggestion) GetUses() []string {
+	if x != nil {
+		return x.Uses
+	}
+	return nil
+}
+
+// SuggestRecipesResponse ranks recipes: most of the named foods used
+// first, then fewest missing.
 type SuggestRecipesResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Suggestions, best first.
 	Items []*Suggestion `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
 	// Pantry items with no matching Mealie food (from_pantry only).
 	UnmatchedPantryItems []string `protobuf:"bytes,2,rep,name=unmatched_pantry_items,json=unmatchedPantryItems,proto3" json:"unmatched_pantry_items,omitempty"`
-	// Food names given that Mealie does not know.
+	// Food names given that Mealie does not know and no recipe line names;
+	// the suggestions were made from the others. unknown has the closest
+	// names of each.
 	UnknownFoods []string `protobuf:"bytes,3,rep,name=unknown_foods,json=unknownFoods,proto3" json:"unknown_foods,omitempty"`
 	// Set when Mealie has no suggestions endpoint (Mealie 2.0) and the ranking
 	// was computed from recipe details instead; says so in one sentence.
@@ -1531,13 +1670,16 @@ type SuggestRecipesResponse struct {
 	// water, cooking oils: stapleNames in services/recipes) that cover a
 	// library food: every food they cover is never a missing food.
 	AssumedOnHand []string `protobuf:"bytes,6,rep,name=assumed_on_hand,json=assumedOnHand,proto3" json:"assumed_on_hand,omitempty"`
+	// Each unknown food (and tool) with the library's closest names, as in
+	// SearchRecipesResponse.unknown.
+	Unknown       []*UnknownName `protobuf:"bytes,7,rep,name=unknown,proto3" json:"unknown,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SuggestRecipesResponse) Reset() {
 	*x = SuggestRecipesResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[13]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1549,7 +1691,7 @@ func (x *SuggestRecipesResponse) String() string {
 func (*SuggestRecipesResponse) ProtoMessage() {}
 
 func (x *SuggestRecipesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[13]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1562,7 +1704,7 @@ func (x *SuggestRecipesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestRecipesResponse.ProtoReflect.Descriptor instead.
 func (*SuggestRecipesResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{13}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SuggestRecipesResponse) GetItems() []*Suggestion {
@@ -1607,6 +1749,13 @@ func (x *SuggestRecipesResponse) GetAssumedOnHand() []string {
 	return nil
 }
 
+func (x *SuggestRecipesResponse) GetUnknown() []*UnknownName {
+	if x != nil {
+		return x.Unknown
+	}
+	return nil
+}
+
 // IngredientInput is one ingredient to write: free text, parsed by Mealie,
 // or a structured line.
 type IngredientInput struct {
@@ -1622,7 +1771,7 @@ type IngredientInput struct {
 
 func (x *IngredientInput) Reset() {
 	*x = IngredientInput{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[14]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1634,7 +1783,7 @@ func (x *IngredientInput) String() string {
 func (*IngredientInput) ProtoMessage() {}
 
 func (x *IngredientInput) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[14]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1647,7 +1796,7 @@ func (x *IngredientInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IngredientInput.ProtoReflect.Descriptor instead.
 func (*IngredientInput) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{14}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *IngredientInput) GetKind() isIngredientInput_Kind {
@@ -1713,7 +1862,7 @@ type StructuredIngredient struct {
 
 func (x *StructuredIngredient) Reset() {
 	*x = StructuredIngredient{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[15]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1725,7 +1874,7 @@ func (x *StructuredIngredient) String() string {
 func (*StructuredIngredient) ProtoMessage() {}
 
 func (x *StructuredIngredient) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[15]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1738,7 +1887,7 @@ func (x *StructuredIngredient) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StructuredIngredient.ProtoReflect.Descriptor instead.
 func (*StructuredIngredient) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{15}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *StructuredIngredient) GetQuantity() float64 {
@@ -1814,7 +1963,7 @@ type CreateRecipeRequest struct {
 
 func (x *CreateRecipeRequest) Reset() {
 	*x = CreateRecipeRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[16]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1826,7 +1975,7 @@ func (x *CreateRecipeRequest) String() string {
 func (*CreateRecipeRequest) ProtoMessage() {}
 
 func (x *CreateRecipeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[16]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1839,7 +1988,7 @@ func (x *CreateRecipeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateRecipeRequest.ProtoReflect.Descriptor instead.
 func (*CreateRecipeRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{16}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CreateRecipeRequest) GetName() string {
@@ -1955,7 +2104,7 @@ type TaxonomyCreated struct {
 
 func (x *TaxonomyCreated) Reset() {
 	*x = TaxonomyCreated{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[17]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1967,7 +2116,7 @@ func (x *TaxonomyCreated) String() string {
 func (*TaxonomyCreated) ProtoMessage() {}
 
 func (x *TaxonomyCreated) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[17]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1980,7 +2129,7 @@ func (x *TaxonomyCreated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaxonomyCreated.ProtoReflect.Descriptor instead.
 func (*TaxonomyCreated) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{17}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *TaxonomyCreated) GetTags() []string {
@@ -2037,7 +2186,7 @@ type CreateRecipeResponse struct {
 
 func (x *CreateRecipeResponse) Reset() {
 	*x = CreateRecipeResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[18]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2049,7 +2198,7 @@ func (x *CreateRecipeResponse) String() string {
 func (*CreateRecipeResponse) ProtoMessage() {}
 
 func (x *CreateRecipeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[18]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2062,7 +2211,7 @@ func (x *CreateRecipeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateRecipeResponse.ProtoReflect.Descriptor instead.
 func (*CreateRecipeResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{18}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CreateRecipeResponse) GetSlug() string {
@@ -2184,14 +2333,24 @@ type UpdateRecipeRequest struct {
 	// would be lost and a confirmation bound to this recipe and these new
 	// values; sending the same update again with it writes it. At most 64
 	// characters.
-	Confirm       string `protobuf:"bytes,23,opt,name=confirm,proto3" json:"confirm,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Confirm string `protobuf:"bytes,23,opt,name=confirm,proto3" json:"confirm,omitempty"`
+	// Lines to replace in place, each found by its match (see LineEdit);
+	// every other line stays as Mealie stores it; at most 50. Not with
+	// ingredients.
+	ReplaceIngredients []*LineEdit `protobuf:"bytes,24,rep,name=replace_ingredients,json=replaceIngredients,proto3" json:"replace_ingredients,omitempty"`
+	// Lines to remove, each a match (see LineEdit); at most 50. Not with
+	// ingredients.
+	RemoveIngredients []string `protobuf:"bytes,25,rep,name=remove_ingredients,json=removeIngredients,proto3" json:"remove_ingredients,omitempty"`
+	// Lines to add, appended in order, or each after the line its after
+	// matches; at most 50. Not with ingredients.
+	AddIngredients []*LineEdit `protobuf:"bytes,26,rep,name=add_ingredients,json=addIngredients,proto3" json:"add_ingredients,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *UpdateRecipeRequest) Reset() {
 	*x = UpdateRecipeRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[19]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2203,7 +2362,7 @@ func (x *UpdateRecipeRequest) String() string {
 func (*UpdateRecipeRequest) ProtoMessage() {}
 
 func (x *UpdateRecipeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[19]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2216,7 +2375,7 @@ func (x *UpdateRecipeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRecipeRequest.ProtoReflect.Descriptor instead.
 func (*UpdateRecipeRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{19}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UpdateRecipeRequest) GetSlug() string {
@@ -2380,6 +2539,97 @@ func (x *UpdateRecipeRequest) GetConfirm() string {
 	return ""
 }
 
+func (x *UpdateRecipeRequest) GetReplaceIngredients() []*LineEdit {
+	if x != nil {
+		return x.ReplaceIngredients
+	}
+	return nil
+}
+
+func (x *UpdateRecipeRequest) GetRemoveIngredients() []string {
+	if x != nil {
+		return x.RemoveIngredients
+	}
+	return nil
+}
+
+func (x *UpdateRecipeRequest) GetAddIngredients() []*LineEdit {
+	if x != nil {
+		return x.AddIngredients
+	}
+	return nil
+}
+
+// LineEdit is one ingredient line edit. A match names one line of the
+// recipe: a food as a cook says it ("chicken broth" finds the line whose
+// food is chicken broth, or covers it), else words of the line's text
+// ("broth"). A match that fits two lines is InvalidArgument naming both;
+// one that fits none is InvalidArgument naming the lines there are;
+// nothing is written either way.
+type LineEdit struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// For a replace, the line to replace.
+	Match string `protobuf:"bytes,1,opt,name=match,proto3" json:"match,omitempty"`
+	// The new line as a cook writes it ("4 cups vegetable broth"), read as
+	// CreateRecipe reads a text line; at most 500 characters.
+	Line string `protobuf:"bytes,2,opt,name=line,proto3" json:"line,omitempty"`
+	// For an add, the line to put it after; empty appends.
+	After         string `protobuf:"bytes,3,opt,name=after,proto3" json:"after,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LineEdit) Reset() {
+	*x = LineEdit{}
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LineEdit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LineEdit) ProtoMessage() {}
+
+func (x *LineEdit) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LineEdit.ProtoReflect.Descriptor instead.
+func (*LineEdit) Descriptor() ([]byte, []int) {
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *LineEdit) GetMatch() string {
+	if x != nil {
+		return x.Match
+	}
+	return ""
+}
+
+func (x *LineEdit) GetLine() string {
+	if x != nil {
+		return x.Line
+	}
+	return ""
+}
+
+func (x *LineEdit) GetAfter() string {
+	if x != nil {
+		return x.After
+	}
+	return ""
+}
+
 // UpdateRecipeResponse reports the result.
 type UpdateRecipeResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2410,14 +2660,17 @@ type UpdateRecipeResponse struct {
 	Replaced []string `protobuf:"bytes,10,rep,name=replaced,proto3" json:"replaced,omitempty"`
 	// Units created for lines no Mealie unit matched (see
 	// CreateRecipeResponse).
-	CreatedUnits  []string `protobuf:"bytes,11,rep,name=created_units,json=createdUnits,proto3" json:"created_units,omitempty"`
+	CreatedUnits []string `protobuf:"bytes,11,rep,name=created_units,json=createdUnits,proto3" json:"created_units,omitempty"`
+	// What each line edit did, in order, such as "replaced '2 cups chicken
+	// broth' with '4 cups vegetable broth'".
+	LineEdits     []string `protobuf:"bytes,12,rep,name=line_edits,json=lineEdits,proto3" json:"line_edits,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateRecipeResponse) Reset() {
 	*x = UpdateRecipeResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[20]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2429,7 +2682,7 @@ func (x *UpdateRecipeResponse) String() string {
 func (*UpdateRecipeResponse) ProtoMessage() {}
 
 func (x *UpdateRecipeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[20]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2442,7 +2695,7 @@ func (x *UpdateRecipeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRecipeResponse.ProtoReflect.Descriptor instead.
 func (*UpdateRecipeResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{20}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *UpdateRecipeResponse) GetSlug() string {
@@ -2522,6 +2775,13 @@ func (x *UpdateRecipeResponse) GetCreatedUnits() []string {
 	return nil
 }
 
+func (x *UpdateRecipeResponse) GetLineEdits() []string {
+	if x != nil {
+		return x.LineEdits
+	}
+	return nil
+}
+
 // SetRecipeImageFromURLRequest names a recipe and an image URL.
 type SetRecipeImageFromURLRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2535,7 +2795,7 @@ type SetRecipeImageFromURLRequest struct {
 
 func (x *SetRecipeImageFromURLRequest) Reset() {
 	*x = SetRecipeImageFromURLRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[21]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2547,7 +2807,7 @@ func (x *SetRecipeImageFromURLRequest) String() string {
 func (*SetRecipeImageFromURLRequest) ProtoMessage() {}
 
 func (x *SetRecipeImageFromURLRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[21]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2560,7 +2820,7 @@ func (x *SetRecipeImageFromURLRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetRecipeImageFromURLRequest.ProtoReflect.Descriptor instead.
 func (*SetRecipeImageFromURLRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{21}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SetRecipeImageFromURLRequest) GetSlug() string {
@@ -2588,7 +2848,7 @@ type SetRecipeImageFromURLResponse struct {
 
 func (x *SetRecipeImageFromURLResponse) Reset() {
 	*x = SetRecipeImageFromURLResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[22]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2600,7 +2860,7 @@ func (x *SetRecipeImageFromURLResponse) String() string {
 func (*SetRecipeImageFromURLResponse) ProtoMessage() {}
 
 func (x *SetRecipeImageFromURLResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[22]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2613,7 +2873,7 @@ func (x *SetRecipeImageFromURLResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetRecipeImageFromURLResponse.ProtoReflect.Descriptor instead.
 func (*SetRecipeImageFromURLResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{22}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SetRecipeImageFromURLResponse) GetSlug() string {
@@ -2640,7 +2900,7 @@ type UploadRecipeImageRequest struct {
 
 func (x *UploadRecipeImageRequest) Reset() {
 	*x = UploadRecipeImageRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[23]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2652,7 +2912,7 @@ func (x *UploadRecipeImageRequest) String() string {
 func (*UploadRecipeImageRequest) ProtoMessage() {}
 
 func (x *UploadRecipeImageRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[23]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2665,7 +2925,7 @@ func (x *UploadRecipeImageRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadRecipeImageRequest.ProtoReflect.Descriptor instead.
 func (*UploadRecipeImageRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{23}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *UploadRecipeImageRequest) GetSlug() string {
@@ -2700,7 +2960,7 @@ type UploadRecipeImageResponse struct {
 
 func (x *UploadRecipeImageResponse) Reset() {
 	*x = UploadRecipeImageResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[24]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2712,7 +2972,7 @@ func (x *UploadRecipeImageResponse) String() string {
 func (*UploadRecipeImageResponse) ProtoMessage() {}
 
 func (x *UploadRecipeImageResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[24]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2725,7 +2985,7 @@ func (x *UploadRecipeImageResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadRecipeImageResponse.ProtoReflect.Descriptor instead.
 func (*UploadRecipeImageResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{24}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *UploadRecipeImageResponse) GetSlug() string {
@@ -2750,7 +3010,7 @@ type BulkTagRecipesRequest struct {
 
 func (x *BulkTagRecipesRequest) Reset() {
 	*x = BulkTagRecipesRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[25]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2762,7 +3022,7 @@ func (x *BulkTagRecipesRequest) String() string {
 func (*BulkTagRecipesRequest) ProtoMessage() {}
 
 func (x *BulkTagRecipesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[25]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2775,7 +3035,7 @@ func (x *BulkTagRecipesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkTagRecipesRequest.ProtoReflect.Descriptor instead.
 func (*BulkTagRecipesRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{25}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *BulkTagRecipesRequest) GetSlugs() []string {
@@ -2814,7 +3074,7 @@ type BulkTagRecipesResponse struct {
 
 func (x *BulkTagRecipesResponse) Reset() {
 	*x = BulkTagRecipesResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[26]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2826,7 +3086,7 @@ func (x *BulkTagRecipesResponse) String() string {
 func (*BulkTagRecipesResponse) ProtoMessage() {}
 
 func (x *BulkTagRecipesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[26]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2839,7 +3099,7 @@ func (x *BulkTagRecipesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BulkTagRecipesResponse.ProtoReflect.Descriptor instead.
 func (*BulkTagRecipesResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{26}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *BulkTagRecipesResponse) GetSlugs() []string {
@@ -2863,6 +3123,162 @@ func (x *BulkTagRecipesResponse) GetNotFound() []string {
 	return nil
 }
 
+// KeepTimeTagRequest names the bound.
+type KeepTimeTagRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The most minutes a tagged recipe takes, 1 to 10080. Required.
+	MaxTotalMinutes int32 `protobuf:"varint,1,opt,name=max_total_minutes,json=maxTotalMinutes,proto3" json:"max_total_minutes,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *KeepTimeTagRequest) Reset() {
+	*x = KeepTimeTagRequest{}
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *KeepTimeTagRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*KeepTimeTagRequest) ProtoMessage() {}
+
+func (x *KeepTimeTagRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use KeepTimeTagRequest.ProtoReflect.Descriptor instead.
+func (*KeepTimeTagRequest) Descriptor() ([]byte, []int) {
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *KeepTimeTagRequest) GetMaxTotalMinutes() int32 {
+	if x != nil {
+		return x.MaxTotalMinutes
+	}
+	return 0
+}
+
+// KeepTimeTagResponse says what the tag holds now.
+type KeepTimeTagResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The tag's name, such as "30 min or less (sous)".
+	Tag string `protobuf:"bytes,1,opt,name=tag,proto3" json:"tag,omitempty"`
+	// The tag's slug.
+	TagSlug string `protobuf:"bytes,2,opt,name=tag_slug,json=tagSlug,proto3" json:"tag_slug,omitempty"`
+	// Recipes that fit and carry the tag now.
+	Tagged int32 `protobuf:"varint,3,opt,name=tagged,proto3" json:"tagged,omitempty"`
+	// Recipes the tag was added to by this call.
+	Added int32 `protobuf:"varint,4,opt,name=added,proto3" json:"added,omitempty"`
+	// Recipes the tag was taken from by this call.
+	Removed int32 `protobuf:"varint,5,opt,name=removed,proto3" json:"removed,omitempty"`
+	// Recipes with no time sous can read, which never carry it.
+	NoTime int32 `protobuf:"varint,6,opt,name=no_time,json=noTime,proto3" json:"no_time,omitempty"`
+	// Recipes read; the library's first 2000 at most.
+	Scanned int32 `protobuf:"varint,7,opt,name=scanned,proto3" json:"scanned,omitempty"`
+	// Recipes in the library in all; more than scanned when the cap cut the
+	// read.
+	Total         int32 `protobuf:"varint,8,opt,name=total,proto3" json:"total,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *KeepTimeTagResponse) Reset() {
+	*x = KeepTimeTagResponse{}
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *KeepTimeTagResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*KeepTimeTagResponse) ProtoMessage() {}
+
+func (x *KeepTimeTagResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use KeepTimeTagResponse.ProtoReflect.Descriptor instead.
+func (*KeepTimeTagResponse) Descriptor() ([]byte, []int) {
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *KeepTimeTagResponse) GetTag() string {
+	if x != nil {
+		return x.Tag
+	}
+	return ""
+}
+
+func (x *KeepTimeTagResponse) GetTagSlug() string {
+	if x != nil {
+		return x.TagSlug
+	}
+	return ""
+}
+
+func (x *KeepTimeTagResponse) GetTagged() int32 {
+	if x != nil {
+		return x.Tagged
+	}
+	return 0
+}
+
+func (x *KeepTimeTagResponse) GetAdded() int32 {
+	if x != nil {
+		return x.Added
+	}
+	return 0
+}
+
+func (x *KeepTimeTagResponse) GetRemoved() int32 {
+	if x != nil {
+		return x.Removed
+	}
+	return 0
+}
+
+func (x *KeepTimeTagResponse) GetNoTime() int32 {
+	if x != nil {
+		return x.NoTime
+	}
+	return 0
+}
+
+func (x *KeepTimeTagResponse) GetScanned() int32 {
+	if x != nil {
+		return x.Scanned
+	}
+	return 0
+}
+
+func (x *KeepTimeTagResponse) GetTotal() int32 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
 // DeleteRecipeRequest names the recipe twice.
 type DeleteRecipeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2876,7 +3292,7 @@ type DeleteRecipeRequest struct {
 
 func (x *DeleteRecipeRequest) Reset() {
 	*x = DeleteRecipeRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[27]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2888,7 +3304,7 @@ func (x *DeleteRecipeRequest) String() string {
 func (*DeleteRecipeRequest) ProtoMessage() {}
 
 func (x *DeleteRecipeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[27]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2901,7 +3317,7 @@ func (x *DeleteRecipeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteRecipeRequest.ProtoReflect.Descriptor instead.
 func (*DeleteRecipeRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{27}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DeleteRecipeRequest) GetSlug() string {
@@ -2932,7 +3348,7 @@ type DeleteRecipeResponse struct {
 
 func (x *DeleteRecipeResponse) Reset() {
 	*x = DeleteRecipeResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[28]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2944,7 +3360,7 @@ func (x *DeleteRecipeResponse) String() string {
 func (*DeleteRecipeResponse) ProtoMessage() {}
 
 func (x *DeleteRecipeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[28]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2957,7 +3373,7 @@ func (x *DeleteRecipeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteRecipeResponse.ProtoReflect.Descriptor instead.
 func (*DeleteRecipeResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{28}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *DeleteRecipeResponse) GetSlug() string {
@@ -2995,7 +3411,7 @@ type ImportRecipeFromURLRequest struct {
 
 func (x *ImportRecipeFromURLRequest) Reset() {
 	*x = ImportRecipeFromURLRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[29]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3007,7 +3423,7 @@ func (x *ImportRecipeFromURLRequest) String() string {
 func (*ImportRecipeFromURLRequest) ProtoMessage() {}
 
 func (x *ImportRecipeFromURLRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[29]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3020,7 +3436,7 @@ func (x *ImportRecipeFromURLRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRecipeFromURLRequest.ProtoReflect.Descriptor instead.
 func (*ImportRecipeFromURLRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{29}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ImportRecipeFromURLRequest) GetUrl() string {
@@ -3071,7 +3487,7 @@ type ImportRecipeFromURLResponse struct {
 
 func (x *ImportRecipeFromURLResponse) Reset() {
 	*x = ImportRecipeFromURLResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[30]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3083,7 +3499,7 @@ func (x *ImportRecipeFromURLResponse) String() string {
 func (*ImportRecipeFromURLResponse) ProtoMessage() {}
 
 func (x *ImportRecipeFromURLResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[30]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3096,7 +3512,7 @@ func (x *ImportRecipeFromURLResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ImportRecipeFromURLResponse.ProtoReflect.Descriptor instead.
 func (*ImportRecipeFromURLResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{30}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ImportRecipeFromURLResponse) GetSlug() string {
@@ -3152,7 +3568,7 @@ type MarkRecipeMadeRequest struct {
 
 func (x *MarkRecipeMadeRequest) Reset() {
 	*x = MarkRecipeMadeRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[31]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3164,7 +3580,7 @@ func (x *MarkRecipeMadeRequest) String() string {
 func (*MarkRecipeMadeRequest) ProtoMessage() {}
 
 func (x *MarkRecipeMadeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[31]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3177,7 +3593,7 @@ func (x *MarkRecipeMadeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkRecipeMadeRequest.ProtoReflect.Descriptor instead.
 func (*MarkRecipeMadeRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{31}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *MarkRecipeMadeRequest) GetSlug() string {
@@ -3230,7 +3646,7 @@ type MarkRecipeMadeResponse struct {
 
 func (x *MarkRecipeMadeResponse) Reset() {
 	*x = MarkRecipeMadeResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[32]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3242,7 +3658,7 @@ func (x *MarkRecipeMadeResponse) String() string {
 func (*MarkRecipeMadeResponse) ProtoMessage() {}
 
 func (x *MarkRecipeMadeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[32]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3255,7 +3671,7 @@ func (x *MarkRecipeMadeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MarkRecipeMadeResponse.ProtoReflect.Descriptor instead.
 func (*MarkRecipeMadeResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{32}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *MarkRecipeMadeResponse) GetSlug() string {
@@ -3306,7 +3722,7 @@ type ParseIngredientsRequest struct {
 
 func (x *ParseIngredientsRequest) Reset() {
 	*x = ParseIngredientsRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[33]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3318,7 +3734,7 @@ func (x *ParseIngredientsRequest) String() string {
 func (*ParseIngredientsRequest) ProtoMessage() {}
 
 func (x *ParseIngredientsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[33]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3331,7 +3747,7 @@ func (x *ParseIngredientsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParseIngredientsRequest.ProtoReflect.Descriptor instead.
 func (*ParseIngredientsRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{33}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ParseIngredientsRequest) GetLines() []string {
@@ -3371,7 +3787,7 @@ type ParsedIngredient struct {
 
 func (x *ParsedIngredient) Reset() {
 	*x = ParsedIngredient{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[34]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3383,7 +3799,7 @@ func (x *ParsedIngredient) String() string {
 func (*ParsedIngredient) ProtoMessage() {}
 
 func (x *ParsedIngredient) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[34]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3396,7 +3812,7 @@ func (x *ParsedIngredient) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParsedIngredient.ProtoReflect.Descriptor instead.
 func (*ParsedIngredient) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{34}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ParsedIngredient) GetInput() string {
@@ -3446,7 +3862,7 @@ type ParseIngredientsResponse struct {
 
 func (x *ParseIngredientsResponse) Reset() {
 	*x = ParseIngredientsResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[35]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3458,7 +3874,7 @@ func (x *ParseIngredientsResponse) String() string {
 func (*ParseIngredientsResponse) ProtoMessage() {}
 
 func (x *ParseIngredientsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[35]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3471,7 +3887,7 @@ func (x *ParseIngredientsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParseIngredientsResponse.ProtoReflect.Descriptor instead.
 func (*ParseIngredientsResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{35}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ParseIngredientsResponse) GetItems() []*ParsedIngredient {
@@ -3532,7 +3948,7 @@ type TaxonomyItem struct {
 
 func (x *TaxonomyItem) Reset() {
 	*x = TaxonomyItem{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[36]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3544,7 +3960,7 @@ func (x *TaxonomyItem) String() string {
 func (*TaxonomyItem) ProtoMessage() {}
 
 func (x *TaxonomyItem) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[36]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3557,7 +3973,7 @@ func (x *TaxonomyItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaxonomyItem.ProtoReflect.Descriptor instead.
 func (*TaxonomyItem) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{36}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *TaxonomyItem) GetId() string {
@@ -3645,7 +4061,7 @@ type ListTaxonomyRequest struct {
 
 func (x *ListTaxonomyRequest) Reset() {
 	*x = ListTaxonomyRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[37]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3657,7 +4073,7 @@ func (x *ListTaxonomyRequest) String() string {
 func (*ListTaxonomyRequest) ProtoMessage() {}
 
 func (x *ListTaxonomyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[37]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3670,7 +4086,7 @@ func (x *ListTaxonomyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTaxonomyRequest.ProtoReflect.Descriptor instead.
 func (*ListTaxonomyRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{37}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ListTaxonomyRequest) GetResource() TaxonomyResource {
@@ -3711,7 +4127,7 @@ type ListTaxonomyResponse struct {
 
 func (x *ListTaxonomyResponse) Reset() {
 	*x = ListTaxonomyResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[38]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3723,7 +4139,7 @@ func (x *ListTaxonomyResponse) String() string {
 func (*ListTaxonomyResponse) ProtoMessage() {}
 
 func (x *ListTaxonomyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[38]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3736,7 +4152,7 @@ func (x *ListTaxonomyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTaxonomyResponse.ProtoReflect.Descriptor instead.
 func (*ListTaxonomyResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{38}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ListTaxonomyResponse) GetItems() []*TaxonomyItem {
@@ -3791,7 +4207,7 @@ type TaxonomyWrite struct {
 
 func (x *TaxonomyWrite) Reset() {
 	*x = TaxonomyWrite{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[39]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3803,7 +4219,7 @@ func (x *TaxonomyWrite) String() string {
 func (*TaxonomyWrite) ProtoMessage() {}
 
 func (x *TaxonomyWrite) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[39]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3816,7 +4232,7 @@ func (x *TaxonomyWrite) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TaxonomyWrite.ProtoReflect.Descriptor instead.
 func (*TaxonomyWrite) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{39}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *TaxonomyWrite) GetId() string {
@@ -3888,7 +4304,7 @@ type ItemError struct {
 
 func (x *ItemError) Reset() {
 	*x = ItemError{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[40]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3900,7 +4316,7 @@ func (x *ItemError) String() string {
 func (*ItemError) ProtoMessage() {}
 
 func (x *ItemError) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[40]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3913,7 +4329,7 @@ func (x *ItemError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ItemError.ProtoReflect.Descriptor instead.
 func (*ItemError) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{40}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ItemError) GetIndex() int32 {
@@ -3964,7 +4380,7 @@ type CreateTaxonomyRequest struct {
 
 func (x *CreateTaxonomyRequest) Reset() {
 	*x = CreateTaxonomyRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[41]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3976,7 +4392,7 @@ func (x *CreateTaxonomyRequest) String() string {
 func (*CreateTaxonomyRequest) ProtoMessage() {}
 
 func (x *CreateTaxonomyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[41]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3989,7 +4405,7 @@ func (x *CreateTaxonomyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTaxonomyRequest.ProtoReflect.Descriptor instead.
 func (*CreateTaxonomyRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{41}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *CreateTaxonomyRequest) GetResource() TaxonomyResource {
@@ -4019,7 +4435,7 @@ type CreateTaxonomyResponse struct {
 
 func (x *CreateTaxonomyResponse) Reset() {
 	*x = CreateTaxonomyResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[42]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4031,7 +4447,7 @@ func (x *CreateTaxonomyResponse) String() string {
 func (*CreateTaxonomyResponse) ProtoMessage() {}
 
 func (x *CreateTaxonomyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[42]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4044,7 +4460,7 @@ func (x *CreateTaxonomyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTaxonomyResponse.ProtoReflect.Descriptor instead.
 func (*CreateTaxonomyResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{42}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *CreateTaxonomyResponse) GetItems() []*TaxonomyItem {
@@ -4074,7 +4490,7 @@ type UpdateTaxonomyRequest struct {
 
 func (x *UpdateTaxonomyRequest) Reset() {
 	*x = UpdateTaxonomyRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[43]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4086,7 +4502,7 @@ func (x *UpdateTaxonomyRequest) String() string {
 func (*UpdateTaxonomyRequest) ProtoMessage() {}
 
 func (x *UpdateTaxonomyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[43]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4099,7 +4515,7 @@ func (x *UpdateTaxonomyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateTaxonomyRequest.ProtoReflect.Descriptor instead.
 func (*UpdateTaxonomyRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{43}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *UpdateTaxonomyRequest) GetResource() TaxonomyResource {
@@ -4129,7 +4545,7 @@ type UpdateTaxonomyResponse struct {
 
 func (x *UpdateTaxonomyResponse) Reset() {
 	*x = UpdateTaxonomyResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[44]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4141,7 +4557,7 @@ func (x *UpdateTaxonomyResponse) String() string {
 func (*UpdateTaxonomyResponse) ProtoMessage() {}
 
 func (x *UpdateTaxonomyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[44]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4154,7 +4570,7 @@ func (x *UpdateTaxonomyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateTaxonomyResponse.ProtoReflect.Descriptor instead.
 func (*UpdateTaxonomyResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{44}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *UpdateTaxonomyResponse) GetItems() []*TaxonomyItem {
@@ -4188,7 +4604,7 @@ type MergeTaxonomyRequest struct {
 
 func (x *MergeTaxonomyRequest) Reset() {
 	*x = MergeTaxonomyRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[45]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4200,7 +4616,7 @@ func (x *MergeTaxonomyRequest) String() string {
 func (*MergeTaxonomyRequest) ProtoMessage() {}
 
 func (x *MergeTaxonomyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[45]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4213,7 +4629,7 @@ func (x *MergeTaxonomyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeTaxonomyRequest.ProtoReflect.Descriptor instead.
 func (*MergeTaxonomyRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{45}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *MergeTaxonomyRequest) GetResource() TaxonomyResource {
@@ -4252,7 +4668,7 @@ type MergeTaxonomyResponse struct {
 
 func (x *MergeTaxonomyResponse) Reset() {
 	*x = MergeTaxonomyResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[46]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4264,7 +4680,7 @@ func (x *MergeTaxonomyResponse) String() string {
 func (*MergeTaxonomyResponse) ProtoMessage() {}
 
 func (x *MergeTaxonomyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[46]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4277,7 +4693,7 @@ func (x *MergeTaxonomyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeTaxonomyResponse.ProtoReflect.Descriptor instead.
 func (*MergeTaxonomyResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{46}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *MergeTaxonomyResponse) GetMerged() []string {
@@ -4317,7 +4733,7 @@ type DeleteTaxonomyRequest struct {
 
 func (x *DeleteTaxonomyRequest) Reset() {
 	*x = DeleteTaxonomyRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[47]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4329,7 +4745,7 @@ func (x *DeleteTaxonomyRequest) String() string {
 func (*DeleteTaxonomyRequest) ProtoMessage() {}
 
 func (x *DeleteTaxonomyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[47]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4342,7 +4758,7 @@ func (x *DeleteTaxonomyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteTaxonomyRequest.ProtoReflect.Descriptor instead.
 func (*DeleteTaxonomyRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{47}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *DeleteTaxonomyRequest) GetResource() TaxonomyResource {
@@ -4379,7 +4795,7 @@ type DeleteTaxonomyResponse struct {
 
 func (x *DeleteTaxonomyResponse) Reset() {
 	*x = DeleteTaxonomyResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[48]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4391,7 +4807,7 @@ func (x *DeleteTaxonomyResponse) String() string {
 func (*DeleteTaxonomyResponse) ProtoMessage() {}
 
 func (x *DeleteTaxonomyResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[48]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4404,7 +4820,7 @@ func (x *DeleteTaxonomyResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteTaxonomyResponse.ProtoReflect.Descriptor instead.
 func (*DeleteTaxonomyResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{48}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *DeleteTaxonomyResponse) GetDeleted() []string {
@@ -4434,7 +4850,7 @@ type SweepRecipesRequest struct {
 
 func (x *SweepRecipesRequest) Reset() {
 	*x = SweepRecipesRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[49]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4446,7 +4862,7 @@ func (x *SweepRecipesRequest) String() string {
 func (*SweepRecipesRequest) ProtoMessage() {}
 
 func (x *SweepRecipesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[49]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4459,7 +4875,7 @@ func (x *SweepRecipesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepRecipesRequest.ProtoReflect.Descriptor instead.
 func (*SweepRecipesRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{49}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *SweepRecipesRequest) GetMaxRecipes() int32 {
@@ -4491,7 +4907,7 @@ type SweepProgress struct {
 
 func (x *SweepProgress) Reset() {
 	*x = SweepProgress{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[50]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4503,7 +4919,7 @@ func (x *SweepProgress) String() string {
 func (*SweepProgress) ProtoMessage() {}
 
 func (x *SweepProgress) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[50]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4516,7 +4932,7 @@ func (x *SweepProgress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepProgress.ProtoReflect.Descriptor instead.
 func (*SweepProgress) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{50}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *SweepProgress) GetScanned() int32 {
@@ -4555,7 +4971,7 @@ type SweepRecipesResponse struct {
 
 func (x *SweepRecipesResponse) Reset() {
 	*x = SweepRecipesResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[51]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4567,7 +4983,7 @@ func (x *SweepRecipesResponse) String() string {
 func (*SweepRecipesResponse) ProtoMessage() {}
 
 func (x *SweepRecipesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[51]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4580,7 +4996,7 @@ func (x *SweepRecipesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepRecipesResponse.ProtoReflect.Descriptor instead.
 func (*SweepRecipesResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{51}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *SweepRecipesResponse) GetItem() isSweepRecipesResponse_Item {
@@ -4656,7 +5072,7 @@ type SweepFailure struct {
 
 func (x *SweepFailure) Reset() {
 	*x = SweepFailure{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[52]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4668,7 +5084,7 @@ func (x *SweepFailure) String() string {
 func (*SweepFailure) ProtoMessage() {}
 
 func (x *SweepFailure) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[52]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4681,7 +5097,7 @@ func (x *SweepFailure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepFailure.ProtoReflect.Descriptor instead.
 func (*SweepFailure) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{52}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *SweepFailure) GetSlug() string {
@@ -4709,7 +5125,7 @@ type ResolveRecipeSlugsRequest struct {
 
 func (x *ResolveRecipeSlugsRequest) Reset() {
 	*x = ResolveRecipeSlugsRequest{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[53]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4721,7 +5137,7 @@ func (x *ResolveRecipeSlugsRequest) String() string {
 func (*ResolveRecipeSlugsRequest) ProtoMessage() {}
 
 func (x *ResolveRecipeSlugsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[53]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4734,7 +5150,7 @@ func (x *ResolveRecipeSlugsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveRecipeSlugsRequest.ProtoReflect.Descriptor instead.
 func (*ResolveRecipeSlugsRequest) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{53}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *ResolveRecipeSlugsRequest) GetSlugs() []string {
@@ -4759,7 +5175,7 @@ type ResolvedRecipe struct {
 
 func (x *ResolvedRecipe) Reset() {
 	*x = ResolvedRecipe{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[54]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4771,7 +5187,7 @@ func (x *ResolvedRecipe) String() string {
 func (*ResolvedRecipe) ProtoMessage() {}
 
 func (x *ResolvedRecipe) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[54]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4784,7 +5200,7 @@ func (x *ResolvedRecipe) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolvedRecipe.ProtoReflect.Descriptor instead.
 func (*ResolvedRecipe) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{54}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ResolvedRecipe) GetSlug() string {
@@ -4821,7 +5237,7 @@ type ResolveRecipeSlugsResponse struct {
 
 func (x *ResolveRecipeSlugsResponse) Reset() {
 	*x = ResolveRecipeSlugsResponse{}
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[55]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4833,7 +5249,7 @@ func (x *ResolveRecipeSlugsResponse) String() string {
 func (*ResolveRecipeSlugsResponse) ProtoMessage() {}
 
 func (x *ResolveRecipeSlugsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[55]
+	mi := &file_sous_recipes_v1_recipes_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4846,7 +5262,7 @@ func (x *ResolveRecipeSlugsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveRecipeSlugsResponse.ProtoReflect.Descriptor instead.
 func (*ResolveRecipeSlugsResponse) Descriptor() ([]byte, []int) {
-	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{55}
+	return file_sous_recipes_v1_recipes_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ResolveRecipeSlugsResponse) GetRecipes() []*ResolvedRecipe {
@@ -4873,7 +5289,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n" +
 	"\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n" +
 	"\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n" +
-	"\tread_only\x18\x04 \x01(\bR\breadOnly\"\xf2\x03\n" +
+	"\tread_only\x18\x04 \x01(\bR\breadOnly\"\xae\x04\n" +
 	"\rRecipeSummary\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12 \n" +
@@ -4897,8 +5313,10 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"date_added\x18\x0e \x01(\tR\tdateAdded\x12\x1b\n" +
 	"\tlast_made\x18\x0f \x01(\tR\blastMade\x12\x1b\n" +
 	"\thas_image\x18\x10 \x01(\bR\bhasImage\x12!\n" +
-	"\fdate_updated\x18\x11 \x01(\tR\vdateUpdatedB\t\n" +
-	"\a_rating\"\x9e\x02\n" +
+	"\fdate_updated\x18\x11 \x01(\tR\vdateUpdated\x12(\n" +
+	"\rtotal_minutes\x18\x12 \x01(\x05H\x01R\ftotalMinutes\x88\x01\x01B\t\n" +
+	"\a_ratingB\x10\n" +
+	"\x0e_total_minutes\"\x9e\x02\n" +
 	"\n" +
 	"Ingredient\x12\x18\n" +
 	"\adisplay\x18\x01 \x01(\tR\adisplay\x12\x1f\n" +
@@ -4945,7 +5363,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"date_added\x18\x13 \x01(\tR\tdateAdded\x12!\n" +
 	"\fdate_updated\x18\x14 \x01(\tR\vdateUpdated\x12%\n" +
 	"\x0eamounts_hidden\x18\x15 \x01(\bR\ramountsHiddenB\t\n" +
-	"\a_rating\"\xa8\x02\n" +
+	"\a_rating\"\x8e\x03\n" +
 	"\x14SearchRecipesRequest\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12\x12\n" +
 	"\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n" +
@@ -4960,9 +5378,13 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\x04page\x18\b \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x19\n" +
 	"\x05limit\x18\t \x01(\x05H\x01R\x05limit\x88\x01\x01\x12\x1a\n" +
 	"\bcookbook\x18\n" +
-	" \x01(\tR\bcookbookB\a\n" +
+	" \x01(\tR\bcookbook\x12/\n" +
+	"\x11max_total_minutes\x18\v \x01(\x05H\x02R\x0fmaxTotalMinutes\x88\x01\x01\x12\x1d\n" +
+	"\n" +
+	"never_made\x18\f \x01(\bR\tneverMadeB\a\n" +
 	"\x05_pageB\b\n" +
-	"\x06_limit\"\xc3\x03\n" +
+	"\x06_limitB\x14\n" +
+	"\x12_max_total_minutes\"\x94\x04\n" +
 	"\x15SearchRecipesResponse\x124\n" +
 	"\x05items\x18\x01 \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n" +
 	"\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n" +
@@ -4972,10 +5394,17 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"totalPages\x12)\n" +
 	"\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\x12P\n" +
 	"\bresolved\x18\a \x03(\v24.sous.recipes.v1.SearchRecipesResponse.ResolvedEntryR\bresolved\x12A\n" +
-	"\ftext_matches\x18\b \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\vtextMatches\x1aS\n" +
+	"\ftext_matches\x18\b \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\vtextMatches\x12\x17\n" +
+	"\ano_time\x18\t \x01(\x05R\x06noTime\x126\n" +
+	"\aunknown\x18\n" +
+	" \x03(\v2\x1c.sous.recipes.v1.UnknownNameR\aunknown\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
-	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\x1d\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"Q\n" +
+	"\vUnknownName\x12\x14\n" +
+	"\x05field\x18\x01 \x01(\tR\x05field\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n" +
+	"\aclosest\x18\x03 \x03(\tR\aclosest\"\x1d\n" +
 	"\x05Names\x12\x14\n" +
 	"\x05names\x18\x01 \x03(\tR\x05names\"R\n" +
 	"\x10GetRecipeRequest\x12\x12\n" +
@@ -4992,20 +5421,22 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\x05limit\x18\x04 \x01(\x05R\x05limit\x12\x1f\n" +
 	"\vfrom_pantry\x18\x05 \x01(\bR\n" +
 	"fromPantryB\x14\n" +
-	"\x12_max_missing_foods\"\xaa\x01\n" +
+	"\x12_max_missing_foods\"\xbe\x01\n" +
 	"\n" +
 	"Suggestion\x126\n" +
 	"\x06recipe\x18\x01 \x01(\v2\x1e.sous.recipes.v1.RecipeSummaryR\x06recipe\x12#\n" +
 	"\rmissing_foods\x18\x02 \x03(\tR\fmissingFoods\x12#\n" +
 	"\rmissing_tools\x18\x03 \x03(\tR\fmissingTools\x12\x1a\n" +
-	"\bunparsed\x18\x04 \x01(\bR\bunparsed\"\x8a\x03\n" +
+	"\bunparsed\x18\x04 \x01(\bR\bunparsed\x12\x12\n" +
+	"\x04uses\x18\x05 \x03(\tR\x04uses\"\xc2\x03\n" +
 	"\x16SuggestRecipesResponse\x121\n" +
 	"\x05items\x18\x01 \x03(\v2\x1b.sous.recipes.v1.SuggestionR\x05items\x124\n" +
 	"\x16unmatched_pantry_items\x18\x02 \x03(\tR\x14unmatchedPantryItems\x12#\n" +
 	"\runknown_foods\x18\x03 \x03(\tR\funknownFoods\x12\x12\n" +
 	"\x04note\x18\x04 \x01(\tR\x04note\x12Q\n" +
 	"\bresolved\x18\x05 \x03(\v25.sous.recipes.v1.SuggestRecipesResponse.ResolvedEntryR\bresolved\x12&\n" +
-	"\x0fassumed_on_hand\x18\x06 \x03(\tR\rassumedOnHand\x1aS\n" +
+	"\x0fassumed_on_hand\x18\x06 \x03(\tR\rassumedOnHand\x126\n" +
+	"\aunknown\x18\a \x03(\v2\x1c.sous.recipes.v1.UnknownNameR\aunknown\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"x\n" +
@@ -5062,7 +5493,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\rcreated_units\x18\t \x03(\tR\fcreatedUnits\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
-	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\xc3\a\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\x82\t\n" +
 	"\x13UpdateRecipeRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12\x17\n" +
 	"\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n" +
@@ -5091,7 +5522,10 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\x05notes\x18\x14 \x03(\v2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n" +
 	"\tset_notes\x18\x15 \x01(\bR\bsetNotes\x12&\n" +
 	"\fshow_amounts\x18\x16 \x01(\bH\bR\vshowAmounts\x88\x01\x01\x12\x18\n" +
-	"\aconfirm\x18\x17 \x01(\tR\aconfirmB\a\n" +
+	"\aconfirm\x18\x17 \x01(\tR\aconfirm\x12J\n" +
+	"\x13replace_ingredients\x18\x18 \x03(\v2\x19.sous.recipes.v1.LineEditR\x12replaceIngredients\x12-\n" +
+	"\x12remove_ingredients\x18\x19 \x03(\tR\x11removeIngredients\x12B\n" +
+	"\x0fadd_ingredients\x18\x1a \x03(\v2\x19.sous.recipes.v1.LineEditR\x0eaddIngredientsB\a\n" +
 	"\x05_nameB\x0e\n" +
 	"\f_descriptionB\x0f\n" +
 	"\r_recipe_yieldB\f\n" +
@@ -5102,7 +5536,11 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\v_total_timeB\r\n" +
 	"\v_source_urlB\t\n" +
 	"\a_ratingB\x0f\n" +
-	"\r_show_amounts\"\x9e\x04\n" +
+	"\r_show_amounts\"J\n" +
+	"\bLineEdit\x12\x14\n" +
+	"\x05match\x18\x01 \x01(\tR\x05match\x12\x12\n" +
+	"\x04line\x18\x02 \x01(\tR\x04line\x12\x14\n" +
+	"\x05after\x18\x03 \x01(\tR\x05after\"\xbd\x04\n" +
 	"\x14UpdateRecipeResponse\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n" +
 	"\frenamed_from\x18\x02 \x01(\tR\vrenamedFrom\x12:\n" +
@@ -5117,7 +5555,9 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\rchanged_lines\x18\t \x03(\tR\fchangedLines\x12\x1a\n" +
 	"\breplaced\x18\n" +
 	" \x03(\tR\breplaced\x12#\n" +
-	"\rcreated_units\x18\v \x03(\tR\fcreatedUnits\x1aS\n" +
+	"\rcreated_units\x18\v \x03(\tR\fcreatedUnits\x12\x1d\n" +
+	"\n" +
+	"line_edits\x18\f \x03(\tR\tlineEdits\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01B\t\n" +
@@ -5142,7 +5582,18 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\x16BulkTagRecipesResponse\x12\x14\n" +
 	"\x05slugs\x18\x01 \x03(\tR\x05slugs\x12:\n" +
 	"\acreated\x18\x02 \x01(\v2 .sous.recipes.v1.TaxonomyCreatedR\acreated\x12\x1b\n" +
-	"\tnot_found\x18\x03 \x03(\tR\bnotFound\"L\n" +
+	"\tnot_found\x18\x03 \x03(\tR\bnotFound\"@\n" +
+	"\x12KeepTimeTagRequest\x12*\n" +
+	"\x11max_total_minutes\x18\x01 \x01(\x05R\x0fmaxTotalMinutes\"\xd3\x01\n" +
+	"\x13KeepTimeTagResponse\x12\x10\n" +
+	"\x03tag\x18\x01 \x01(\tR\x03tag\x12\x19\n" +
+	"\btag_slug\x18\x02 \x01(\tR\atagSlug\x12\x16\n" +
+	"\x06tagged\x18\x03 \x01(\x05R\x06tagged\x12\x14\n" +
+	"\x05added\x18\x04 \x01(\x05R\x05added\x12\x18\n" +
+	"\aremoved\x18\x05 \x01(\x05R\aremoved\x12\x17\n" +
+	"\ano_time\x18\x06 \x01(\x05R\x06noTime\x12\x18\n" +
+	"\ascanned\x18\a \x01(\x05R\ascanned\x12\x14\n" +
+	"\x05total\x18\b \x01(\x05R\x05total\"L\n" +
 	"\x13DeleteRecipeRequest\x12\x12\n" +
 	"\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n" +
 	"\fconfirm_slug\x18\x02 \x01(\tR\vconfirmSlug\"X\n" +
@@ -5311,7 +5762,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"RecipeView\x12\x1b\n" +
 	"\x17RECIPE_VIEW_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13RECIPE_VIEW_SUMMARY\x10\x01\x12\x16\n" +
-	"\x12RECIPE_VIEW_DETAIL\x10\x022\x91\x10\n" +
+	"\x12RECIPE_VIEW_DETAIL\x10\x022\xf0\x10\n" +
 	"\x0eRecipesService\x12W\n" +
 	"\tGetStatus\x12!.sous.recipes.v1.GetStatusRequest\x1a\".sous.recipes.v1.GetStatusResponse\"\x03\x90\x02\x01\x12c\n" +
 	"\rSearchRecipes\x12%.sous.recipes.v1.SearchRecipesRequest\x1a&.sous.recipes.v1.SearchRecipesResponse\"\x03\x90\x02\x01\x12W\n" +
@@ -5321,7 +5772,8 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\fUpdateRecipe\x12$.sous.recipes.v1.UpdateRecipeRequest\x1a%.sous.recipes.v1.UpdateRecipeResponse\"\x00\x12x\n" +
 	"\x15SetRecipeImageFromURL\x12-.sous.recipes.v1.SetRecipeImageFromURLRequest\x1a..sous.recipes.v1.SetRecipeImageFromURLResponse\"\x00\x12l\n" +
 	"\x11UploadRecipeImage\x12).sous.recipes.v1.UploadRecipeImageRequest\x1a*.sous.recipes.v1.UploadRecipeImageResponse\"\x00\x12c\n" +
-	"\x0eBulkTagRecipes\x12&.sous.recipes.v1.BulkTagRecipesRequest\x1a'.sous.recipes.v1.BulkTagRecipesResponse\"\x00\x12`\n" +
+	"\x0eBulkTagRecipes\x12&.sous.recipes.v1.BulkTagRecipesRequest\x1a'.sous.recipes.v1.BulkTagRecipesResponse\"\x00\x12]\n" +
+	"\vKeepTimeTag\x12#.sous.recipes.v1.KeepTimeTagRequest\x1a$.sous.recipes.v1.KeepTimeTagResponse\"\x03\x90\x02\x02\x12`\n" +
 	"\fDeleteRecipe\x12$.sous.recipes.v1.DeleteRecipeRequest\x1a%.sous.recipes.v1.DeleteRecipeResponse\"\x03\x90\x02\x02\x12r\n" +
 	"\x13ImportRecipeFromURL\x12+.sous.recipes.v1.ImportRecipeFromURLRequest\x1a,.sous.recipes.v1.ImportRecipeFromURLResponse\"\x00\x12c\n" +
 	"\x0eMarkRecipeMade\x12&.sous.recipes.v1.MarkRecipeMadeRequest\x1a'.sous.recipes.v1.MarkRecipeMadeResponse\"\x00\x12l\n" +
@@ -5348,7 +5800,7 @@ func file_sous_recipes_v1_recipes_proto_rawDescGZIP() []byte {
 }
 
 var file_sous_recipes_v1_recipes_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_sous_recipes_v1_recipes_proto_msgTypes = make([]protoimpl.MessageInfo, 61)
+var file_sous_recipes_v1_recipes_proto_msgTypes = make([]protoimpl.MessageInfo, 65)
 var file_sous_recipes_v1_recipes_proto_goTypes = []any{
 	(Parser)(0),                           // 0: sous.recipes.v1.Parser
 	(TaxonomyResource)(0),                 // 1: sous.recipes.v1.TaxonomyResource
@@ -5361,156 +5813,166 @@ var file_sous_recipes_v1_recipes_proto_goTypes = []any{
 	(*Recipe)(nil),                        // 8: sous.recipes.v1.Recipe
 	(*SearchRecipesRequest)(nil),          // 9: sous.recipes.v1.SearchRecipesRequest
 	(*SearchRecipesResponse)(nil),         // 10: sous.recipes.v1.SearchRecipesResponse
-	(*Names)(nil),                         // 11: sous.recipes.v1.Names
-	(*GetRecipeRequest)(nil),              // 12: sous.recipes.v1.GetRecipeRequest
-	(*GetRecipeResponse)(nil),             // 13: sous.recipes.v1.GetRecipeResponse
-	(*SuggestRecipesRequest)(nil),         // 14: sous.recipes.v1.SuggestRecipesRequest
-	(*Suggestion)(nil),                    // 15: sous.recipes.v1.Suggestion
-	(*SuggestRecipesResponse)(nil),        // 16: sous.recipes.v1.SuggestRecipesResponse
-	(*IngredientInput)(nil),               // 17: sous.recipes.v1.IngredientInput
-	(*StructuredIngredient)(nil),          // 18: sous.recipes.v1.StructuredIngredient
-	(*CreateRecipeRequest)(nil),           // 19: sous.recipes.v1.CreateRecipeRequest
-	(*TaxonomyCreated)(nil),               // 20: sous.recipes.v1.TaxonomyCreated
-	(*CreateRecipeResponse)(nil),          // 21: sous.recipes.v1.CreateRecipeResponse
-	(*UpdateRecipeRequest)(nil),           // 22: sous.recipes.v1.UpdateRecipeRequest
-	(*UpdateRecipeResponse)(nil),          // 23: sous.recipes.v1.UpdateRecipeResponse
-	(*SetRecipeImageFromURLRequest)(nil),  // 24: sous.recipes.v1.SetRecipeImageFromURLRequest
-	(*SetRecipeImageFromURLResponse)(nil), // 25: sous.recipes.v1.SetRecipeImageFromURLResponse
-	(*UploadRecipeImageRequest)(nil),      // 26: sous.recipes.v1.UploadRecipeImageRequest
-	(*UploadRecipeImageResponse)(nil),     // 27: sous.recipes.v1.UploadRecipeImageResponse
-	(*BulkTagRecipesRequest)(nil),         // 28: sous.recipes.v1.BulkTagRecipesRequest
-	(*BulkTagRecipesResponse)(nil),        // 29: sous.recipes.v1.BulkTagRecipesResponse
-	(*DeleteRecipeRequest)(nil),           // 30: sous.recipes.v1.DeleteRecipeRequest
-	(*DeleteRecipeResponse)(nil),          // 31: sous.recipes.v1.DeleteRecipeResponse
-	(*ImportRecipeFromURLRequest)(nil),    // 32: sous.recipes.v1.ImportRecipeFromURLRequest
-	(*ImportRecipeFromURLResponse)(nil),   // 33: sous.recipes.v1.ImportRecipeFromURLResponse
-	(*MarkRecipeMadeRequest)(nil),         // 34: sous.recipes.v1.MarkRecipeMadeRequest
-	(*MarkRecipeMadeResponse)(nil),        // 35: sous.recipes.v1.MarkRecipeMadeResponse
-	(*ParseIngredientsRequest)(nil),       // 36: sous.recipes.v1.ParseIngredientsRequest
-	(*ParsedIngredient)(nil),              // 37: sous.recipes.v1.ParsedIngredient
-	(*ParseIngredientsResponse)(nil),      // 38: sous.recipes.v1.ParseIngredientsResponse
-	(*TaxonomyItem)(nil),                  // 39: sous.recipes.v1.TaxonomyItem
-	(*ListTaxonomyRequest)(nil),           // 40: sous.recipes.v1.ListTaxonomyRequest
-	(*ListTaxonomyResponse)(nil),          // 41: sous.recipes.v1.ListTaxonomyResponse
-	(*TaxonomyWrite)(nil),                 // 42: sous.recipes.v1.TaxonomyWrite
-	(*ItemError)(nil),                     // 43: sous.recipes.v1.ItemError
-	(*CreateTaxonomyRequest)(nil),         // 44: sous.recipes.v1.CreateTaxonomyRequest
-	(*CreateTaxonomyResponse)(nil),        // 45: sous.recipes.v1.CreateTaxonomyResponse
-	(*UpdateTaxonomyRequest)(nil),         // 46: sous.recipes.v1.UpdateTaxonomyRequest
-	(*UpdateTaxonomyResponse)(nil),        // 47: sous.recipes.v1.UpdateTaxonomyResponse
-	(*MergeTaxonomyRequest)(nil),          // 48: sous.recipes.v1.MergeTaxonomyRequest
-	(*MergeTaxonomyResponse)(nil),         // 49: sous.recipes.v1.MergeTaxonomyResponse
-	(*DeleteTaxonomyRequest)(nil),         // 50: sous.recipes.v1.DeleteTaxonomyRequest
-	(*DeleteTaxonomyResponse)(nil),        // 51: sous.recipes.v1.DeleteTaxonomyResponse
-	(*SweepRecipesRequest)(nil),           // 52: sous.recipes.v1.SweepRecipesRequest
-	(*SweepProgress)(nil),                 // 53: sous.recipes.v1.SweepProgress
-	(*SweepRecipesResponse)(nil),          // 54: sous.recipes.v1.SweepRecipesResponse
-	(*SweepFailure)(nil),                  // 55: sous.recipes.v1.SweepFailure
-	(*ResolveRecipeSlugsRequest)(nil),     // 56: sous.recipes.v1.ResolveRecipeSlugsRequest
-	(*ResolvedRecipe)(nil),                // 57: sous.recipes.v1.ResolvedRecipe
-	(*ResolveRecipeSlugsResponse)(nil),    // 58: sous.recipes.v1.ResolveRecipeSlugsResponse
-	nil,                                   // 59: sous.recipes.v1.SearchRecipesResponse.ResolvedEntry
-	nil,                                   // 60: sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry
-	nil,                                   // 61: sous.recipes.v1.CreateRecipeResponse.ResolvedEntry
-	nil,                                   // 62: sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry
-	nil,                                   // 63: sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry
-	(*structpb.Struct)(nil),               // 64: google.protobuf.Struct
+	(*UnknownName)(nil),                   // 11: sous.recipes.v1.UnknownName
+	(*Names)(nil),                         // 12: sous.recipes.v1.Names
+	(*GetRecipeRequest)(nil),              // 13: sous.recipes.v1.GetRecipeRequest
+	(*GetRecipeResponse)(nil),             // 14: sous.recipes.v1.GetRecipeResponse
+	(*SuggestRecipesRequest)(nil),         // 15: sous.recipes.v1.SuggestRecipesRequest
+	(*Suggestion)(nil),                    // 16: sous.recipes.v1.Suggestion
+	(*SuggestRecipesResponse)(nil),        // 17: sous.recipes.v1.SuggestRecipesResponse
+	(*IngredientInput)(nil),               // 18: sous.recipes.v1.IngredientInput
+	(*StructuredIngredient)(nil),          // 19: sous.recipes.v1.StructuredIngredient
+	(*CreateRecipeRequest)(nil),           // 20: sous.recipes.v1.CreateRecipeRequest
+	(*TaxonomyCreated)(nil),               // 21: sous.recipes.v1.TaxonomyCreated
+	(*CreateRecipeResponse)(nil),          // 22: sous.recipes.v1.CreateRecipeResponse
+	(*UpdateRecipeRequest)(nil),           // 23: sous.recipes.v1.UpdateRecipeRequest
+	(*LineEdit)(nil),                      // 24: sous.recipes.v1.LineEdit
+	(*UpdateRecipeResponse)(nil),          // 25: sous.recipes.v1.UpdateRecipeResponse
+	(*SetRecipeImageFromURLRequest)(nil),  // 26: sous.recipes.v1.SetRecipeImageFromURLRequest
+	(*SetRecipeImageFromURLResponse)(nil), // 27: sous.recipes.v1.SetRecipeImageFromURLResponse
+	(*UploadRecipeImageRequest)(nil),      // 28: sous.recipes.v1.UploadRecipeImageRequest
+	(*UploadRecipeImageResponse)(nil),     // 29: sous.recipes.v1.UploadRecipeImageResponse
+	(*BulkTagRecipesRequest)(nil),         // 30: sous.recipes.v1.BulkTagRecipesRequest
+	(*BulkTagRecipesResponse)(nil),        // 31: sous.recipes.v1.BulkTagRecipesResponse
+	(*KeepTimeTagRequest)(nil),            // 32: sous.recipes.v1.KeepTimeTagRequest
+	(*KeepTimeTagResponse)(nil),           // 33: sous.recipes.v1.KeepTimeTagResponse
+	(*DeleteRecipeRequest)(nil),           // 34: sous.recipes.v1.DeleteRecipeRequest
+	(*DeleteRecipeResponse)(nil),          // 35: sous.recipes.v1.DeleteRecipeResponse
+	(*ImportRecipeFromURLRequest)(nil),    // 36: sous.recipes.v1.ImportRecipeFromURLRequest
+	(*ImportRecipeFromURLResponse)(nil),   // 37: sous.recipes.v1.ImportRecipeFromURLResponse
+	(*MarkRecipeMadeRequest)(nil),         // 38: sous.recipes.v1.MarkRecipeMadeRequest
+	(*MarkRecipeMadeResponse)(nil),        // 39: sous.recipes.v1.MarkRecipeMadeResponse
+	(*ParseIngredientsRequest)(nil),       // 40: sous.recipes.v1.ParseIngredientsRequest
+	(*ParsedIngredient)(nil),              // 41: sous.recipes.v1.ParsedIngredient
+	(*ParseIngredientsResponse)(nil),      // 42: sous.recipes.v1.ParseIngredientsResponse
+	(*TaxonomyItem)(nil),                  // 43: sous.recipes.v1.TaxonomyItem
+	(*ListTaxonomyRequest)(nil),           // 44: sous.recipes.v1.ListTaxonomyRequest
+	(*ListTaxonomyResponse)(nil),          // 45: sous.recipes.v1.ListTaxonomyResponse
+	(*TaxonomyWrite)(nil),                 // 46: sous.recipes.v1.TaxonomyWrite
+	(*ItemError)(nil),                     // 47: sous.recipes.v1.ItemError
+	(*CreateTaxonomyRequest)(nil),         // 48: sous.recipes.v1.CreateTaxonomyRequest
+	(*CreateTaxonomyResponse)(nil),        // 49: sous.recipes.v1.CreateTaxonomyResponse
+	(*UpdateTaxonomyRequest)(nil),         // 50: sous.recipes.v1.UpdateTaxonomyRequest
+	(*UpdateTaxonomyResponse)(nil),        // 51: sous.recipes.v1.UpdateTaxonomyResponse
+	(*MergeTaxonomyRequest)(nil),          // 52: sous.recipes.v1.MergeTaxonomyRequest
+	(*MergeTaxonomyResponse)(nil),         // 53: sous.recipes.v1.MergeTaxonomyResponse
+	(*DeleteTaxonomyRequest)(nil),         // 54: sous.recipes.v1.DeleteTaxonomyRequest
+	(*DeleteTaxonomyResponse)(nil),        // 55: sous.recipes.v1.DeleteTaxonomyResponse
+	(*SweepRecipesRequest)(nil),           // 56: sous.recipes.v1.SweepRecipesRequest
+	(*SweepProgress)(nil),                 // 57: sous.recipes.v1.SweepProgress
+	(*SweepRecipesResponse)(nil),          // 58: sous.recipes.v1.SweepRecipesResponse
+	(*SweepFailure)(nil),                  // 59: sous.recipes.v1.SweepFailure
+	(*ResolveRecipeSlugsRequest)(nil),     // 60: sous.recipes.v1.ResolveRecipeSlugsRequest
+	(*ResolvedRecipe)(nil),                // 61: sous.recipes.v1.ResolvedRecipe
+	(*ResolveRecipeSlugsResponse)(nil),    // 62: sous.recipes.v1.ResolveRecipeSlugsResponse
+	nil,                                   // 63: sous.recipes.v1.SearchRecipesResponse.ResolvedEntry
+	nil,                                   // 64: sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry
+	nil,                                   // 65: sous.recipes.v1.CreateRecipeResponse.ResolvedEntry
+	nil,                                   // 66: sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry
+	nil,                                   // 67: sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry
+	(*structpb.Struct)(nil),               // 68: google.protobuf.Struct
 }
 var file_sous_recipes_v1_recipes_proto_depIdxs = []int32{
 	6,  // 0: sous.recipes.v1.Recipe.ingredients:type_name -> sous.recipes.v1.Ingredient
 	7,  // 1: sous.recipes.v1.Recipe.notes:type_name -> sous.recipes.v1.Note
 	5,  // 2: sous.recipes.v1.SearchRecipesResponse.items:type_name -> sous.recipes.v1.RecipeSummary
-	59, // 3: sous.recipes.v1.SearchRecipesResponse.resolved:type_name -> sous.recipes.v1.SearchRecipesResponse.ResolvedEntry
+	63, // 3: sous.recipes.v1.SearchRecipesResponse.resolved:type_name -> sous.recipes.v1.SearchRecipesResponse.ResolvedEntry
 	5,  // 4: sous.recipes.v1.SearchRecipesResponse.text_matches:type_name -> sous.recipes.v1.RecipeSummary
-	8,  // 5: sous.recipes.v1.GetRecipeResponse.recipe:type_name -> sous.recipes.v1.Recipe
-	64, // 6: sous.recipes.v1.GetRecipeResponse.raw:type_name -> google.protobuf.Struct
-	5,  // 7: sous.recipes.v1.Suggestion.recipe:type_name -> sous.recipes.v1.RecipeSummary
-	15, // 8: sous.recipes.v1.SuggestRecipesResponse.items:type_name -> sous.recipes.v1.Suggestion
-	60, // 9: sous.recipes.v1.SuggestRecipesResponse.resolved:type_name -> sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry
-	18, // 10: sous.recipes.v1.IngredientInput.structured:type_name -> sous.recipes.v1.StructuredIngredient
-	17, // 11: sous.recipes.v1.CreateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
-	7,  // 12: sous.recipes.v1.CreateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
-	20, // 13: sous.recipes.v1.CreateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
-	61, // 14: sous.recipes.v1.CreateRecipeResponse.resolved:type_name -> sous.recipes.v1.CreateRecipeResponse.ResolvedEntry
-	17, // 15: sous.recipes.v1.UpdateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
-	7,  // 16: sous.recipes.v1.UpdateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
-	20, // 17: sous.recipes.v1.UpdateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
-	62, // 18: sous.recipes.v1.UpdateRecipeResponse.resolved:type_name -> sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry
-	20, // 19: sous.recipes.v1.BulkTagRecipesResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
-	0,  // 20: sous.recipes.v1.ParseIngredientsRequest.parser:type_name -> sous.recipes.v1.Parser
-	6,  // 21: sous.recipes.v1.ParsedIngredient.ingredient:type_name -> sous.recipes.v1.Ingredient
-	37, // 22: sous.recipes.v1.ParseIngredientsResponse.items:type_name -> sous.recipes.v1.ParsedIngredient
-	63, // 23: sous.recipes.v1.ParseIngredientsResponse.resolved:type_name -> sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry
-	1,  // 24: sous.recipes.v1.ListTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	39, // 25: sous.recipes.v1.ListTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
-	1,  // 26: sous.recipes.v1.CreateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	42, // 27: sous.recipes.v1.CreateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
-	39, // 28: sous.recipes.v1.CreateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
-	43, // 29: sous.recipes.v1.CreateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	1,  // 30: sous.recipes.v1.UpdateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	42, // 31: sous.recipes.v1.UpdateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
-	39, // 32: sous.recipes.v1.UpdateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
-	43, // 33: sous.recipes.v1.UpdateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	1,  // 34: sous.recipes.v1.MergeTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	39, // 35: sous.recipes.v1.MergeTaxonomyResponse.into:type_name -> sous.recipes.v1.TaxonomyItem
-	43, // 36: sous.recipes.v1.MergeTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	1,  // 37: sous.recipes.v1.DeleteTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
-	43, // 38: sous.recipes.v1.DeleteTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
-	2,  // 39: sous.recipes.v1.SweepRecipesRequest.view:type_name -> sous.recipes.v1.RecipeView
-	53, // 40: sous.recipes.v1.SweepRecipesResponse.progress:type_name -> sous.recipes.v1.SweepProgress
-	8,  // 41: sous.recipes.v1.SweepRecipesResponse.recipe:type_name -> sous.recipes.v1.Recipe
-	55, // 42: sous.recipes.v1.SweepRecipesResponse.failure:type_name -> sous.recipes.v1.SweepFailure
-	57, // 43: sous.recipes.v1.ResolveRecipeSlugsResponse.recipes:type_name -> sous.recipes.v1.ResolvedRecipe
-	11, // 44: sous.recipes.v1.SearchRecipesResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
-	11, // 45: sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
-	11, // 46: sous.recipes.v1.CreateRecipeResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
-	11, // 47: sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
-	11, // 48: sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
-	3,  // 49: sous.recipes.v1.RecipesService.GetStatus:input_type -> sous.recipes.v1.GetStatusRequest
-	9,  // 50: sous.recipes.v1.RecipesService.SearchRecipes:input_type -> sous.recipes.v1.SearchRecipesRequest
-	12, // 51: sous.recipes.v1.RecipesService.GetRecipe:input_type -> sous.recipes.v1.GetRecipeRequest
-	14, // 52: sous.recipes.v1.RecipesService.SuggestRecipes:input_type -> sous.recipes.v1.SuggestRecipesRequest
-	19, // 53: sous.recipes.v1.RecipesService.CreateRecipe:input_type -> sous.recipes.v1.CreateRecipeRequest
-	22, // 54: sous.recipes.v1.RecipesService.UpdateRecipe:input_type -> sous.recipes.v1.UpdateRecipeRequest
-	24, // 55: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:input_type -> sous.recipes.v1.SetRecipeImageFromURLRequest
-	26, // 56: sous.recipes.v1.RecipesService.UploadRecipeImage:input_type -> sous.recipes.v1.UploadRecipeImageRequest
-	28, // 57: sous.recipes.v1.RecipesService.BulkTagRecipes:input_type -> sous.recipes.v1.BulkTagRecipesRequest
-	30, // 58: sous.recipes.v1.RecipesService.DeleteRecipe:input_type -> sous.recipes.v1.DeleteRecipeRequest
-	32, // 59: sous.recipes.v1.RecipesService.ImportRecipeFromURL:input_type -> sous.recipes.v1.ImportRecipeFromURLRequest
-	34, // 60: sous.recipes.v1.RecipesService.MarkRecipeMade:input_type -> sous.recipes.v1.MarkRecipeMadeRequest
-	36, // 61: sous.recipes.v1.RecipesService.ParseIngredients:input_type -> sous.recipes.v1.ParseIngredientsRequest
-	40, // 62: sous.recipes.v1.RecipesService.ListTaxonomy:input_type -> sous.recipes.v1.ListTaxonomyRequest
-	44, // 63: sous.recipes.v1.RecipesService.CreateTaxonomy:input_type -> sous.recipes.v1.CreateTaxonomyRequest
-	46, // 64: sous.recipes.v1.RecipesService.UpdateTaxonomy:input_type -> sous.recipes.v1.UpdateTaxonomyRequest
-	48, // 65: sous.recipes.v1.RecipesService.MergeTaxonomy:input_type -> sous.recipes.v1.MergeTaxonomyRequest
-	50, // 66: sous.recipes.v1.RecipesService.DeleteTaxonomy:input_type -> sous.recipes.v1.DeleteTaxonomyRequest
-	52, // 67: sous.recipes.v1.RecipesService.SweepRecipes:input_type -> sous.recipes.v1.SweepRecipesRequest
-	56, // 68: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:input_type -> sous.recipes.v1.ResolveRecipeSlugsRequest
-	4,  // 69: sous.recipes.v1.RecipesService.GetStatus:output_type -> sous.recipes.v1.GetStatusResponse
-	10, // 70: sous.recipes.v1.RecipesService.SearchRecipes:output_type -> sous.recipes.v1.SearchRecipesResponse
-	13, // 71: sous.recipes.v1.RecipesService.GetRecipe:output_type -> sous.recipes.v1.GetRecipeResponse
-	16, // 72: sous.recipes.v1.RecipesService.SuggestRecipes:output_type -> sous.recipes.v1.SuggestRecipesResponse
-	21, // 73: sous.recipes.v1.RecipesService.CreateRecipe:output_type -> sous.recipes.v1.CreateRecipeResponse
-	23, // 74: sous.recipes.v1.RecipesService.UpdateRecipe:output_type -> sous.recipes.v1.UpdateRecipeResponse
-	25, // 75: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:output_type -> sous.recipes.v1.SetRecipeImageFromURLResponse
-	27, // 76: sous.recipes.v1.RecipesService.UploadRecipeImage:output_type -> sous.recipes.v1.UploadRecipeImageResponse
-	29, // 77: sous.recipes.v1.RecipesService.BulkTagRecipes:output_type -> sous.recipes.v1.BulkTagRecipesResponse
-	31, // 78: sous.recipes.v1.RecipesService.DeleteRecipe:output_type -> sous.recipes.v1.DeleteRecipeResponse
-	33, // 79: sous.recipes.v1.RecipesService.ImportRecipeFromURL:output_type -> sous.recipes.v1.ImportRecipeFromURLResponse
-	35, // 80: sous.recipes.v1.RecipesService.MarkRecipeMade:output_type -> sous.recipes.v1.MarkRecipeMadeResponse
-	38, // 81: sous.recipes.v1.RecipesService.ParseIngredients:output_type -> sous.recipes.v1.ParseIngredientsResponse
-	41, // 82: sous.recipes.v1.RecipesService.ListTaxonomy:output_type -> sous.recipes.v1.ListTaxonomyResponse
-	45, // 83: sous.recipes.v1.RecipesService.CreateTaxonomy:output_type -> sous.recipes.v1.CreateTaxonomyResponse
-	47, // 84: sous.recipes.v1.RecipesService.UpdateTaxonomy:output_type -> sous.recipes.v1.UpdateTaxonomyResponse
-	49, // 85: sous.recipes.v1.RecipesService.MergeTaxonomy:output_type -> sous.recipes.v1.MergeTaxonomyResponse
-	51, // 86: sous.recipes.v1.RecipesService.DeleteTaxonomy:output_type -> sous.recipes.v1.DeleteTaxonomyResponse
-	54, // 87: sous.recipes.v1.RecipesService.SweepRecipes:output_type -> sous.recipes.v1.SweepRecipesResponse
-	58, // 88: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:output_type -> sous.recipes.v1.ResolveRecipeSlugsResponse
-	69, // [69:89] is the sub-list for method output_type
-	49, // [49:69] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	11, // 5: sous.recipes.v1.SearchRecipesResponse.unknown:type_name -> sous.recipes.v1.UnknownName
+	8,  // 6: sous.recipes.v1.GetRecipeResponse.recipe:type_name -> sous.recipes.v1.Recipe
+	68, // 7: sous.recipes.v1.GetRecipeResponse.raw:type_name -> google.protobuf.Struct
+	5,  // 8: sous.recipes.v1.Suggestion.recipe:type_name -> sous.recipes.v1.RecipeSummary
+	16, // 9: sous.recipes.v1.SuggestRecipesResponse.items:type_name -> sous.recipes.v1.Suggestion
+	64, // 10: sous.recipes.v1.SuggestRecipesResponse.resolved:type_name -> sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry
+	11, // 11: sous.recipes.v1.SuggestRecipesResponse.unknown:type_name -> sous.recipes.v1.UnknownName
+	19, // 12: sous.recipes.v1.IngredientInput.structured:type_name -> sous.recipes.v1.StructuredIngredient
+	18, // 13: sous.recipes.v1.CreateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
+	7,  // 14: sous.recipes.v1.CreateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
+	21, // 15: sous.recipes.v1.CreateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
+	65, // 16: sous.recipes.v1.CreateRecipeResponse.resolved:type_name -> sous.recipes.v1.CreateRecipeResponse.ResolvedEntry
+	18, // 17: sous.recipes.v1.UpdateRecipeRequest.ingredients:type_name -> sous.recipes.v1.IngredientInput
+	7,  // 18: sous.recipes.v1.UpdateRecipeRequest.notes:type_name -> sous.recipes.v1.Note
+	24, // 19: sous.recipes.v1.UpdateRecipeRequest.replace_ingredients:type_name -> sous.recipes.v1.LineEdit
+	24, // 20: sous.recipes.v1.UpdateRecipeRequest.add_ingredients:type_name -> sous.recipes.v1.LineEdit
+	21, // 21: sous.recipes.v1.UpdateRecipeResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
+	66, // 22: sous.recipes.v1.UpdateRecipeResponse.resolved:type_name -> sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry
+	21, // 23: sous.recipes.v1.BulkTagRecipesResponse.created:type_name -> sous.recipes.v1.TaxonomyCreated
+	0,  // 24: sous.recipes.v1.ParseIngredientsRequest.parser:type_name -> sous.recipes.v1.Parser
+	6,  // 25: sous.recipes.v1.ParsedIngredient.ingredient:type_name -> sous.recipes.v1.Ingredient
+	41, // 26: sous.recipes.v1.ParseIngredientsResponse.items:type_name -> sous.recipes.v1.ParsedIngredient
+	67, // 27: sous.recipes.v1.ParseIngredientsResponse.resolved:type_name -> sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry
+	1,  // 28: sous.recipes.v1.ListTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	43, // 29: sous.recipes.v1.ListTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
+	1,  // 30: sous.recipes.v1.CreateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	46, // 31: sous.recipes.v1.CreateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
+	43, // 32: sous.recipes.v1.CreateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
+	47, // 33: sous.recipes.v1.CreateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	1,  // 34: sous.recipes.v1.UpdateTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	46, // 35: sous.recipes.v1.UpdateTaxonomyRequest.items:type_name -> sous.recipes.v1.TaxonomyWrite
+	43, // 36: sous.recipes.v1.UpdateTaxonomyResponse.items:type_name -> sous.recipes.v1.TaxonomyItem
+	47, // 37: sous.recipes.v1.UpdateTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	1,  // 38: sous.recipes.v1.MergeTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	43, // 39: sous.recipes.v1.MergeTaxonomyResponse.into:type_name -> sous.recipes.v1.TaxonomyItem
+	47, // 40: sous.recipes.v1.MergeTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	1,  // 41: sous.recipes.v1.DeleteTaxonomyRequest.resource:type_name -> sous.recipes.v1.TaxonomyResource
+	47, // 42: sous.recipes.v1.DeleteTaxonomyResponse.errors:type_name -> sous.recipes.v1.ItemError
+	2,  // 43: sous.recipes.v1.SweepRecipesRequest.view:type_name -> sous.recipes.v1.RecipeView
+	57, // 44: sous.recipes.v1.SweepRecipesResponse.progress:type_name -> sous.recipes.v1.SweepProgress
+	8,  // 45: sous.recipes.v1.SweepRecipesResponse.recipe:type_name -> sous.recipes.v1.Recipe
+	59, // 46: sous.recipes.v1.SweepRecipesResponse.failure:type_name -> sous.recipes.v1.SweepFailure
+	61, // 47: sous.recipes.v1.ResolveRecipeSlugsResponse.recipes:type_name -> sous.recipes.v1.ResolvedRecipe
+	12, // 48: sous.recipes.v1.SearchRecipesResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	12, // 49: sous.recipes.v1.SuggestRecipesResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	12, // 50: sous.recipes.v1.CreateRecipeResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	12, // 51: sous.recipes.v1.UpdateRecipeResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	12, // 52: sous.recipes.v1.ParseIngredientsResponse.ResolvedEntry.value:type_name -> sous.recipes.v1.Names
+	3,  // 53: sous.recipes.v1.RecipesService.GetStatus:input_type -> sous.recipes.v1.GetStatusRequest
+	9,  // 54: sous.recipes.v1.RecipesService.SearchRecipes:input_type -> sous.recipes.v1.SearchRecipesRequest
+	13, // 55: sous.recipes.v1.RecipesService.GetRecipe:input_type -> sous.recipes.v1.GetRecipeRequest
+	15, // 56: sous.recipes.v1.RecipesService.SuggestRecipes:input_type -> sous.recipes.v1.SuggestRecipesRequest
+	20, // 57: sous.recipes.v1.RecipesService.CreateRecipe:input_type -> sous.recipes.v1.CreateRecipeRequest
+	23, // 58: sous.recipes.v1.RecipesService.UpdateRecipe:input_type -> sous.recipes.v1.UpdateRecipeRequest
+	26, // 59: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:input_type -> sous.recipes.v1.SetRecipeImageFromURLRequest
+	28, // 60: sous.recipes.v1.RecipesService.UploadRecipeImage:input_type -> sous.recipes.v1.UploadRecipeImageRequest
+	30, // 61: sous.recipes.v1.RecipesService.BulkTagRecipes:input_type -> sous.recipes.v1.BulkTagRecipesRequest
+	32, // 62: sous.recipes.v1.RecipesService.KeepTimeTag:input_type -> sous.recipes.v1.KeepTimeTagRequest
+	34, // 63: sous.recipes.v1.RecipesService.DeleteRecipe:input_type -> sous.recipes.v1.DeleteRecipeRequest
+	36, // 64: sous.recipes.v1.RecipesService.ImportRecipeFromURL:input_type -> sous.recipes.v1.ImportRecipeFromURLRequest
+	38, // 65: sous.recipes.v1.RecipesService.MarkRecipeMade:input_type -> sous.recipes.v1.MarkRecipeMadeRequest
+	40, // 66: sous.recipes.v1.RecipesService.ParseIngredients:input_type -> sous.recipes.v1.ParseIngredientsRequest
+	44, // 67: sous.recipes.v1.RecipesService.ListTaxonomy:input_type -> sous.recipes.v1.ListTaxonomyRequest
+	48, // 68: sous.recipes.v1.RecipesService.CreateTaxonomy:input_type -> sous.recipes.v1.CreateTaxonomyRequest
+	50, // 69: sous.recipes.v1.RecipesService.UpdateTaxonomy:input_type -> sous.recipes.v1.UpdateTaxonomyRequest
+	52, // 70: sous.recipes.v1.RecipesService.MergeTaxonomy:input_type -> sous.recipes.v1.MergeTaxonomyRequest
+	54, // 71: sous.recipes.v1.RecipesService.DeleteTaxonomy:input_type -> sous.recipes.v1.DeleteTaxonomyRequest
+	56, // 72: sous.recipes.v1.RecipesService.SweepRecipes:input_type -> sous.recipes.v1.SweepRecipesRequest
+	60, // 73: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:input_type -> sous.recipes.v1.ResolveRecipeSlugsRequest
+	4,  // 74: sous.recipes.v1.RecipesService.GetStatus:output_type -> sous.recipes.v1.GetStatusResponse
+	10, // 75: sous.recipes.v1.RecipesService.SearchRecipes:output_type -> sous.recipes.v1.SearchRecipesResponse
+	14, // 76: sous.recipes.v1.RecipesService.GetRecipe:output_type -> sous.recipes.v1.GetRecipeResponse
+	17, // 77: sous.recipes.v1.RecipesService.SuggestRecipes:output_type -> sous.recipes.v1.SuggestRecipesResponse
+	22, // 78: sous.recipes.v1.RecipesService.CreateRecipe:output_type -> sous.recipes.v1.CreateRecipeResponse
+	25, // 79: sous.recipes.v1.RecipesService.UpdateRecipe:output_type -> sous.recipes.v1.UpdateRecipeResponse
+	27, // 80: sous.recipes.v1.RecipesService.SetRecipeImageFromURL:output_type -> sous.recipes.v1.SetRecipeImageFromURLResponse
+	29, // 81: sous.recipes.v1.RecipesService.UploadRecipeImage:output_type -> sous.recipes.v1.UploadRecipeImageResponse
+	31, // 82: sous.recipes.v1.RecipesService.BulkTagRecipes:output_type -> sous.recipes.v1.BulkTagRecipesResponse
+	33, // 83: sous.recipes.v1.RecipesService.KeepTimeTag:output_type -> sous.recipes.v1.KeepTimeTagResponse
+	35, // 84: sous.recipes.v1.RecipesService.DeleteRecipe:output_type -> sous.recipes.v1.DeleteRecipeResponse
+	37, // 85: sous.recipes.v1.RecipesService.ImportRecipeFromURL:output_type -> sous.recipes.v1.ImportRecipeFromURLResponse
+	39, // 86: sous.recipes.v1.RecipesService.MarkRecipeMade:output_type -> sous.recipes.v1.MarkRecipeMadeResponse
+	42, // 87: sous.recipes.v1.RecipesService.ParseIngredients:output_type -> sous.recipes.v1.ParseIngredientsResponse
+	45, // 88: sous.recipes.v1.RecipesService.ListTaxonomy:output_type -> sous.recipes.v1.ListTaxonomyResponse
+	49, // 89: sous.recipes.v1.RecipesService.CreateTaxonomy:output_type -> sous.recipes.v1.CreateTaxonomyResponse
+	51, // 90: sous.recipes.v1.RecipesService.UpdateTaxonomy:output_type -> sous.recipes.v1.UpdateTaxonomyResponse
+	53, // 91: sous.recipes.v1.RecipesService.MergeTaxonomy:output_type -> sous.recipes.v1.MergeTaxonomyResponse
+	55, // 92: sous.recipes.v1.RecipesService.DeleteTaxonomy:output_type -> sous.recipes.v1.DeleteTaxonomyResponse
+	58, // 93: sous.recipes.v1.RecipesService.SweepRecipes:output_type -> sous.recipes.v1.SweepRecipesResponse
+	62, // 94: sous.recipes.v1.RecipesService.ResolveRecipeSlugs:output_type -> sous.recipes.v1.ResolveRecipeSlugsResponse
+	74, // [74:95] is the sub-list for method output_type
+	53, // [53:74] is the sub-list for method input_type
+	53, // [53:53] is the sub-list for extension type_name
+	53, // [53:53] is the sub-list for extension extendee
+	0,  // [0:53] is the sub-list for field type_name
 }
 
 func init() { file_sous_recipes_v1_recipes_proto_init() }
@@ -5522,20 +5984,20 @@ func file_sous_recipes_v1_recipes_proto_init() {
 	file_sous_recipes_v1_recipes_proto_msgTypes[3].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[5].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[6].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[11].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[14].OneofWrappers = []any{
+	file_sous_recipes_v1_recipes_proto_msgTypes[12].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[15].OneofWrappers = []any{
 		(*IngredientInput_Text)(nil),
 		(*IngredientInput_Structured)(nil),
 	}
-	file_sous_recipes_v1_recipes_proto_msgTypes[15].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[19].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[16].OneofWrappers = []any{}
 	file_sous_recipes_v1_recipes_proto_msgTypes[20].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[29].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[31].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[32].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[34].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[39].OneofWrappers = []any{}
-	file_sous_recipes_v1_recipes_proto_msgTypes[51].OneofWrappers = []any{
+	file_sous_recipes_v1_recipes_proto_msgTypes[22].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[33].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[35].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[36].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[38].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[43].OneofWrappers = []any{}
+	file_sous_recipes_v1_recipes_proto_msgTypes[55].OneofWrappers = []any{
 		(*SweepRecipesResponse_Progress)(nil),
 		(*SweepRecipesResponse_Recipe)(nil),
 		(*SweepRecipesResponse_Failure)(nil),
@@ -5546,7 +6008,7 @@ func file_sous_recipes_v1_recipes_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sous_recipes_v1_recipes_proto_rawDesc), len(file_sous_recipes_v1_recipes_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   61,
+			NumMessages:   65,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -99,7 +99,7 @@ class GetStatusResponse(Message[_GetStatusResponseFields]):
         household: str
         read_only: bool
 
-_CookbookFields: TypeAlias = Literal["id", "slug", "name", "description", "query_filter", "public", "position"]
+_CookbookFields: TypeAlias = Literal["id", "slug", "name", "description", "query_filter", "public", "position", "max_total_minutes"]
 
 class Cookbook(Message[_CookbookFields]):
     """
@@ -153,9 +153,16 @@ class Cookbook(Message[_CookbookFields]):
             ```proto
             int32 position = 7;
             ```
+        max_total_minutes:
+            The time bound of a cookbook by time (read from its filter's sous
+            time tag); unset for any other cookbook.
+
+            ```proto
+            optional int32 max_total_minutes = 8;
+            ```
     """
 
-    __slots__ = ("id", "slug", "name", "description", "query_filter", "public", "position")
+    __slots__ = ("id", "slug", "name", "description", "query_filter", "public", "position", "max_total_minutes")
 
     if TYPE_CHECKING:
 
@@ -169,6 +176,7 @@ class Cookbook(Message[_CookbookFields]):
             query_filter: str = "",
             public: bool = False,
             position: int = 0,
+            max_total_minutes: int | None = None,
         ) -> None:
             pass
 
@@ -179,6 +187,7 @@ class Cookbook(Message[_CookbookFields]):
         query_filter: str
         public: bool
         position: int
+        max_total_minutes: int
 
 _ListCookbooksRequestFields: TypeAlias = NoReturn
 
@@ -345,7 +354,7 @@ class GetCookbookRecipesResponse(Message[_GetCookbookRecipesResponseFields]):
         total: int
         total_pages: int
 
-_CreateCookbookRequestFields: TypeAlias = Literal["name", "description", "tags", "categories", "tools", "require_all", "query_filter", "public"]
+_CreateCookbookRequestFields: TypeAlias = Literal["name", "description", "tags", "categories", "tools", "require_all", "query_filter", "public", "max_total_minutes"]
 
 class CreateCookbookRequest(Message[_CreateCookbookRequestFields]):
     """
@@ -411,9 +420,18 @@ class CreateCookbookRequest(Message[_CreateCookbookRequestFields]):
             ```proto
             bool public = 8;
             ```
+        max_total_minutes:
+            Only recipes of at most this many minutes in all, 1 to 10080; ANDed
+            with the rest of the filter. Mealie cannot compare its text times, so
+            the cookbook filters on a tag the recipes service keeps true
+            (KeepTimeTag in sous.recipes.v1); time says how.
+
+            ```proto
+            optional int32 max_total_minutes = 9;
+            ```
     """
 
-    __slots__ = ("name", "description", "tags", "categories", "tools", "require_all", "query_filter", "public")
+    __slots__ = ("name", "description", "tags", "categories", "tools", "require_all", "query_filter", "public", "max_total_minutes")
 
     if TYPE_CHECKING:
 
@@ -428,6 +446,7 @@ class CreateCookbookRequest(Message[_CreateCookbookRequestFields]):
             require_all: bool = False,
             query_filter: str = "",
             public: bool = False,
+            max_total_minutes: int | None = None,
         ) -> None:
             pass
 
@@ -439,8 +458,9 @@ class CreateCookbookRequest(Message[_CreateCookbookRequestFields]):
         require_all: bool
         query_filter: str
         public: bool
+        max_total_minutes: int
 
-_CreateCookbookResponseFields: TypeAlias = Literal["cookbook"]
+_CreateCookbookResponseFields: TypeAlias = Literal["cookbook", "time"]
 
 class CreateCookbookResponse(Message[_CreateCookbookResponseFields]):
     """
@@ -457,9 +477,15 @@ class CreateCookbookResponse(Message[_CreateCookbookResponseFields]):
             ```proto
             optional sous.library.v1.Cookbook cookbook = 1;
             ```
+        time:
+            How a cookbook by time is kept true; unset without max_total_minutes.
+
+            ```proto
+            optional sous.library.v1.TimeKeeping time = 2;
+            ```
     """
 
-    __slots__ = ("cookbook",)
+    __slots__ = ("cookbook", "time")
 
     if TYPE_CHECKING:
 
@@ -467,12 +493,73 @@ class CreateCookbookResponse(Message[_CreateCookbookResponseFields]):
             self,
             *,
             cookbook: Cookbook | None = None,
+            time: TimeKeeping | None = None,
         ) -> None:
             pass
 
         cookbook: Cookbook | None
+        time: TimeKeeping | None
 
-_UpdateCookbookRequestFields: TypeAlias = Literal["cookbook_id", "name", "description", "tags", "categories", "tools", "require_all", "query_filter", "public", "position"]
+_TimeKeepingFields: TypeAlias = Literal["tag", "recipes", "no_time", "note"]
+
+class TimeKeeping(Message[_TimeKeepingFields]):
+    """
+    TimeKeeping is how a cookbook by time stays true, and what it cannot
+    see.
+
+    ```proto
+    message sous.library.v1.TimeKeeping
+    ```
+
+    Attributes:
+        tag:
+            The tag sous owns and the cookbook filters on, such as "30 min or less
+            (sous)".
+
+            ```proto
+            string tag = 1;
+            ```
+        recipes:
+            Recipes of the library that fit now and carry the tag.
+
+            ```proto
+            int32 recipes = 2;
+            ```
+        no_time:
+            Recipes with no time sous can read: never in the cookbook.
+
+            ```proto
+            int32 no_time = 3;
+            ```
+        note:
+            How the tag is kept in step and what the cookbook cannot see, in
+            sentences.
+
+            ```proto
+            string note = 4;
+            ```
+    """
+
+    __slots__ = ("tag", "recipes", "no_time", "note")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tag: str = "",
+            recipes: int = 0,
+            no_time: int = 0,
+            note: str = "",
+        ) -> None:
+            pass
+
+        tag: str
+        recipes: int
+        no_time: int
+        note: str
+
+_UpdateCookbookRequestFields: TypeAlias = Literal["cookbook_id", "name", "description", "tags", "categories", "tools", "require_all", "query_filter", "public", "position", "max_total_minutes"]
 
 class UpdateCookbookRequest(Message[_UpdateCookbookRequestFields]):
     """
@@ -547,9 +634,17 @@ class UpdateCookbookRequest(Message[_UpdateCookbookRequestFields]):
             ```proto
             optional int32 position = 10;
             ```
+        max_total_minutes:
+            Only recipes of at most this many minutes, 1 to 10080, as in
+            CreateCookbookRequest; 0 drops the time condition. Unset keeps it,
+            and the tag is read again from the library either way.
+
+            ```proto
+            optional int32 max_total_minutes = 11;
+            ```
     """
 
-    __slots__ = ("cookbook_id", "name", "description", "tags", "categories", "tools", "require_all", "query_filter", "public", "position")
+    __slots__ = ("cookbook_id", "name", "description", "tags", "categories", "tools", "require_all", "query_filter", "public", "position", "max_total_minutes")
 
     if TYPE_CHECKING:
 
@@ -566,6 +661,7 @@ class UpdateCookbookRequest(Message[_UpdateCookbookRequestFields]):
             query_filter: str | None = None,
             public: bool | None = None,
             position: int | None = None,
+            max_total_minutes: int | None = None,
         ) -> None:
             pass
 
@@ -579,8 +675,9 @@ class UpdateCookbookRequest(Message[_UpdateCookbookRequestFields]):
         query_filter: str
         public: bool
         position: int
+        max_total_minutes: int
 
-_UpdateCookbookResponseFields: TypeAlias = Literal["cookbook"]
+_UpdateCookbookResponseFields: TypeAlias = Literal["cookbook", "time"]
 
 class UpdateCookbookResponse(Message[_UpdateCookbookResponseFields]):
     """
@@ -597,9 +694,16 @@ class UpdateCookbookResponse(Message[_UpdateCookbookResponseFields]):
             ```proto
             optional sous.library.v1.Cookbook cookbook = 1;
             ```
+        time:
+            How a cookbook by time is kept true; unset when it has no time
+            condition.
+
+            ```proto
+            optional sous.library.v1.TimeKeeping time = 2;
+            ```
     """
 
-    __slots__ = ("cookbook",)
+    __slots__ = ("cookbook", "time")
 
     if TYPE_CHECKING:
 
@@ -607,10 +711,12 @@ class UpdateCookbookResponse(Message[_UpdateCookbookResponseFields]):
             self,
             *,
             cookbook: Cookbook | None = None,
+            time: TimeKeeping | None = None,
         ) -> None:
             pass
 
         cookbook: Cookbook | None
+        time: TimeKeeping | None
 
 _DeleteCookbookRequestFields: TypeAlias = Literal["cookbook_id"]
 
@@ -1670,7 +1776,7 @@ class LinkStatus(Enum):
 
 
 _DESC = file_desc(
-    b'\n\x1dsous/library/v1/library.proto\x12\x0fsous.library.v1\x1a\x1dsous/recipes/v1/recipes.proto"\x12\n\x10GetStatusRequest"\x89\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly"\xbb\x01\n\x08Cookbook\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04slug\x18\x02 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x04 \x01(\tR\x0bdescription\x12!\n\x0cquery_filter\x18\x05 \x01(\tR\x0bqueryFilter\x12\x16\n\x06public\x18\x06 \x01(\x08R\x06public\x12\x1a\n\x08position\x18\x07 \x01(\x05R\x08position"\x16\n\x14ListCookbooksRequest"H\n\x15ListCookbooksResponse\x12/\n\x05items\x18\x01 \x03(\x0b2\x19.sous.library.v1.CookbookR\x05items"a\n\x19GetCookbookRecipesRequest\x12\x1a\n\x08cookbook\x18\x01 \x01(\tR\x08cookbook\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05limit\x18\x03 \x01(\x05R\x05limit"\xb3\x01\n\x1aGetCookbookRecipesResponse\x124\n\x05items\x18\x01 \x03(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x14\n\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x05 \x01(\x05R\ntotalPages"\xf3\x01\n\x15CreateCookbookRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x02 \x01(\tR\x0bdescription\x12\x12\n\x04tags\x18\x03 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x04 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x05 \x03(\tR\x05tools\x12\x1f\n\x0brequire_all\x18\x06 \x01(\x08R\nrequireAll\x12!\n\x0cquery_filter\x18\x07 \x01(\tR\x0bqueryFilter\x12\x16\n\x06public\x18\x08 \x01(\x08R\x06public"O\n\x16CreateCookbookResponse\x125\n\x08cookbook\x18\x01 \x01(\x0b2\x19.sous.library.v1.CookbookR\x08cookbook"\xa0\x03\n\x15UpdateCookbookRequest\x12\x1f\n\x0bcookbook_id\x18\x01 \x01(\tR\ncookbookId\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12\x12\n\x04tags\x18\x04 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x05 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x06 \x03(\tR\x05tools\x12$\n\x0brequire_all\x18\x07 \x01(\x08H\x02R\nrequireAll\x88\x01\x01\x12&\n\x0cquery_filter\x18\x08 \x01(\tH\x03R\x0bqueryFilter\x88\x01\x01\x12\x1b\n\x06public\x18\t \x01(\x08H\x04R\x06public\x88\x01\x01\x12\x1f\n\x08position\x18\n \x01(\x05H\x05R\x08position\x88\x01\x01B\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0e\n\x0c_require_allB\x0f\n\r_query_filterB\t\n\x07_publicB\x0b\n\t_position"O\n\x16UpdateCookbookResponse\x125\n\x08cookbook\x18\x01 \x01(\x0b2\x19.sous.library.v1.CookbookR\x08cookbook"8\n\x15DeleteCookbookRequest\x12\x1f\n\x0bcookbook_id\x18\x01 \x01(\tR\ncookbookId"O\n\x16DeleteCookbookResponse\x125\n\x08cookbook\x18\x01 \x01(\x0b2\x19.sous.library.v1.CookbookR\x08cookbook"Z\n\x0eReportProgress\x12\x18\n\x07scanned\x18\x01 \x01(\x05R\x07scanned\x12\x14\n\x05total\x18\x02 \x01(\x05R\x05total\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message">\n\x10UnreadableRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x16\n\x06reason\x18\x02 \x01(\tR\x06reason"\xc3\x01\n\x13LibraryStatsRequest\x12:\n\x08resource\x18\x01 \x01(\x0e2\x1e.sous.library.v1.StatsResourceR\x08resource\x12*\n\x0einclude_unused\x18\x02 \x01(\x08H\x00R\rincludeUnused\x88\x01\x01\x12\x10\n\x03top\x18\x03 \x01(\x05R\x03top\x12\x1f\n\x0bmax_recipes\x18\x04 \x01(\x05R\nmaxRecipesB\x11\n\x0f_include_unused"S\n\nUsageCount\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\x12!\n\x0crecipe_count\x18\x03 \x01(\x05R\x0brecipeCount"\xdc\x02\n\x12LibraryStatsResult\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.library.v1.UsageCountR\x05items\x12\x16\n\x06unused\x18\x02 \x03(\tR\x06unused\x12\x18\n\x07scanned\x18\x03 \x01(\x05R\x07scanned\x12#\n\rlibrary_total\x18\x04 \x01(\x05R\x0clibraryTotal\x12\x1c\n\ttruncated\x18\x05 \x01(\tR\ttruncated\x12A\n\nunreadable\x18\x06 \x03(\x0b2!.sous.library.v1.UnreadableRecipeR\nunreadable\x12\x16\n\x06method\x18\x07 \x01(\tR\x06method\x12C\n\x0fnear_duplicates\x18\x08 \x03(\x0b2\x1a.sous.library.v1.NameGroupR\x0enearDuplicates"3\n\tNameGroup\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05names\x18\x02 \x03(\tR\x05names"\x9d\x01\n\x14LibraryStatsResponse\x12=\n\x08progress\x18\x01 \x01(\x0b2\x1f.sous.library.v1.ReportProgressH\x00R\x08progress\x12=\n\x06result\x18\x02 \x01(\x0b2#.sous.library.v1.LibraryStatsResultH\x00R\x06resultB\x07\n\x05event">\n\x1bFindDuplicateRecipesRequest\x12\x1f\n\x0bmax_recipes\x18\x01 \x01(\x05R\nmaxRecipes"3\n\tRecipeRef\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name"p\n\x0eDuplicateGroup\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x16\n\x06reason\x18\x02 \x01(\tR\x06reason\x124\n\x07recipes\x18\x03 \x03(\x0b2\x1a.sous.library.v1.RecipeRefR\x07recipes"\xb0\x01\n\x1aFindDuplicateRecipesResult\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.library.v1.DuplicateGroupR\x05items\x12\x18\n\x07scanned\x18\x02 \x01(\x05R\x07scanned\x12#\n\rlibrary_total\x18\x03 \x01(\x05R\x0clibraryTotal\x12\x1c\n\ttruncated\x18\x04 \x01(\tR\ttruncated"\xad\x01\n\x1cFindDuplicateRecipesResponse\x12=\n\x08progress\x18\x01 \x01(\x0b2\x1f.sous.library.v1.ReportProgressH\x00R\x08progress\x12E\n\x06result\x18\x02 \x01(\x0b2+.sous.library.v1.FindDuplicateRecipesResultH\x00R\x06resultB\x07\n\x05event"\xaf\x01\n\x17CheckRecipeLinksRequest\x12(\n\rcheck_sources\x18\x01 \x01(\x08H\x00R\x0ccheckSources\x88\x01\x01\x12&\n\x0ccheck_images\x18\x02 \x01(\x08H\x01R\x0bcheckImages\x88\x01\x01\x12\x1f\n\x0bmax_recipes\x18\x03 \x01(\x05R\nmaxRecipesB\x10\n\x0e_check_sourcesB\x0f\n\r_check_images"\xa2\x01\n\nLinkResult\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x10\n\x03url\x18\x02 \x01(\tR\x03url\x123\n\x06status\x18\x03 \x01(\x0e2\x1b.sous.library.v1.LinkStatusR\x06status\x12\x1f\n\x0bhttp_status\x18\x04 \x01(\x05R\nhttpStatus\x12\x18\n\x07message\x18\x05 \x01(\tR\x07message"\xbc\x01\n\nLinkCounts\x12\x0e\n\x02ok\x18\x01 \x01(\x05R\x02ok\x12\x16\n\x06broken\x18\x02 \x01(\x05R\x06broken\x12\x1e\n\nunverified\x18\x03 \x01(\x05R\nunverified\x12\x18\n\x07refused\x18\x04 \x01(\x05R\x07refused\x12\x14\n\x05error\x18\x05 \x01(\x05R\x05error\x12\x1b\n\tno_source\x18\x06 \x01(\x05R\x08noSource\x12\x19\n\x08no_image\x18\x07 \x01(\x05R\x07noImage"\x94\x02\n\x16CheckRecipeLinksResult\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.library.v1.LinkResultR\x05items\x125\n\x08no_image\x18\x02 \x03(\x0b2\x1a.sous.library.v1.RecipeRefR\x07noImage\x123\n\x06counts\x18\x03 \x01(\x0b2\x1b.sous.library.v1.LinkCountsR\x06counts\x12\x18\n\x07scanned\x18\x04 \x01(\x05R\x07scanned\x12#\n\rlibrary_total\x18\x05 \x01(\x05R\x0clibraryTotal\x12\x1c\n\ttruncated\x18\x06 \x01(\tR\ttruncated"\xa5\x01\n\x18CheckRecipeLinksResponse\x12=\n\x08progress\x18\x01 \x01(\x0b2\x1f.sous.library.v1.ReportProgressH\x00R\x08progress\x12A\n\x06result\x18\x02 \x01(\x0b2\'.sous.library.v1.CheckRecipeLinksResultH\x00R\x06resultB\x07\n\x05event*\xb5\x01\n\rStatsResource\x12\x1e\n\x1aSTATS_RESOURCE_UNSPECIFIED\x10\x00\x12\x17\n\x13STATS_RESOURCE_TAGS\x10\x01\x12\x1d\n\x19STATS_RESOURCE_CATEGORIES\x10\x02\x12\x18\n\x14STATS_RESOURCE_TOOLS\x10\x03\x12\x18\n\x14STATS_RESOURCE_FOODS\x10\x04\x12\x18\n\x14STATS_RESOURCE_UNITS\x10\x05*\xa1\x01\n\nLinkStatus\x12\x1b\n\x17LINK_STATUS_UNSPECIFIED\x10\x00\x12\x12\n\x0eLINK_STATUS_OK\x10\x01\x12\x16\n\x12LINK_STATUS_BROKEN\x10\x02\x12\x1a\n\x16LINK_STATUS_UNVERIFIED\x10\x03\x12\x17\n\x13LINK_STATUS_REFUSED\x10\x04\x12\x15\n\x11LINK_STATUS_ERROR\x10\x052\xc4\x07\n\x0eLibraryService\x12W\n\tGetStatus\x12!.sous.library.v1.GetStatusRequest\x1a".sous.library.v1.GetStatusResponse"\x03\x90\x02\x01\x12c\n\rListCookbooks\x12%.sous.library.v1.ListCookbooksRequest\x1a&.sous.library.v1.ListCookbooksResponse"\x03\x90\x02\x01\x12r\n\x12GetCookbookRecipes\x12*.sous.library.v1.GetCookbookRecipesRequest\x1a+.sous.library.v1.GetCookbookRecipesResponse"\x03\x90\x02\x01\x12c\n\x0eCreateCookbook\x12&.sous.library.v1.CreateCookbookRequest\x1a\'.sous.library.v1.CreateCookbookResponse"\x00\x12c\n\x0eUpdateCookbook\x12&.sous.library.v1.UpdateCookbookRequest\x1a\'.sous.library.v1.UpdateCookbookResponse"\x00\x12f\n\x0eDeleteCookbook\x12&.sous.library.v1.DeleteCookbookRequest\x1a\'.sous.library.v1.DeleteCookbookResponse"\x03\x90\x02\x02\x12b\n\x0cLibraryStats\x12$.sous.library.v1.LibraryStatsRequest\x1a%.sous.library.v1.LibraryStatsResponse"\x03\x90\x02\x010\x01\x12z\n\x14FindDuplicateRecipes\x12,.sous.library.v1.FindDuplicateRecipesRequest\x1a-.sous.library.v1.FindDuplicateRecipesResponse"\x03\x90\x02\x010\x01\x12n\n\x10CheckRecipeLinks\x12(.sous.library.v1.CheckRecipeLinksRequest\x1a).sous.library.v1.CheckRecipeLinksResponse"\x03\x90\x02\x010\x01B\xc2\x01\n\x13com.sous.library.v1B\x0cLibraryProtoP\x01Z?github.com/souskitchen/sous/proto/gen/sous/library/v1;libraryv1\xa2\x02\x03SLX\xaa\x02\x0fSous.Library.V1\xca\x02\x0fSous\\Library\\V1\xe2\x02\x1bSous\\Library\\V1\\GPBMetadata\xea\x02\x11Sous::Library::V1b\x06proto3',
+    b'\n\x1dsous/library/v1/library.proto\x12\x0fsous.library.v1\x1a\x1dsous/recipes/v1/recipes.proto"\x12\n\x10GetStatusRequest"\x89\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly"\x82\x02\n\x08Cookbook\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04slug\x18\x02 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x04 \x01(\tR\x0bdescription\x12!\n\x0cquery_filter\x18\x05 \x01(\tR\x0bqueryFilter\x12\x16\n\x06public\x18\x06 \x01(\x08R\x06public\x12\x1a\n\x08position\x18\x07 \x01(\x05R\x08position\x12/\n\x11max_total_minutes\x18\x08 \x01(\x05H\x00R\x0fmaxTotalMinutes\x88\x01\x01B\x14\n\x12_max_total_minutes"\x16\n\x14ListCookbooksRequest"H\n\x15ListCookbooksResponse\x12/\n\x05items\x18\x01 \x03(\x0b2\x19.sous.library.v1.CookbookR\x05items"a\n\x19GetCookbookRecipesRequest\x12\x1a\n\x08cookbook\x18\x01 \x01(\tR\x08cookbook\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05limit\x18\x03 \x01(\x05R\x05limit"\xb3\x01\n\x1aGetCookbookRecipesResponse\x124\n\x05items\x18\x01 \x03(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x14\n\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x05 \x01(\x05R\ntotalPages"\xba\x02\n\x15CreateCookbookRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x02 \x01(\tR\x0bdescription\x12\x12\n\x04tags\x18\x03 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x04 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x05 \x03(\tR\x05tools\x12\x1f\n\x0brequire_all\x18\x06 \x01(\x08R\nrequireAll\x12!\n\x0cquery_filter\x18\x07 \x01(\tR\x0bqueryFilter\x12\x16\n\x06public\x18\x08 \x01(\x08R\x06public\x12/\n\x11max_total_minutes\x18\t \x01(\x05H\x00R\x0fmaxTotalMinutes\x88\x01\x01B\x14\n\x12_max_total_minutes"\x81\x01\n\x16CreateCookbookResponse\x125\n\x08cookbook\x18\x01 \x01(\x0b2\x19.sous.library.v1.CookbookR\x08cookbook\x120\n\x04time\x18\x02 \x01(\x0b2\x1c.sous.library.v1.TimeKeepingR\x04time"f\n\x0bTimeKeeping\x12\x10\n\x03tag\x18\x01 \x01(\tR\x03tag\x12\x18\n\x07recipes\x18\x02 \x01(\x05R\x07recipes\x12\x17\n\x07no_time\x18\x03 \x01(\x05R\x06noTime\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note"\xe7\x03\n\x15UpdateCookbookRequest\x12\x1f\n\x0bcookbook_id\x18\x01 \x01(\tR\ncookbookId\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12\x12\n\x04tags\x18\x04 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x05 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x06 \x03(\tR\x05tools\x12$\n\x0brequire_all\x18\x07 \x01(\x08H\x02R\nrequireAll\x88\x01\x01\x12&\n\x0cquery_filter\x18\x08 \x01(\tH\x03R\x0bqueryFilter\x88\x01\x01\x12\x1b\n\x06public\x18\t \x01(\x08H\x04R\x06public\x88\x01\x01\x12\x1f\n\x08position\x18\n \x01(\x05H\x05R\x08position\x88\x01\x01\x12/\n\x11max_total_minutes\x18\x0b \x01(\x05H\x06R\x0fmaxTotalMinutes\x88\x01\x01B\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0e\n\x0c_require_allB\x0f\n\r_query_filterB\t\n\x07_publicB\x0b\n\t_positionB\x14\n\x12_max_total_minutes"\x81\x01\n\x16UpdateCookbookResponse\x125\n\x08cookbook\x18\x01 \x01(\x0b2\x19.sous.library.v1.CookbookR\x08cookbook\x120\n\x04time\x18\x02 \x01(\x0b2\x1c.sous.library.v1.TimeKeepingR\x04time"8\n\x15DeleteCookbookRequest\x12\x1f\n\x0bcookbook_id\x18\x01 \x01(\tR\ncookbookId"O\n\x16DeleteCookbookResponse\x125\n\x08cookbook\x18\x01 \x01(\x0b2\x19.sous.library.v1.CookbookR\x08cookbook"Z\n\x0eReportProgress\x12\x18\n\x07scanned\x18\x01 \x01(\x05R\x07scanned\x12\x14\n\x05total\x18\x02 \x01(\x05R\x05total\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message">\n\x10UnreadableRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x16\n\x06reason\x18\x02 \x01(\tR\x06reason"\xc3\x01\n\x13LibraryStatsRequest\x12:\n\x08resource\x18\x01 \x01(\x0e2\x1e.sous.library.v1.StatsResourceR\x08resource\x12*\n\x0einclude_unused\x18\x02 \x01(\x08H\x00R\rincludeUnused\x88\x01\x01\x12\x10\n\x03top\x18\x03 \x01(\x05R\x03top\x12\x1f\n\x0bmax_recipes\x18\x04 \x01(\x05R\nmaxRecipesB\x11\n\x0f_include_unused"S\n\nUsageCount\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\x12!\n\x0crecipe_count\x18\x03 \x01(\x05R\x0brecipeCount"\xdc\x02\n\x12LibraryStatsResult\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.library.v1.UsageCountR\x05items\x12\x16\n\x06unused\x18\x02 \x03(\tR\x06unused\x12\x18\n\x07scanned\x18\x03 \x01(\x05R\x07scanned\x12#\n\rlibrary_total\x18\x04 \x01(\x05R\x0clibraryTotal\x12\x1c\n\ttruncated\x18\x05 \x01(\tR\ttruncated\x12A\n\nunreadable\x18\x06 \x03(\x0b2!.sous.library.v1.UnreadableRecipeR\nunreadable\x12\x16\n\x06method\x18\x07 \x01(\tR\x06method\x12C\n\x0fnear_duplicates\x18\x08 \x03(\x0b2\x1a.sous.library.v1.NameGroupR\x0enearDuplicates"3\n\tNameGroup\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05names\x18\x02 \x03(\tR\x05names"\x9d\x01\n\x14LibraryStatsResponse\x12=\n\x08progress\x18\x01 \x01(\x0b2\x1f.sous.library.v1.ReportProgressH\x00R\x08progress\x12=\n\x06result\x18\x02 \x01(\x0b2#.sous.library.v1.LibraryStatsResultH\x00R\x06resultB\x07\n\x05event">\n\x1bFindDuplicateRecipesRequest\x12\x1f\n\x0bmax_recipes\x18\x01 \x01(\x05R\nmaxRecipes"3\n\tRecipeRef\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name"p\n\x0eDuplicateGroup\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x16\n\x06reason\x18\x02 \x01(\tR\x06reason\x124\n\x07recipes\x18\x03 \x03(\x0b2\x1a.sous.library.v1.RecipeRefR\x07recipes"\xb0\x01\n\x1aFindDuplicateRecipesResult\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.library.v1.DuplicateGroupR\x05items\x12\x18\n\x07scanned\x18\x02 \x01(\x05R\x07scanned\x12#\n\rlibrary_total\x18\x03 \x01(\x05R\x0clibraryTotal\x12\x1c\n\ttruncated\x18\x04 \x01(\tR\ttruncated"\xad\x01\n\x1cFindDuplicateRecipesResponse\x12=\n\x08progress\x18\x01 \x01(\x0b2\x1f.sous.library.v1.ReportProgressH\x00R\x08progress\x12E\n\x06result\x18\x02 \x01(\x0b2+.sous.library.v1.FindDuplicateRecipesResultH\x00R\x06resultB\x07\n\x05event"\xaf\x01\n\x17CheckRecipeLinksRequest\x12(\n\rcheck_sources\x18\x01 \x01(\x08H\x00R\x0ccheckSources\x88\x01\x01\x12&\n\x0ccheck_images\x18\x02 \x01(\x08H\x01R\x0bcheckImages\x88\x01\x01\x12\x1f\n\x0bmax_recipes\x18\x03 \x01(\x05R\nmaxRecipesB\x10\n\x0e_check_sourcesB\x0f\n\r_check_images"\xa2\x01\n\nLinkResult\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x10\n\x03url\x18\x02 \x01(\tR\x03url\x123\n\x06status\x18\x03 \x01(\x0e2\x1b.sous.library.v1.LinkStatusR\x06status\x12\x1f\n\x0bhttp_status\x18\x04 \x01(\x05R\nhttpStatus\x12\x18\n\x07message\x18\x05 \x01(\tR\x07message"\xbc\x01\n\nLinkCounts\x12\x0e\n\x02ok\x18\x01 \x01(\x05R\x02ok\x12\x16\n\x06broken\x18\x02 \x01(\x05R\x06broken\x12\x1e\n\nunverified\x18\x03 \x01(\x05R\nunverified\x12\x18\n\x07refused\x18\x04 \x01(\x05R\x07refused\x12\x14\n\x05error\x18\x05 \x01(\x05R\x05error\x12\x1b\n\tno_source\x18\x06 \x01(\x05R\x08noSource\x12\x19\n\x08no_image\x18\x07 \x01(\x05R\x07noImage"\x94\x02\n\x16CheckRecipeLinksResult\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.library.v1.LinkResultR\x05items\x125\n\x08no_image\x18\x02 \x03(\x0b2\x1a.sous.library.v1.RecipeRefR\x07noImage\x123\n\x06counts\x18\x03 \x01(\x0b2\x1b.sous.library.v1.LinkCountsR\x06counts\x12\x18\n\x07scanned\x18\x04 \x01(\x05R\x07scanned\x12#\n\rlibrary_total\x18\x05 \x01(\x05R\x0clibraryTotal\x12\x1c\n\ttruncated\x18\x06 \x01(\tR\ttruncated"\xa5\x01\n\x18CheckRecipeLinksResponse\x12=\n\x08progress\x18\x01 \x01(\x0b2\x1f.sous.library.v1.ReportProgressH\x00R\x08progress\x12A\n\x06result\x18\x02 \x01(\x0b2\'.sous.library.v1.CheckRecipeLinksResultH\x00R\x06resultB\x07\n\x05event*\xb5\x01\n\rStatsResource\x12\x1e\n\x1aSTATS_RESOURCE_UNSPECIFIED\x10\x00\x12\x17\n\x13STATS_RESOURCE_TAGS\x10\x01\x12\x1d\n\x19STATS_RESOURCE_CATEGORIES\x10\x02\x12\x18\n\x14STATS_RESOURCE_TOOLS\x10\x03\x12\x18\n\x14STATS_RESOURCE_FOODS\x10\x04\x12\x18\n\x14STATS_RESOURCE_UNITS\x10\x05*\xa1\x01\n\nLinkStatus\x12\x1b\n\x17LINK_STATUS_UNSPECIFIED\x10\x00\x12\x12\n\x0eLINK_STATUS_OK\x10\x01\x12\x16\n\x12LINK_STATUS_BROKEN\x10\x02\x12\x1a\n\x16LINK_STATUS_UNVERIFIED\x10\x03\x12\x17\n\x13LINK_STATUS_REFUSED\x10\x04\x12\x15\n\x11LINK_STATUS_ERROR\x10\x052\xc4\x07\n\x0eLibraryService\x12W\n\tGetStatus\x12!.sous.library.v1.GetStatusRequest\x1a".sous.library.v1.GetStatusResponse"\x03\x90\x02\x01\x12c\n\rListCookbooks\x12%.sous.library.v1.ListCookbooksRequest\x1a&.sous.library.v1.ListCookbooksResponse"\x03\x90\x02\x01\x12r\n\x12GetCookbookRecipes\x12*.sous.library.v1.GetCookbookRecipesRequest\x1a+.sous.library.v1.GetCookbookRecipesResponse"\x03\x90\x02\x01\x12c\n\x0eCreateCookbook\x12&.sous.library.v1.CreateCookbookRequest\x1a\'.sous.library.v1.CreateCookbookResponse"\x00\x12c\n\x0eUpdateCookbook\x12&.sous.library.v1.UpdateCookbookRequest\x1a\'.sous.library.v1.UpdateCookbookResponse"\x00\x12f\n\x0eDeleteCookbook\x12&.sous.library.v1.DeleteCookbookRequest\x1a\'.sous.library.v1.DeleteCookbookResponse"\x03\x90\x02\x02\x12b\n\x0cLibraryStats\x12$.sous.library.v1.LibraryStatsRequest\x1a%.sous.library.v1.LibraryStatsResponse"\x03\x90\x02\x010\x01\x12z\n\x14FindDuplicateRecipes\x12,.sous.library.v1.FindDuplicateRecipesRequest\x1a-.sous.library.v1.FindDuplicateRecipesResponse"\x03\x90\x02\x010\x01\x12n\n\x10CheckRecipeLinks\x12(.sous.library.v1.CheckRecipeLinksRequest\x1a).sous.library.v1.CheckRecipeLinksResponse"\x03\x90\x02\x010\x01B\xc2\x01\n\x13com.sous.library.v1B\x0cLibraryProtoP\x01Z?github.com/souskitchen/sous/proto/gen/sous/library/v1;libraryv1\xa2\x02\x03SLX\xaa\x02\x0fSous.Library.V1\xca\x02\x0fSous\\Library\\V1\xe2\x02\x1bSous\\Library\\V1\\GPBMetadata\xea\x02\x11Sous::Library::V1b\x06proto3',
     [
         recipes_pb.desc(),
     ],
@@ -1684,6 +1790,7 @@ _DESC = file_desc(
         "GetCookbookRecipesResponse": GetCookbookRecipesResponse,
         "CreateCookbookRequest": CreateCookbookRequest,
         "CreateCookbookResponse": CreateCookbookResponse,
+        "TimeKeeping": TimeKeeping,
         "UpdateCookbookRequest": UpdateCookbookRequest,
         "UpdateCookbookResponse": UpdateCookbookResponse,
         "DeleteCookbookRequest": DeleteCookbookRequest,

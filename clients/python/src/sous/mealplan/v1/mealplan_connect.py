@@ -19,7 +19,7 @@ from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DE
 from protobuf import DescService
 
 from . import mealplan_pb
-from .mealplan_pb import AddMealPlanEntryRequest, AddMealPlanEntryResponse, AddToShoppingListRequest, AddToShoppingListResponse, CreateShoppingListRequest, CreateShoppingListResponse, DeleteMealPlanEntryRequest, DeleteMealPlanEntryResponse, DeleteShoppingListRequest, DeleteShoppingListResponse, GetMealPlanRequest, GetMealPlanResponse, GetShoppingListRequest, GetShoppingListResponse, GetStatusRequest, GetStatusResponse, GetTodaysMealsRequest, GetTodaysMealsResponse, RandomMealPlanRequest, RandomMealPlanResponse, RenameShoppingListRequest, RenameShoppingListResponse, UpdateShoppingItemsRequest, UpdateShoppingItemsResponse
+from .mealplan_pb import AddMealPlanEntryRequest, AddMealPlanEntryResponse, AddToShoppingListRequest, AddToShoppingListResponse, CreateShoppingListRequest, CreateShoppingListResponse, DeleteMealPlanEntryRequest, DeleteMealPlanEntryResponse, DeleteShoppingListRequest, DeleteShoppingListResponse, GetMealPlanRequest, GetMealPlanResponse, GetShoppingListRequest, GetShoppingListResponse, GetStatusRequest, GetStatusResponse, GetTodaysMealsRequest, GetTodaysMealsResponse, RandomMealPlanRequest, RandomMealPlanResponse, RenameShoppingListRequest, RenameShoppingListResponse, UpdateMealPlanEntryRequest, UpdateMealPlanEntryResponse, UpdateShoppingItemsRequest, UpdateShoppingItemsResponse
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, Iterable, Mapping
@@ -65,6 +65,18 @@ class MealPlanService(Protocol):
         AddMealPlanEntry plans a recipe (by slug) or a free-text title on a date
         (POST /api/households/mealplans). An unknown slug is NotFound before any
         write.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def update_meal_plan_entry(self, request: UpdateMealPlanEntryRequest, ctx: RequestContext[UpdateMealPlanEntryRequest, UpdateMealPlanEntryResponse], /) -> UpdateMealPlanEntryResponse:
+        """
+        UpdateMealPlanEntry changes one entry in place, by id: its date, meal
+        type, recipe (by slug), title or note, any of them in one call (PUT
+        /api/households/mealplans/{id} with the entry whole, as Mealie needs
+        it). A meal is a recipe or a title: a new recipe clears the title and a
+        new title clears the recipe, unless both are given. Fields not given
+        keep their value. An unknown id or slug is NotFound before any write.
+        The answer is the entry read back from Mealie.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -193,6 +205,17 @@ class MealPlanServiceASGIApplication(ConnectASGIApplication[MealPlanService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.add_meal_plan_entry,
+                ),
+                "/sous.mealplan.v1.MealPlanService/UpdateMealPlanEntry": Endpoint.unary(
+                    method=MethodInfo(
+                        name="UpdateMealPlanEntry",
+                        service_name="sous.mealplan.v1.MealPlanService",
+                        input=UpdateMealPlanEntryRequest,
+                        output=UpdateMealPlanEntryResponse,
+                        idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.update_meal_plan_entry,
                 ),
                 "/sous.mealplan.v1.MealPlanService/DeleteMealPlanEntry": Endpoint.unary(
                     method=MethodInfo(
@@ -402,6 +425,35 @@ class MealPlanServiceClient(ConnectClient):
                 input=AddMealPlanEntryRequest,
                 output=AddMealPlanEntryResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def update_meal_plan_entry(
+        self,
+        request: UpdateMealPlanEntryRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> UpdateMealPlanEntryResponse:
+        """
+        UpdateMealPlanEntry changes one entry in place, by id: its date, meal
+        type, recipe (by slug), title or note, any of them in one call (PUT
+        /api/households/mealplans/{id} with the entry whole, as Mealie needs
+        it). A meal is a recipe or a title: a new recipe clears the title and a
+        new title clears the recipe, unless both are given. Fields not given
+        keep their value. An unknown id or slug is NotFound before any write.
+        The answer is the entry read back from Mealie.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="UpdateMealPlanEntry",
+                service_name="sous.mealplan.v1.MealPlanService",
+                input=UpdateMealPlanEntryRequest,
+                output=UpdateMealPlanEntryResponse,
+                idempotency_level=IdempotencyLevel.IDEMPOTENT,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
@@ -648,6 +700,18 @@ class MealPlanServiceSync(Protocol):
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
+    def update_meal_plan_entry(self, request: UpdateMealPlanEntryRequest, ctx: RequestContext[UpdateMealPlanEntryRequest, UpdateMealPlanEntryResponse], /) -> UpdateMealPlanEntryResponse:
+        """
+        UpdateMealPlanEntry changes one entry in place, by id: its date, meal
+        type, recipe (by slug), title or note, any of them in one call (PUT
+        /api/households/mealplans/{id} with the entry whole, as Mealie needs
+        it). A meal is a recipe or a title: a new recipe clears the title and a
+        new title clears the recipe, unless both are given. Fields not given
+        keep their value. An unknown id or slug is NotFound before any write.
+        The answer is the entry read back from Mealie.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
     def delete_meal_plan_entry(self, request: DeleteMealPlanEntryRequest, ctx: RequestContext[DeleteMealPlanEntryRequest, DeleteMealPlanEntryResponse], /) -> DeleteMealPlanEntryResponse:
         """
         DeleteMealPlanEntry deletes one entry by id. An unknown id is NotFound.
@@ -771,6 +835,17 @@ class MealPlanServiceWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.UNARY,
                     ),
                     function=service.add_meal_plan_entry,
+                ),
+                "/sous.mealplan.v1.MealPlanService/UpdateMealPlanEntry": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="UpdateMealPlanEntry",
+                        service_name="sous.mealplan.v1.MealPlanService",
+                        input=UpdateMealPlanEntryRequest,
+                        output=UpdateMealPlanEntryResponse,
+                        idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.update_meal_plan_entry,
                 ),
                 "/sous.mealplan.v1.MealPlanService/DeleteMealPlanEntry": EndpointSync.unary(
                     method=MethodInfo(
@@ -980,6 +1055,35 @@ class MealPlanServiceClientSync(ConnectClientSync):
                 input=AddMealPlanEntryRequest,
                 output=AddMealPlanEntryResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def update_meal_plan_entry(
+        self,
+        request: UpdateMealPlanEntryRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> UpdateMealPlanEntryResponse:
+        """
+        UpdateMealPlanEntry changes one entry in place, by id: its date, meal
+        type, recipe (by slug), title or note, any of them in one call (PUT
+        /api/households/mealplans/{id} with the entry whole, as Mealie needs
+        it). A meal is a recipe or a title: a new recipe clears the title and a
+        new title clears the recipe, unless both are given. Fields not given
+        keep their value. An unknown id or slug is NotFound before any write.
+        The answer is the entry read back from Mealie.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="UpdateMealPlanEntry",
+                service_name="sous.mealplan.v1.MealPlanService",
+                input=UpdateMealPlanEntryRequest,
+                output=UpdateMealPlanEntryResponse,
+                idempotency_level=IdempotencyLevel.IDEMPOTENT,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,

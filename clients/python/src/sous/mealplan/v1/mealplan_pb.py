@@ -652,6 +652,125 @@ class AddMealPlanEntryResponse(Message[_AddMealPlanEntryResponseFields]):
 
         entry: MealPlanEntry | None
 
+_UpdateMealPlanEntryRequestFields: TypeAlias = Literal["entry_id", "date", "entry_type", "recipe_slug", "title", "note"]
+
+class UpdateMealPlanEntryRequest(Message[_UpdateMealPlanEntryRequestFields]):
+    """
+    UpdateMealPlanEntryRequest names an entry and what changes; at least one
+    field besides entry_id is required.
+
+    ```proto
+    message sous.mealplan.v1.UpdateMealPlanEntryRequest
+    ```
+
+    Attributes:
+        entry_id:
+            Mealie's integer id of the entry, as a decimal string of at most 20
+            characters. Required.
+
+            ```proto
+            string entry_id = 1;
+            ```
+        date:
+            The new day, YYYY-MM-DD.
+
+            ```proto
+            optional string date = 2;
+            ```
+        entry_type:
+            The new meal of the day; unspecified keeps the entry's.
+
+            ```proto
+            sous.mealplan.v1.EntryType entry_type = 3;
+            ```
+        recipe_slug:
+            The new recipe's slug, resolved through the recipes service; it
+            replaces the title unless title is given too.
+
+            ```proto
+            optional string recipe_slug = 4;
+            ```
+        title:
+            The new free-text title, 1 to 200 characters; it replaces the recipe
+            unless recipe_slug is given too.
+
+            ```proto
+            optional string title = 5;
+            ```
+        note:
+            The new note, at most 1000 characters; empty clears it.
+
+            ```proto
+            optional string note = 6;
+            ```
+    """
+
+    __slots__ = ("entry_id", "date", "entry_type", "recipe_slug", "title", "note")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            entry_id: str = "",
+            date: str | None = None,
+            entry_type: EntryType | None = None,
+            recipe_slug: str | None = None,
+            title: str | None = None,
+            note: str | None = None,
+        ) -> None:
+            pass
+
+        entry_id: str
+        date: str
+        entry_type: EntryType
+        recipe_slug: str
+        title: str
+        note: str
+
+_UpdateMealPlanEntryResponseFields: TypeAlias = Literal["entry", "changed"]
+
+class UpdateMealPlanEntryResponse(Message[_UpdateMealPlanEntryResponseFields]):
+    """
+    UpdateMealPlanEntryResponse is the entry as Mealie holds it after the
+    change, read back.
+
+    ```proto
+    message sous.mealplan.v1.UpdateMealPlanEntryResponse
+    ```
+
+    Attributes:
+        entry:
+            The entry as it now stands.
+
+            ```proto
+            optional sous.mealplan.v1.MealPlanEntry entry = 1;
+            ```
+        changed:
+            What changed, one item a field, before → after, such as
+            "date: 2031-03-04 → 2031-03-07"; empty when every value given was
+            already the entry's (nothing was written).
+
+            ```proto
+            repeated string changed = 2;
+            ```
+    """
+
+    __slots__ = ("entry", "changed")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            entry: MealPlanEntry | None = None,
+            changed: list[str] | None = None,
+        ) -> None:
+            pass
+
+        entry: MealPlanEntry | None
+        changed: list[str]
+
 _DeleteMealPlanEntryRequestFields: TypeAlias = Literal["entry_id"]
 
 class DeleteMealPlanEntryRequest(Message[_DeleteMealPlanEntryRequestFields]):
@@ -2090,7 +2209,7 @@ class EntryType(Enum):
 
 
 _DESC = file_desc(
-    b'\n\x1fsous/mealplan/v1/mealplan.proto\x12\x10sous.mealplan.v1"/\n\x19CreateShoppingListRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name"W\n\x1aCreateShoppingListResponse\x129\n\x04list\x18\x01 \x01(\x0b2%.sous.mealplan.v1.ShoppingListSummaryR\x04list"H\n\x19RenameShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name"P\n\x1aRenameShoppingListResponse\x122\n\x04list\x18\x01 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list"W\n\x19DeleteShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12!\n\x0cconfirm_name\x18\x02 \x01(\tR\x0bconfirmName"h\n\x1aDeleteShoppingListResponse\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x1d\n\nitem_count\x18\x03 \x01(\x05R\titemCount"\x12\n\x10GetStatusRequest"\xdb\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly\x12)\n\x10pantry_available\x18\x05 \x01(\x08R\x0fpantryAvailable\x12%\n\x0epantry_message\x18\x06 \x01(\tR\rpantryMessage"\xdb\x01\n\rMealPlanEntry\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12\x1f\n\x0brecipe_slug\x18\x04 \x01(\tR\nrecipeSlug\x12\x1f\n\x0brecipe_name\x18\x05 \x01(\tR\nrecipeName\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note"N\n\x12GetMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"L\n\x13GetMealPlanResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items"\x17\n\x15GetTodaysMealsRequest"\x80\x01\n\x16GetTodaysMealsResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x1b\n\ttime_zone\x18\x03 \x01(\tR\x08timeZone"\xc0\x01\n\x17AddMealPlanEntryRequest\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x12:\n\nentry_type\x18\x02 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12!\n\x0brecipe_slug\x18\x03 \x01(\tH\x00R\nrecipeSlug\x12\x16\n\x05title\x18\x04 \x01(\tH\x00R\x05title\x12\x12\n\x04note\x18\x05 \x01(\tR\x04noteB\x06\n\x04meal"Q\n\x18AddMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"7\n\x1aDeleteMealPlanEntryRequest\x12\x19\n\x08entry_id\x18\x01 \x01(\tR\x07entryId"T\n\x1bDeleteMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"\x8d\x01\n\x15RandomMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType"p\n\tRandomDay\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x125\n\x05entry\x18\x02 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"}\n\x16RandomMealPlanResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.mealplan.v1.RandomDayR\x05items\x12\x18\n\x07planned\x18\x02 \x01(\x05R\x07planned\x12\x16\n\x06failed\x18\x03 \x01(\x05R\x06failed"1\n\x16GetShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId"\x87\x01\n\x13ShoppingListSummary\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\'\n\x0funchecked_count\x18\x03 \x01(\x05R\x0euncheckedCount\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount"\x86\x02\n\x0cShoppingItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n\x07display\x18\x02 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x03 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x04 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x05 \x01(\tR\x04food\x12\x12\n\x04note\x18\x06 \x01(\tR\x04note\x12\x18\n\x07checked\x18\x07 \x01(\x08R\x07checked\x12!\n\x0crecipe_slugs\x18\x08 \x03(\tR\x0brecipeSlugs\x12%\n\x0emealie_display\x18\t \x01(\tR\rmealieDisplayB\x0b\n\t_quantity"`\n\x12ShoppingLabelGroup\x12\x14\n\x05label\x18\x01 \x01(\tR\x05label\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05items"\xd5\x01\n\x0cShoppingList\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12<\n\x06groups\x18\x03 \x03(\x0b2$.sous.mealplan.v1.ShoppingLabelGroupR\x06groups\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount\x12>\n\x07recipes\x18\x05 \x03(\x0b2$.sous.mealplan.v1.ShoppingListRecipeR\x07recipes"R\n\x12ShoppingListRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n\x05times\x18\x03 \x01(\x01R\x05times"\x8a\x01\n\x17GetShoppingListResponse\x12;\n\x05items\x18\x01 \x03(\x0b2%.sous.mealplan.v1.ShoppingListSummaryR\x05items\x122\n\x04list\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list"E\n\tDateRange\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"\xf3\x02\n\x18AddToShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05items\x18\x02 \x03(\tR\x05items\x12!\n\x0crecipe_slugs\x18\x03 \x03(\tR\x0brecipeSlugs\x12C\n\x0fmeal_plan_range\x18\x04 \x01(\x0b2\x1b.sous.mealplan.v1.DateRangeR\rmealPlanRange\x12\'\n\rskip_in_stock\x18\x05 \x01(\x08H\x00R\x0bskipInStock\x88\x01\x01\x12\x1b\n\tlist_name\x18\x06 \x01(\tR\x08listName\x12&\n\x0crecipe_scale\x18\x07 \x01(\x01H\x01R\x0brecipeScale\x88\x01\x01\x12\x1b\n\tadd_again\x18\x08 \x01(\x08R\x08addAgain\x12\x12\n\x04have\x18\t \x03(\tR\x04haveB\x10\n\x0e_skip_in_stockB\x0f\n\r_recipe_scale"\x84\x01\n\x0bSkippedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n\x0bpantry_item\x18\x02 \x01(\tR\npantryItem\x12\x1a\n\x08location\x18\x03 \x01(\tR\x08location\x12\x10\n\x03how\x18\x04 \x01(\tR\x03how\x12\x12\n\x04have\x18\x05 \x01(\x08R\x04have"t\n\x0bPantryOffer\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n\x0bpantry_item\x18\x02 \x01(\tR\npantryItem\x12\x14\n\x05state\x18\x03 \x01(\tR\x05state\x12\x1a\n\x08location\x18\x04 \x01(\tR\x08location"m\n\tReapplied\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x122\n\x04item\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"T\n\nMergedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x122\n\x04item\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x04item"\xaa\x05\n\x19AddToShoppingListResponse\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x124\n\x05added\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n\x06merged\x18\x03 \x03(\x0b2\x1c.sous.mealplan.v1.MergedItemR\x06merged\x12G\n\x10skipped_in_stock\x18\x04 \x03(\x0b2\x1d.sous.mealplan.v1.SkippedItemR\x0eskippedInStock\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed\x12\x1b\n\tnot_found\x18\x06 \x03(\tR\x08notFound\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note\x12!\n\x0ccreated_list\x18\x08 \x01(\x08R\x0bcreatedList\x12\x1b\n\tlist_name\x18\t \x01(\tR\x08listName\x12&\n\x0falready_on_list\x18\n \x03(\tR\ralreadyOnList\x12#\n\rrecipes_added\x18\x0b \x03(\tR\x0crecipesAdded\x12A\n\rlow_in_pantry\x18\x0c \x03(\x0b2\x1d.sous.mealplan.v1.SkippedItemR\x0blowInPantry\x12B\n\rpantry_offers\x18\r \x03(\x0b2\x1d.sous.mealplan.v1.PantryOfferR\x0cpantryOffers\x129\n\treapplied\x18\x0e \x03(\x0b2\x1b.sous.mealplan.v1.ReappliedR\treapplied\x12#\n\rcreated_units\x18\x14 \x03(\tR\x0ccreatedUnits"\x91\x02\n\x1aUpdateShoppingItemsRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n\x07uncheck\x18\x03 \x03(\tR\x07uncheck\x12\x16\n\x06remove\x18\x04 \x03(\tR\x06remove\x12%\n\x0eremove_checked\x18\x05 \x01(\x08R\rremoveChecked\x12%\n\x0eremove_recipes\x18\x06 \x03(\tR\rremoveRecipes\x12D\n\x10check_all_except\x18\x07 \x01(\x0b2\x1a.sous.mealplan.v1.ItemRefsR\x0echeckAllExcept" \n\x08ItemRefs\x12\x14\n\x05items\x18\x01 \x03(\tR\x05items"9\n\tItemError\x12\x12\n\x04item\x18\x01 \x01(\tR\x04item\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"\x81\x02\n\x1bUpdateShoppingItemsResponse\x12\x18\n\x07checked\x18\x01 \x03(\tR\x07checked\x12\x1c\n\tunchecked\x18\x02 \x03(\tR\tunchecked\x12\x18\n\x07removed\x18\x03 \x03(\tR\x07removed\x123\n\x06errors\x18\x04 \x03(\x0b2\x1b.sous.mealplan.v1.ItemErrorR\x06errors\x12\'\n\x0frecipes_removed\x18\x05 \x03(\tR\x0erecipesRemoved\x122\n\x04list\x18\x06 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list*\xc7\x01\n\tEntryType\x12\x1a\n\x16ENTRY_TYPE_UNSPECIFIED\x10\x00\x12\x18\n\x14ENTRY_TYPE_BREAKFAST\x10\x01\x12\x14\n\x10ENTRY_TYPE_LUNCH\x10\x02\x12\x15\n\x11ENTRY_TYPE_DINNER\x10\x03\x12\x13\n\x0fENTRY_TYPE_SIDE\x10\x04\x12\x14\n\x10ENTRY_TYPE_SNACK\x10\x05\x12\x14\n\x10ENTRY_TYPE_DRINK\x10\x06\x12\x16\n\x12ENTRY_TYPE_DESSERT\x10\x072\xb9\n\n\x0fMealPlanService\x12Y\n\tGetStatus\x12".sous.mealplan.v1.GetStatusRequest\x1a#.sous.mealplan.v1.GetStatusResponse"\x03\x90\x02\x01\x12_\n\x0bGetMealPlan\x12$.sous.mealplan.v1.GetMealPlanRequest\x1a%.sous.mealplan.v1.GetMealPlanResponse"\x03\x90\x02\x01\x12h\n\x0eGetTodaysMeals\x12\'.sous.mealplan.v1.GetTodaysMealsRequest\x1a(.sous.mealplan.v1.GetTodaysMealsResponse"\x03\x90\x02\x01\x12k\n\x10AddMealPlanEntry\x12).sous.mealplan.v1.AddMealPlanEntryRequest\x1a*.sous.mealplan.v1.AddMealPlanEntryResponse"\x00\x12w\n\x13DeleteMealPlanEntry\x12,.sous.mealplan.v1.DeleteMealPlanEntryRequest\x1a-.sous.mealplan.v1.DeleteMealPlanEntryResponse"\x03\x90\x02\x02\x12e\n\x0eRandomMealPlan\x12\'.sous.mealplan.v1.RandomMealPlanRequest\x1a(.sous.mealplan.v1.RandomMealPlanResponse"\x00\x12k\n\x0fGetShoppingList\x12(.sous.mealplan.v1.GetShoppingListRequest\x1a).sous.mealplan.v1.GetShoppingListResponse"\x03\x90\x02\x01\x12n\n\x11AddToShoppingList\x12*.sous.mealplan.v1.AddToShoppingListRequest\x1a+.sous.mealplan.v1.AddToShoppingListResponse"\x00\x12w\n\x13UpdateShoppingItems\x12,.sous.mealplan.v1.UpdateShoppingItemsRequest\x1a-.sous.mealplan.v1.UpdateShoppingItemsResponse"\x03\x90\x02\x02\x12q\n\x12CreateShoppingList\x12+.sous.mealplan.v1.CreateShoppingListRequest\x1a,.sous.mealplan.v1.CreateShoppingListResponse"\x00\x12t\n\x12RenameShoppingList\x12+.sous.mealplan.v1.RenameShoppingListRequest\x1a,.sous.mealplan.v1.RenameShoppingListResponse"\x03\x90\x02\x02\x12t\n\x12DeleteShoppingList\x12+.sous.mealplan.v1.DeleteShoppingListRequest\x1a,.sous.mealplan.v1.DeleteShoppingListResponse"\x03\x90\x02\x02B\xca\x01\n\x14com.sous.mealplan.v1B\rMealplanProtoP\x01ZAgithub.com/souskitchen/sous/proto/gen/sous/mealplan/v1;mealplanv1\xa2\x02\x03SMX\xaa\x02\x10Sous.Mealplan.V1\xca\x02\x10Sous\\Mealplan\\V1\xe2\x02\x1cSous\\Mealplan\\V1\\GPBMetadata\xea\x02\x12Sous::Mealplan::V1b\x06proto3',
+    b'\n\x1fsous/mealplan/v1/mealplan.proto\x12\x10sous.mealplan.v1"/\n\x19CreateShoppingListRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name"W\n\x1aCreateShoppingListResponse\x129\n\x04list\x18\x01 \x01(\x0b2%.sous.mealplan.v1.ShoppingListSummaryR\x04list"H\n\x19RenameShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name"P\n\x1aRenameShoppingListResponse\x122\n\x04list\x18\x01 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list"W\n\x19DeleteShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12!\n\x0cconfirm_name\x18\x02 \x01(\tR\x0bconfirmName"h\n\x1aDeleteShoppingListResponse\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x1d\n\nitem_count\x18\x03 \x01(\x05R\titemCount"\x12\n\x10GetStatusRequest"\xdb\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly\x12)\n\x10pantry_available\x18\x05 \x01(\x08R\x0fpantryAvailable\x12%\n\x0epantry_message\x18\x06 \x01(\tR\rpantryMessage"\xdb\x01\n\rMealPlanEntry\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12\x1f\n\x0brecipe_slug\x18\x04 \x01(\tR\nrecipeSlug\x12\x1f\n\x0brecipe_name\x18\x05 \x01(\tR\nrecipeName\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note"N\n\x12GetMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"L\n\x13GetMealPlanResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items"\x17\n\x15GetTodaysMealsRequest"\x80\x01\n\x16GetTodaysMealsResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x1b\n\ttime_zone\x18\x03 \x01(\tR\x08timeZone"\xc0\x01\n\x17AddMealPlanEntryRequest\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x12:\n\nentry_type\x18\x02 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12!\n\x0brecipe_slug\x18\x03 \x01(\tH\x00R\nrecipeSlug\x12\x16\n\x05title\x18\x04 \x01(\tH\x00R\x05title\x12\x12\n\x04note\x18\x05 \x01(\tR\x04noteB\x06\n\x04meal"Q\n\x18AddMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"\x92\x02\n\x1aUpdateMealPlanEntryRequest\x12\x19\n\x08entry_id\x18\x01 \x01(\tR\x07entryId\x12\x17\n\x04date\x18\x02 \x01(\tH\x00R\x04date\x88\x01\x01\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12$\n\x0brecipe_slug\x18\x04 \x01(\tH\x01R\nrecipeSlug\x88\x01\x01\x12\x19\n\x05title\x18\x05 \x01(\tH\x02R\x05title\x88\x01\x01\x12\x17\n\x04note\x18\x06 \x01(\tH\x03R\x04note\x88\x01\x01B\x07\n\x05_dateB\x0e\n\x0c_recipe_slugB\x08\n\x06_titleB\x07\n\x05_note"n\n\x1bUpdateMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry\x12\x18\n\x07changed\x18\x02 \x03(\tR\x07changed"7\n\x1aDeleteMealPlanEntryRequest\x12\x19\n\x08entry_id\x18\x01 \x01(\tR\x07entryId"T\n\x1bDeleteMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"\x8d\x01\n\x15RandomMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType"p\n\tRandomDay\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x125\n\x05entry\x18\x02 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"}\n\x16RandomMealPlanResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.mealplan.v1.RandomDayR\x05items\x12\x18\n\x07planned\x18\x02 \x01(\x05R\x07planned\x12\x16\n\x06failed\x18\x03 \x01(\x05R\x06failed"1\n\x16GetShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId"\x87\x01\n\x13ShoppingListSummary\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\'\n\x0funchecked_count\x18\x03 \x01(\x05R\x0euncheckedCount\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount"\x86\x02\n\x0cShoppingItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n\x07display\x18\x02 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x03 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x04 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x05 \x01(\tR\x04food\x12\x12\n\x04note\x18\x06 \x01(\tR\x04note\x12\x18\n\x07checked\x18\x07 \x01(\x08R\x07checked\x12!\n\x0crecipe_slugs\x18\x08 \x03(\tR\x0brecipeSlugs\x12%\n\x0emealie_display\x18\t \x01(\tR\rmealieDisplayB\x0b\n\t_quantity"`\n\x12ShoppingLabelGroup\x12\x14\n\x05label\x18\x01 \x01(\tR\x05label\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05items"\xd5\x01\n\x0cShoppingList\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12<\n\x06groups\x18\x03 \x03(\x0b2$.sous.mealplan.v1.ShoppingLabelGroupR\x06groups\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount\x12>\n\x07recipes\x18\x05 \x03(\x0b2$.sous.mealplan.v1.ShoppingListRecipeR\x07recipes"R\n\x12ShoppingListRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n\x05times\x18\x03 \x01(\x01R\x05times"\x8a\x01\n\x17GetShoppingListResponse\x12;\n\x05items\x18\x01 \x03(\x0b2%.sous.mealplan.v1.ShoppingListSummaryR\x05items\x122\n\x04list\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list"E\n\tDateRange\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"\xf3\x02\n\x18AddToShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05items\x18\x02 \x03(\tR\x05items\x12!\n\x0crecipe_slugs\x18\x03 \x03(\tR\x0brecipeSlugs\x12C\n\x0fmeal_plan_range\x18\x04 \x01(\x0b2\x1b.sous.mealplan.v1.DateRangeR\rmealPlanRange\x12\'\n\rskip_in_stock\x18\x05 \x01(\x08H\x00R\x0bskipInStock\x88\x01\x01\x12\x1b\n\tlist_name\x18\x06 \x01(\tR\x08listName\x12&\n\x0crecipe_scale\x18\x07 \x01(\x01H\x01R\x0brecipeScale\x88\x01\x01\x12\x1b\n\tadd_again\x18\x08 \x01(\x08R\x08addAgain\x12\x12\n\x04have\x18\t \x03(\tR\x04haveB\x10\n\x0e_skip_in_stockB\x0f\n\r_recipe_scale"\x84\x01\n\x0bSkippedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n\x0bpantry_item\x18\x02 \x01(\tR\npantryItem\x12\x1a\n\x08location\x18\x03 \x01(\tR\x08location\x12\x10\n\x03how\x18\x04 \x01(\tR\x03how\x12\x12\n\x04have\x18\x05 \x01(\x08R\x04have"t\n\x0bPantryOffer\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n\x0bpantry_item\x18\x02 \x01(\tR\npantryItem\x12\x14\n\x05state\x18\x03 \x01(\tR\x05state\x12\x1a\n\x08location\x18\x04 \x01(\tR\x08location"m\n\tReapplied\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x122\n\x04item\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"T\n\nMergedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x122\n\x04item\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x04item"\xaa\x05\n\x19AddToShoppingListResponse\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x124\n\x05added\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n\x06merged\x18\x03 \x03(\x0b2\x1c.sous.mealplan.v1.MergedItemR\x06merged\x12G\n\x10skipped_in_stock\x18\x04 \x03(\x0b2\x1d.sous.mealplan.v1.SkippedItemR\x0eskippedInStock\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed\x12\x1b\n\tnot_found\x18\x06 \x03(\tR\x08notFound\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note\x12!\n\x0ccreated_list\x18\x08 \x01(\x08R\x0bcreatedList\x12\x1b\n\tlist_name\x18\t \x01(\tR\x08listName\x12&\n\x0falready_on_list\x18\n \x03(\tR\ralreadyOnList\x12#\n\rrecipes_added\x18\x0b \x03(\tR\x0crecipesAdded\x12A\n\rlow_in_pantry\x18\x0c \x03(\x0b2\x1d.sous.mealplan.v1.SkippedItemR\x0blowInPantry\x12B\n\rpantry_offers\x18\r \x03(\x0b2\x1d.sous.mealplan.v1.PantryOfferR\x0cpantryOffers\x129\n\treapplied\x18\x0e \x03(\x0b2\x1b.sous.mealplan.v1.ReappliedR\treapplied\x12#\n\rcreated_units\x18\x14 \x03(\tR\x0ccreatedUnits"\x91\x02\n\x1aUpdateShoppingItemsRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n\x07uncheck\x18\x03 \x03(\tR\x07uncheck\x12\x16\n\x06remove\x18\x04 \x03(\tR\x06remove\x12%\n\x0eremove_checked\x18\x05 \x01(\x08R\rremoveChecked\x12%\n\x0eremove_recipes\x18\x06 \x03(\tR\rremoveRecipes\x12D\n\x10check_all_except\x18\x07 \x01(\x0b2\x1a.sous.mealplan.v1.ItemRefsR\x0echeckAllExcept" \n\x08ItemRefs\x12\x14\n\x05items\x18\x01 \x03(\tR\x05items"9\n\tItemError\x12\x12\n\x04item\x18\x01 \x01(\tR\x04item\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"\x81\x02\n\x1bUpdateShoppingItemsResponse\x12\x18\n\x07checked\x18\x01 \x03(\tR\x07checked\x12\x1c\n\tunchecked\x18\x02 \x03(\tR\tunchecked\x12\x18\n\x07removed\x18\x03 \x03(\tR\x07removed\x123\n\x06errors\x18\x04 \x03(\x0b2\x1b.sous.mealplan.v1.ItemErrorR\x06errors\x12\'\n\x0frecipes_removed\x18\x05 \x03(\tR\x0erecipesRemoved\x122\n\x04list\x18\x06 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list*\xc7\x01\n\tEntryType\x12\x1a\n\x16ENTRY_TYPE_UNSPECIFIED\x10\x00\x12\x18\n\x14ENTRY_TYPE_BREAKFAST\x10\x01\x12\x14\n\x10ENTRY_TYPE_LUNCH\x10\x02\x12\x15\n\x11ENTRY_TYPE_DINNER\x10\x03\x12\x13\n\x0fENTRY_TYPE_SIDE\x10\x04\x12\x14\n\x10ENTRY_TYPE_SNACK\x10\x05\x12\x14\n\x10ENTRY_TYPE_DRINK\x10\x06\x12\x16\n\x12ENTRY_TYPE_DESSERT\x10\x072\xb2\x0b\n\x0fMealPlanService\x12Y\n\tGetStatus\x12".sous.mealplan.v1.GetStatusRequest\x1a#.sous.mealplan.v1.GetStatusResponse"\x03\x90\x02\x01\x12_\n\x0bGetMealPlan\x12$.sous.mealplan.v1.GetMealPlanRequest\x1a%.sous.mealplan.v1.GetMealPlanResponse"\x03\x90\x02\x01\x12h\n\x0eGetTodaysMeals\x12\'.sous.mealplan.v1.GetTodaysMealsRequest\x1a(.sous.mealplan.v1.GetTodaysMealsResponse"\x03\x90\x02\x01\x12k\n\x10AddMealPlanEntry\x12).sous.mealplan.v1.AddMealPlanEntryRequest\x1a*.sous.mealplan.v1.AddMealPlanEntryResponse"\x00\x12w\n\x13UpdateMealPlanEntry\x12,.sous.mealplan.v1.UpdateMealPlanEntryRequest\x1a-.sous.mealplan.v1.UpdateMealPlanEntryResponse"\x03\x90\x02\x02\x12w\n\x13DeleteMealPlanEntry\x12,.sous.mealplan.v1.DeleteMealPlanEntryRequest\x1a-.sous.mealplan.v1.DeleteMealPlanEntryResponse"\x03\x90\x02\x02\x12e\n\x0eRandomMealPlan\x12\'.sous.mealplan.v1.RandomMealPlanRequest\x1a(.sous.mealplan.v1.RandomMealPlanResponse"\x00\x12k\n\x0fGetShoppingList\x12(.sous.mealplan.v1.GetShoppingListRequest\x1a).sous.mealplan.v1.GetShoppingListResponse"\x03\x90\x02\x01\x12n\n\x11AddToShoppingList\x12*.sous.mealplan.v1.AddToShoppingListRequest\x1a+.sous.mealplan.v1.AddToShoppingListResponse"\x00\x12w\n\x13UpdateShoppingItems\x12,.sous.mealplan.v1.UpdateShoppingItemsRequest\x1a-.sous.mealplan.v1.UpdateShoppingItemsResponse"\x03\x90\x02\x02\x12q\n\x12CreateShoppingList\x12+.sous.mealplan.v1.CreateShoppingListRequest\x1a,.sous.mealplan.v1.CreateShoppingListResponse"\x00\x12t\n\x12RenameShoppingList\x12+.sous.mealplan.v1.RenameShoppingListRequest\x1a,.sous.mealplan.v1.RenameShoppingListResponse"\x03\x90\x02\x02\x12t\n\x12DeleteShoppingList\x12+.sous.mealplan.v1.DeleteShoppingListRequest\x1a,.sous.mealplan.v1.DeleteShoppingListResponse"\x03\x90\x02\x02B\xca\x01\n\x14com.sous.mealplan.v1B\rMealplanProtoP\x01ZAgithub.com/souskitchen/sous/proto/gen/sous/mealplan/v1;mealplanv1\xa2\x02\x03SMX\xaa\x02\x10Sous.Mealplan.V1\xca\x02\x10Sous\\Mealplan\\V1\xe2\x02\x1cSous\\Mealplan\\V1\\GPBMetadata\xea\x02\x12Sous::Mealplan::V1b\x06proto3',
     [],
     {
         "CreateShoppingListRequest": CreateShoppingListRequest,
@@ -2108,6 +2227,8 @@ _DESC = file_desc(
         "GetTodaysMealsResponse": GetTodaysMealsResponse,
         "AddMealPlanEntryRequest": AddMealPlanEntryRequest,
         "AddMealPlanEntryResponse": AddMealPlanEntryResponse,
+        "UpdateMealPlanEntryRequest": UpdateMealPlanEntryRequest,
+        "UpdateMealPlanEntryResponse": UpdateMealPlanEntryResponse,
         "DeleteMealPlanEntryRequest": DeleteMealPlanEntryRequest,
         "DeleteMealPlanEntryResponse": DeleteMealPlanEntryResponse,
         "RandomMealPlanRequest": RandomMealPlanRequest,

@@ -19,7 +19,7 @@ from connectrpc.server import ConnectASGIApplication, ConnectWSGIApplication, DE
 from protobuf import DescService
 
 from . import recipes_pb
-from .recipes_pb import BulkTagRecipesRequest, BulkTagRecipesResponse, CreateRecipeRequest, CreateRecipeResponse, CreateTaxonomyRequest, CreateTaxonomyResponse, DeleteRecipeRequest, DeleteRecipeResponse, DeleteTaxonomyRequest, DeleteTaxonomyResponse, GetRecipeRequest, GetRecipeResponse, GetStatusRequest, GetStatusResponse, ImportRecipeFromURLRequest, ImportRecipeFromURLResponse, ListTaxonomyRequest, ListTaxonomyResponse, MarkRecipeMadeRequest, MarkRecipeMadeResponse, MergeTaxonomyRequest, MergeTaxonomyResponse, ParseIngredientsRequest, ParseIngredientsResponse, ResolveRecipeSlugsRequest, ResolveRecipeSlugsResponse, SearchRecipesRequest, SearchRecipesResponse, SetRecipeImageFromURLRequest, SetRecipeImageFromURLResponse, SuggestRecipesRequest, SuggestRecipesResponse, SweepRecipesRequest, SweepRecipesResponse, UpdateRecipeRequest, UpdateRecipeResponse, UpdateTaxonomyRequest, UpdateTaxonomyResponse, UploadRecipeImageRequest, UploadRecipeImageResponse
+from .recipes_pb import BulkTagRecipesRequest, BulkTagRecipesResponse, CreateRecipeRequest, CreateRecipeResponse, CreateTaxonomyRequest, CreateTaxonomyResponse, DeleteRecipeRequest, DeleteRecipeResponse, DeleteTaxonomyRequest, DeleteTaxonomyResponse, GetRecipeRequest, GetRecipeResponse, GetStatusRequest, GetStatusResponse, ImportRecipeFromURLRequest, ImportRecipeFromURLResponse, KeepTimeTagRequest, KeepTimeTagResponse, ListTaxonomyRequest, ListTaxonomyResponse, MarkRecipeMadeRequest, MarkRecipeMadeResponse, MergeTaxonomyRequest, MergeTaxonomyResponse, ParseIngredientsRequest, ParseIngredientsResponse, ResolveRecipeSlugsRequest, ResolveRecipeSlugsResponse, SearchRecipesRequest, SearchRecipesResponse, SetRecipeImageFromURLRequest, SetRecipeImageFromURLResponse, SuggestRecipesRequest, SuggestRecipesResponse, SweepRecipesRequest, SweepRecipesResponse, UpdateRecipeRequest, UpdateRecipeResponse, UpdateTaxonomyRequest, UpdateTaxonomyResponse, UploadRecipeImageRequest, UploadRecipeImageResponse
 
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, Mapping
@@ -73,7 +73,8 @@ class RecipesService(Protocol):
         """
         UpdateRecipe reads, merges and patches a recipe. Tags, categories and
         tools merge unless the matching replace flag is set; ingredients,
-        instructions and notes replace.
+        instructions and notes replace. Single ingredient lines are replaced,
+        removed or added by a match, every other line kept as Mealie stores it.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -93,6 +94,19 @@ class RecipesService(Protocol):
     async def bulk_tag_recipes(self, request: BulkTagRecipesRequest, ctx: RequestContext[BulkTagRecipesRequest, BulkTagRecipesResponse], /) -> BulkTagRecipesResponse:
         """
         BulkTagRecipes adds tags and/or categories to several recipes at once.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    async def keep_time_tag(self, request: KeepTimeTagRequest, ctx: RequestContext[KeepTimeTagRequest, KeepTimeTagResponse], /) -> KeepTimeTagResponse:
+        """
+        KeepTimeTag makes the tag sous owns for recipes of at most
+        max_total_minutes in all ("30 min or less (sous)", created when
+        missing) true across the library: added to every recipe whose time
+        (RecipeSummary.total_minutes) fits and removed from every other. From
+        then on every recipe write through this service (create, update,
+        import) keeps each such tag in step. A cookbook filtering on the tag
+        is a cookbook by time, which Mealie's query filter cannot express:
+        Mealie keeps times as text.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -290,6 +304,17 @@ class RecipesServiceASGIApplication(ConnectASGIApplication[RecipesService]):
                         stream_type=StreamType.UNARY,
                     ),
                     function=svc.bulk_tag_recipes,
+                ),
+                "/sous.recipes.v1.RecipesService/KeepTimeTag": Endpoint.unary(
+                    method=MethodInfo(
+                        name="KeepTimeTag",
+                        service_name="sous.recipes.v1.RecipesService",
+                        input=KeepTimeTagRequest,
+                        output=KeepTimeTagResponse,
+                        idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=svc.keep_time_tag,
                 ),
                 "/sous.recipes.v1.RecipesService/DeleteRecipe": Endpoint.unary(
                     method=MethodInfo(
@@ -567,7 +592,8 @@ class RecipesServiceClient(ConnectClient):
         """
         UpdateRecipe reads, merges and patches a recipe. Tags, categories and
         tools merge unless the matching replace flag is set; ingredients,
-        instructions and notes replace.
+        instructions and notes replace. Single ingredient lines are replaced,
+        removed or added by a match, every other line kept as Mealie stores it.
         """
         return await self.execute_unary(
             request=request,
@@ -647,6 +673,36 @@ class RecipesServiceClient(ConnectClient):
                 input=BulkTagRecipesRequest,
                 output=BulkTagRecipesResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    async def keep_time_tag(
+        self,
+        request: KeepTimeTagRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> KeepTimeTagResponse:
+        """
+        KeepTimeTag makes the tag sous owns for recipes of at most
+        max_total_minutes in all ("30 min or less (sous)", created when
+        missing) true across the library: added to every recipe whose time
+        (RecipeSummary.total_minutes) fits and removed from every other. From
+        then on every recipe write through this service (create, update,
+        import) keeps each such tag in step. A cookbook filtering on the tag
+        is a cookbook by time, which Mealie's query filter cannot express:
+        Mealie keeps times as text.
+        """
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="KeepTimeTag",
+                service_name="sous.recipes.v1.RecipesService",
+                input=KeepTimeTagRequest,
+                output=KeepTimeTagResponse,
+                idempotency_level=IdempotencyLevel.IDEMPOTENT,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,
@@ -967,7 +1023,8 @@ class RecipesServiceSync(Protocol):
         """
         UpdateRecipe reads, merges and patches a recipe. Tags, categories and
         tools merge unless the matching replace flag is set; ingredients,
-        instructions and notes replace.
+        instructions and notes replace. Single ingredient lines are replaced,
+        removed or added by a match, every other line kept as Mealie stores it.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -987,6 +1044,19 @@ class RecipesServiceSync(Protocol):
     def bulk_tag_recipes(self, request: BulkTagRecipesRequest, ctx: RequestContext[BulkTagRecipesRequest, BulkTagRecipesResponse], /) -> BulkTagRecipesResponse:
         """
         BulkTagRecipes adds tags and/or categories to several recipes at once.
+        """
+        raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
+
+    def keep_time_tag(self, request: KeepTimeTagRequest, ctx: RequestContext[KeepTimeTagRequest, KeepTimeTagResponse], /) -> KeepTimeTagResponse:
+        """
+        KeepTimeTag makes the tag sous owns for recipes of at most
+        max_total_minutes in all ("30 min or less (sous)", created when
+        missing) true across the library: added to every recipe whose time
+        (RecipeSummary.total_minutes) fits and removed from every other. From
+        then on every recipe write through this service (create, update,
+        import) keeps each such tag in step. A cookbook filtering on the tag
+        is a cookbook by time, which Mealie's query filter cannot express:
+        Mealie keeps times as text.
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
 
@@ -1182,6 +1252,17 @@ class RecipesServiceWSGIApplication(ConnectWSGIApplication):
                         stream_type=StreamType.UNARY,
                     ),
                     function=service.bulk_tag_recipes,
+                ),
+                "/sous.recipes.v1.RecipesService/KeepTimeTag": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="KeepTimeTag",
+                        service_name="sous.recipes.v1.RecipesService",
+                        input=KeepTimeTagRequest,
+                        output=KeepTimeTagResponse,
+                        idempotency_level=IdempotencyLevel.IDEMPOTENT,
+                        stream_type=StreamType.UNARY,
+                    ),
+                    function=service.keep_time_tag,
                 ),
                 "/sous.recipes.v1.RecipesService/DeleteRecipe": EndpointSync.unary(
                     method=MethodInfo(
@@ -1459,7 +1540,8 @@ class RecipesServiceClientSync(ConnectClientSync):
         """
         UpdateRecipe reads, merges and patches a recipe. Tags, categories and
         tools merge unless the matching replace flag is set; ingredients,
-        instructions and notes replace.
+        instructions and notes replace. Single ingredient lines are replaced,
+        removed or added by a match, every other line kept as Mealie stores it.
         """
         return self.execute_unary(
             request=request,
@@ -1539,6 +1621,36 @@ class RecipesServiceClientSync(ConnectClientSync):
                 input=BulkTagRecipesRequest,
                 output=BulkTagRecipesResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
+                stream_type=StreamType.UNARY,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+    def keep_time_tag(
+        self,
+        request: KeepTimeTagRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None, 
+        timeout_ms: int | None = None,
+    ) -> KeepTimeTagResponse:
+        """
+        KeepTimeTag makes the tag sous owns for recipes of at most
+        max_total_minutes in all ("30 min or less (sous)", created when
+        missing) true across the library: added to every recipe whose time
+        (RecipeSummary.total_minutes) fits and removed from every other. From
+        then on every recipe write through this service (create, update,
+        import) keeps each such tag in step. A cookbook filtering on the tag
+        is a cookbook by time, which Mealie's query filter cannot express:
+        Mealie keeps times as text.
+        """
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="KeepTimeTag",
+                service_name="sous.recipes.v1.RecipesService",
+                input=KeepTimeTagRequest,
+                output=KeepTimeTagResponse,
+                idempotency_level=IdempotencyLevel.IDEMPOTENT,
                 stream_type=StreamType.UNARY,
             ),
             headers=headers,

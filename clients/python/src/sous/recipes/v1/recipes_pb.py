@@ -97,7 +97,7 @@ class GetStatusResponse(Message[_GetStatusResponseFields]):
         household: str
         read_only: bool
 
-_RecipeSummaryFields: TypeAlias = Literal["slug", "name", "description", "id", "tags", "categories", "tools", "rating", "recipe_yield", "total_time", "prep_time", "cook_time", "source_url", "date_added", "last_made", "has_image", "date_updated"]
+_RecipeSummaryFields: TypeAlias = Literal["slug", "name", "description", "id", "tags", "categories", "tools", "rating", "recipe_yield", "total_time", "prep_time", "cook_time", "source_url", "date_added", "last_made", "has_image", "date_updated", "total_minutes"]
 
 class RecipeSummary(Message[_RecipeSummaryFields]):
     """
@@ -212,9 +212,17 @@ class RecipeSummary(Message[_RecipeSummaryFields]):
             ```proto
             string date_updated = 17;
             ```
+        total_minutes:
+            The recipe's time in minutes, read from total_time, else prep_time
+            and cook_time added; unset when none of them can be read ("overnight",
+            or no time at all). A range counts as its upper bound.
+
+            ```proto
+            optional int32 total_minutes = 18;
+            ```
     """
 
-    __slots__ = ("slug", "name", "description", "id", "tags", "categories", "tools", "rating", "recipe_yield", "total_time", "prep_time", "cook_time", "source_url", "date_added", "last_made", "has_image", "date_updated")
+    __slots__ = ("slug", "name", "description", "id", "tags", "categories", "tools", "rating", "recipe_yield", "total_time", "prep_time", "cook_time", "source_url", "date_added", "last_made", "has_image", "date_updated", "total_minutes")
 
     if TYPE_CHECKING:
 
@@ -238,6 +246,7 @@ class RecipeSummary(Message[_RecipeSummaryFields]):
             last_made: str = "",
             has_image: bool = False,
             date_updated: str = "",
+            total_minutes: int | None = None,
         ) -> None:
             pass
 
@@ -258,6 +267,7 @@ class RecipeSummary(Message[_RecipeSummaryFields]):
         last_made: str
         has_image: bool
         date_updated: str
+        total_minutes: int
 
 _IngredientFields: TypeAlias = Literal["display", "quantity", "unit", "food", "note", "title", "food_id", "unit_id", "original_text", "recipe_slug"]
 
@@ -601,7 +611,7 @@ class Recipe(Message[_RecipeFields]):
         date_updated: str
         amounts_hidden: bool
 
-_SearchRecipesRequestFields: TypeAlias = Literal["query", "tags", "categories", "tools", "foods", "require_all", "fields", "page", "limit", "cookbook"]
+_SearchRecipesRequestFields: TypeAlias = Literal["query", "tags", "categories", "tools", "foods", "require_all", "fields", "page", "limit", "cookbook", "max_total_minutes", "never_made"]
 
 class SearchRecipesRequest(Message[_SearchRecipesRequestFields]):
     """
@@ -620,26 +630,29 @@ class SearchRecipesRequest(Message[_SearchRecipesRequestFields]):
             string query = 1;
             ```
         tags:
-            Tag names, at most 50; unknown names match nothing and are never
-            created.
+            Tag names, at most 50, never created: a name the library lacks is left
+            out of the search and answered in unknown (all of them unknown is
+            InvalidArgument).
 
             ```proto
             repeated string tags = 2;
             ```
         categories:
-            Category names, at most 50; unknown names match nothing.
+            Category names, at most 50; unknown ones as for tags.
 
             ```proto
             repeated string categories = 3;
             ```
         tools:
-            Tool names, at most 50; unknown names match nothing.
+            Tool names, at most 50; unknown ones as for tags.
 
             ```proto
             repeated string tools = 4;
             ```
         foods:
-            Food names, at most 50; unknown names match nothing.
+            Food names, at most 50; a general name covers its kinds ("rice" the
+            library's rices); unknown ones as for tags, unless a recipe line names
+            them (text_matches).
 
             ```proto
             repeated string foods = 5;
@@ -678,9 +691,25 @@ class SearchRecipesRequest(Message[_SearchRecipesRequestFields]):
             ```proto
             string cookbook = 10;
             ```
+        max_total_minutes:
+            Only recipes that take at most this many minutes in all (see
+            RecipeSummary.total_minutes), 1 to 10080. Mealie keeps times as text
+            and cannot compare them, so the service reads every recipe the other
+            filters match and pages the answer itself; a recipe with no readable
+            time is left out and counted in no_time.
+
+            ```proto
+            optional int32 max_total_minutes = 11;
+            ```
+        never_made:
+            Only recipes the household has never made (no last_made).
+
+            ```proto
+            bool never_made = 12;
+            ```
     """
 
-    __slots__ = ("query", "tags", "categories", "tools", "foods", "require_all", "fields", "page", "limit", "cookbook")
+    __slots__ = ("query", "tags", "categories", "tools", "foods", "require_all", "fields", "page", "limit", "cookbook", "max_total_minutes", "never_made")
 
     if TYPE_CHECKING:
 
@@ -697,6 +726,8 @@ class SearchRecipesRequest(Message[_SearchRecipesRequestFields]):
             page: int | None = None,
             limit: int | None = None,
             cookbook: str = "",
+            max_total_minutes: int | None = None,
+            never_made: bool = False,
         ) -> None:
             pass
 
@@ -710,8 +741,10 @@ class SearchRecipesRequest(Message[_SearchRecipesRequestFields]):
         page: int
         limit: int
         cookbook: str
+        max_total_minutes: int
+        never_made: bool
 
-_SearchRecipesResponseFields: TypeAlias = Literal["items", "page", "limit", "total", "total_pages", "descriptions_cut", "resolved", "text_matches"]
+_SearchRecipesResponseFields: TypeAlias = Literal["items", "page", "limit", "total", "total_pages", "descriptions_cut", "resolved", "text_matches", "no_time", "unknown"]
 
 class SearchRecipesResponse(Message[_SearchRecipesResponseFields]):
     """
@@ -777,9 +810,25 @@ class SearchRecipesResponse(Message[_SearchRecipesResponseFields]):
             ```proto
             repeated sous.recipes.v1.RecipeSummary text_matches = 8;
             ```
+        no_time:
+            With max_total_minutes: how many recipes the other filters matched
+            that have no time sous can read, and so were left out.
+
+            ```proto
+            int32 no_time = 9;
+            ```
+        unknown:
+            Names given in tags, categories, tools or foods that match nothing in
+            the library: the search ran with the others, and each unknown name
+            comes with the closest names the library has. Only a filter whose
+            names are all unknown is InvalidArgument.
+
+            ```proto
+            repeated sous.recipes.v1.UnknownName unknown = 10;
+            ```
     """
 
-    __slots__ = ("items", "page", "limit", "total", "total_pages", "descriptions_cut", "resolved", "text_matches")
+    __slots__ = ("items", "page", "limit", "total", "total_pages", "descriptions_cut", "resolved", "text_matches", "no_time", "unknown")
 
     if TYPE_CHECKING:
 
@@ -794,6 +843,8 @@ class SearchRecipesResponse(Message[_SearchRecipesResponseFields]):
             descriptions_cut: int = 0,
             resolved: dict[str, Names] | None = None,
             text_matches: list[RecipeSummary] | None = None,
+            no_time: int = 0,
+            unknown: list[UnknownName] | None = None,
         ) -> None:
             pass
 
@@ -805,6 +856,59 @@ class SearchRecipesResponse(Message[_SearchRecipesResponseFields]):
         descriptions_cut: int
         resolved: dict[str, Names]
         text_matches: list[RecipeSummary]
+        no_time: int
+        unknown: list[UnknownName]
+
+_UnknownNameFields: TypeAlias = Literal["field", "name", "closest"]
+
+class UnknownName(Message[_UnknownNameFields]):
+    """
+    UnknownName is a filter name that matched nothing, and what the library
+    has that comes closest to what it means.
+
+    ```proto
+    message sous.recipes.v1.UnknownName
+    ```
+
+    Attributes:
+        field:
+            The filter: "tags", "categories", "tools" or "foods".
+
+            ```proto
+            string field = 1;
+            ```
+        name:
+            The name as given.
+
+            ```proto
+            string name = 2;
+            ```
+        closest:
+            Up to three names the library has, closest first: names sharing a
+            word or a kind with it, names used beside it in recipes that mention
+            it, then close spellings; never a name that only looks alike.
+
+            ```proto
+            repeated string closest = 3;
+            ```
+    """
+
+    __slots__ = ("field", "name", "closest")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            field: str = "",
+            name: str = "",
+            closest: list[str] | None = None,
+        ) -> None:
+            pass
+
+        field: str
+        name: str
+        closest: list[str]
 
 _NamesFields: TypeAlias = Literal["names"]
 
@@ -992,7 +1096,7 @@ class SuggestRecipesRequest(Message[_SuggestRecipesRequestFields]):
         limit: int
         from_pantry: bool
 
-_SuggestionFields: TypeAlias = Literal["recipe", "missing_foods", "missing_tools", "unparsed"]
+_SuggestionFields: TypeAlias = Literal["recipe", "missing_foods", "missing_tools", "unparsed", "uses"]
 
 class Suggestion(Message[_SuggestionFields]):
     """
@@ -1030,9 +1134,17 @@ class Suggestion(Message[_SuggestionFields]):
             ```proto
             bool unparsed = 4;
             ```
+        uses:
+            The foods given (and, with from_pantry, the pantry items) the recipe
+            uses, as they were named: suggestions are ranked by how many of them
+            each uses first, then by what is missing.
+
+            ```proto
+            repeated string uses = 5;
+            ```
     """
 
-    __slots__ = ("recipe", "missing_foods", "missing_tools", "unparsed")
+    __slots__ = ("recipe", "missing_foods", "missing_tools", "unparsed", "uses")
 
     if TYPE_CHECKING:
 
@@ -1043,6 +1155,7 @@ class Suggestion(Message[_SuggestionFields]):
             missing_foods: list[str] | None = None,
             missing_tools: list[str] | None = None,
             unparsed: bool = False,
+            uses: list[str] | None = None,
         ) -> None:
             pass
 
@@ -1050,12 +1163,14 @@ class Suggestion(Message[_SuggestionFields]):
         missing_foods: list[str]
         missing_tools: list[str]
         unparsed: bool
+        uses: list[str]
 
-_SuggestRecipesResponseFields: TypeAlias = Literal["items", "unmatched_pantry_items", "unknown_foods", "note", "resolved", "assumed_on_hand"]
+_SuggestRecipesResponseFields: TypeAlias = Literal["items", "unmatched_pantry_items", "unknown_foods", "note", "resolved", "assumed_on_hand", "unknown"]
 
 class SuggestRecipesResponse(Message[_SuggestRecipesResponseFields]):
     """
-    SuggestRecipesResponse ranks recipes, fewest missing first.
+    SuggestRecipesResponse ranks recipes: most of the named foods used
+    first, then fewest missing.
 
     ```proto
     message sous.recipes.v1.SuggestRecipesResponse
@@ -1075,7 +1190,9 @@ class SuggestRecipesResponse(Message[_SuggestRecipesResponseFields]):
             repeated string unmatched_pantry_items = 2;
             ```
         unknown_foods:
-            Food names given that Mealie does not know.
+            Food names given that Mealie does not know and no recipe line names;
+            the suggestions were made from the others. unknown has the closest
+            names of each.
 
             ```proto
             repeated string unknown_foods = 3;
@@ -1102,9 +1219,16 @@ class SuggestRecipesResponse(Message[_SuggestRecipesResponseFields]):
             ```proto
             repeated string assumed_on_hand = 6;
             ```
+        unknown:
+            Each unknown food (and tool) with the library's closest names, as in
+            SearchRecipesResponse.unknown.
+
+            ```proto
+            repeated sous.recipes.v1.UnknownName unknown = 7;
+            ```
     """
 
-    __slots__ = ("items", "unmatched_pantry_items", "unknown_foods", "note", "resolved", "assumed_on_hand")
+    __slots__ = ("items", "unmatched_pantry_items", "unknown_foods", "note", "resolved", "assumed_on_hand", "unknown")
 
     if TYPE_CHECKING:
 
@@ -1117,6 +1241,7 @@ class SuggestRecipesResponse(Message[_SuggestRecipesResponseFields]):
             note: str = "",
             resolved: dict[str, Names] | None = None,
             assumed_on_hand: list[str] | None = None,
+            unknown: list[UnknownName] | None = None,
         ) -> None:
             pass
 
@@ -1126,6 +1251,7 @@ class SuggestRecipesResponse(Message[_SuggestRecipesResponseFields]):
         note: str
         resolved: dict[str, Names]
         assumed_on_hand: list[str]
+        unknown: list[UnknownName]
 
 _IngredientInputFields: TypeAlias = Literal["text", "structured"]
 
@@ -1510,7 +1636,7 @@ class CreateRecipeResponse(Message[_CreateRecipeResponseFields]):
         changed_lines: list[str]
         created_units: list[str]
 
-_UpdateRecipeRequestFields: TypeAlias = Literal["slug", "name", "description", "ingredients", "set_ingredients", "instructions", "set_instructions", "recipe_yield", "prep_time", "cook_time", "total_time", "tags", "categories", "tools", "replace_tags", "replace_categories", "replace_tools", "source_url", "rating", "notes", "set_notes", "show_amounts", "confirm"]
+_UpdateRecipeRequestFields: TypeAlias = Literal["slug", "name", "description", "ingredients", "set_ingredients", "instructions", "set_instructions", "recipe_yield", "prep_time", "cook_time", "total_time", "tags", "categories", "tools", "replace_tags", "replace_categories", "replace_tools", "source_url", "rating", "notes", "set_notes", "show_amounts", "confirm", "replace_ingredients", "remove_ingredients", "add_ingredients"]
 
 class UpdateRecipeRequest(Message[_UpdateRecipeRequestFields]):
     """
@@ -1667,9 +1793,31 @@ class UpdateRecipeRequest(Message[_UpdateRecipeRequestFields]):
             ```proto
             string confirm = 23;
             ```
+        replace_ingredients:
+            Lines to replace in place, each found by its match (see LineEdit);
+            every other line stays as Mealie stores it; at most 50. Not with
+            ingredients.
+
+            ```proto
+            repeated sous.recipes.v1.LineEdit replace_ingredients = 24;
+            ```
+        remove_ingredients:
+            Lines to remove, each a match (see LineEdit); at most 50. Not with
+            ingredients.
+
+            ```proto
+            repeated string remove_ingredients = 25;
+            ```
+        add_ingredients:
+            Lines to add, appended in order, or each after the line its after
+            matches; at most 50. Not with ingredients.
+
+            ```proto
+            repeated sous.recipes.v1.LineEdit add_ingredients = 26;
+            ```
     """
 
-    __slots__ = ("slug", "name", "description", "ingredients", "set_ingredients", "instructions", "set_instructions", "recipe_yield", "prep_time", "cook_time", "total_time", "tags", "categories", "tools", "replace_tags", "replace_categories", "replace_tools", "source_url", "rating", "notes", "set_notes", "show_amounts", "confirm")
+    __slots__ = ("slug", "name", "description", "ingredients", "set_ingredients", "instructions", "set_instructions", "recipe_yield", "prep_time", "cook_time", "total_time", "tags", "categories", "tools", "replace_tags", "replace_categories", "replace_tools", "source_url", "rating", "notes", "set_notes", "show_amounts", "confirm", "replace_ingredients", "remove_ingredients", "add_ingredients")
 
     if TYPE_CHECKING:
 
@@ -1699,6 +1847,9 @@ class UpdateRecipeRequest(Message[_UpdateRecipeRequestFields]):
             set_notes: bool = False,
             show_amounts: bool | None = None,
             confirm: str = "",
+            replace_ingredients: list[LineEdit] | None = None,
+            remove_ingredients: list[str] | None = None,
+            add_ingredients: list[LineEdit] | None = None,
         ) -> None:
             pass
 
@@ -1725,8 +1876,65 @@ class UpdateRecipeRequest(Message[_UpdateRecipeRequestFields]):
         set_notes: bool
         show_amounts: bool
         confirm: str
+        replace_ingredients: list[LineEdit]
+        remove_ingredients: list[str]
+        add_ingredients: list[LineEdit]
 
-_UpdateRecipeResponseFields: TypeAlias = Literal["slug", "renamed_from", "created", "unresolved", "rating", "unparsed", "resolved", "created_foods", "changed_lines", "replaced", "created_units"]
+_LineEditFields: TypeAlias = Literal["match", "line", "after"]
+
+class LineEdit(Message[_LineEditFields]):
+    """
+    LineEdit is one ingredient line edit. A match names one line of the
+    recipe: a food as a cook says it ("chicken broth" finds the line whose
+    food is chicken broth, or covers it), else words of the line's text
+    ("broth"). A match that fits two lines is InvalidArgument naming both;
+    one that fits none is InvalidArgument naming the lines there are;
+    nothing is written either way.
+
+    ```proto
+    message sous.recipes.v1.LineEdit
+    ```
+
+    Attributes:
+        match:
+            For a replace, the line to replace.
+
+            ```proto
+            string match = 1;
+            ```
+        line:
+            The new line as a cook writes it ("4 cups vegetable broth"), read as
+            CreateRecipe reads a text line; at most 500 characters.
+
+            ```proto
+            string line = 2;
+            ```
+        after:
+            For an add, the line to put it after; empty appends.
+
+            ```proto
+            string after = 3;
+            ```
+    """
+
+    __slots__ = ("match", "line", "after")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            match: str = "",
+            line: str = "",
+            after: str = "",
+        ) -> None:
+            pass
+
+        match: str
+        line: str
+        after: str
+
+_UpdateRecipeResponseFields: TypeAlias = Literal["slug", "renamed_from", "created", "unresolved", "rating", "unparsed", "resolved", "created_foods", "changed_lines", "replaced", "created_units", "line_edits"]
 
 class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
     """
@@ -1809,9 +2017,16 @@ class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
             ```proto
             repeated string created_units = 11;
             ```
+        line_edits:
+            What each line edit did, in order, such as "replaced '2 cups chicken
+            broth' with '4 cups vegetable broth'".
+
+            ```proto
+            repeated string line_edits = 12;
+            ```
     """
 
-    __slots__ = ("slug", "renamed_from", "created", "unresolved", "rating", "unparsed", "resolved", "created_foods", "changed_lines", "replaced", "created_units")
+    __slots__ = ("slug", "renamed_from", "created", "unresolved", "rating", "unparsed", "resolved", "created_foods", "changed_lines", "replaced", "created_units", "line_edits")
 
     if TYPE_CHECKING:
 
@@ -1829,6 +2044,7 @@ class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
             changed_lines: list[str] | None = None,
             replaced: list[str] | None = None,
             created_units: list[str] | None = None,
+            line_edits: list[str] | None = None,
         ) -> None:
             pass
 
@@ -1843,6 +2059,7 @@ class UpdateRecipeResponse(Message[_UpdateRecipeResponseFields]):
         changed_lines: list[str]
         replaced: list[str]
         created_units: list[str]
+        line_edits: list[str]
 
 _SetRecipeImageFromURLRequestFields: TypeAlias = Literal["slug", "url"]
 
@@ -2093,6 +2310,127 @@ class BulkTagRecipesResponse(Message[_BulkTagRecipesResponseFields]):
         slugs: list[str]
         created: TaxonomyCreated | None
         not_found: list[str]
+
+_KeepTimeTagRequestFields: TypeAlias = Literal["max_total_minutes"]
+
+class KeepTimeTagRequest(Message[_KeepTimeTagRequestFields]):
+    """
+    KeepTimeTagRequest names the bound.
+
+    ```proto
+    message sous.recipes.v1.KeepTimeTagRequest
+    ```
+
+    Attributes:
+        max_total_minutes:
+            The most minutes a tagged recipe takes, 1 to 10080. Required.
+
+            ```proto
+            int32 max_total_minutes = 1;
+            ```
+    """
+
+    __slots__ = ("max_total_minutes",)
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            max_total_minutes: int = 0,
+        ) -> None:
+            pass
+
+        max_total_minutes: int
+
+_KeepTimeTagResponseFields: TypeAlias = Literal["tag", "tag_slug", "tagged", "added", "removed", "no_time", "scanned", "total"]
+
+class KeepTimeTagResponse(Message[_KeepTimeTagResponseFields]):
+    """
+    KeepTimeTagResponse says what the tag holds now.
+
+    ```proto
+    message sous.recipes.v1.KeepTimeTagResponse
+    ```
+
+    Attributes:
+        tag:
+            The tag's name, such as "30 min or less (sous)".
+
+            ```proto
+            string tag = 1;
+            ```
+        tag_slug:
+            The tag's slug.
+
+            ```proto
+            string tag_slug = 2;
+            ```
+        tagged:
+            Recipes that fit and carry the tag now.
+
+            ```proto
+            int32 tagged = 3;
+            ```
+        added:
+            Recipes the tag was added to by this call.
+
+            ```proto
+            int32 added = 4;
+            ```
+        removed:
+            Recipes the tag was taken from by this call.
+
+            ```proto
+            int32 removed = 5;
+            ```
+        no_time:
+            Recipes with no time sous can read, which never carry it.
+
+            ```proto
+            int32 no_time = 6;
+            ```
+        scanned:
+            Recipes read; the library's first 2000 at most.
+
+            ```proto
+            int32 scanned = 7;
+            ```
+        total:
+            Recipes in the library in all; more than scanned when the cap cut the
+            read.
+
+            ```proto
+            int32 total = 8;
+            ```
+    """
+
+    __slots__ = ("tag", "tag_slug", "tagged", "added", "removed", "no_time", "scanned", "total")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            tag: str = "",
+            tag_slug: str = "",
+            tagged: int = 0,
+            added: int = 0,
+            removed: int = 0,
+            no_time: int = 0,
+            scanned: int = 0,
+            total: int = 0,
+        ) -> None:
+            pass
+
+        tag: str
+        tag_slug: str
+        tagged: int
+        added: int
+        removed: int
+        no_time: int
+        scanned: int
+        total: int
 
 _DeleteRecipeRequestFields: TypeAlias = Literal["slug", "confirm_slug"]
 
@@ -3702,7 +4040,7 @@ class RecipeView(Enum):
 
 
 _DESC = file_desc(
-    b'\n\x1dsous/recipes/v1/recipes.proto\x12\x0fsous.recipes.v1\x1a\x1cgoogle/protobuf/struct.proto"\x12\n\x10GetStatusRequest"\x89\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly"\xf2\x03\n\rRecipeSummary\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12\x12\n\x04tags\x18\x05 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x06 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x07 \x03(\tR\x05tools\x12\x1b\n\x06rating\x18\x08 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12!\n\x0crecipe_yield\x18\t \x01(\tR\x0brecipeYield\x12\x1d\n\ntotal_time\x18\n \x01(\tR\ttotalTime\x12\x1b\n\tprep_time\x18\x0b \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x0c \x01(\tR\x08cookTime\x12\x1d\n\nsource_url\x18\r \x01(\tR\tsourceUrl\x12\x1d\n\ndate_added\x18\x0e \x01(\tR\tdateAdded\x12\x1b\n\tlast_made\x18\x0f \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x10 \x01(\x08R\x08hasImage\x12!\n\x0cdate_updated\x18\x11 \x01(\tR\x0bdateUpdatedB\t\n\x07_rating"\x9e\x02\n\nIngredient\x12\x18\n\x07display\x18\x01 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x02 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x03 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x04 \x01(\tR\x04food\x12\x12\n\x04note\x18\x05 \x01(\tR\x04note\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x17\n\x07food_id\x18\x07 \x01(\tR\x06foodId\x12\x17\n\x07unit_id\x18\x08 \x01(\tR\x06unitId\x12#\n\roriginal_text\x18\t \x01(\tR\x0coriginalText\x12\x1f\n\x0brecipe_slug\x18\n \x01(\tR\nrecipeSlugB\x0b\n\t_quantity"0\n\x04Note\x12\x14\n\x05title\x18\x01 \x01(\tR\x05title\x12\x12\n\x04text\x18\x02 \x01(\tR\x04text"\xa2\x05\n\x06Recipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12=\n\x0bingredients\x18\t \x03(\x0b2\x1b.sous.recipes.v1.IngredientR\x0bingredients\x12"\n\x0cinstructions\x18\n \x03(\tR\x0cinstructions\x12\x12\n\x04tags\x18\x0b \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x0c \x03(\tR\ncategories\x12\x14\n\x05tools\x18\r \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0e \x01(\tR\tsourceUrl\x12\x1b\n\x06rating\x18\x0f \x01(\x01H\x00R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x10 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tlast_made\x18\x11 \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x12 \x01(\x08R\x08hasImage\x12\x1d\n\ndate_added\x18\x13 \x01(\tR\tdateAdded\x12!\n\x0cdate_updated\x18\x14 \x01(\tR\x0bdateUpdated\x12%\n\x0eamounts_hidden\x18\x15 \x01(\x08R\ramountsHiddenB\t\n\x07_rating"\xa8\x02\n\x14SearchRecipesRequest\x12\x14\n\x05query\x18\x01 \x01(\tR\x05query\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x04 \x03(\tR\x05tools\x12\x14\n\x05foods\x18\x05 \x03(\tR\x05foods\x12\x1f\n\x0brequire_all\x18\x06 \x01(\x08R\nrequireAll\x12\x16\n\x06fields\x18\x07 \x03(\tR\x06fields\x12\x17\n\x04page\x18\x08 \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x19\n\x05limit\x18\t \x01(\x05H\x01R\x05limit\x88\x01\x01\x12\x1a\n\x08cookbook\x18\n \x01(\tR\x08cookbookB\x07\n\x05_pageB\x08\n\x06_limit"\xc3\x03\n\x15SearchRecipesResponse\x124\n\x05items\x18\x01 \x03(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x14\n\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x05 \x01(\x05R\ntotalPages\x12)\n\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\x12P\n\x08resolved\x18\x07 \x03(\x0b24.sous.recipes.v1.SearchRecipesResponse.ResolvedEntryR\x08resolved\x12A\n\x0ctext_matches\x18\x08 \x03(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x0btextMatches\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\x1d\n\x05Names\x12\x14\n\x05names\x18\x01 \x03(\tR\x05names"R\n\x10GetRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04full\x18\x02 \x01(\x08R\x04full\x12\x16\n\x06fields\x18\x03 \x03(\tR\x06fields"o\n\x11GetRecipeResponse\x12/\n\x06recipe\x18\x01 \x01(\x0b2\x17.sous.recipes.v1.RecipeR\x06recipe\x12)\n\x03raw\x18\x02 \x01(\x0b2\x17.google.protobuf.StructR\x03raw"\xc1\x01\n\x15SuggestRecipesRequest\x12\x14\n\x05foods\x18\x01 \x03(\tR\x05foods\x12\x14\n\x05tools\x18\x02 \x03(\tR\x05tools\x12/\n\x11max_missing_foods\x18\x03 \x01(\x05H\x00R\x0fmaxMissingFoods\x88\x01\x01\x12\x14\n\x05limit\x18\x04 \x01(\x05R\x05limit\x12\x1f\n\x0bfrom_pantry\x18\x05 \x01(\x08R\nfromPantryB\x14\n\x12_max_missing_foods"\xaa\x01\n\nSuggestion\x126\n\x06recipe\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x06recipe\x12#\n\rmissing_foods\x18\x02 \x03(\tR\x0cmissingFoods\x12#\n\rmissing_tools\x18\x03 \x03(\tR\x0cmissingTools\x12\x1a\n\x08unparsed\x18\x04 \x01(\x08R\x08unparsed"\x8a\x03\n\x16SuggestRecipesResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.recipes.v1.SuggestionR\x05items\x124\n\x16unmatched_pantry_items\x18\x02 \x03(\tR\x14unmatchedPantryItems\x12#\n\runknown_foods\x18\x03 \x03(\tR\x0cunknownFoods\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note\x12Q\n\x08resolved\x18\x05 \x03(\x0b25.sous.recipes.v1.SuggestRecipesResponse.ResolvedEntryR\x08resolved\x12&\n\x0fassumed_on_hand\x18\x06 \x03(\tR\rassumedOnHand\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"x\n\x0fIngredientInput\x12\x14\n\x04text\x18\x01 \x01(\tH\x00R\x04text\x12G\n\nstructured\x18\x02 \x01(\x0b2%.sous.recipes.v1.StructuredIngredientH\x00R\nstructuredB\x06\n\x04kind"\x96\x01\n\x14StructuredIngredient\x12\x1f\n\x08quantity\x18\x01 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x02 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x03 \x01(\tR\x04food\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note\x12\x14\n\x05title\x18\x05 \x01(\tR\x05titleB\x0b\n\t_quantity"\xe2\x03\n\x13CreateRecipeRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x02 \x01(\tR\x0bdescription\x12B\n\x0bingredients\x18\x03 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12"\n\x0cinstructions\x18\x04 \x03(\tR\x0cinstructions\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12\x12\n\x04tags\x18\t \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\n \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0b \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0c \x01(\tR\tsourceUrl\x12\x1b\n\tfrom_slug\x18\r \x01(\tR\x08fromSlug\x12+\n\x05notes\x18\x0e \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes"[\n\x0fTaxonomyCreated\x12\x12\n\x04tags\x18\x01 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x02 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x03 \x03(\tR\x05tools"\xcb\x03\n\x14CreateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed\x12O\n\x08resolved\x18\x06 \x03(\x0b23.sous.recipes.v1.CreateRecipeResponse.ResolvedEntryR\x08resolved\x12#\n\rcreated_foods\x18\x07 \x03(\tR\x0ccreatedFoods\x12#\n\rchanged_lines\x18\x08 \x03(\tR\x0cchangedLines\x12#\n\rcreated_units\x18\t \x03(\tR\x0ccreatedUnits\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\xc3\x07\n\x13UpdateRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12B\n\x0bingredients\x18\x04 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12\'\n\x0fset_ingredients\x18\x05 \x01(\x08R\x0esetIngredients\x12"\n\x0cinstructions\x18\x06 \x03(\tR\x0cinstructions\x12)\n\x10set_instructions\x18\x07 \x01(\x08R\x0fsetInstructions\x12&\n\x0crecipe_yield\x18\x08 \x01(\tH\x02R\x0brecipeYield\x88\x01\x01\x12 \n\tprep_time\x18\t \x01(\tH\x03R\x08prepTime\x88\x01\x01\x12 \n\tcook_time\x18\n \x01(\tH\x04R\x08cookTime\x88\x01\x01\x12"\n\ntotal_time\x18\x0b \x01(\tH\x05R\ttotalTime\x88\x01\x01\x12\x12\n\x04tags\x18\x0c \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\r \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0e \x03(\tR\x05tools\x12!\n\x0creplace_tags\x18\x0f \x01(\x08R\x0breplaceTags\x12-\n\x12replace_categories\x18\x10 \x01(\x08R\x11replaceCategories\x12#\n\rreplace_tools\x18\x11 \x01(\x08R\x0creplaceTools\x12"\n\nsource_url\x18\x12 \x01(\tH\x06R\tsourceUrl\x88\x01\x01\x12\x1b\n\x06rating\x18\x13 \x01(\x01H\x07R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x14 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tset_notes\x18\x15 \x01(\x08R\x08setNotes\x12&\n\x0cshow_amounts\x18\x16 \x01(\x08H\x08R\x0bshowAmounts\x88\x01\x01\x12\x18\n\x07confirm\x18\x17 \x01(\tR\x07confirmB\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0f\n\r_recipe_yieldB\x0c\n\n_prep_timeB\x0c\n\n_cook_timeB\r\n\x0b_total_timeB\r\n\x0b_source_urlB\t\n\x07_ratingB\x0f\n\r_show_amounts"\x9e\x04\n\x14UpdateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0crenamed_from\x18\x02 \x01(\tR\x0brenamedFrom\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1b\n\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12\x1a\n\x08unparsed\x18\x06 \x03(\tR\x08unparsed\x12O\n\x08resolved\x18\x07 \x03(\x0b23.sous.recipes.v1.UpdateRecipeResponse.ResolvedEntryR\x08resolved\x12#\n\rcreated_foods\x18\x08 \x03(\tR\x0ccreatedFoods\x12#\n\rchanged_lines\x18\t \x03(\tR\x0cchangedLines\x12\x1a\n\x08replaced\x18\n \x03(\tR\x08replaced\x12#\n\rcreated_units\x18\x0b \x03(\tR\x0ccreatedUnits\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01B\t\n\x07_rating"D\n\x1cSetRecipeImageFromURLRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x10\n\x03url\x18\x02 \x01(\tR\x03url"3\n\x1dSetRecipeImageFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"b\n\x18UploadRecipeImageRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x14\n\x05image\x18\x02 \x01(\x0cR\x05image\x12\x1c\n\textension\x18\x03 \x01(\tR\textension"/\n\x19UploadRecipeImageResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"a\n\x15BulkTagRecipesRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories"\x87\x01\n\x16BulkTagRecipesResponse\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12:\n\x07created\x18\x02 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1b\n\tnot_found\x18\x03 \x03(\tR\x08notFound"L\n\x13DeleteRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0cconfirm_slug\x18\x02 \x01(\tR\x0bconfirmSlug"X\n\x14DeleteRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12,\n\x12used_bulk_fallback\x18\x02 \x01(\x08R\x10usedBulkFallback"\xdb\x01\n\x1aImportRecipeFromURLRequest\x12\x10\n\x03url\x18\x01 \x01(\tR\x03url\x12&\n\x0cinclude_tags\x18\x02 \x01(\x08H\x00R\x0bincludeTags\x88\x01\x01\x122\n\x12include_categories\x18\x03 \x01(\x08H\x01R\x11includeCategories\x88\x01\x01\x12\'\n\x0fallow_duplicate\x18\x04 \x01(\x08R\x0eallowDuplicateB\x0f\n\r_include_tagsB\x15\n\x13_include_categories"\xc2\x01\n\x1bImportRecipeFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12#\n\rscrape_failed\x18\x03 \x01(\x08R\x0cscrapeFailed\x12)\n\x10ingredient_count\x18\x04 \x01(\x05R\x0fingredientCount\x12+\n\x11instruction_count\x18\x05 \x01(\x05R\x10instructionCount"{\n\x15MarkRecipeMadeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x12\n\x04note\x18\x03 \x01(\tR\x04note\x12\x1b\n\x06rating\x18\x04 \x01(\x01H\x00R\x06rating\x88\x01\x01B\t\n\x07_rating"\xa0\x01\n\x16MarkRecipeMadeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x19\n\x08event_id\x18\x03 \x01(\tR\x07eventId\x12\x1b\n\tlast_made\x18\x04 \x01(\tR\x08lastMade\x12\x1b\n\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01B\t\n\x07_rating"`\n\x17ParseIngredientsRequest\x12\x14\n\x05lines\x18\x01 \x03(\tR\x05lines\x12/\n\x06parser\x18\x02 \x01(\x0e2\x17.sous.recipes.v1.ParserR\x06parser"\xaf\x01\n\x10ParsedIngredient\x12\x14\n\x05input\x18\x01 \x01(\tR\x05input\x12;\n\ningredient\x18\x02 \x01(\x0b2\x1b.sous.recipes.v1.IngredientR\ningredient\x12#\n\nconfidence\x18\x03 \x01(\x01H\x00R\nconfidence\x88\x01\x01\x12\x14\n\x05check\x18\x04 \x01(\tR\x05checkB\r\n\x0b_confidence"\xb7\x02\n\x18ParseIngredientsResponse\x127\n\x05items\x18\x01 \x03(\x0b2!.sous.recipes.v1.ParsedIngredientR\x05items\x12S\n\x08resolved\x18\x02 \x03(\x0b27.sous.recipes.v1.ParseIngredientsResponse.ResolvedEntryR\x08resolved\x12\x1b\n\tnew_foods\x18\x03 \x03(\tR\x08newFoods\x12\x1b\n\tnew_units\x18\x04 \x03(\tR\x08newUnits\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\x8c\x02\n\x0cTaxonomyItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n\x04slug\x18\x03 \x01(\tR\x04slug\x12 \n\x0bdescription\x18\x04 \x01(\tR\x0bdescription\x12\x1f\n\x0bplural_name\x18\x05 \x01(\tR\npluralName\x12"\n\x0cabbreviation\x18\x06 \x01(\tR\x0cabbreviation\x12\x14\n\x05label\x18\x07 \x01(\tR\x05label\x12\x18\n\x07aliases\x18\x08 \x03(\tR\x07aliases\x12\x14\n\x05color\x18\t \x01(\tR\x05color\x12\x17\n\x07on_hand\x18\n \x01(\x08R\x06onHand"\x80\x01\n\x13ListTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x16\n\x06search\x18\x02 \x01(\tR\x06search\x12\x12\n\x04page\x18\x03 \x01(\x05R\x04page"\x96\x01\n\x14ListTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05total\x18\x03 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x04 \x01(\x05R\ntotalPages"\xb7\x02\n\rTaxonomyWrite\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12$\n\x0bplural_name\x18\x04 \x01(\tH\x02R\npluralName\x88\x01\x01\x12\'\n\x0cabbreviation\x18\x05 \x01(\tH\x03R\x0cabbreviation\x88\x01\x01\x12\x19\n\x05color\x18\x06 \x01(\tH\x04R\x05color\x88\x01\x01\x12\x1c\n\x07on_hand\x18\x07 \x01(\x08H\x05R\x06onHand\x88\x01\x01B\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0e\n\x0c_plural_nameB\x0f\n\r_abbreviationB\x08\n\x06_colorB\n\n\x08_on_hand"|\n\tItemError\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n\x04item\x18\x02 \x01(\tR\x04item\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message\x12\x12\n\x04name\x18\x04 \x01(\tR\x04name\x12\x17\n\x07used_by\x18\x05 \x01(\x05R\x06usedBy"\x8c\x01\n\x15CreateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16CreateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x8c\x01\n\x15UpdateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16UpdateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x89\x01\n\x14MergeTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x19\n\x08from_ids\x18\x02 \x03(\tR\x07fromIds\x12\x17\n\x07into_id\x18\x03 \x01(\tR\x06intoId"\x96\x01\n\x15MergeTaxonomyResponse\x12\x16\n\x06merged\x18\x01 \x03(\tR\x06merged\x121\n\x04into\x18\x02 \x01(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x04into\x122\n\x06errors\x18\x03 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"~\n\x15DeleteTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x10\n\x03ids\x18\x02 \x03(\tR\x03ids\x12\x14\n\x05force\x18\x03 \x01(\x08R\x05force"f\n\x16DeleteTaxonomyResponse\x12\x18\n\x07deleted\x18\x01 \x03(\tR\x07deleted\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"g\n\x13SweepRecipesRequest\x12\x1f\n\x0bmax_recipes\x18\x01 \x01(\x05R\nmaxRecipes\x12/\n\x04view\x18\x02 \x01(\x0e2\x1b.sous.recipes.v1.RecipeViewR\x04view"d\n\rSweepProgress\x12\x18\n\x07scanned\x18\x01 \x01(\x05R\x07scanned\x12\x14\n\x05total\x18\x02 \x01(\x05R\x05total\x12#\n\rlibrary_total\x18\x03 \x01(\x05R\x0clibraryTotal"\xca\x01\n\x14SweepRecipesResponse\x12<\n\x08progress\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.SweepProgressH\x00R\x08progress\x121\n\x06recipe\x18\x02 \x01(\x0b2\x17.sous.recipes.v1.RecipeH\x00R\x06recipe\x129\n\x07failure\x18\x03 \x01(\x0b2\x1d.sous.recipes.v1.SweepFailureH\x00R\x07failureB\x06\n\x04item"<\n\x0cSweepFailure\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"1\n\x19ResolveRecipeSlugsRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs"H\n\x0eResolvedRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name"t\n\x1aResolveRecipeSlugsResponse\x129\n\x07recipes\x18\x01 \x03(\x0b2\x1f.sous.recipes.v1.ResolvedRecipeR\x07recipes\x12\x1b\n\tnot_found\x18\x02 \x03(\tR\x08notFound*U\n\x06Parser\x12\x16\n\x12PARSER_UNSPECIFIED\x10\x00\x12\x0e\n\nPARSER_NLP\x10\x01\x12\x10\n\x0cPARSER_BRUTE\x10\x02\x12\x11\n\rPARSER_OPENAI\x10\x03*\xe8\x01\n\x10TaxonomyResource\x12!\n\x1dTAXONOMY_RESOURCE_UNSPECIFIED\x10\x00\x12\x1b\n\x17TAXONOMY_RESOURCE_FOODS\x10\x01\x12\x1b\n\x17TAXONOMY_RESOURCE_UNITS\x10\x02\x12\x1c\n\x18TAXONOMY_RESOURCE_LABELS\x10\x03\x12\x1a\n\x16TAXONOMY_RESOURCE_TAGS\x10\x04\x12 \n\x1cTAXONOMY_RESOURCE_CATEGORIES\x10\x05\x12\x1b\n\x17TAXONOMY_RESOURCE_TOOLS\x10\x06*Z\n\nRecipeView\x12\x1b\n\x17RECIPE_VIEW_UNSPECIFIED\x10\x00\x12\x17\n\x13RECIPE_VIEW_SUMMARY\x10\x01\x12\x16\n\x12RECIPE_VIEW_DETAIL\x10\x022\x91\x10\n\x0eRecipesService\x12W\n\tGetStatus\x12!.sous.recipes.v1.GetStatusRequest\x1a".sous.recipes.v1.GetStatusResponse"\x03\x90\x02\x01\x12c\n\rSearchRecipes\x12%.sous.recipes.v1.SearchRecipesRequest\x1a&.sous.recipes.v1.SearchRecipesResponse"\x03\x90\x02\x01\x12W\n\tGetRecipe\x12!.sous.recipes.v1.GetRecipeRequest\x1a".sous.recipes.v1.GetRecipeResponse"\x03\x90\x02\x01\x12f\n\x0eSuggestRecipes\x12&.sous.recipes.v1.SuggestRecipesRequest\x1a\'.sous.recipes.v1.SuggestRecipesResponse"\x03\x90\x02\x01\x12]\n\x0cCreateRecipe\x12$.sous.recipes.v1.CreateRecipeRequest\x1a%.sous.recipes.v1.CreateRecipeResponse"\x00\x12]\n\x0cUpdateRecipe\x12$.sous.recipes.v1.UpdateRecipeRequest\x1a%.sous.recipes.v1.UpdateRecipeResponse"\x00\x12x\n\x15SetRecipeImageFromURL\x12-.sous.recipes.v1.SetRecipeImageFromURLRequest\x1a..sous.recipes.v1.SetRecipeImageFromURLResponse"\x00\x12l\n\x11UploadRecipeImage\x12).sous.recipes.v1.UploadRecipeImageRequest\x1a*.sous.recipes.v1.UploadRecipeImageResponse"\x00\x12c\n\x0eBulkTagRecipes\x12&.sous.recipes.v1.BulkTagRecipesRequest\x1a\'.sous.recipes.v1.BulkTagRecipesResponse"\x00\x12`\n\x0cDeleteRecipe\x12$.sous.recipes.v1.DeleteRecipeRequest\x1a%.sous.recipes.v1.DeleteRecipeResponse"\x03\x90\x02\x02\x12r\n\x13ImportRecipeFromURL\x12+.sous.recipes.v1.ImportRecipeFromURLRequest\x1a,.sous.recipes.v1.ImportRecipeFromURLResponse"\x00\x12c\n\x0eMarkRecipeMade\x12&.sous.recipes.v1.MarkRecipeMadeRequest\x1a\'.sous.recipes.v1.MarkRecipeMadeResponse"\x00\x12l\n\x10ParseIngredients\x12(.sous.recipes.v1.ParseIngredientsRequest\x1a).sous.recipes.v1.ParseIngredientsResponse"\x03\x90\x02\x01\x12`\n\x0cListTaxonomy\x12$.sous.recipes.v1.ListTaxonomyRequest\x1a%.sous.recipes.v1.ListTaxonomyResponse"\x03\x90\x02\x01\x12c\n\x0eCreateTaxonomy\x12&.sous.recipes.v1.CreateTaxonomyRequest\x1a\'.sous.recipes.v1.CreateTaxonomyResponse"\x00\x12c\n\x0eUpdateTaxonomy\x12&.sous.recipes.v1.UpdateTaxonomyRequest\x1a\'.sous.recipes.v1.UpdateTaxonomyResponse"\x00\x12`\n\rMergeTaxonomy\x12%.sous.recipes.v1.MergeTaxonomyRequest\x1a&.sous.recipes.v1.MergeTaxonomyResponse"\x00\x12f\n\x0eDeleteTaxonomy\x12&.sous.recipes.v1.DeleteTaxonomyRequest\x1a\'.sous.recipes.v1.DeleteTaxonomyResponse"\x03\x90\x02\x02\x12b\n\x0cSweepRecipes\x12$.sous.recipes.v1.SweepRecipesRequest\x1a%.sous.recipes.v1.SweepRecipesResponse"\x03\x90\x02\x010\x01\x12r\n\x12ResolveRecipeSlugs\x12*.sous.recipes.v1.ResolveRecipeSlugsRequest\x1a+.sous.recipes.v1.ResolveRecipeSlugsResponse"\x03\x90\x02\x01B\xc2\x01\n\x13com.sous.recipes.v1B\x0cRecipesProtoP\x01Z?github.com/souskitchen/sous/proto/gen/sous/recipes/v1;recipesv1\xa2\x02\x03SRX\xaa\x02\x0fSous.Recipes.V1\xca\x02\x0fSous\\Recipes\\V1\xe2\x02\x1bSous\\Recipes\\V1\\GPBMetadata\xea\x02\x11Sous::Recipes::V1b\x06proto3',
+    b'\n\x1dsous/recipes/v1/recipes.proto\x12\x0fsous.recipes.v1\x1a\x1cgoogle/protobuf/struct.proto"\x12\n\x10GetStatusRequest"\x89\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly"\xae\x04\n\rRecipeSummary\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12\x12\n\x04tags\x18\x05 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x06 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x07 \x03(\tR\x05tools\x12\x1b\n\x06rating\x18\x08 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12!\n\x0crecipe_yield\x18\t \x01(\tR\x0brecipeYield\x12\x1d\n\ntotal_time\x18\n \x01(\tR\ttotalTime\x12\x1b\n\tprep_time\x18\x0b \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x0c \x01(\tR\x08cookTime\x12\x1d\n\nsource_url\x18\r \x01(\tR\tsourceUrl\x12\x1d\n\ndate_added\x18\x0e \x01(\tR\tdateAdded\x12\x1b\n\tlast_made\x18\x0f \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x10 \x01(\x08R\x08hasImage\x12!\n\x0cdate_updated\x18\x11 \x01(\tR\x0bdateUpdated\x12(\n\rtotal_minutes\x18\x12 \x01(\x05H\x01R\x0ctotalMinutes\x88\x01\x01B\t\n\x07_ratingB\x10\n\x0e_total_minutes"\x9e\x02\n\nIngredient\x12\x18\n\x07display\x18\x01 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x02 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x03 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x04 \x01(\tR\x04food\x12\x12\n\x04note\x18\x05 \x01(\tR\x04note\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x17\n\x07food_id\x18\x07 \x01(\tR\x06foodId\x12\x17\n\x07unit_id\x18\x08 \x01(\tR\x06unitId\x12#\n\roriginal_text\x18\t \x01(\tR\x0coriginalText\x12\x1f\n\x0brecipe_slug\x18\n \x01(\tR\nrecipeSlugB\x0b\n\t_quantity"0\n\x04Note\x12\x14\n\x05title\x18\x01 \x01(\tR\x05title\x12\x12\n\x04text\x18\x02 \x01(\tR\x04text"\xa2\x05\n\x06Recipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x03 \x01(\tR\x0bdescription\x12\x0e\n\x02id\x18\x04 \x01(\tR\x02id\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12=\n\x0bingredients\x18\t \x03(\x0b2\x1b.sous.recipes.v1.IngredientR\x0bingredients\x12"\n\x0cinstructions\x18\n \x03(\tR\x0cinstructions\x12\x12\n\x04tags\x18\x0b \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x0c \x03(\tR\ncategories\x12\x14\n\x05tools\x18\r \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0e \x01(\tR\tsourceUrl\x12\x1b\n\x06rating\x18\x0f \x01(\x01H\x00R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x10 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tlast_made\x18\x11 \x01(\tR\x08lastMade\x12\x1b\n\thas_image\x18\x12 \x01(\x08R\x08hasImage\x12\x1d\n\ndate_added\x18\x13 \x01(\tR\tdateAdded\x12!\n\x0cdate_updated\x18\x14 \x01(\tR\x0bdateUpdated\x12%\n\x0eamounts_hidden\x18\x15 \x01(\x08R\ramountsHiddenB\t\n\x07_rating"\x8e\x03\n\x14SearchRecipesRequest\x12\x14\n\x05query\x18\x01 \x01(\tR\x05query\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x04 \x03(\tR\x05tools\x12\x14\n\x05foods\x18\x05 \x03(\tR\x05foods\x12\x1f\n\x0brequire_all\x18\x06 \x01(\x08R\nrequireAll\x12\x16\n\x06fields\x18\x07 \x03(\tR\x06fields\x12\x17\n\x04page\x18\x08 \x01(\x05H\x00R\x04page\x88\x01\x01\x12\x19\n\x05limit\x18\t \x01(\x05H\x01R\x05limit\x88\x01\x01\x12\x1a\n\x08cookbook\x18\n \x01(\tR\x08cookbook\x12/\n\x11max_total_minutes\x18\x0b \x01(\x05H\x02R\x0fmaxTotalMinutes\x88\x01\x01\x12\x1d\n\nnever_made\x18\x0c \x01(\x08R\tneverMadeB\x07\n\x05_pageB\x08\n\x06_limitB\x14\n\x12_max_total_minutes"\x94\x04\n\x15SearchRecipesResponse\x124\n\x05items\x18\x01 \x03(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05limit\x18\x03 \x01(\x05R\x05limit\x12\x14\n\x05total\x18\x04 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x05 \x01(\x05R\ntotalPages\x12)\n\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\x12P\n\x08resolved\x18\x07 \x03(\x0b24.sous.recipes.v1.SearchRecipesResponse.ResolvedEntryR\x08resolved\x12A\n\x0ctext_matches\x18\x08 \x03(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x0btextMatches\x12\x17\n\x07no_time\x18\t \x01(\x05R\x06noTime\x126\n\x07unknown\x18\n \x03(\x0b2\x1c.sous.recipes.v1.UnknownNameR\x07unknown\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"Q\n\x0bUnknownName\x12\x14\n\x05field\x18\x01 \x01(\tR\x05field\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x18\n\x07closest\x18\x03 \x03(\tR\x07closest"\x1d\n\x05Names\x12\x14\n\x05names\x18\x01 \x03(\tR\x05names"R\n\x10GetRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04full\x18\x02 \x01(\x08R\x04full\x12\x16\n\x06fields\x18\x03 \x03(\tR\x06fields"o\n\x11GetRecipeResponse\x12/\n\x06recipe\x18\x01 \x01(\x0b2\x17.sous.recipes.v1.RecipeR\x06recipe\x12)\n\x03raw\x18\x02 \x01(\x0b2\x17.google.protobuf.StructR\x03raw"\xc1\x01\n\x15SuggestRecipesRequest\x12\x14\n\x05foods\x18\x01 \x03(\tR\x05foods\x12\x14\n\x05tools\x18\x02 \x03(\tR\x05tools\x12/\n\x11max_missing_foods\x18\x03 \x01(\x05H\x00R\x0fmaxMissingFoods\x88\x01\x01\x12\x14\n\x05limit\x18\x04 \x01(\x05R\x05limit\x12\x1f\n\x0bfrom_pantry\x18\x05 \x01(\x08R\nfromPantryB\x14\n\x12_max_missing_foods"\xbe\x01\n\nSuggestion\x126\n\x06recipe\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.RecipeSummaryR\x06recipe\x12#\n\rmissing_foods\x18\x02 \x03(\tR\x0cmissingFoods\x12#\n\rmissing_tools\x18\x03 \x03(\tR\x0cmissingTools\x12\x1a\n\x08unparsed\x18\x04 \x01(\x08R\x08unparsed\x12\x12\n\x04uses\x18\x05 \x03(\tR\x04uses"\xc2\x03\n\x16SuggestRecipesResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.recipes.v1.SuggestionR\x05items\x124\n\x16unmatched_pantry_items\x18\x02 \x03(\tR\x14unmatchedPantryItems\x12#\n\runknown_foods\x18\x03 \x03(\tR\x0cunknownFoods\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note\x12Q\n\x08resolved\x18\x05 \x03(\x0b25.sous.recipes.v1.SuggestRecipesResponse.ResolvedEntryR\x08resolved\x12&\n\x0fassumed_on_hand\x18\x06 \x03(\tR\rassumedOnHand\x126\n\x07unknown\x18\x07 \x03(\x0b2\x1c.sous.recipes.v1.UnknownNameR\x07unknown\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"x\n\x0fIngredientInput\x12\x14\n\x04text\x18\x01 \x01(\tH\x00R\x04text\x12G\n\nstructured\x18\x02 \x01(\x0b2%.sous.recipes.v1.StructuredIngredientH\x00R\nstructuredB\x06\n\x04kind"\x96\x01\n\x14StructuredIngredient\x12\x1f\n\x08quantity\x18\x01 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x02 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x03 \x01(\tR\x04food\x12\x12\n\x04note\x18\x04 \x01(\tR\x04note\x12\x14\n\x05title\x18\x05 \x01(\tR\x05titleB\x0b\n\t_quantity"\xe2\x03\n\x13CreateRecipeRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12 \n\x0bdescription\x18\x02 \x01(\tR\x0bdescription\x12B\n\x0bingredients\x18\x03 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12"\n\x0cinstructions\x18\x04 \x03(\tR\x0cinstructions\x12!\n\x0crecipe_yield\x18\x05 \x01(\tR\x0brecipeYield\x12\x1b\n\tprep_time\x18\x06 \x01(\tR\x08prepTime\x12\x1b\n\tcook_time\x18\x07 \x01(\tR\x08cookTime\x12\x1d\n\ntotal_time\x18\x08 \x01(\tR\ttotalTime\x12\x12\n\x04tags\x18\t \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\n \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0b \x03(\tR\x05tools\x12\x1d\n\nsource_url\x18\x0c \x01(\tR\tsourceUrl\x12\x1b\n\tfrom_slug\x18\r \x01(\tR\x08fromSlug\x12+\n\x05notes\x18\x0e \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes"[\n\x0fTaxonomyCreated\x12\x12\n\x04tags\x18\x01 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x02 \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x03 \x03(\tR\x05tools"\xcb\x03\n\x14CreateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed\x12O\n\x08resolved\x18\x06 \x03(\x0b23.sous.recipes.v1.CreateRecipeResponse.ResolvedEntryR\x08resolved\x12#\n\rcreated_foods\x18\x07 \x03(\tR\x0ccreatedFoods\x12#\n\rchanged_lines\x18\x08 \x03(\tR\x0cchangedLines\x12#\n\rcreated_units\x18\t \x03(\tR\x0ccreatedUnits\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\x82\t\n\x13UpdateRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12B\n\x0bingredients\x18\x04 \x03(\x0b2 .sous.recipes.v1.IngredientInputR\x0bingredients\x12\'\n\x0fset_ingredients\x18\x05 \x01(\x08R\x0esetIngredients\x12"\n\x0cinstructions\x18\x06 \x03(\tR\x0cinstructions\x12)\n\x10set_instructions\x18\x07 \x01(\x08R\x0fsetInstructions\x12&\n\x0crecipe_yield\x18\x08 \x01(\tH\x02R\x0brecipeYield\x88\x01\x01\x12 \n\tprep_time\x18\t \x01(\tH\x03R\x08prepTime\x88\x01\x01\x12 \n\tcook_time\x18\n \x01(\tH\x04R\x08cookTime\x88\x01\x01\x12"\n\ntotal_time\x18\x0b \x01(\tH\x05R\ttotalTime\x88\x01\x01\x12\x12\n\x04tags\x18\x0c \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\r \x03(\tR\ncategories\x12\x14\n\x05tools\x18\x0e \x03(\tR\x05tools\x12!\n\x0creplace_tags\x18\x0f \x01(\x08R\x0breplaceTags\x12-\n\x12replace_categories\x18\x10 \x01(\x08R\x11replaceCategories\x12#\n\rreplace_tools\x18\x11 \x01(\x08R\x0creplaceTools\x12"\n\nsource_url\x18\x12 \x01(\tH\x06R\tsourceUrl\x88\x01\x01\x12\x1b\n\x06rating\x18\x13 \x01(\x01H\x07R\x06rating\x88\x01\x01\x12+\n\x05notes\x18\x14 \x03(\x0b2\x15.sous.recipes.v1.NoteR\x05notes\x12\x1b\n\tset_notes\x18\x15 \x01(\x08R\x08setNotes\x12&\n\x0cshow_amounts\x18\x16 \x01(\x08H\x08R\x0bshowAmounts\x88\x01\x01\x12\x18\n\x07confirm\x18\x17 \x01(\tR\x07confirm\x12J\n\x13replace_ingredients\x18\x18 \x03(\x0b2\x19.sous.recipes.v1.LineEditR\x12replaceIngredients\x12-\n\x12remove_ingredients\x18\x19 \x03(\tR\x11removeIngredients\x12B\n\x0fadd_ingredients\x18\x1a \x03(\x0b2\x19.sous.recipes.v1.LineEditR\x0eaddIngredientsB\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0f\n\r_recipe_yieldB\x0c\n\n_prep_timeB\x0c\n\n_cook_timeB\r\n\x0b_total_timeB\r\n\x0b_source_urlB\t\n\x07_ratingB\x0f\n\r_show_amounts"J\n\x08LineEdit\x12\x14\n\x05match\x18\x01 \x01(\tR\x05match\x12\x12\n\x04line\x18\x02 \x01(\tR\x04line\x12\x14\n\x05after\x18\x03 \x01(\tR\x05after"\xbd\x04\n\x14UpdateRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0crenamed_from\x18\x02 \x01(\tR\x0brenamedFrom\x12:\n\x07created\x18\x03 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1e\n\nunresolved\x18\x04 \x03(\tR\nunresolved\x12\x1b\n\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01\x12\x1a\n\x08unparsed\x18\x06 \x03(\tR\x08unparsed\x12O\n\x08resolved\x18\x07 \x03(\x0b23.sous.recipes.v1.UpdateRecipeResponse.ResolvedEntryR\x08resolved\x12#\n\rcreated_foods\x18\x08 \x03(\tR\x0ccreatedFoods\x12#\n\rchanged_lines\x18\t \x03(\tR\x0cchangedLines\x12\x1a\n\x08replaced\x18\n \x03(\tR\x08replaced\x12#\n\rcreated_units\x18\x0b \x03(\tR\x0ccreatedUnits\x12\x1d\n\nline_edits\x18\x0c \x03(\tR\tlineEdits\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01B\t\n\x07_rating"D\n\x1cSetRecipeImageFromURLRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x10\n\x03url\x18\x02 \x01(\tR\x03url"3\n\x1dSetRecipeImageFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"b\n\x18UploadRecipeImageRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x14\n\x05image\x18\x02 \x01(\x0cR\x05image\x12\x1c\n\textension\x18\x03 \x01(\tR\textension"/\n\x19UploadRecipeImageResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug"a\n\x15BulkTagRecipesRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12\x12\n\x04tags\x18\x02 \x03(\tR\x04tags\x12\x1e\n\ncategories\x18\x03 \x03(\tR\ncategories"\x87\x01\n\x16BulkTagRecipesResponse\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs\x12:\n\x07created\x18\x02 \x01(\x0b2 .sous.recipes.v1.TaxonomyCreatedR\x07created\x12\x1b\n\tnot_found\x18\x03 \x03(\tR\x08notFound"@\n\x12KeepTimeTagRequest\x12*\n\x11max_total_minutes\x18\x01 \x01(\x05R\x0fmaxTotalMinutes"\xd3\x01\n\x13KeepTimeTagResponse\x12\x10\n\x03tag\x18\x01 \x01(\tR\x03tag\x12\x19\n\x08tag_slug\x18\x02 \x01(\tR\x07tagSlug\x12\x16\n\x06tagged\x18\x03 \x01(\x05R\x06tagged\x12\x14\n\x05added\x18\x04 \x01(\x05R\x05added\x12\x18\n\x07removed\x18\x05 \x01(\x05R\x07removed\x12\x17\n\x07no_time\x18\x06 \x01(\x05R\x06noTime\x12\x18\n\x07scanned\x18\x07 \x01(\x05R\x07scanned\x12\x14\n\x05total\x18\x08 \x01(\x05R\x05total"L\n\x13DeleteRecipeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12!\n\x0cconfirm_slug\x18\x02 \x01(\tR\x0bconfirmSlug"X\n\x14DeleteRecipeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12,\n\x12used_bulk_fallback\x18\x02 \x01(\x08R\x10usedBulkFallback"\xdb\x01\n\x1aImportRecipeFromURLRequest\x12\x10\n\x03url\x18\x01 \x01(\tR\x03url\x12&\n\x0cinclude_tags\x18\x02 \x01(\x08H\x00R\x0bincludeTags\x88\x01\x01\x122\n\x12include_categories\x18\x03 \x01(\x08H\x01R\x11includeCategories\x88\x01\x01\x12\'\n\x0fallow_duplicate\x18\x04 \x01(\x08R\x0eallowDuplicateB\x0f\n\r_include_tagsB\x15\n\x13_include_categories"\xc2\x01\n\x1bImportRecipeFromURLResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12#\n\rscrape_failed\x18\x03 \x01(\x08R\x0cscrapeFailed\x12)\n\x10ingredient_count\x18\x04 \x01(\x05R\x0fingredientCount\x12+\n\x11instruction_count\x18\x05 \x01(\x05R\x10instructionCount"{\n\x15MarkRecipeMadeRequest\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x12\n\x04note\x18\x03 \x01(\tR\x04note\x12\x1b\n\x06rating\x18\x04 \x01(\x01H\x00R\x06rating\x88\x01\x01B\t\n\x07_rating"\xa0\x01\n\x16MarkRecipeMadeResponse\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x19\n\x08event_id\x18\x03 \x01(\tR\x07eventId\x12\x1b\n\tlast_made\x18\x04 \x01(\tR\x08lastMade\x12\x1b\n\x06rating\x18\x05 \x01(\x01H\x00R\x06rating\x88\x01\x01B\t\n\x07_rating"`\n\x17ParseIngredientsRequest\x12\x14\n\x05lines\x18\x01 \x03(\tR\x05lines\x12/\n\x06parser\x18\x02 \x01(\x0e2\x17.sous.recipes.v1.ParserR\x06parser"\xaf\x01\n\x10ParsedIngredient\x12\x14\n\x05input\x18\x01 \x01(\tR\x05input\x12;\n\ningredient\x18\x02 \x01(\x0b2\x1b.sous.recipes.v1.IngredientR\ningredient\x12#\n\nconfidence\x18\x03 \x01(\x01H\x00R\nconfidence\x88\x01\x01\x12\x14\n\x05check\x18\x04 \x01(\tR\x05checkB\r\n\x0b_confidence"\xb7\x02\n\x18ParseIngredientsResponse\x127\n\x05items\x18\x01 \x03(\x0b2!.sous.recipes.v1.ParsedIngredientR\x05items\x12S\n\x08resolved\x18\x02 \x03(\x0b27.sous.recipes.v1.ParseIngredientsResponse.ResolvedEntryR\x08resolved\x12\x1b\n\tnew_foods\x18\x03 \x03(\tR\x08newFoods\x12\x1b\n\tnew_units\x18\x04 \x03(\tR\x08newUnits\x1aS\n\rResolvedEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12,\n\x05value\x18\x02 \x01(\x0b2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01"\x8c\x02\n\x0cTaxonomyItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n\x04slug\x18\x03 \x01(\tR\x04slug\x12 \n\x0bdescription\x18\x04 \x01(\tR\x0bdescription\x12\x1f\n\x0bplural_name\x18\x05 \x01(\tR\npluralName\x12"\n\x0cabbreviation\x18\x06 \x01(\tR\x0cabbreviation\x12\x14\n\x05label\x18\x07 \x01(\tR\x05label\x12\x18\n\x07aliases\x18\x08 \x03(\tR\x07aliases\x12\x14\n\x05color\x18\t \x01(\tR\x05color\x12\x17\n\x07on_hand\x18\n \x01(\x08R\x06onHand"\x80\x01\n\x13ListTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x16\n\x06search\x18\x02 \x01(\tR\x06search\x12\x12\n\x04page\x18\x03 \x01(\x05R\x04page"\x96\x01\n\x14ListTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x12\x12\n\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n\x05total\x18\x03 \x01(\x05R\x05total\x12\x1f\n\x0btotal_pages\x18\x04 \x01(\x05R\ntotalPages"\xb7\x02\n\rTaxonomyWrite\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n\x04name\x18\x02 \x01(\tH\x00R\x04name\x88\x01\x01\x12%\n\x0bdescription\x18\x03 \x01(\tH\x01R\x0bdescription\x88\x01\x01\x12$\n\x0bplural_name\x18\x04 \x01(\tH\x02R\npluralName\x88\x01\x01\x12\'\n\x0cabbreviation\x18\x05 \x01(\tH\x03R\x0cabbreviation\x88\x01\x01\x12\x19\n\x05color\x18\x06 \x01(\tH\x04R\x05color\x88\x01\x01\x12\x1c\n\x07on_hand\x18\x07 \x01(\x08H\x05R\x06onHand\x88\x01\x01B\x07\n\x05_nameB\x0e\n\x0c_descriptionB\x0e\n\x0c_plural_nameB\x0f\n\r_abbreviationB\x08\n\x06_colorB\n\n\x08_on_hand"|\n\tItemError\x12\x14\n\x05index\x18\x01 \x01(\x05R\x05index\x12\x12\n\x04item\x18\x02 \x01(\tR\x04item\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message\x12\x12\n\x04name\x18\x04 \x01(\tR\x04name\x12\x17\n\x07used_by\x18\x05 \x01(\x05R\x06usedBy"\x8c\x01\n\x15CreateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16CreateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x8c\x01\n\x15UpdateTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.recipes.v1.TaxonomyWriteR\x05items"\x81\x01\n\x16UpdateTaxonomyResponse\x123\n\x05items\x18\x01 \x03(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x05items\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"\x89\x01\n\x14MergeTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x19\n\x08from_ids\x18\x02 \x03(\tR\x07fromIds\x12\x17\n\x07into_id\x18\x03 \x01(\tR\x06intoId"\x96\x01\n\x15MergeTaxonomyResponse\x12\x16\n\x06merged\x18\x01 \x03(\tR\x06merged\x121\n\x04into\x18\x02 \x01(\x0b2\x1d.sous.recipes.v1.TaxonomyItemR\x04into\x122\n\x06errors\x18\x03 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"~\n\x15DeleteTaxonomyRequest\x12=\n\x08resource\x18\x01 \x01(\x0e2!.sous.recipes.v1.TaxonomyResourceR\x08resource\x12\x10\n\x03ids\x18\x02 \x03(\tR\x03ids\x12\x14\n\x05force\x18\x03 \x01(\x08R\x05force"f\n\x16DeleteTaxonomyResponse\x12\x18\n\x07deleted\x18\x01 \x03(\tR\x07deleted\x122\n\x06errors\x18\x02 \x03(\x0b2\x1a.sous.recipes.v1.ItemErrorR\x06errors"g\n\x13SweepRecipesRequest\x12\x1f\n\x0bmax_recipes\x18\x01 \x01(\x05R\nmaxRecipes\x12/\n\x04view\x18\x02 \x01(\x0e2\x1b.sous.recipes.v1.RecipeViewR\x04view"d\n\rSweepProgress\x12\x18\n\x07scanned\x18\x01 \x01(\x05R\x07scanned\x12\x14\n\x05total\x18\x02 \x01(\x05R\x05total\x12#\n\rlibrary_total\x18\x03 \x01(\x05R\x0clibraryTotal"\xca\x01\n\x14SweepRecipesResponse\x12<\n\x08progress\x18\x01 \x01(\x0b2\x1e.sous.recipes.v1.SweepProgressH\x00R\x08progress\x121\n\x06recipe\x18\x02 \x01(\x0b2\x17.sous.recipes.v1.RecipeH\x00R\x06recipe\x129\n\x07failure\x18\x03 \x01(\x0b2\x1d.sous.recipes.v1.SweepFailureH\x00R\x07failureB\x06\n\x04item"<\n\x0cSweepFailure\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"1\n\x19ResolveRecipeSlugsRequest\x12\x14\n\x05slugs\x18\x01 \x03(\tR\x05slugs"H\n\x0eResolvedRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x0e\n\x02id\x18\x02 \x01(\tR\x02id\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name"t\n\x1aResolveRecipeSlugsResponse\x129\n\x07recipes\x18\x01 \x03(\x0b2\x1f.sous.recipes.v1.ResolvedRecipeR\x07recipes\x12\x1b\n\tnot_found\x18\x02 \x03(\tR\x08notFound*U\n\x06Parser\x12\x16\n\x12PARSER_UNSPECIFIED\x10\x00\x12\x0e\n\nPARSER_NLP\x10\x01\x12\x10\n\x0cPARSER_BRUTE\x10\x02\x12\x11\n\rPARSER_OPENAI\x10\x03*\xe8\x01\n\x10TaxonomyResource\x12!\n\x1dTAXONOMY_RESOURCE_UNSPECIFIED\x10\x00\x12\x1b\n\x17TAXONOMY_RESOURCE_FOODS\x10\x01\x12\x1b\n\x17TAXONOMY_RESOURCE_UNITS\x10\x02\x12\x1c\n\x18TAXONOMY_RESOURCE_LABELS\x10\x03\x12\x1a\n\x16TAXONOMY_RESOURCE_TAGS\x10\x04\x12 \n\x1cTAXONOMY_RESOURCE_CATEGORIES\x10\x05\x12\x1b\n\x17TAXONOMY_RESOURCE_TOOLS\x10\x06*Z\n\nRecipeView\x12\x1b\n\x17RECIPE_VIEW_UNSPECIFIED\x10\x00\x12\x17\n\x13RECIPE_VIEW_SUMMARY\x10\x01\x12\x16\n\x12RECIPE_VIEW_DETAIL\x10\x022\xf0\x10\n\x0eRecipesService\x12W\n\tGetStatus\x12!.sous.recipes.v1.GetStatusRequest\x1a".sous.recipes.v1.GetStatusResponse"\x03\x90\x02\x01\x12c\n\rSearchRecipes\x12%.sous.recipes.v1.SearchRecipesRequest\x1a&.sous.recipes.v1.SearchRecipesResponse"\x03\x90\x02\x01\x12W\n\tGetRecipe\x12!.sous.recipes.v1.GetRecipeRequest\x1a".sous.recipes.v1.GetRecipeResponse"\x03\x90\x02\x01\x12f\n\x0eSuggestRecipes\x12&.sous.recipes.v1.SuggestRecipesRequest\x1a\'.sous.recipes.v1.SuggestRecipesResponse"\x03\x90\x02\x01\x12]\n\x0cCreateRecipe\x12$.sous.recipes.v1.CreateRecipeRequest\x1a%.sous.recipes.v1.CreateRecipeResponse"\x00\x12]\n\x0cUpdateRecipe\x12$.sous.recipes.v1.UpdateRecipeRequest\x1a%.sous.recipes.v1.UpdateRecipeResponse"\x00\x12x\n\x15SetRecipeImageFromURL\x12-.sous.recipes.v1.SetRecipeImageFromURLRequest\x1a..sous.recipes.v1.SetRecipeImageFromURLResponse"\x00\x12l\n\x11UploadRecipeImage\x12).sous.recipes.v1.UploadRecipeImageRequest\x1a*.sous.recipes.v1.UploadRecipeImageResponse"\x00\x12c\n\x0eBulkTagRecipes\x12&.sous.recipes.v1.BulkTagRecipesRequest\x1a\'.sous.recipes.v1.BulkTagRecipesResponse"\x00\x12]\n\x0bKeepTimeTag\x12#.sous.recipes.v1.KeepTimeTagRequest\x1a$.sous.recipes.v1.KeepTimeTagResponse"\x03\x90\x02\x02\x12`\n\x0cDeleteRecipe\x12$.sous.recipes.v1.DeleteRecipeRequest\x1a%.sous.recipes.v1.DeleteRecipeResponse"\x03\x90\x02\x02\x12r\n\x13ImportRecipeFromURL\x12+.sous.recipes.v1.ImportRecipeFromURLRequest\x1a,.sous.recipes.v1.ImportRecipeFromURLResponse"\x00\x12c\n\x0eMarkRecipeMade\x12&.sous.recipes.v1.MarkRecipeMadeRequest\x1a\'.sous.recipes.v1.MarkRecipeMadeResponse"\x00\x12l\n\x10ParseIngredients\x12(.sous.recipes.v1.ParseIngredientsRequest\x1a).sous.recipes.v1.ParseIngredientsResponse"\x03\x90\x02\x01\x12`\n\x0cListTaxonomy\x12$.sous.recipes.v1.ListTaxonomyRequest\x1a%.sous.recipes.v1.ListTaxonomyResponse"\x03\x90\x02\x01\x12c\n\x0eCreateTaxonomy\x12&.sous.recipes.v1.CreateTaxonomyRequest\x1a\'.sous.recipes.v1.CreateTaxonomyResponse"\x00\x12c\n\x0eUpdateTaxonomy\x12&.sous.recipes.v1.UpdateTaxonomyRequest\x1a\'.sous.recipes.v1.UpdateTaxonomyResponse"\x00\x12`\n\rMergeTaxonomy\x12%.sous.recipes.v1.MergeTaxonomyRequest\x1a&.sous.recipes.v1.MergeTaxonomyResponse"\x00\x12f\n\x0eDeleteTaxonomy\x12&.sous.recipes.v1.DeleteTaxonomyRequest\x1a\'.sous.recipes.v1.DeleteTaxonomyResponse"\x03\x90\x02\x02\x12b\n\x0cSweepRecipes\x12$.sous.recipes.v1.SweepRecipesRequest\x1a%.sous.recipes.v1.SweepRecipesResponse"\x03\x90\x02\x010\x01\x12r\n\x12ResolveRecipeSlugs\x12*.sous.recipes.v1.ResolveRecipeSlugsRequest\x1a+.sous.recipes.v1.ResolveRecipeSlugsResponse"\x03\x90\x02\x01B\xc2\x01\n\x13com.sous.recipes.v1B\x0cRecipesProtoP\x01Z?github.com/souskitchen/sous/proto/gen/sous/recipes/v1;recipesv1\xa2\x02\x03SRX\xaa\x02\x0fSous.Recipes.V1\xca\x02\x0fSous\\Recipes\\V1\xe2\x02\x1bSous\\Recipes\\V1\\GPBMetadata\xea\x02\x11Sous::Recipes::V1b\x06proto3',
     [
         struct_pb.desc(),
     ],
@@ -3715,6 +4053,7 @@ _DESC = file_desc(
         "Recipe": Recipe,
         "SearchRecipesRequest": SearchRecipesRequest,
         "SearchRecipesResponse": SearchRecipesResponse,
+        "UnknownName": UnknownName,
         "Names": Names,
         "GetRecipeRequest": GetRecipeRequest,
         "GetRecipeResponse": GetRecipeResponse,
@@ -3727,6 +4066,7 @@ _DESC = file_desc(
         "TaxonomyCreated": TaxonomyCreated,
         "CreateRecipeResponse": CreateRecipeResponse,
         "UpdateRecipeRequest": UpdateRecipeRequest,
+        "LineEdit": LineEdit,
         "UpdateRecipeResponse": UpdateRecipeResponse,
         "SetRecipeImageFromURLRequest": SetRecipeImageFromURLRequest,
         "SetRecipeImageFromURLResponse": SetRecipeImageFromURLResponse,
@@ -3734,6 +4074,8 @@ _DESC = file_desc(
         "UploadRecipeImageResponse": UploadRecipeImageResponse,
         "BulkTagRecipesRequest": BulkTagRecipesRequest,
         "BulkTagRecipesResponse": BulkTagRecipesResponse,
+        "KeepTimeTagRequest": KeepTimeTagRequest,
+        "KeepTimeTagResponse": KeepTimeTagResponse,
         "DeleteRecipeRequest": DeleteRecipeRequest,
         "DeleteRecipeResponse": DeleteRecipeResponse,
         "ImportRecipeFromURLRequest": ImportRecipeFromURLRequest,

@@ -130,6 +130,14 @@ export declare type Cookbook = Message<"sous.library.v1.Cookbook"> & {
    * @generated from field: int32 position = 7;
    */
   position: number;
+
+  /**
+   * The time bound of a cookbook by time (read from its filter's sous
+   * time tag); unset for any other cookbook.
+   *
+   * @generated from field: optional int32 max_total_minutes = 8;
+   */
+  maxTotalMinutes?: number | undefined;
 };
 
 /**
@@ -323,6 +331,16 @@ export declare type CreateCookbookRequest = Message<"sous.library.v1.CreateCookb
    * @generated from field: bool public = 8;
    */
   public: boolean;
+
+  /**
+   * Only recipes of at most this many minutes in all, 1 to 10080; ANDed
+   * with the rest of the filter. Mealie cannot compare its text times, so
+   * the cookbook filters on a tag the recipes service keeps true
+   * (KeepTimeTag in sous.recipes.v1); time says how.
+   *
+   * @generated from field: optional int32 max_total_minutes = 9;
+   */
+  maxTotalMinutes?: number | undefined;
 };
 
 /**
@@ -343,6 +361,13 @@ export declare type CreateCookbookResponse = Message<"sous.library.v1.CreateCook
    * @generated from field: sous.library.v1.Cookbook cookbook = 1;
    */
   cookbook?: Cookbook | undefined;
+
+  /**
+   * How a cookbook by time is kept true; unset without max_total_minutes.
+   *
+   * @generated from field: sous.library.v1.TimeKeeping time = 2;
+   */
+  time?: TimeKeeping | undefined;
 };
 
 /**
@@ -350,6 +375,50 @@ export declare type CreateCookbookResponse = Message<"sous.library.v1.CreateCook
  * Use `create(CreateCookbookResponseSchema)` to create a new message.
  */
 export declare const CreateCookbookResponseSchema: GenMessage<CreateCookbookResponse>;
+
+/**
+ * TimeKeeping is how a cookbook by time stays true, and what it cannot
+ * see.
+ *
+ * @generated from message sous.library.v1.TimeKeeping
+ */
+export declare type TimeKeeping = Message<"sous.library.v1.TimeKeeping"> & {
+  /**
+   * The tag sous owns and the cookbook filters on, such as "30 min or less
+   * (sous)".
+   *
+   * @generated from field: string tag = 1;
+   */
+  tag: string;
+
+  /**
+   * Recipes of the library that fit now and carry the tag.
+   *
+   * @generated from field: int32 recipes = 2;
+   */
+  recipes: number;
+
+  /**
+   * Recipes with no time sous can read: never in the cookbook.
+   *
+   * @generated from field: int32 no_time = 3;
+   */
+  noTime: number;
+
+  /**
+   * How the tag is kept in step and what the cookbook cannot see, in
+   * sentences.
+   *
+   * @generated from field: string note = 4;
+   */
+  note: string;
+};
+
+/**
+ * Describes the message sous.library.v1.TimeKeeping.
+ * Use `create(TimeKeepingSchema)` to create a new message.
+ */
+export declare const TimeKeepingSchema: GenMessage<TimeKeeping>;
 
 /**
  * UpdateCookbookRequest changes a cookbook. Unset fields keep their current
@@ -430,6 +499,15 @@ export declare type UpdateCookbookRequest = Message<"sous.library.v1.UpdateCookb
    * @generated from field: optional int32 position = 10;
    */
   position?: number | undefined;
+
+  /**
+   * Only recipes of at most this many minutes, 1 to 10080, as in
+   * CreateCookbookRequest; 0 drops the time condition. Unset keeps it,
+   * and the tag is read again from the library either way.
+   *
+   * @generated from field: optional int32 max_total_minutes = 11;
+   */
+  maxTotalMinutes?: number | undefined;
 };
 
 /**
@@ -450,6 +528,14 @@ export declare type UpdateCookbookResponse = Message<"sous.library.v1.UpdateCook
    * @generated from field: sous.library.v1.Cookbook cookbook = 1;
    */
   cookbook?: Cookbook | undefined;
+
+  /**
+   * How a cookbook by time is kept true; unset when it has no time
+   * condition.
+   *
+   * @generated from field: sous.library.v1.TimeKeeping time = 2;
+   */
+  time?: TimeKeeping | undefined;
 };
 
 /**

@@ -485,6 +485,95 @@ export declare type AddMealPlanEntryResponse = Message<"sous.mealplan.v1.AddMeal
 export declare const AddMealPlanEntryResponseSchema: GenMessage<AddMealPlanEntryResponse>;
 
 /**
+ * UpdateMealPlanEntryRequest names an entry and what changes; at least one
+ * field besides entry_id is required.
+ *
+ * @generated from message sous.mealplan.v1.UpdateMealPlanEntryRequest
+ */
+export declare type UpdateMealPlanEntryRequest = Message<"sous.mealplan.v1.UpdateMealPlanEntryRequest"> & {
+  /**
+   * Mealie's integer id of the entry, as a decimal string of at most 20
+   * characters. Required.
+   *
+   * @generated from field: string entry_id = 1;
+   */
+  entryId: string;
+
+  /**
+   * The new day, YYYY-MM-DD.
+   *
+   * @generated from field: optional string date = 2;
+   */
+  date?: string | undefined;
+
+  /**
+   * The new meal of the day; unspecified keeps the entry's.
+   *
+   * @generated from field: sous.mealplan.v1.EntryType entry_type = 3;
+   */
+  entryType: EntryType;
+
+  /**
+   * The new recipe's slug, resolved through the recipes service; it
+   * replaces the title unless title is given too.
+   *
+   * @generated from field: optional string recipe_slug = 4;
+   */
+  recipeSlug?: string | undefined;
+
+  /**
+   * The new free-text title, 1 to 200 characters; it replaces the recipe
+   * unless recipe_slug is given too.
+   *
+   * @generated from field: optional string title = 5;
+   */
+  title?: string | undefined;
+
+  /**
+   * The new note, at most 1000 characters; empty clears it.
+   *
+   * @generated from field: optional string note = 6;
+   */
+  note?: string | undefined;
+};
+
+/**
+ * Describes the message sous.mealplan.v1.UpdateMealPlanEntryRequest.
+ * Use `create(UpdateMealPlanEntryRequestSchema)` to create a new message.
+ */
+export declare const UpdateMealPlanEntryRequestSchema: GenMessage<UpdateMealPlanEntryRequest>;
+
+/**
+ * UpdateMealPlanEntryResponse is the entry as Mealie holds it after the
+ * change, read back.
+ *
+ * @generated from message sous.mealplan.v1.UpdateMealPlanEntryResponse
+ */
+export declare type UpdateMealPlanEntryResponse = Message<"sous.mealplan.v1.UpdateMealPlanEntryResponse"> & {
+  /**
+   * The entry as it now stands.
+   *
+   * @generated from field: sous.mealplan.v1.MealPlanEntry entry = 1;
+   */
+  entry?: MealPlanEntry | undefined;
+
+  /**
+   * What changed, one item a field, before → after, such as
+   * "date: 2031-03-04 → 2031-03-07"; empty when every value given was
+   * already the entry's (nothing was written).
+   *
+   * @generated from field: repeated string changed = 2;
+   */
+  changed: string[];
+};
+
+/**
+ * Describes the message sous.mealplan.v1.UpdateMealPlanEntryResponse.
+ * Use `create(UpdateMealPlanEntryResponseSchema)` to create a new message.
+ */
+export declare const UpdateMealPlanEntryResponseSchema: GenMessage<UpdateMealPlanEntryResponse>;
+
+/**
  * DeleteMealPlanEntryRequest names an entry.
  *
  * @generated from message sous.mealplan.v1.DeleteMealPlanEntryRequest
@@ -1629,6 +1718,22 @@ export declare const MealPlanService: GenService<{
     methodKind: "unary";
     input: typeof AddMealPlanEntryRequestSchema;
     output: typeof AddMealPlanEntryResponseSchema;
+  },
+  /**
+   * UpdateMealPlanEntry changes one entry in place, by id: its date, meal
+   * type, recipe (by slug), title or note, any of them in one call (PUT
+   * /api/households/mealplans/{id} with the entry whole, as Mealie needs
+   * it). A meal is a recipe or a title: a new recipe clears the title and a
+   * new title clears the recipe, unless both are given. Fields not given
+   * keep their value. An unknown id or slug is NotFound before any write.
+   * The answer is the entry read back from Mealie.
+   *
+   * @generated from rpc sous.mealplan.v1.MealPlanService.UpdateMealPlanEntry
+   */
+  updateMealPlanEntry: {
+    methodKind: "unary";
+    input: typeof UpdateMealPlanEntryRequestSchema;
+    output: typeof UpdateMealPlanEntryResponseSchema;
   },
   /**
    * DeleteMealPlanEntry deletes one entry by id. An unknown id is NotFound.

@@ -210,6 +210,15 @@ export declare type RecipeSummary = Message<"sous.recipes.v1.RecipeSummary"> & {
    * @generated from field: string date_updated = 17;
    */
   dateUpdated: string;
+
+  /**
+   * The recipe's time in minutes, read from total_time, else prep_time
+   * and cook_time added; unset when none of them can be read ("overnight",
+   * or no time at all). A range counts as its upper bound.
+   *
+   * @generated from field: optional int32 total_minutes = 18;
+   */
+  totalMinutes?: number | undefined;
 };
 
 /**
@@ -509,29 +518,32 @@ export declare type SearchRecipesRequest = Message<"sous.recipes.v1.SearchRecipe
   query: string;
 
   /**
-   * Tag names, at most 50; unknown names match nothing and are never
-   * created.
+   * Tag names, at most 50, never created: a name the library lacks is left
+   * out of the search and answered in unknown (all of them unknown is
+   * InvalidArgument).
    *
    * @generated from field: repeated string tags = 2;
    */
   tags: string[];
 
   /**
-   * Category names, at most 50; unknown names match nothing.
+   * Category names, at most 50; unknown ones as for tags.
    *
    * @generated from field: repeated string categories = 3;
    */
   categories: string[];
 
   /**
-   * Tool names, at most 50; unknown names match nothing.
+   * Tool names, at most 50; unknown ones as for tags.
    *
    * @generated from field: repeated string tools = 4;
    */
   tools: string[];
 
   /**
-   * Food names, at most 50; unknown names match nothing.
+   * Food names, at most 50; a general name covers its kinds ("rice" the
+   * library's rices); unknown ones as for tags, unless a recipe line names
+   * them (text_matches).
    *
    * @generated from field: repeated string foods = 5;
    */
@@ -575,6 +587,24 @@ export declare type SearchRecipesRequest = Message<"sous.recipes.v1.SearchRecipe
    * @generated from field: string cookbook = 10;
    */
   cookbook: string;
+
+  /**
+   * Only recipes that take at most this many minutes in all (see
+   * RecipeSummary.total_minutes), 1 to 10080. Mealie keeps times as text
+   * and cannot compare them, so the service reads every recipe the other
+   * filters match and pages the answer itself; a recipe with no readable
+   * time is left out and counted in no_time.
+   *
+   * @generated from field: optional int32 max_total_minutes = 11;
+   */
+  maxTotalMinutes?: number | undefined;
+
+  /**
+   * Only recipes the household has never made (no last_made).
+   *
+   * @generated from field: bool never_made = 12;
+   */
+  neverMade: boolean;
 };
 
 /**
@@ -651,6 +681,24 @@ export declare type SearchRecipesResponse = Message<"sous.recipes.v1.SearchRecip
    * @generated from field: repeated sous.recipes.v1.RecipeSummary text_matches = 8;
    */
   textMatches: RecipeSummary[];
+
+  /**
+   * With max_total_minutes: how many recipes the other filters matched
+   * that have no time sous can read, and so were left out.
+   *
+   * @generated from field: int32 no_time = 9;
+   */
+  noTime: number;
+
+  /**
+   * Names given in tags, categories, tools or foods that match nothing in
+   * the library: the search ran with the others, and each unknown name
+   * comes with the closest names the library has. Only a filter whose
+   * names are all unknown is InvalidArgument.
+   *
+   * @generated from field: repeated sous.recipes.v1.UnknownName unknown = 10;
+   */
+  unknown: UnknownName[];
 };
 
 /**
@@ -658,6 +706,43 @@ export declare type SearchRecipesResponse = Message<"sous.recipes.v1.SearchRecip
  * Use `create(SearchRecipesResponseSchema)` to create a new message.
  */
 export declare const SearchRecipesResponseSchema: GenMessage<SearchRecipesResponse>;
+
+/**
+ * UnknownName is a filter name that matched nothing, and what the library
+ * has that comes closest to what it means.
+ *
+ * @generated from message sous.recipes.v1.UnknownName
+ */
+export declare type UnknownName = Message<"sous.recipes.v1.UnknownName"> & {
+  /**
+   * The filter: "tags", "categories", "tools" or "foods".
+   *
+   * @generated from field: string field = 1;
+   */
+  field: string;
+
+  /**
+   * The name as given.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * Up to three names the library has, closest first: names sharing a
+   * word or a kind with it, names used beside it in recipes that mention
+   * it, then close spellings; never a name that only looks alike.
+   *
+   * @generated from field: repeated string closest = 3;
+   */
+  closest: string[];
+};
+
+/**
+ * Describes the message sous.recipes.v1.UnknownName.
+ * Use `create(UnknownNameSchema)` to create a new message.
+ */
+export declare const UnknownNameSchema: GenMessage<UnknownName>;
 
 /**
  * Names is a list of names (a map value: proto maps cannot hold repeated
@@ -826,6 +911,15 @@ export declare type Suggestion = Message<"sous.recipes.v1.Suggestion"> & {
    * @generated from field: bool unparsed = 4;
    */
   unparsed: boolean;
+
+  /**
+   * The foods given (and, with from_pantry, the pantry items) the recipe
+   * uses, as they were named: suggestions are ranked by how many of them
+   * each uses first, then by what is missing.
+   *
+   * @generated from field: repeated string uses = 5;
+   */
+  uses: string[];
 };
 
 /**
@@ -835,7 +929,8 @@ export declare type Suggestion = Message<"sous.recipes.v1.Suggestion"> & {
 export declare const SuggestionSchema: GenMessage<Suggestion>;
 
 /**
- * SuggestRecipesResponse ranks recipes, fewest missing first.
+ * SuggestRecipesResponse ranks recipes: most of the named foods used
+ * first, then fewest missing.
  *
  * @generated from message sous.recipes.v1.SuggestRecipesResponse
  */
@@ -855,7 +950,9 @@ export declare type SuggestRecipesResponse = Message<"sous.recipes.v1.SuggestRec
   unmatchedPantryItems: string[];
 
   /**
-   * Food names given that Mealie does not know.
+   * Food names given that Mealie does not know and no recipe line names;
+   * the suggestions were made from the others. unknown has the closest
+   * names of each.
    *
    * @generated from field: repeated string unknown_foods = 3;
    */
@@ -885,6 +982,14 @@ export declare type SuggestRecipesResponse = Message<"sous.recipes.v1.SuggestRec
    * @generated from field: repeated string assumed_on_hand = 6;
    */
   assumedOnHand: string[];
+
+  /**
+   * Each unknown food (and tool) with the library's closest names, as in
+   * SearchRecipesResponse.unknown.
+   *
+   * @generated from field: repeated sous.recipes.v1.UnknownName unknown = 7;
+   */
+  unknown: UnknownName[];
 };
 
 /**
@@ -1379,6 +1484,31 @@ export declare type UpdateRecipeRequest = Message<"sous.recipes.v1.UpdateRecipeR
    * @generated from field: string confirm = 23;
    */
   confirm: string;
+
+  /**
+   * Lines to replace in place, each found by its match (see LineEdit);
+   * every other line stays as Mealie stores it; at most 50. Not with
+   * ingredients.
+   *
+   * @generated from field: repeated sous.recipes.v1.LineEdit replace_ingredients = 24;
+   */
+  replaceIngredients: LineEdit[];
+
+  /**
+   * Lines to remove, each a match (see LineEdit); at most 50. Not with
+   * ingredients.
+   *
+   * @generated from field: repeated string remove_ingredients = 25;
+   */
+  removeIngredients: string[];
+
+  /**
+   * Lines to add, appended in order, or each after the line its after
+   * matches; at most 50. Not with ingredients.
+   *
+   * @generated from field: repeated sous.recipes.v1.LineEdit add_ingredients = 26;
+   */
+  addIngredients: LineEdit[];
 };
 
 /**
@@ -1386,6 +1516,46 @@ export declare type UpdateRecipeRequest = Message<"sous.recipes.v1.UpdateRecipeR
  * Use `create(UpdateRecipeRequestSchema)` to create a new message.
  */
 export declare const UpdateRecipeRequestSchema: GenMessage<UpdateRecipeRequest>;
+
+/**
+ * LineEdit is one ingredient line edit. A match names one line of the
+ * recipe: a food as a cook says it ("chicken broth" finds the line whose
+ * food is chicken broth, or covers it), else words of the line's text
+ * ("broth"). A match that fits two lines is InvalidArgument naming both;
+ * one that fits none is InvalidArgument naming the lines there are;
+ * nothing is written either way.
+ *
+ * @generated from message sous.recipes.v1.LineEdit
+ */
+export declare type LineEdit = Message<"sous.recipes.v1.LineEdit"> & {
+  /**
+   * For a replace, the line to replace.
+   *
+   * @generated from field: string match = 1;
+   */
+  match: string;
+
+  /**
+   * The new line as a cook writes it ("4 cups vegetable broth"), read as
+   * CreateRecipe reads a text line; at most 500 characters.
+   *
+   * @generated from field: string line = 2;
+   */
+  line: string;
+
+  /**
+   * For an add, the line to put it after; empty appends.
+   *
+   * @generated from field: string after = 3;
+   */
+  after: string;
+};
+
+/**
+ * Describes the message sous.recipes.v1.LineEdit.
+ * Use `create(LineEditSchema)` to create a new message.
+ */
+export declare const LineEditSchema: GenMessage<LineEdit>;
 
 /**
  * UpdateRecipeResponse reports the result.
@@ -1475,6 +1645,14 @@ export declare type UpdateRecipeResponse = Message<"sous.recipes.v1.UpdateRecipe
    * @generated from field: repeated string created_units = 11;
    */
   createdUnits: string[];
+
+  /**
+   * What each line edit did, in order, such as "replaced '2 cups chicken
+   * broth' with '4 cups vegetable broth'".
+   *
+   * @generated from field: repeated string line_edits = 12;
+   */
+  lineEdits: string[];
 };
 
 /**
@@ -1653,6 +1831,96 @@ export declare type BulkTagRecipesResponse = Message<"sous.recipes.v1.BulkTagRec
  * Use `create(BulkTagRecipesResponseSchema)` to create a new message.
  */
 export declare const BulkTagRecipesResponseSchema: GenMessage<BulkTagRecipesResponse>;
+
+/**
+ * KeepTimeTagRequest names the bound.
+ *
+ * @generated from message sous.recipes.v1.KeepTimeTagRequest
+ */
+export declare type KeepTimeTagRequest = Message<"sous.recipes.v1.KeepTimeTagRequest"> & {
+  /**
+   * The most minutes a tagged recipe takes, 1 to 10080. Required.
+   *
+   * @generated from field: int32 max_total_minutes = 1;
+   */
+  maxTotalMinutes: number;
+};
+
+/**
+ * Describes the message sous.recipes.v1.KeepTimeTagRequest.
+ * Use `create(KeepTimeTagRequestSchema)` to create a new message.
+ */
+export declare const KeepTimeTagRequestSchema: GenMessage<KeepTimeTagRequest>;
+
+/**
+ * KeepTimeTagResponse says what the tag holds now.
+ *
+ * @generated from message sous.recipes.v1.KeepTimeTagResponse
+ */
+export declare type KeepTimeTagResponse = Message<"sous.recipes.v1.KeepTimeTagResponse"> & {
+  /**
+   * The tag's name, such as "30 min or less (sous)".
+   *
+   * @generated from field: string tag = 1;
+   */
+  tag: string;
+
+  /**
+   * The tag's slug.
+   *
+   * @generated from field: string tag_slug = 2;
+   */
+  tagSlug: string;
+
+  /**
+   * Recipes that fit and carry the tag now.
+   *
+   * @generated from field: int32 tagged = 3;
+   */
+  tagged: number;
+
+  /**
+   * Recipes the tag was added to by this call.
+   *
+   * @generated from field: int32 added = 4;
+   */
+  added: number;
+
+  /**
+   * Recipes the tag was taken from by this call.
+   *
+   * @generated from field: int32 removed = 5;
+   */
+  removed: number;
+
+  /**
+   * Recipes with no time sous can read, which never carry it.
+   *
+   * @generated from field: int32 no_time = 6;
+   */
+  noTime: number;
+
+  /**
+   * Recipes read; the library's first 2000 at most.
+   *
+   * @generated from field: int32 scanned = 7;
+   */
+  scanned: number;
+
+  /**
+   * Recipes in the library in all; more than scanned when the cap cut the
+   * read.
+   *
+   * @generated from field: int32 total = 8;
+   */
+  total: number;
+};
+
+/**
+ * Describes the message sous.recipes.v1.KeepTimeTagResponse.
+ * Use `create(KeepTimeTagResponseSchema)` to create a new message.
+ */
+export declare const KeepTimeTagResponseSchema: GenMessage<KeepTimeTagResponse>;
 
 /**
  * DeleteRecipeRequest names the recipe twice.
@@ -2936,7 +3204,8 @@ export declare const RecipesService: GenService<{
   /**
    * UpdateRecipe reads, merges and patches a recipe. Tags, categories and
    * tools merge unless the matching replace flag is set; ingredients,
-   * instructions and notes replace.
+   * instructions and notes replace. Single ingredient lines are replaced,
+   * removed or added by a match, every other line kept as Mealie stores it.
    *
    * @generated from rpc sous.recipes.v1.RecipesService.UpdateRecipe
    */
@@ -2975,6 +3244,23 @@ export declare const RecipesService: GenService<{
     methodKind: "unary";
     input: typeof BulkTagRecipesRequestSchema;
     output: typeof BulkTagRecipesResponseSchema;
+  },
+  /**
+   * KeepTimeTag makes the tag sous owns for recipes of at most
+   * max_total_minutes in all ("30 min or less (sous)", created when
+   * missing) true across the library: added to every recipe whose time
+   * (RecipeSummary.total_minutes) fits and removed from every other. From
+   * then on every recipe write through this service (create, update,
+   * import) keeps each such tag in step. A cookbook filtering on the tag
+   * is a cookbook by time, which Mealie's query filter cannot express:
+   * Mealie keeps times as text.
+   *
+   * @generated from rpc sous.recipes.v1.RecipesService.KeepTimeTag
+   */
+  keepTimeTag: {
+    methodKind: "unary";
+    input: typeof KeepTimeTagRequestSchema;
+    output: typeof KeepTimeTagResponseSchema;
   },
   /**
    * DeleteRecipe deletes a recipe when confirm_slug equals slug. A 5xx from

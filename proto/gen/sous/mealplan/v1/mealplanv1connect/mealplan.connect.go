@@ -58,6 +58,9 @@ const (
 	// MealPlanServiceAddMealPlanEntryProcedure is the fully-qualified name of the MealPlanService's
 	// AddMealPlanEntry RPC.
 	MealPlanServiceAddMealPlanEntryProcedure = "/sous.mealplan.v1.MealPlanService/AddMealPlanEntry"
+	// MealPlanServiceUpdateMealPlanEntryProcedure is the fully-qualified name of the MealPlanService's
+	// UpdateMealPlanEntry RPC.
+	MealPlanServiceUpdateMealPlanEntryProcedure = "/sous.mealplan.v1.MealPlanService/UpdateMealPlanEntry"
 	// MealPlanServiceDeleteMealPlanEntryProcedure is the fully-qualified name of the MealPlanService's
 	// DeleteMealPlanEntry RPC.
 	MealPlanServiceDeleteMealPlanEntryProcedure = "/sous.mealplan.v1.MealPlanService/DeleteMealPlanEntry"
@@ -100,6 +103,14 @@ type MealPlanServiceClient interface {
 	// (POST /api/households/mealplans). An unknown slug is NotFound before any
 	// write.
 	AddMealPlanEntry(context.Context, *connect.Request[v1.AddMealPlanEntryRequest]) (*connect.Response[v1.AddMealPlanEntryResponse], error)
+	// UpdateMealPlanEntry changes one entry in place, by id: its date, meal
+	// type, recipe (by slug), title or note, any of them in one call (PUT
+	// /api/households/mealplans/{id} with the entry whole, as Mealie needs
+	// it). A meal is a recipe or a title: a new recipe clears the title and a
+	// new title clears the recipe, unless both are given. Fields not given
+	// keep their value. An unknown id or slug is NotFound before any write.
+	// The answer is the entry read back from Mealie.
+	UpdateMealPlanEntry(context.Context, *connect.Request[v1.UpdateMealPlanEntryRequest]) (*connect.Response[v1.UpdateMealPlanEntryResponse], error)
 	// DeleteMealPlanEntry deletes one entry by id. An unknown id is NotFound.
 	DeleteMealPlanEntry(context.Context, *connect.Request[v1.DeleteMealPlanEntryRequest]) (*connect.Response[v1.DeleteMealPlanEntryResponse], error)
 	// RandomMealPlan fills each day of a range with a random recipe, one
@@ -172,6 +183,13 @@ func NewMealPlanServiceClient(httpClient connect.HTTPClient, baseURL string, opt
 			connect.WithSchema(mealPlanServiceMethods.ByName("AddMealPlanEntry")),
 			connect.WithClientOptions(opts...),
 		),
+		updateMealPlanEntry: connect.NewClient[v1.UpdateMealPlanEntryRequest, v1.UpdateMealPlanEntryResponse](
+			httpClient,
+			baseURL+MealPlanServiceUpdateMealPlanEntryProcedure,
+			connect.WithSchema(mealPlanServiceMethods.ByName("UpdateMealPlanEntry")),
+			connect.WithIdempotency(connect.IdempotencyIdempotent),
+			connect.WithClientOptions(opts...),
+		),
 		deleteMealPlanEntry: connect.NewClient[v1.DeleteMealPlanEntryRequest, v1.DeleteMealPlanEntryResponse](
 			httpClient,
 			baseURL+MealPlanServiceDeleteMealPlanEntryProcedure,
@@ -234,6 +252,7 @@ type mealPlanServiceClient struct {
 	getMealPlan         *connect.Client[v1.GetMealPlanRequest, v1.GetMealPlanResponse]
 	getTodaysMeals      *connect.Client[v1.GetTodaysMealsRequest, v1.GetTodaysMealsResponse]
 	addMealPlanEntry    *connect.Client[v1.AddMealPlanEntryRequest, v1.AddMealPlanEntryResponse]
+	updateMealPlanEntry *connect.Client[v1.UpdateMealPlanEntryRequest, v1.UpdateMealPlanEntryResponse]
 	deleteMealPlanEntry *connect.Client[v1.DeleteMealPlanEntryRequest, v1.DeleteMealPlanEntryResponse]
 	randomMealPlan      *connect.Client[v1.RandomMealPlanRequest, v1.RandomMealPlanResponse]
 	getShoppingList     *connect.Client[v1.GetShoppingListRequest, v1.GetShoppingListResponse]
@@ -262,6 +281,11 @@ func (c *mealPlanServiceClient) GetTodaysMeals(ctx context.Context, req *connect
 // AddMealPlanEntry calls sous.mealplan.v1.MealPlanService.AddMealPlanEntry.
 func (c *mealPlanServiceClient) AddMealPlanEntry(ctx context.Context, req *connect.Request[v1.AddMealPlanEntryRequest]) (*connect.Response[v1.AddMealPlanEntryResponse], error) {
 	return c.addMealPlanEntry.CallUnary(ctx, req)
+}
+
+// UpdateMealPlanEntry calls sous.mealplan.v1.MealPlanService.UpdateMealPlanEntry.
+func (c *mealPlanServiceClient) UpdateMealPlanEntry(ctx context.Context, req *connect.Request[v1.UpdateMealPlanEntryRequest]) (*connect.Response[v1.UpdateMealPlanEntryResponse], error) {
+	return c.updateMealPlanEntry.CallUnary(ctx, req)
 }
 
 // DeleteMealPlanEntry calls sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry.
@@ -320,6 +344,14 @@ type MealPlanServiceHandler interface {
 	// (POST /api/households/mealplans). An unknown slug is NotFound before any
 	// write.
 	AddMealPlanEntry(context.Context, *connect.Request[v1.AddMealPlanEntryRequest]) (*connect.Response[v1.AddMealPlanEntryResponse], error)
+	// UpdateMealPlanEntry changes one entry in place, by id: its date, meal
+	// type, recipe (by slug), title or note, any of them in one call (PUT
+	// /api/households/mealplans/{id} with the entry whole, as Mealie needs
+	// it). A meal is a recipe or a title: a new recipe clears the title and a
+	// new title clears the recipe, unless both are given. Fields not given
+	// keep their value. An unknown id or slug is NotFound before any write.
+	// The answer is the entry read back from Mealie.
+	UpdateMealPlanEntry(context.Context, *connect.Request[v1.UpdateMealPlanEntryRequest]) (*connect.Response[v1.UpdateMealPlanEntryResponse], error)
 	// DeleteMealPlanEntry deletes one entry by id. An unknown id is NotFound.
 	DeleteMealPlanEntry(context.Context, *connect.Request[v1.DeleteMealPlanEntryRequest]) (*connect.Response[v1.DeleteMealPlanEntryResponse], error)
 	// RandomMealPlan fills each day of a range with a random recipe, one
@@ -388,6 +420,13 @@ func NewMealPlanServiceHandler(svc MealPlanServiceHandler, opts ...connect.Handl
 		connect.WithSchema(mealPlanServiceMethods.ByName("AddMealPlanEntry")),
 		connect.WithHandlerOptions(opts...),
 	)
+	mealPlanServiceUpdateMealPlanEntryHandler := connect.NewUnaryHandler(
+		MealPlanServiceUpdateMealPlanEntryProcedure,
+		svc.UpdateMealPlanEntry,
+		connect.WithSchema(mealPlanServiceMethods.ByName("UpdateMealPlanEntry")),
+		connect.WithIdempotency(connect.IdempotencyIdempotent),
+		connect.WithHandlerOptions(opts...),
+	)
 	mealPlanServiceDeleteMealPlanEntryHandler := connect.NewUnaryHandler(
 		MealPlanServiceDeleteMealPlanEntryProcedure,
 		svc.DeleteMealPlanEntry,
@@ -451,6 +490,8 @@ func NewMealPlanServiceHandler(svc MealPlanServiceHandler, opts ...connect.Handl
 			mealPlanServiceGetTodaysMealsHandler.ServeHTTP(w, r)
 		case MealPlanServiceAddMealPlanEntryProcedure:
 			mealPlanServiceAddMealPlanEntryHandler.ServeHTTP(w, r)
+		case MealPlanServiceUpdateMealPlanEntryProcedure:
+			mealPlanServiceUpdateMealPlanEntryHandler.ServeHTTP(w, r)
 		case MealPlanServiceDeleteMealPlanEntryProcedure:
 			mealPlanServiceDeleteMealPlanEntryHandler.ServeHTTP(w, r)
 		case MealPlanServiceRandomMealPlanProcedure:
@@ -490,6 +531,10 @@ func (UnimplementedMealPlanServiceHandler) GetTodaysMeals(context.Context, *conn
 
 func (UnimplementedMealPlanServiceHandler) AddMealPlanEntry(context.Context, *connect.Request[v1.AddMealPlanEntryRequest]) (*connect.Response[v1.AddMealPlanEntryResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("sous.mealplan.v1.MealPlanService.AddMealPlanEntry is not implemented"))
+}
+
+func (UnimplementedMealPlanServiceHandler) UpdateMealPlanEntry(context.Context, *connect.Request[v1.UpdateMealPlanEntryRequest]) (*connect.Response[v1.UpdateMealPlanEntryResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("sous.mealplan.v1.MealPlanService.UpdateMealPlanEntry is not implemented"))
 }
 
 func (UnimplementedMealPlanServiceHandler) DeleteMealPlanEntry(context.Context, *connect.Request[v1.DeleteMealPlanEntryRequest]) (*connect.Response[v1.DeleteMealPlanEntryResponse], error) {

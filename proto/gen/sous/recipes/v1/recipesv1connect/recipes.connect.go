@@ -78,6 +78,9 @@ const (
 	// RecipesServiceBulkTagRecipesProcedure is the fully-qualified name of the RecipesService's
 	// BulkTagRecipes RPC.
 	RecipesServiceBulkTagRecipesProcedure = "/sous.recipes.v1.RecipesService/BulkTagRecipes"
+	// RecipesServiceKeepTimeTagProcedure is the fully-qualified name of the RecipesService's
+	// KeepTimeTag RPC.
+	RecipesServiceKeepTimeTagProcedure = "/sous.recipes.v1.RecipesService/KeepTimeTag"
 	// RecipesServiceDeleteRecipeProcedure is the fully-qualified name of the RecipesService's
 	// DeleteRecipe RPC.
 	RecipesServiceDeleteRecipeProcedure = "/sous.recipes.v1.RecipesService/DeleteRecipe"
@@ -129,7 +132,8 @@ type RecipesServiceClient interface {
 	CreateRecipe(context.Context, *connect.Request[v1.CreateRecipeRequest]) (*connect.Response[v1.CreateRecipeResponse], error)
 	// UpdateRecipe reads, merges and patches a recipe. Tags, categories and
 	// tools merge unless the matching replace flag is set; ingredients,
-	// instructions and notes replace.
+	// instructions and notes replace. Single ingredient lines are replaced,
+	// removed or added by a match, every other line kept as Mealie stores it.
 	UpdateRecipe(context.Context, *connect.Request[v1.UpdateRecipeRequest]) (*connect.Response[v1.UpdateRecipeResponse], error)
 	// SetRecipeImageFromURL makes Mealie fetch a recipe image from a URL.
 	SetRecipeImageFromURL(context.Context, *connect.Request[v1.SetRecipeImageFromURLRequest]) (*connect.Response[v1.SetRecipeImageFromURLResponse], error)
@@ -138,6 +142,15 @@ type RecipesServiceClient interface {
 	UploadRecipeImage(context.Context, *connect.Request[v1.UploadRecipeImageRequest]) (*connect.Response[v1.UploadRecipeImageResponse], error)
 	// BulkTagRecipes adds tags and/or categories to several recipes at once.
 	BulkTagRecipes(context.Context, *connect.Request[v1.BulkTagRecipesRequest]) (*connect.Response[v1.BulkTagRecipesResponse], error)
+	// KeepTimeTag makes the tag sous owns for recipes of at most
+	// max_total_minutes in all ("30 min or less (sous)", created when
+	// missing) true across the library: added to every recipe whose time
+	// (RecipeSummary.total_minutes) fits and removed from every other. From
+	// then on every recipe write through this service (create, update,
+	// import) keeps each such tag in step. A cookbook filtering on the tag
+	// is a cookbook by time, which Mealie's query filter cannot express:
+	// Mealie keeps times as text.
+	KeepTimeTag(context.Context, *connect.Request[v1.KeepTimeTagRequest]) (*connect.Response[v1.KeepTimeTagResponse], error)
 	// DeleteRecipe deletes a recipe when confirm_slug equals slug. A 5xx from
 	// Mealie falls back to the bulk delete action; a 404 does not.
 	DeleteRecipe(context.Context, *connect.Request[v1.DeleteRecipeRequest]) (*connect.Response[v1.DeleteRecipeResponse], error)
@@ -243,6 +256,13 @@ func NewRecipesServiceClient(httpClient connect.HTTPClient, baseURL string, opts
 			connect.WithSchema(recipesServiceMethods.ByName("BulkTagRecipes")),
 			connect.WithClientOptions(opts...),
 		),
+		keepTimeTag: connect.NewClient[v1.KeepTimeTagRequest, v1.KeepTimeTagResponse](
+			httpClient,
+			baseURL+RecipesServiceKeepTimeTagProcedure,
+			connect.WithSchema(recipesServiceMethods.ByName("KeepTimeTag")),
+			connect.WithIdempotency(connect.IdempotencyIdempotent),
+			connect.WithClientOptions(opts...),
+		),
 		deleteRecipe: connect.NewClient[v1.DeleteRecipeRequest, v1.DeleteRecipeResponse](
 			httpClient,
 			baseURL+RecipesServiceDeleteRecipeProcedure,
@@ -329,6 +349,7 @@ type recipesServiceClient struct {
 	setRecipeImageFromURL *connect.Client[v1.SetRecipeImageFromURLRequest, v1.SetRecipeImageFromURLResponse]
 	uploadRecipeImage     *connect.Client[v1.UploadRecipeImageRequest, v1.UploadRecipeImageResponse]
 	bulkTagRecipes        *connect.Client[v1.BulkTagRecipesRequest, v1.BulkTagRecipesResponse]
+	keepTimeTag           *connect.Client[v1.KeepTimeTagRequest, v1.KeepTimeTagResponse]
 	deleteRecipe          *connect.Client[v1.DeleteRecipeRequest, v1.DeleteRecipeResponse]
 	importRecipeFromURL   *connect.Client[v1.ImportRecipeFromURLRequest, v1.ImportRecipeFromURLResponse]
 	markRecipeMade        *connect.Client[v1.MarkRecipeMadeRequest, v1.MarkRecipeMadeResponse]
@@ -385,6 +406,11 @@ func (c *recipesServiceClient) UploadRecipeImage(ctx context.Context, req *conne
 // BulkTagRecipes calls sous.recipes.v1.RecipesService.BulkTagRecipes.
 func (c *recipesServiceClient) BulkTagRecipes(ctx context.Context, req *connect.Request[v1.BulkTagRecipesRequest]) (*connect.Response[v1.BulkTagRecipesResponse], error) {
 	return c.bulkTagRecipes.CallUnary(ctx, req)
+}
+
+// KeepTimeTag calls sous.recipes.v1.RecipesService.KeepTimeTag.
+func (c *recipesServiceClient) KeepTimeTag(ctx context.Context, req *connect.Request[v1.KeepTimeTagRequest]) (*connect.Response[v1.KeepTimeTagResponse], error) {
+	return c.keepTimeTag.CallUnary(ctx, req)
 }
 
 // DeleteRecipe calls sous.recipes.v1.RecipesService.DeleteRecipe.
@@ -458,7 +484,8 @@ type RecipesServiceHandler interface {
 	CreateRecipe(context.Context, *connect.Request[v1.CreateRecipeRequest]) (*connect.Response[v1.CreateRecipeResponse], error)
 	// UpdateRecipe reads, merges and patches a recipe. Tags, categories and
 	// tools merge unless the matching replace flag is set; ingredients,
-	// instructions and notes replace.
+	// instructions and notes replace. Single ingredient lines are replaced,
+	// removed or added by a match, every other line kept as Mealie stores it.
 	UpdateRecipe(context.Context, *connect.Request[v1.UpdateRecipeRequest]) (*connect.Response[v1.UpdateRecipeResponse], error)
 	// SetRecipeImageFromURL makes Mealie fetch a recipe image from a URL.
 	SetRecipeImageFromURL(context.Context, *connect.Request[v1.SetRecipeImageFromURLRequest]) (*connect.Response[v1.SetRecipeImageFromURLResponse], error)
@@ -467,6 +494,15 @@ type RecipesServiceHandler interface {
 	UploadRecipeImage(context.Context, *connect.Request[v1.UploadRecipeImageRequest]) (*connect.Response[v1.UploadRecipeImageResponse], error)
 	// BulkTagRecipes adds tags and/or categories to several recipes at once.
 	BulkTagRecipes(context.Context, *connect.Request[v1.BulkTagRecipesRequest]) (*connect.Response[v1.BulkTagRecipesResponse], error)
+	// KeepTimeTag makes the tag sous owns for recipes of at most
+	// max_total_minutes in all ("30 min or less (sous)", created when
+	// missing) true across the library: added to every recipe whose time
+	// (RecipeSummary.total_minutes) fits and removed from every other. From
+	// then on every recipe write through this service (create, update,
+	// import) keeps each such tag in step. A cookbook filtering on the tag
+	// is a cookbook by time, which Mealie's query filter cannot express:
+	// Mealie keeps times as text.
+	KeepTimeTag(context.Context, *connect.Request[v1.KeepTimeTagRequest]) (*connect.Response[v1.KeepTimeTagResponse], error)
 	// DeleteRecipe deletes a recipe when confirm_slug equals slug. A 5xx from
 	// Mealie falls back to the bulk delete action; a 404 does not.
 	DeleteRecipe(context.Context, *connect.Request[v1.DeleteRecipeRequest]) (*connect.Response[v1.DeleteRecipeResponse], error)
@@ -568,6 +604,13 @@ func NewRecipesServiceHandler(svc RecipesServiceHandler, opts ...connect.Handler
 		connect.WithSchema(recipesServiceMethods.ByName("BulkTagRecipes")),
 		connect.WithHandlerOptions(opts...),
 	)
+	recipesServiceKeepTimeTagHandler := connect.NewUnaryHandler(
+		RecipesServiceKeepTimeTagProcedure,
+		svc.KeepTimeTag,
+		connect.WithSchema(recipesServiceMethods.ByName("KeepTimeTag")),
+		connect.WithIdempotency(connect.IdempotencyIdempotent),
+		connect.WithHandlerOptions(opts...),
+	)
 	recipesServiceDeleteRecipeHandler := connect.NewUnaryHandler(
 		RecipesServiceDeleteRecipeProcedure,
 		svc.DeleteRecipe,
@@ -660,6 +703,8 @@ func NewRecipesServiceHandler(svc RecipesServiceHandler, opts ...connect.Handler
 			recipesServiceUploadRecipeImageHandler.ServeHTTP(w, r)
 		case RecipesServiceBulkTagRecipesProcedure:
 			recipesServiceBulkTagRecipesHandler.ServeHTTP(w, r)
+		case RecipesServiceKeepTimeTagProcedure:
+			recipesServiceKeepTimeTagHandler.ServeHTTP(w, r)
 		case RecipesServiceDeleteRecipeProcedure:
 			recipesServiceDeleteRecipeHandler.ServeHTTP(w, r)
 		case RecipesServiceImportRecipeFromURLProcedure:
@@ -725,6 +770,10 @@ func (UnimplementedRecipesServiceHandler) UploadRecipeImage(context.Context, *co
 
 func (UnimplementedRecipesServiceHandler) BulkTagRecipes(context.Context, *connect.Request[v1.BulkTagRecipesRequest]) (*connect.Response[v1.BulkTagRecipesResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("sous.recipes.v1.RecipesService.BulkTagRecipes is not implemented"))
+}
+
+func (UnimplementedRecipesServiceHandler) KeepTimeTag(context.Context, *connect.Request[v1.KeepTimeTagRequest]) (*connect.Response[v1.KeepTimeTagResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("sous.recipes.v1.RecipesService.KeepTimeTag is not implemented"))
 }
 
 func (UnimplementedRecipesServiceHandler) DeleteRecipe(context.Context, *connect.Request[v1.DeleteRecipeRequest]) (*connect.Response[v1.DeleteRecipeResponse], error) {
