@@ -8,7 +8,8 @@ import "fmt"
 // integration/contract package, which every plain test run replays against
 // the matching profile.
 type profile struct {
-	// name is the profile's key: "2.0", "2.8", "3.11" or "3.20".
+	// name is the profile's key: "2.0", "2.8", "3.11" or "3.20", and
+	// "2.8-pg" or "3.20-pg" for that version on PostgreSQL.
 	name string
 	// version is what GET /api/app/about reports
 	// (testdata/recordings/<version>/TestAboutAndAuth.json).
@@ -152,6 +153,12 @@ type profile struct {
 	// answers "" (testdata/recordings/<version>/TestParserShapes.json, the
 	// nlp exchange).
 	nlpTitleNull bool
+	// postgres is Mealie on PostgreSQL (DB_ENGINE=postgres): a search
+	// without quotes is pg_trgm's fuzzy search, filtered and ordered by
+	// word similarity, and a quoted one is tokenized with case-sensitive
+	// LIKE (search.go; testdata/recordings/<version>-pg/TestSearchByEngine.json).
+	// GET /api/admin/about says dbType "postgres".
+	postgres bool
 	// Deleting a food still used by a recipe succeeds on every recorded
 	// version and nulls the ingredient's food
 	// (testdata/recordings/<version>/TestDeleteFoodInUseNullsIngredient.json).
@@ -194,11 +201,27 @@ var profiles = map[string]profile{
 	},
 }
 
+// onPostgres is a profile on PostgreSQL: the same version with postgres
+// set, named "<version>-pg". Only what the PostgreSQL recordings show
+// differs (testdata/recordings/<version>-pg/ in the contract package).
+func onPostgres(p profile) profile {
+	p.name += "-pg"
+	p.postgres = true
+	return p
+}
+
+func init() {
+	for _, v := range []string{"2.8", "3.20"} {
+		p := onPostgres(profiles[v])
+		profiles[p.name] = p
+	}
+}
+
 // lookupProfile returns the named profile.
 func lookupProfile(name string) (profile, error) {
 	p, ok := profiles[name]
 	if !ok {
-		return profile{}, fmt.Errorf("mealieemu: unknown Mealie version %q (want 2.0, 2.8, 3.11 or 3.20)", name)
+		return profile{}, fmt.Errorf("mealieemu: unknown Mealie version %q (want 2.0, 2.8, 3.11 or 3.20, or 2.8-pg or 3.20-pg on PostgreSQL)", name)
 	}
 	return p, nil
 }
