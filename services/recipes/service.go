@@ -7,6 +7,7 @@
 package recipes
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -25,6 +26,7 @@ import (
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // Search limits (docs/tools.md, "search_recipes").
@@ -210,17 +212,57 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 		}
 	}
 	out := &recipesv1.SearchRecipesResponse{Page: page, Limit: limit, Resolved: nilIfEmpty(resolved)}
-	res, err := s.mealie.ListRecipes(ctx, q)
-	if err != nil {
-		return nil, mealie.ConnectError(err)
+	var items []*recipesv1.RecipeSummary
+	switch terms := queryTerms(q.Search); {
+	case len(terms) > 0:
+		// sous reads the words itself, the same on SQLite and PostgreSQL
+		// (query.go), and pages what it ranked.
+		ranked, didYouMean, err := s.searchByQuery(ctx, q, terms)
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		var onPage []*queryMatch
+		onPage, out.Total, out.TotalPages = pageOf(ranked, page, limit)
+		items, out.DidYouMean = matchSummaries(onPage), didYouMean
+	case q.Cookbook != "":
+		// A cookbook's total and pages are sous's: Mealie's count joined
+		// rows on 2.x and cut pages from them on every version
+		// (allMatching).
+		list, err := s.allMatching(ctx, q, "")
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		slices.SortStableFunc(list, func(a, b mealie.RecipeSummary) int {
+			return cmp.Or(strings.Compare(names.Fold(a.Name), names.Fold(b.Name)), strings.Compare(a.Slug, b.Slug))
+		})
+		var onPage []mealie.RecipeSummary
+		onPage, out.Total, out.TotalPages = pageOf(list, page, limit)
+		for i := range onPage {
+			items = append(items, summary(&onPage[i]))
+		}
+	default:
+		q.Search = ""
+		res, err := s.mealie.ListRecipes(ctx, q)
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		out.Page, out.Total, out.TotalPages = int32(res.Page), int32(res.Total), int32(res.TotalPages)
+		if shown := (int(out.Page)-1)*int(limit) + len(res.Items); len(res.Items) < int(limit) && int(out.Total) > shown {
+			// A short page is the last: a total beyond it counts rows
+			// that are not recipes (Mealie 2.x counts a filter's joined
+			// rows, TestFilterPagesJoinedRows in integration/contract),
+			// and would send a reader to an empty page.
+			out.Total, out.TotalPages = int32(shown), out.Page
+		}
+		for i := range res.Items {
+			items = append(items, summary(&res.Items[i]))
+		}
 	}
-	out.Page, out.Total, out.TotalPages = int32(res.Page), int32(res.Total), int32(res.TotalPages)
 	fields := m.GetFields()
 	if len(fields) == 0 {
 		fields = []string{"slug", "name", "description"}
 	}
-	for i := range res.Items {
-		item := summary(&res.Items[i])
+	for _, item := range items {
 		project(item, fields, "slug")
 		if cut, ok := cutDescription(item.GetDescription()); ok {
 			item.Description = cut

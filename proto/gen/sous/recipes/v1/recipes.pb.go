@@ -941,8 +941,13 @@ func (x *Recipe) GetAmountsHidden() bool {
 // SearchRecipesRequest filters and pages the recipe list.
 type SearchRecipesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Free-text search over names, descriptions and ingredients, at most 200
-	// characters; empty for all.
+	// Free-text search over names, descriptions and ingredient lines, at most
+	// 200 characters; empty for all. Words match whole words (a plural or
+	// singular counts); "quoted words" match as one phrase. Recipes holding
+	// every word come first, those with more of them in the name before
+	// others, then by name; a recipe holding a word only inside another
+	// ("pea" in "chickpea") is listed only when no recipe holds a word whole.
+	// The same on every database Mealie runs on.
 	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
 	// Tag names, at most 50; unknown names match nothing and are never
 	// created.
@@ -1096,7 +1101,12 @@ type SearchRecipesResponse struct {
 	// ("juice of 1 lime"), read from every recipe's lines; at most
 	// limit. Empty when query or cookbook is set (those are Mealie's to
 	// apply).
-	TextMatches   []*RecipeSummary `protobuf:"bytes,8,rep,name=text_matches,json=textMatches,proto3" json:"text_matches,omitempty"`
+	TextMatches []*RecipeSummary `protobuf:"bytes,8,rep,name=text_matches,json=textMatches,proto3" json:"text_matches,omitempty"`
+	// Set when a word of the query is found in no recipe and a close
+	// spelling of it is in the library's recipe names or descriptions: the
+	// query as it was read instead ("currry" -> "curry"), whose results the
+	// items are.
+	DidYouMean    string `protobuf:"bytes,9,opt,name=did_you_mean,json=didYouMean,proto3" json:"did_you_mean,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1185,6 +1195,13 @@ func (x *SearchRecipesResponse) GetTextMatches() []*RecipeSummary {
 		return x.TextMatches
 	}
 	return nil
+}
+
+func (x *SearchRecipesResponse) GetDidYouMean() string {
+	if x != nil {
+		return x.DidYouMean
+	}
+	return ""
 }
 
 // Names is a list of names (a map value: proto maps cannot hold repeated
@@ -4928,7 +4945,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\bcookbook\x18\n" +
 	" \x01(\tR\bcookbookB\a\n" +
 	"\x05_pageB\b\n" +
-	"\x06_limit\"\xc3\x03\n" +
+	"\x06_limit\"\xe5\x03\n" +
 	"\x15SearchRecipesResponse\x124\n" +
 	"\x05items\x18\x01 \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n" +
 	"\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n" +
@@ -4938,7 +4955,9 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"totalPages\x12)\n" +
 	"\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\x12P\n" +
 	"\bresolved\x18\a \x03(\v24.sous.recipes.v1.SearchRecipesResponse.ResolvedEntryR\bresolved\x12A\n" +
-	"\ftext_matches\x18\b \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\vtextMatches\x1aS\n" +
+	"\ftext_matches\x18\b \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\vtextMatches\x12 \n" +
+	"\fdid_you_mean\x18\t \x01(\tR\n" +
+	"didYouMean\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\x1d\n" +
