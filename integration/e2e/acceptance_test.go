@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -148,7 +149,8 @@ func TestAcceptance(t *testing.T) {
 	}))
 	defer page.Close()
 	importURL := page.URL + "/flapjacks"
-	for _, v := range catalogVersions {
+	// and on Mealie on PostgreSQL, whose own search differs
+	for _, v := range append(slices.Clone(catalogVersions), "2.8-pg", "3.20-pg") {
 		t.Run("emulator-"+v, func(t *testing.T) {
 			em := mealietest.NewServer(t, mealieemu.WithVersion(v), mealieemu.WithSeed("empty"), mealieemu.WithWebPage(importURL, importPageHTML))
 			m := dialMealie(t, em.URL, em.Token)

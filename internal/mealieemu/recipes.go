@@ -108,11 +108,11 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 	if st.profile.filterCountsJoinRows && joins != nil && search == "" {
 		total = len(joined)
 	}
-	pg, pp, totalPages, lo, hi := window(total, pq.Page, pq.PerPage)
-	if pq.PerPage == -1 {
-		// every row: 2.x takes per_page rows, its row count; 3.x sets no limit
-		lo, hi = 0, len(joined)
-	} else {
+	pg, pp, totalPages, _, _ := window(total, pq.Page, pq.PerPage)
+	// every row for perPage=-1: 2.x takes per_page rows, its row count;
+	// 3.x sets no limit
+	lo, hi := 0, len(joined)
+	if pq.PerPage != -1 {
 		lo, hi = min((pg-1)*pq.PerPage, len(joined)), min(pg*pq.PerPage, len(joined))
 	}
 	items := make([]any, 0, hi-lo)
