@@ -2,10 +2,10 @@ package contract
 
 import (
 	"os"
-	"strconv"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
