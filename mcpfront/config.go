@@ -2,6 +2,7 @@ package mcpfront
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -46,6 +47,9 @@ type Config struct {
 	BearerToken string   // SOUS_MCP_BEARER_TOKEN: see HTTPOptions.BearerToken
 	PublicURL   string   // SOUS_PUBLIC_URL: see HTTPOptions.PublicURL
 	ImageDir    string   // SOUS_IMAGE_DIR: the one directory upload_recipe_image reads
+	// MealieURL is SOUS_MEALIE_PUBLIC_URL, else MEALIE_URL: the Mealie a
+	// person's browser reaches, whose origin the views show images from.
+	MealieURL string
 
 	DataDir             string // SOUS_DATA_DIR: where sous keeps state (the OAuth store)
 	OAuthIssuer         string // SOUS_OAUTH_ISSUER: turns the OAuth mode on
@@ -84,6 +88,7 @@ func LoadConfig() (Config, error) {
 		BearerToken: env.String("SOUS_MCP_BEARER_TOKEN", ""),
 		PublicURL:   env.String("SOUS_PUBLIC_URL", ""),
 		ImageDir:    env.String("SOUS_IMAGE_DIR", ""),
+		MealieURL:   env.String("SOUS_MEALIE_PUBLIC_URL", env.String("MEALIE_URL", "")),
 
 		DataDir:             env.String("SOUS_DATA_DIR", defaultDataDir()),
 		OAuthIssuer:         env.String("SOUS_OAUTH_ISSUER", ""),
@@ -118,6 +123,11 @@ func LoadConfig() (Config, error) {
 	if _, err := RateLimitFromEnv(); err != nil {
 		errs = append(errs, err)
 	}
+	if c.MealieURL != "" {
+		if _, err := MealieOrigin(c.MealieURL); err != nil {
+			errs = append(errs, fmt.Errorf("SOUS_MEALIE_PUBLIC_URL (or MEALIE_URL): %w", err))
+		}
+	}
 	return c, errors.Join(errs...)
 }
 
@@ -134,5 +144,5 @@ func defaultDataDir() string {
 // Options are the catalog options this configuration selects, logging to
 // logger.
 func (c Config) Options(logger *slog.Logger) Options {
-	return Options{Toolsets: c.Toolsets, ReadOnly: c.ReadOnly, Logger: logger, ImageDir: c.ImageDir}
+	return Options{Toolsets: c.Toolsets, ReadOnly: c.ReadOnly, Logger: logger, ImageDir: c.ImageDir, MealieURL: c.MealieURL}
 }

@@ -116,7 +116,8 @@ func HTTPHandler(server *mcp.Server, o HTTPOptions) http.Handler {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	g := &guard{next: streamable, o: o, log: logger}
+	var inner http.Handler = viewSessions(streamable, &viewClients{})
+	g := &guard{next: inner, o: o, log: logger}
 	if o.PublicURL != "" {
 		if u, err := url.Parse(o.PublicURL); err == nil && u.Host != "" {
 			g.publicHost = strings.ToLower(u.Host)
@@ -126,7 +127,7 @@ func HTTPHandler(server *mcp.Server, o HTTPOptions) http.Handler {
 	if o.OAuth != nil {
 		// The bearer check runs inside the Host/Origin guard, so a
 		// rebinding page learns nothing, not even the metadata pointer.
-		g.next = o.OAuth.Protect(streamable)
+		g.next = o.OAuth.Protect(inner)
 		g.oauthMux = http.NewServeMux()
 		o.OAuth.Routes(g.oauthMux)
 		if u, err := url.Parse(o.OAuth.Issuer()); err == nil {

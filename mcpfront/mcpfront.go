@@ -48,6 +48,10 @@ type Options struct {
 	// ImageDir (SOUS_IMAGE_DIR) is the one directory upload_recipe_image may
 	// read from; empty leaves that tool out (docs/design.md, "Safety lines").
 	ImageDir string
+	// MealieURL is the Mealie a person's browser reaches (SOUS_MEALIE_PUBLIC_URL,
+	// else MEALIE_URL): the views show recipe images from its origin. Empty
+	// leaves the views without images.
+	MealieURL string
 }
 
 // ReadOnlyMessage is the answer to a write attempted in read-only mode,
@@ -85,6 +89,19 @@ func NewServer(b Backends, opts Options) (*mcp.Server, error) {
 	}
 	if len(tools) == 0 {
 		return nil, fmt.Errorf("no tools are enabled: check SOUS_TOOLSETS and which backends are configured")
+	}
+	var origin string
+	if opts.MealieURL != "" {
+		if origin, err = MealieOrigin(opts.MealieURL); err != nil {
+			return nil, fmt.Errorf("the Mealie URL for the views' images: %w", err)
+		}
+	}
+	v, err := newViews(tools, origin)
+	if err != nil {
+		return nil, err
+	}
+	if len(v.resources) > 0 {
+		s.AddReceivingMiddleware(v.middleware())
 	}
 	s.AddReceivingMiddleware(absentGuard(tools, opts))
 	// Added last, so it wraps every other middleware, every method and

@@ -184,7 +184,7 @@ type addToPantryIn struct {
 func addToPantryTool() Tool {
 	return newTool(ToolsetPantry, &mcp.Tool{
 		Name:        "add_to_pantry",
-		Description: "Call when the user bought something. Restocks items already there, with the quantity and expiry given; unknown names are created.",
+		Description: "Call when the user bought something. Restocks items already there with the quantity and expiry given (the old pack's cleared); unknown names are created.",
 		Annotations: writeAnn(false, true, false),
 	}, hasPantry, props{"items": toolschema.Both(toolschema.ItemsRange(1, limits.PantryAdditions), func(s *mcpSchema) {
 		item := s.Item()
@@ -225,10 +225,21 @@ func addToPantry(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in add
 		out.Items = append(out.Items, result{
 			Name: r.GetName(), Outcome: strings.ToLower(strings.TrimPrefix(r.GetOutcome().String(), "ADD_OUTCOME_")),
 			Location: locationName(it.GetLocation()), Quantity: it.Quantity, Unit: it.GetUnit(), Expiry: it.GetExpiry(),
-			NewIngredient: r.GetIngredientCreated(), Message: r.GetMessage(), CloseMatches: r.GetCloseMatches(),
+			NewIngredient: r.GetIngredientCreated(), Message: joinSentences(r.GetMessage(), r.GetNote()), CloseMatches: r.GetCloseMatches(),
 		})
 	}
 	return out, nil
+}
+
+// joinSentences joins the non-empty parts with "; ".
+func joinSentences(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 type whatCanICookIn struct {

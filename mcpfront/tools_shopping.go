@@ -133,6 +133,7 @@ type addToShoppingListIn struct {
 	AddAgain      bool         `json:"add_again,omitempty" jsonschema:"Add a recipe already on the list again."`
 	MealPlanRange *dateRangeIn `json:"meal_plan_range,omitempty" jsonschema:"Add the plan for these days (YYYY-MM-DD, up to 31)."`
 	SkipInStock   *bool        `json:"skip_in_stock,omitempty" jsonschema:"Skip what the pantry has in stock (default when one is set up)."`
+	Have          []string     `json:"have,omitempty" jsonschema:"What the user says they have: skipped, pantry aside."`
 }
 
 // addToShoppingListTool declares add_to_shopping_list.
@@ -144,6 +145,7 @@ func addToShoppingListTool() Tool {
 	}, hasShopping, props{
 		"list_id": toolschema.MaxLen(limits.ShoppingListIDChars), "items": toolschema.Both(toolschema.MaxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
 		"recipe_slugs": toolschema.MaxItems(limits.ShoppingRecipes), "recipe_scale": toolschema.NumRange(limits.MinShoppingScale, limits.MaxShoppingScale),
+		"have": toolschema.Both(toolschema.MaxItems(limits.ShoppingItems), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.ShoppingItemChars) }),
 		"meal_plan_range": func(s *mcpSchema) {
 			// Described by the parameter; get_meal_plan's wording
 			// would be paid for twice.
@@ -158,7 +160,7 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 	if len(in.Items) == 0 && len(in.RecipeSlugs) == 0 && in.MealPlanRange == nil {
 		return nil, errorf("give items, recipe_slugs or meal_plan_range")
 	}
-	req := &mealplanv1.AddToShoppingListRequest{ListId: in.ListID, Items: in.Items, RecipeSlugs: in.RecipeSlugs, SkipInStock: in.SkipInStock, RecipeScale: in.RecipeScale, AddAgain: in.AddAgain}
+	req := &mealplanv1.AddToShoppingListRequest{ListId: in.ListID, Items: in.Items, RecipeSlugs: in.RecipeSlugs, SkipInStock: in.SkipInStock, RecipeScale: in.RecipeScale, AddAgain: in.AddAgain, Have: in.Have}
 	if !isUUID(in.ListID) {
 		// A name: the service finds it (case-insensitive) or creates it.
 		req.ListId, req.ListName = "", in.ListID
@@ -171,8 +173,9 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		return nil, onListMiss(ctx, b, in.ListID, err)
 	}
 	type merged struct {
-		Name string `json:"name"`
-		Into string `json:"now"`
+		Name string   `json:"name"`
+		Into string   `json:"now"`
+		For  []string `json:"for,omitempty"`
 	}
 	type skipped struct {
 		Name     string `json:"name"`
@@ -181,27 +184,61 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		// Why names a read other than exact: "general" when the
 		// pantry's name covers the ingredient's.
 		Why string `json:"read_as,omitempty"`
+		// Said marks a skip for a name given in have, not the pantry.
+		Said bool `json:"you_said,omitempty"`
+	}
+	type offer struct {
+		Name   string `json:"name"`
+		Pantry string `json:"pantry"`
+	}
+	type reapplied struct {
+		Name string `json:"name"`
+		Now  string `json:"now,omitempty"`
+		Why  string `json:"why"`
 	}
 	out := struct {
-		ListID   string         `json:"list_id"`
-		Name     string         `json:"list_name,omitempty"`
-		Created  bool           `json:"created_list,omitempty"`
-		Already  []string       `json:"already_on_list,omitempty"`
-		Added    []shoppingItem `json:"added"`
-		Merged   []merged       `json:"merged,omitempty"`
-		Skipped  []skipped      `json:"skipped_in_stock,omitempty"`
-		Unparsed []string       `json:"unparsed,omitempty"`
-		NotFound []string       `json:"not_found,omitempty"`
-		Note     string         `json:"note,omitempty"`
+		ListID    string         `json:"list_id"`
+		Name      string         `json:"list_name,omitempty"`
+		Created   bool           `json:"created_list,omitempty"`
+		Already   []string       `json:"already_on_list,omitempty"`
+		Added     []shoppingItem `json:"added"`
+		Merged    []merged       `json:"merged,omitempty"`
+		Skipped   []skipped      `json:"skipped_in_stock,omitempty"`
+		Low       []skipped      `json:"added_though_low,omitempty"`
+		Offers    []offer        `json:"pantry_differs,omitempty"`
+		Reapplied []reapplied    `json:"reapplied,omitempty"`
+		Unparsed  []string       `json:"unparsed,omitempty"`
+		NotFound  []string       `json:"not_found,omitempty"`
+		Note      string         `json:"note,omitempty"`
 	}{ListID: res.Msg.GetListId(), Name: res.Msg.GetListName(), Created: res.Msg.GetCreatedList(), Already: res.Msg.GetAlreadyOnList(), Added: []shoppingItem{}, Unparsed: res.Msg.GetUnparsed(), NotFound: res.Msg.GetNotFound(), Note: res.Msg.GetNote()}
 	for _, it := range res.Msg.GetAdded() {
 		out.Added = append(out.Added, shapeShoppingItem(it))
 	}
 	for _, m := range res.Msg.GetMerged() {
-		out.Merged = append(out.Merged, merged{Name: m.GetName(), Into: m.GetItem().GetDisplay()})
+		out.Merged = append(out.Merged, merged{Name: m.GetName(), Into: m.GetItem().GetDisplay(), For: m.GetItem().GetRecipeSlugs()})
 	}
 	for _, s := range res.Msg.GetSkippedInStock() {
-		out.Skipped = append(out.Skipped, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation(), Why: readAs(s.GetHow())})
+		sk := skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation(), Why: readAs(s.GetHow()), Said: s.GetHave()}
+		if sk.Said && strings.EqualFold(sk.Have, sk.Name) {
+			sk.Have = ""
+		}
+		out.Skipped = append(out.Skipped, sk)
+	}
+	for _, s := range res.Msg.GetLowInPantry() {
+		out.Low = append(out.Low, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation(), Why: readAs(s.GetHow())})
+	}
+	for _, o := range res.Msg.GetPantryOffers() {
+		p := "not in the pantry"
+		if o.GetState() != "" {
+			p = o.GetPantryItem() + " is " + o.GetState()
+		}
+		out.Offers = append(out.Offers, offer{Name: o.GetName(), Pantry: p})
+	}
+	if len(out.Offers) > 0 {
+		out.Note = strings.TrimPrefix(out.Note+"; the pantry was not changed: offer set_item_state or add_to_pantry", "; ")
+	}
+	for _, r := range res.Msg.GetReapplied() {
+		out.Reapplied = append(out.Reapplied, reapplied{Name: r.GetName(), Now: r.GetItem().GetDisplay(), Why: r.GetMessage()})
 	}
 	if len(out.Already) > 0 {
 		note := strings.Join(out.Already, ", ") + " already on the list: nothing added for them (add_again adds more)"
@@ -217,6 +254,9 @@ type updateShoppingItemsIn struct {
 	Remove        []string `json:"remove,omitempty" jsonschema:"Items to delete."`
 	RemoveChecked bool     `json:"remove_checked,omitempty" jsonschema:"Delete every checked item."`
 	RemoveRecipes []string `json:"remove_recipes,omitempty" jsonschema:"Take these recipes' items off, by slug."`
+	// CheckAllExcept is a pointer: an empty list (check everything) is
+	// not the same as none given.
+	CheckAllExcept *[]string `json:"check_all_except,omitempty" jsonschema:"Check everything still to buy but these ([] checks all)."`
 }
 
 // updateShoppingItemsTool declares update_shopping_items.
@@ -225,12 +265,12 @@ func updateShoppingItemsTool() Tool {
 		Name:        "update_shopping_items",
 		Description: "Call when the user bought something or wants items unchecked or gone, or a recipe's items off.",
 		Annotations: writeAnn(true, true, false),
-	}, hasShopping, props{"list_id": toolschema.MaxLen(limits.ShoppingListIDChars), "check": toolschema.MaxItems(limits.ShoppingItemOps), "uncheck": toolschema.MaxItems(limits.ShoppingItemOps), "remove": toolschema.MaxItems(limits.ShoppingItemOps), "remove_recipes": toolschema.MaxItems(limits.ShoppingRecipes)}, updateShoppingItems)
+	}, hasShopping, props{"list_id": toolschema.MaxLen(limits.ShoppingListIDChars), "check": toolschema.MaxItems(limits.ShoppingItemOps), "uncheck": toolschema.MaxItems(limits.ShoppingItemOps), "remove": toolschema.MaxItems(limits.ShoppingItemOps), "remove_recipes": toolschema.MaxItems(limits.ShoppingRecipes), "check_all_except": toolschema.MaxItems(limits.ShoppingItemOps)}, updateShoppingItems)
 }
 
 func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in updateShoppingItemsIn) (any, error) {
-	if len(in.Check)+len(in.Uncheck)+len(in.Remove)+len(in.RemoveRecipes) == 0 && !in.RemoveChecked {
-		return nil, errorf("give items to check, uncheck or remove, remove_checked or remove_recipes")
+	if len(in.Check)+len(in.Uncheck)+len(in.Remove)+len(in.RemoveRecipes) == 0 && !in.RemoveChecked && in.CheckAllExcept == nil {
+		return nil, errorf("give items to check, uncheck or remove, remove_checked, remove_recipes or check_all_except")
 	}
 	id, err := resolveList(ctx, b, in.ListID)
 	if err != nil {
@@ -241,14 +281,18 @@ func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends
 	// row a name matched ("eggs" may be two rows), so a wider match than
 	// meant is seen. Best effort: without it the answer gives ids.
 	shown := map[string]string{}
-	if len(in.Check)+len(in.Remove) > 0 {
+	if len(in.Check)+len(in.Remove) > 0 || in.CheckAllExcept != nil {
 		if before, err := b.MealPlan.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: id})); err == nil {
 			addShown(shown, before.Msg.GetList())
 		}
 	}
-	res, err := b.MealPlan.UpdateShoppingItems(ctx, connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{
+	req := &mealplanv1.UpdateShoppingItemsRequest{
 		ListId: id, Check: in.Check, Uncheck: in.Uncheck, Remove: in.Remove, RemoveChecked: in.RemoveChecked, RemoveRecipes: in.RemoveRecipes,
-	}))
+	}
+	if in.CheckAllExcept != nil {
+		req.CheckAllExcept = &mealplanv1.ItemRefs{Items: *in.CheckAllExcept}
+	}
+	res, err := b.MealPlan.UpdateShoppingItems(ctx, connect.NewRequest(req))
 	if err != nil {
 		return nil, onListMiss(ctx, b, in.ListID, err)
 	}
@@ -275,11 +319,30 @@ func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends
 		Unchecked      []string      `json:"unchecked,omitempty"`
 		Removed        []string      `json:"removed,omitempty"`
 		Rows           []string      `json:"rows,omitempty"`
+		CheckedCount   int           `json:"checked_now,omitempty"`
+		Left           []string      `json:"left_to_buy,omitempty"`
 		RecipesRemoved []string      `json:"recipes_removed,omitempty"`
 		Errors         []string      `json:"errors,omitempty"`
 		List           *listCountOut `json:"list,omitempty"`
 		Hint           string        `json:"hint,omitempty"`
-	}{res.Msg.GetChecked(), res.Msg.GetUnchecked(), res.Msg.GetRemoved(), changed, res.Msg.GetRecipesRemoved(), errs, listCounts(res.Msg.GetList()), ""}
+	}{res.Msg.GetChecked(), res.Msg.GetUnchecked(), res.Msg.GetRemoved(), changed, 0, nil, res.Msg.GetRecipesRemoved(), errs, listCounts(res.Msg.GetList()), ""}
+	if in.CheckAllExcept != nil {
+		// Every row but a few: the count and the rows left say it, not
+		// each row checked.
+		out.CheckedCount, out.Checked = len(out.Checked), nil
+		var rows []string
+		for _, r := range out.Rows {
+			if !strings.HasPrefix(r, "checked: ") {
+				rows = append(rows, r)
+			}
+		}
+		out.Rows = rows
+		for _, g := range res.Msg.GetList().GetGroups() {
+			for _, it := range g.GetItems() {
+				out.Left = append(out.Left, it.GetDisplay())
+			}
+		}
+	}
 	if out.List != nil {
 		out.Hint = "get_shopping_list shows the whole list"
 	}

@@ -188,6 +188,16 @@ func TestPantryTools(t *testing.T) {
 			want:    []string{`{"items":[{"name":"eggs","outcome":"restocked","location":"fridge"}]}`},
 		},
 		{
+			name: "a restock without an amount says what it cleared", tool: "add_to_pantry", service: pantryOf, method: "AddToPantry",
+			args: map[string]any{"items": []any{map[string]any{"name": "pork mince"}}},
+			reply: &pantryv1.AddToPantryResponse{Items: []*pantryv1.AddResult{{
+				Name: "pork mince", Outcome: pantryv1.AddOutcome_ADD_OUTCOME_RESTOCKED, Note: "cleared the old pack's 500 g and use-by 2026-12-04",
+				Item: &pantryv1.PantryItem{Name: "pork mince", Location: pantryv1.Location_LOCATION_FRIDGE},
+			}}},
+			wantReq: &pantryv1.AddToPantryRequest{Items: []*pantryv1.PantryAddition{{Name: "pork mince"}}},
+			want:    []string{`{"name":"pork mince","outcome":"restocked","location":"fridge","message":"cleared the old pack's 500 g and use-by 2026-12-04"}`},
+		},
+		{
 			name: "a restock takes quantity and expiry and answers them", tool: "add_to_pantry", service: pantryOf, method: "AddToPantry",
 			args: map[string]any{"items": []any{map[string]any{"name": "neutral oil", "quantity": 2, "unit": "l", "expiry": "2027-03-01"}}},
 			reply: &pantryv1.AddToPantryResponse{Items: []*pantryv1.AddResult{{

@@ -39,6 +39,10 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer em.Close()
 	cfg.Mealie = svcenv.Mealie{URL: em.URL, Token: em.Token, VerifySSL: true}
+	// The views show the emulator's images unless a public URL was set.
+	if os.Getenv("SOUS_MEALIE_PUBLIC_URL") == "" {
+		cfg.Config.MealieURL = em.URL
+	}
 	cfg.Remotes = mcpfront.Remotes{Token: cfg.Remotes.Token}
 
 	// The pantry: a food API named by FOOD_API_BASE and FOOD_API_TOKEN, or

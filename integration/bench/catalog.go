@@ -56,7 +56,14 @@ type Catalog struct {
 	Variants []CatalogVariant
 	// Pantry says whether the pantry toolset was on (it needs the food API).
 	Pantry bool
+	// Views are the MCP Apps views' resources/read answers, by URI, as a
+	// client declaring the extension reads each once (a host caches them).
+	Views []ToolSize
 }
+
+// viewsCapabilities are the capabilities of a client that renders MCP
+// Apps views.
+var viewsCapabilities = map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/ui": map[string]any{"mimeTypes": []string{"text/html;profile=mcp-app"}}}}
 
 // runCatalog lists the tools of `sous mcp --stdio` with every toolset on
 // (the food API configured, SOUS_IMAGE_DIR set so upload_recipe_image is
@@ -76,15 +83,22 @@ func (h *Harness) runCatalog() (*Catalog, error) {
 	for _, v := range []struct {
 		name  string
 		extra []string
+		caps  map[string]any
 	}{
-		{"all toolsets", nil},
-		{"read-only (MEALIE_READ_ONLY)", []string{"MEALIE_READ_ONLY=true"}},
+		{"all toolsets", nil, map[string]any{}},
+		{"read-only (MEALIE_READ_ONLY)", []string{"MEALIE_READ_ONLY=true"}, map[string]any{}},
+		// The same server to a host that renders the views: the tools
+		// that show one carry _meta.ui.resourceUri.
+		{"all toolsets, client declaring the views", nil, viewsCapabilities},
 	} {
-		c, err := startStdio(h.Bin, h.Work, sousEnv(append(slices.Clone(base), v.extra...)...))
+		c, err := startStdioDeclaring(h.Bin, h.Work, sousEnv(append(slices.Clone(base), v.extra...)...), v.caps)
 		if err != nil {
 			return nil, fmt.Errorf("catalog, %s: %w", v.name, err)
 		}
 		line, err := c.call("tools/list", map[string]any{})
+		if err == nil && len(v.caps) > 0 {
+			out.Views, err = readViews(c)
+		}
 		c.close()
 		if err != nil {
 			return nil, fmt.Errorf("catalog, %s: %w", v.name, err)
@@ -95,6 +109,36 @@ func (h *Harness) runCatalog() (*Catalog, error) {
 		}
 		cv.Tokens = h.Tok.Add(string(line))
 		out.Variants = append(out.Variants, cv)
+	}
+	return out, nil
+}
+
+// readViews lists the views and reads each, sizing the answers.
+func readViews(c *stdioClient) ([]ToolSize, error) {
+	line, err := c.call("resources/list", map[string]any{})
+	if err != nil {
+		return nil, err
+	}
+	var list struct {
+		Result struct {
+			Resources []struct {
+				URI string `json:"uri"`
+			} `json:"resources"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(line, &list); err != nil {
+		return nil, err
+	}
+	out := []ToolSize{{"resources/list", len(line)}}
+	for _, r := range list.Result.Resources {
+		read, err := c.call("resources/read", map[string]any{"uri": r.URI})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ToolSize{r.URI, len(read)})
+	}
+	if len(out) == 1 {
+		return nil, fmt.Errorf("a client declaring io.modelcontextprotocol/ui was offered no view")
 	}
 	return out, nil
 }

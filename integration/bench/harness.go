@@ -69,6 +69,8 @@ type Results struct {
 	Load    *Load
 	// Household is figure 7, the everyday tasks.
 	Household *Household
+	// Writers is figure 8, cooks adding to lists at once.
+	Writers *Writers
 	// Errors lists the figures that could not be measured, with why.
 	Errors []string
 	// TokenNote is "" when tokens were counted, else why not.
@@ -119,6 +121,7 @@ func (h *Harness) Run(ctx context.Context) (*Results, error) {
 	step("memory", "memory and start-up", func() error { res.Memory, err = h.runMemory(ctx); return err })
 	step("load", "load", func() error { res.Load, err = h.runLoad(ctx); return err })
 	step("household", "household tasks", func() error { res.Household, err = h.runHousehold(ctx); return err })
+	step("writers", "writers", func() error { res.Writers, err = h.runWriters(ctx); return err })
 	if err := h.Tok.Run(ctx); err != nil {
 		res.TokenNote = err.Error()
 		if errors.Is(err, ErrNoTokenizer) {

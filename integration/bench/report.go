@@ -129,6 +129,15 @@ func (r *Results) Markdown() string {
 			}
 			p(" mcp-mealie 0.3.1, against the same Mealie, lists its 25 tools in 20,622 B, %d B per tool.\n", CatalogTargetPerTool)
 		}
+		if len(c.Variants) > 2 && len(c.Views) > 0 {
+			plain, views := c.Variants[0], c.Variants[2]
+			var reads []string
+			for _, v := range c.Views[1:] {
+				reads = append(reads, fmt.Sprintf("`%s` %d B", v.Name, v.Bytes))
+			}
+			p("\nA client that declares the MCP Apps extension (`io.modelcontextprotocol/ui`) is shown the same tools with `_meta.ui.resourceUri` on those that have a view: %d B against %d B (%+d B, %.2f×); every other client gets the first row's answer byte for byte. The views are resources it reads once and keeps, outside the model's context: resources/list %d B; %s.\n",
+				views.Bytes, plain.Bytes, views.Bytes-plain.Bytes, float64(views.Bytes)/float64(max(plain.Bytes, 1)), c.Views[0].Bytes, strings.Join(reads, ", "))
+		}
 	}
 	if a := r.Answers; a != nil {
 		p("\n### 2. Answer cost\n\n")
@@ -238,6 +247,9 @@ func (r *Results) Markdown() string {
 	}
 	if hh := r.Household; hh != nil {
 		b.WriteString(hh.Markdown())
+	}
+	if w := r.Writers; w != nil {
+		b.WriteString(w.Markdown())
 	}
 	return b.String()
 }

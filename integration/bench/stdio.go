@@ -28,6 +28,12 @@ type stdioClient struct {
 
 // startStdio starts `sous mcp --stdio` and completes the MCP handshake.
 func startStdio(bin, dir string, env []string) (*stdioClient, error) {
+	return startStdioDeclaring(bin, dir, env, map[string]any{})
+}
+
+// startStdioDeclaring is startStdio with a client declaring capabilities,
+// such as the MCP Apps extension (io.modelcontextprotocol/ui).
+func startStdioDeclaring(bin, dir string, env []string, capabilities map[string]any) (*stdioClient, error) {
 	cmd := command(bin, dir, env, "mcp", "--stdio")
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -44,7 +50,7 @@ func startStdio(bin, dir string, env []string) (*stdioClient, error) {
 	c := &stdioClient{proc: p, in: in, out: bufio.NewReaderSize(out, 1<<16)}
 	if _, err := c.call("initialize", map[string]any{
 		"protocolVersion": protocolVersion,
-		"capabilities":    map[string]any{},
+		"capabilities":    capabilities,
 		"clientInfo":      map[string]any{"name": "sousbench", "version": "1"},
 	}); err != nil {
 		c.close()

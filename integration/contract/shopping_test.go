@@ -233,3 +233,77 @@ func TestShoppingSubRecipeExpands(t *testing.T) {
 		}
 	})
 }
+
+// TestShoppingItemExtrasMarkWrites: a row PUT whole with extras and an
+// added recipe reference stores both; Mealie's own merge (a create of the
+// same food) writes back the row it read, extras included; the add-recipe
+// endpoint with no lines counts the recipe on the list, and taking the
+// recipe off subtracts its reference's part from the row; a PUT of the row
+// as read before (a stale save, as Mealie's app makes) takes the marker
+// away. sous sums into rows this way and finds a lost write by the marker.
+func TestShoppingItemExtrasMarkWrites(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		s, foodID := recipeWithFood(t, tg)
+		_, r := tg.call(t, http.MethodGet, "/api/recipes/"+s, nil)
+		recipeID := asObj(t, r)["id"].(string)
+		id := newList(t, tg, "Contract Marker")["id"].(string)
+		code, body := tg.call(t, http.MethodPost, "/api/households/shopping/items/create-bulk", []any{
+			map[string]any{"shoppingListId": id, "foodId": foodID, "quantity": 1, "isFood": true, "note": ""}})
+		created, _ := asObj(t, body)["createdItems"].([]any)
+		if code != 201 || len(created) != 1 {
+			t.Fatalf("create-bulk: %d %v", code, body)
+		}
+		itemID := asObj(t, created[0])["id"].(string)
+		path := "/api/households/shopping/items/" + itemID
+		_, got := tg.call(t, http.MethodGet, path, nil)
+		stale := asObj(t, got)
+		_, got = tg.call(t, http.MethodGet, path, nil)
+		row := asObj(t, got)
+		row["quantity"] = 3
+		row["extras"] = map[string]any{"sous_write": "contract-marker-1"}
+		row["recipeReferences"] = []any{map[string]any{"recipeId": recipeID, "recipeQuantity": 2, "recipeScale": 1}}
+		if code, body = tg.call(t, http.MethodPut, path, row); code != 200 {
+			t.Fatalf("put with extras: %d %v", code, body)
+		}
+		_, got = tg.call(t, http.MethodGet, path, nil)
+		back := asObj(t, got)
+		refs, _ := back["recipeReferences"].([]any)
+		if back["quantity"] != 3.0 || asObj(t, back["extras"])["sous_write"] != "contract-marker-1" || len(refs) != 1 ||
+			asObj(t, refs[0])["recipeQuantity"] != 2.0 || asObj(t, refs[0])["recipeScale"] != 1.0 {
+			t.Fatalf("after the put: quantity %v extras %v references %v", back["quantity"], back["extras"], refs)
+		}
+		// The recipe counted on the list without adding a row.
+		code, body = tg.call(t, http.MethodPost, "/api/households/shopping/lists/"+id+"/recipe/"+recipeID,
+			map[string]any{"recipeIncrementQuantity": 1, "recipeIngredients": []any{}})
+		items, _ := asObj(t, body)["listItems"].([]any)
+		lrefs, _ := asObj(t, body)["recipeReferences"].([]any)
+		if code != 200 || len(items) != 1 || len(lrefs) != 1 || asObj(t, lrefs[0])["recipeQuantity"] != 1.0 {
+			t.Fatalf("count the recipe: %d items %v references %v", code, items, lrefs)
+		}
+		// Mealie's merge keeps the row's extras.
+		code, body = tg.call(t, http.MethodPost, "/api/households/shopping/items/create-bulk", []any{
+			map[string]any{"shoppingListId": id, "foodId": foodID, "quantity": 1, "isFood": true, "note": ""}})
+		updated, _ := asObj(t, body)["updatedItems"].([]any)
+		if code != 201 || len(updated) != 1 || asObj(t, updated[0])["quantity"] != 4.0 ||
+			asObj(t, asObj(t, updated[0])["extras"])["sous_write"] != "contract-marker-1" {
+			t.Fatalf("merge by create: %d %v", code, body)
+		}
+		// Taking the recipe off takes its reference's part: 4 - 2.
+		code, body = tg.call(t, http.MethodPost, "/api/households/shopping/lists/"+id+"/recipe/"+recipeID+"/delete",
+			map[string]any{"recipeDecrementQuantity": 1})
+		items, _ = asObj(t, body)["listItems"].([]any)
+		lrefs, _ = asObj(t, body)["recipeReferences"].([]any)
+		if code != 200 || len(items) != 1 || asObj(t, items[0])["quantity"] != 2.0 || len(lrefs) != 0 {
+			t.Fatalf("take the recipe off: %d items %v references %v", code, items, lrefs)
+		}
+		// A stale save takes the marker away.
+		if code, body = tg.call(t, http.MethodPut, path, stale); code != 200 {
+			t.Fatalf("stale put: %d %v", code, body)
+		}
+		_, got = tg.call(t, http.MethodGet, path, nil)
+		back = asObj(t, got)
+		if back["quantity"] != 1.0 || asObj(t, back["extras"])["sous_write"] != nil {
+			t.Fatalf("after a stale save: quantity %v extras %v", back["quantity"], back["extras"])
+		}
+	})
+}

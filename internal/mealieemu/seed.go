@@ -50,6 +50,9 @@ func (s *store) seed(name string) error {
 		s.seedMealplans()
 		s.seedCookbooks()
 		s.seedShoppingList()
+		if name == "demo" {
+			s.seedDemoImages()
+		}
 		return nil
 	case strings.HasPrefix(name, "bench:"):
 		count, dup := strings.CutSuffix(strings.TrimPrefix(name, "bench:"), ":dup")

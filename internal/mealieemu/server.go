@@ -47,6 +47,9 @@ type Server struct {
 
 	faults *faultSet
 
+	// interleaves are third writers waiting for a request (Interleave).
+	interleaves interleaves
+
 	closeOnce sync.Once
 }
 
@@ -251,6 +254,20 @@ func (s *Server) Handler() http.Handler {
 		defer func() { setStatus(rec.status) }()
 		if !sleepCtx(r.Context(), s.cfg.latency+plan.delay) {
 			rec.status = statusClientClosed
+			return
+		}
+		before, after := s.interleaves.take(r)
+		for _, fn := range before {
+			fn()
+		}
+		if len(after) > 0 {
+			buf := newBufferedWriter()
+			s.dispatch(mux, buf, r)
+			rec.status = buf.status
+			for _, fn := range after {
+				fn()
+			}
+			buf.flushTo(r.Context(), w, 0)
 			return
 		}
 		switch {

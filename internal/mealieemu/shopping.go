@@ -1,6 +1,7 @@
 package mealieemu
 
 import (
+	"maps"
 	"net/http"
 	"time"
 )
@@ -62,8 +63,17 @@ func (st *store) renderItem(l *shoppingList, it *shoppingItem) object {
 	return append(o, object{{"display", st.ingredientDisplay(&q, u, f, it.Note, useFood)},
 		{"shoppingListId", l.ID}, {"checked", it.Checked}, {"position", it.Position},
 		{"foodId", optString(it.FoodID)}, {"labelId", optString(it.LabelID)}, {"unitId", optString(it.UnitID)},
-		{"extras", map[string]any{}}, {"id", it.ID}, {"groupId", st.user.GroupID}, {"householdId", st.user.HouseholdID},
+		{"extras", extrasOf(it)}, {"id", it.ID}, {"groupId", st.user.GroupID}, {"householdId", st.user.HouseholdID},
 		{"label", labelJSON}, {"recipeReferences", refs}, {"createdAt", stamp(it.CreatedAt)}, {"updatedAt", stamp(it.UpdatedAt)}}...)
+}
+
+// extrasOf is an item's extras as Mealie answers them: a dict, empty when
+// none.
+func extrasOf(it *shoppingItem) map[string]any {
+	if it.Extras == nil {
+		return map[string]any{}
+	}
+	return it.Extras
 }
 
 func (st *store) listHeader(l *shoppingList) object {
@@ -239,6 +249,11 @@ func (st *store) addItem(l *shoppingList, it *shoppingItem) (*shoppingItem, bool
 // scale 2).
 func mergeItem(from, to *shoppingItem) {
 	to.Quantity += from.Quantity
+	// The row kept is the one read: its extras stay, updated by the new
+	// item's when both have some (merge_items).
+	if len(to.Extras) > 0 && len(from.Extras) > 0 {
+		maps.Copy(to.Extras, from.Extras)
+	}
 	if from.Note != "" && to.Note != from.Note {
 		if to.Note == "" {
 			to.Note = from.Note
@@ -290,6 +305,40 @@ func (st *store) parseItem(b jsonBody, loc ...any) (*shoppingItem, *shoppingList
 	}
 	if id, ok := b.str("labelId"); ok && st.labelByID(id) != nil {
 		it.LabelID = strp(id)
+	}
+	// extras and recipeReferences are stored as sent, a missing one as
+	// Mealie's default (an empty dict, an empty list): Mealie's item
+	// models take both on create and update, and a PUT replaces them
+	// (ShoppingListItemUpdate.recipe_references defaults to [];
+	// TestShoppingItemExtrasMarkWrites in the contract package).
+	if ex, ok := b.obj("extras"); ok {
+		for k, v := range ex {
+			if s, ok := v.(string); ok {
+				it.Extras[k] = s
+			}
+		}
+	}
+	refs, _ := b.list("recipeReferences")
+	for _, raw := range refs {
+		rb, ok := asBody(raw)
+		if !ok {
+			continue
+		}
+		rid, ok := rb.str("recipeId")
+		if !ok {
+			continue
+		}
+		ref := &itemRecipeRef{ID: newID(), RecipeID: rid, RecipeScale: 1, RecipeNote: rb.optStr("recipeNote")}
+		if q, ok := rb.num("recipeQuantity"); ok {
+			ref.RecipeQuantity = q
+		}
+		if sc, ok := rb.num("recipeScale"); ok {
+			ref.RecipeScale = sc
+		}
+		if id, ok := rb.str("id"); ok && id != "" {
+			ref.ID = id
+		}
+		it.RecipeRefs = append(it.RecipeRefs, ref)
 	}
 	return it, st.shoppingListByID(lid), nil
 }
@@ -473,7 +522,7 @@ func (s *Server) updateShoppingItem(w http.ResponseWriter, r *http.Request) {
 		st.writeNoRow(w)
 		return
 	}
-	next.ID, next.CreatedAt, next.RecipeRefs = it.ID, it.CreatedAt, it.RecipeRefs
+	next.ID, next.CreatedAt = it.ID, it.CreatedAt
 	*it = *next
 	dropCheckedRefs(l)
 	writeJSON(w, http.StatusOK, itemsResult(nil, []any{st.renderItem(l, it)}, nil))

@@ -120,17 +120,18 @@ const (
 	// EntryNoteChars caps a meal plan entry's note.
 	EntryNoteChars = 1000
 	// ShoppingItems caps the free-text lines one AddToShoppingList call
-	// carries.
+	// carries, and the names of its have.
 	ShoppingItems = 100
-	// ShoppingItemChars caps one free-text shopping line.
+	// ShoppingItemChars caps one free-text shopping line, or one name of
+	// have.
 	ShoppingItemChars = 500
 	// ShoppingRecipes caps distinct recipes per AddToShoppingList call,
 	// named or planned: each is one GET of the recipe.
 	ShoppingRecipes = 50
 	// ShoppingRangeDays caps meal_plan_range: a month of plans.
 	ShoppingRangeDays = 31
-	// ShoppingItemOps caps each of check, uncheck and remove: one Mealie
-	// write per id.
+	// ShoppingItemOps caps each of check, uncheck and remove (one Mealie
+	// write per id), and the items check_all_except leaves.
 	ShoppingItemOps = 100
 	// ShoppingListNameChars caps a shopping list's name.
 	ShoppingListNameChars = 100

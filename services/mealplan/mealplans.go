@@ -256,6 +256,11 @@ func (s *Service) resolveSlugs(ctx context.Context, slugs []string) (map[string]
 	return ids, res.Msg.GetNotFound(), nil
 }
 
+// entryKey is the key of Service.writes for a meal-plan entry: a write
+// that reads an entry before it writes or deletes it (Mealie's PUT of an
+// entry takes it whole) holds it from the read to the write.
+func entryKey(id int) string { return "mealplan-entry:" + strconv.Itoa(id) }
+
 // DeleteMealPlanEntry deletes one entry. It reads the entry first: Mealie
 // answers a delete of an unknown id with a 400 "No row was found", not a 404
 // (testdata/mealplans__delete_again.json).
@@ -268,6 +273,11 @@ func (s *Service) DeleteMealPlanEntry(ctx context.Context, req *connect.Request[
 	if err != nil || id < 1 {
 		return nil, invalid("entry_id must be a meal plan entry's integer id, such as \"12\", got %q", raw)
 	}
+	unlock, err := s.writes.Lock(ctx, entryKey(id))
+	if err != nil {
+		return nil, connect.NewError(connect.CodeCanceled, err)
+	}
+	defer unlock()
 	if _, err := s.mealie.GetMealPlan(ctx, id); err != nil {
 		return nil, mealie.ConnectError(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	"github.com/souskitchen/sous/services/internal/mealie"
 	"github.com/souskitchen/sous/services/internal/names"
@@ -21,26 +22,37 @@ func (s *Service) pantryNotConfigured() string {
 	return "no pantry is configured (set " + s.pantrySetting + ")"
 }
 
-// stockItem is a pantry item in stock, as a skipped ingredient names it.
+// stockItem is a pantry item in stock or low, or a name the caller said
+// they have, as a skipped or listed ingredient names it.
 type stockItem struct {
 	name     string
 	location string
 	// how says how the ingredient's name was read as this item: "exact",
 	// "alias", "plural" or "general" (names.How).
 	how string
+	// low marks a pantry item marked low: its ingredients are bought, and
+	// the answer says so (pantry.proto, ItemState).
+	low bool
+	// have marks a name the caller said they have (AddToShoppingList's
+	// have): skipped whatever the pantry says.
+	have bool
 }
 
-// stock answers "is this ingredient in stock?" from one GetPantry read.
-// Only state "in" counts: "low" is worth buying (pantry.proto, ItemState).
+// stock answers "is this ingredient in stock?" from one GetPantry read, or
+// from the names a caller said they have. Items in stock and items marked
+// low are held; an ingredient that is a low item is bought, not skipped.
 // Names are read by the shared resolver (services/internal/names), as a
 // cook means them: the pantry's name itself, an alias, singular or plural,
-// or a general name that covers the ingredient's (the pantry's "butter"
-// covers a recipe's "unsalted butter"; "salt" does not cover it).
+// or a name that covers the ingredient's (names.Covers, the one rule of
+// what a pantry item stands in for).
 type stock struct {
 	items []stockItem
 	// names holds each item's name and aliases, by index into items.
 	names [][]string
 	ix    *names.Index
+	// out holds the pantry's items marked out, read for the offers made
+	// for have (pantryOffers); nil for a have stock.
+	out map[string]stockItem
 }
 
 // pantryUnavailable builds the refusal when skip_in_stock cannot be honoured:
@@ -51,33 +63,65 @@ func pantryUnavailable(cause string) error {
 		"cannot check the pantry ("+cause+"), so nothing was added; retry when the pantry service is back, or pass skip_in_stock=false to add everything without checking"))
 }
 
-// inStock reads the pantry once (items that are out are not listed).
+// inStock reads the pantry once: items in stock and marked low, and, for
+// the offers made for have, those marked out.
 func (s *Service) inStock(ctx context.Context) (*stock, error) {
 	if s.pantry == nil {
 		return nil, pantryUnavailable(s.pantryNotConfigured())
 	}
-	res, err := s.pantry.GetPantry(ctx, connect.NewRequest(&pantryv1.GetPantryRequest{}))
+	res, err := s.pantry.GetPantry(ctx, connect.NewRequest(&pantryv1.GetPantryRequest{IncludeOut: true}))
 	if err != nil {
 		return nil, pantryUnavailable("pantry service unreachable: " + connectMessage(err))
 	}
-	st := &stock{}
+	return stockOf(res.Msg.GetGroups()), nil
+}
+
+// stockOf indexes a pantry read: items in stock and marked low by name and
+// alias, and those marked out for pantryOffers.
+func stockOf(groups []*pantryv1.LocationGroup) *stock {
+	st := &stock{out: map[string]stockItem{}}
 	var entries []names.Entry
-	for _, g := range res.Msg.GetGroups() {
+	for _, g := range groups {
 		for _, it := range g.GetItems() {
-			if it.GetState() != pantryv1.ItemState_ITEM_STATE_IN {
-				continue
-			}
 			loc := locationName(it.GetLocation())
 			if loc == "" {
 				loc = locationName(g.GetLocation())
 			}
+			item := stockItem{name: it.GetName(), location: loc, low: it.GetState() == pantryv1.ItemState_ITEM_STATE_LOW}
+			switch it.GetState() {
+			case pantryv1.ItemState_ITEM_STATE_IN, pantryv1.ItemState_ITEM_STATE_LOW:
+			case pantryv1.ItemState_ITEM_STATE_OUT:
+				for _, n := range append([]string{it.GetName()}, it.GetAliases()...) {
+					st.out[names.Key(n)] = item
+				}
+				continue
+			default:
+				continue
+			}
 			entries = append(entries, names.Entry{ID: strconv.Itoa(len(st.items)), Name: it.GetName(), Others: it.GetAliases()})
-			st.items = append(st.items, stockItem{name: it.GetName(), location: loc})
+			st.items = append(st.items, item)
 			st.names = append(st.names, append([]string{it.GetName()}, it.GetAliases()...))
 		}
 	}
 	st.ix = names.NewIndex(entries)
-	return st, nil
+	return st
+}
+
+// haveStock is the names a caller said they have, read as pantry items
+// are read; nil for none.
+func haveStock(given []string) *stock {
+	if len(given) == 0 {
+		return nil
+	}
+	st := &stock{}
+	var entries []names.Entry
+	for _, n := range given {
+		entries = append(entries, names.Entry{ID: strconv.Itoa(len(st.items)), Name: n})
+		st.items = append(st.items, stockItem{name: n, have: true})
+		st.names = append(st.names, []string{n})
+	}
+	st.ix = names.NewIndex(entries)
+	return st
 }
 
 // match reports the pantry item an ingredient is, by its food's name or,
@@ -86,7 +130,9 @@ func (s *Service) inStock(ctx context.Context) (*stock, error) {
 // the pantry's "jasmine rice", is not taken as in stock, since the cook
 // asked for a kind the pantry may not hold), then a pantry name that
 // covers it ("butter" covers "unsalted butter", "egg" covers "2 eggs,
-// beaten").
+// beaten"). Of several covering names the one of most words is taken: the
+// pantry's "brown sugar" marked low speaks for "light brown sugar" before
+// its "sugar" in stock does.
 func (st *stock) match(food, text string) (stockItem, bool) {
 	if st == nil {
 		return stockItem{}, false
@@ -101,16 +147,46 @@ func (st *stock) match(food, text string) (stockItem, bool) {
 		it.how = r.How.String()
 		return it, true
 	}
+	best, words := -1, 0
 	for i, ns := range st.names {
 		for _, n := range ns {
-			if names.Covers(n, name) {
-				it := st.items[i]
-				it.how = names.General.String()
-				return it, true
+			if w := len(names.Words(n)); names.Covers(n, name) && w > words {
+				best, words = i, w
 			}
 		}
 	}
-	return stockItem{}, false
+	if best < 0 {
+		return stockItem{}, false
+	}
+	it := st.items[best]
+	it.how = names.General.String()
+	return it, true
+}
+
+// pantryOffers answers, for each name the caller said they have, the
+// pantry's item when the pantry records it low or out, or the name alone
+// when the pantry does not hold it: the change to offer, which sous does
+// not make (a shopping call never writes the pantry).
+func (st *stock) pantryOffers(have []string) []*mealplanv1.PantryOffer {
+	if st == nil {
+		return nil
+	}
+	var out []*mealplanv1.PantryOffer
+	for _, h := range have {
+		if r := st.ix.Resolve(h); r.Found() && r.How != names.General {
+			i, _ := strconv.Atoi(r.Matches[0].ID)
+			if it := st.items[i]; it.low {
+				out = append(out, &mealplanv1.PantryOffer{Name: h, PantryItem: it.name, State: "low", Location: it.location})
+			}
+			continue
+		}
+		if it, ok := st.out[names.Key(h)]; ok {
+			out = append(out, &mealplanv1.PantryOffer{Name: h, PantryItem: it.name, State: "out", Location: it.location})
+			continue
+		}
+		out = append(out, &mealplanv1.PantryOffer{Name: h})
+	}
+	return out
 }
 
 // nameKey normalises a name for matching shopping rows to one another and
@@ -131,50 +207,106 @@ func locationName(l pantryv1.Location) string {
 	return ""
 }
 
-// withoutStock returns a recipe's ingredient lines, as Mealie sent them in
-// raw, minus those the pantry has, for Mealie's recipeIngredients override;
-// nil when nothing is in stock, so Mealie reads the recipe itself. Each
-// skipped line is reported scaled by times, as it would have been added.
-// A line naming a sub-recipe (referencedRecipe, Mealie 3.5 and later) is
-// kept whole: Mealie expands it.
-func (st *stock) withoutStock(r *mealie.Recipe, raw json.RawMessage, times float64, report func(string, stockItem)) ([]json.RawMessage, error) {
+// sieve decides, for each ingredient about to be bought, whether it is:
+// a name the caller said they have skips it whatever the pantry says; a
+// pantry item in stock skips it; one marked low lets it through and says
+// so. Each ingredient is reported once by the name it would be added as.
+type sieve struct {
+	have, pantry *stock
+	out          *mealplanv1.AddToShoppingListResponse
+	reported     map[string]bool
+}
+
+// keep reports whether an ingredient shown as shown (food, or the line's
+// text when it has none) is bought.
+func (sv *sieve) keep(shown, food, text string) bool {
+	if it, ok := sv.have.match(food, text); ok {
+		sv.report(&sv.out.SkippedInStock, shown, it)
+		return false
+	}
+	it, ok := sv.pantry.match(food, text)
+	if !ok {
+		return true
+	}
+	if it.low {
+		sv.report(&sv.out.LowInPantry, shown, it)
+		return true
+	}
+	sv.report(&sv.out.SkippedInStock, shown, it)
+	return false
+}
+
+func (sv *sieve) report(to *[]*mealplanv1.SkippedItem, shown string, it stockItem) {
+	k := fmt.Sprintf("%p|%s", to, shown)
+	if sv.reported[k] {
+		return
+	}
+	if sv.reported == nil {
+		sv.reported = map[string]bool{}
+	}
+	sv.reported[k] = true
+	*to = append(*to, &mealplanv1.SkippedItem{Name: shown, PantryItem: it.name, Location: it.location, How: it.how, Have: it.have})
+}
+
+// recipeLine is one line of a recipe to buy: Mealie's line as it sent it
+// (raw, for the add-recipe endpoint's recipeIngredients override) and what
+// sous reads of it.
+type recipeLine struct {
+	raw json.RawMessage
+	ing mealie.RecipeIngredient
+}
+
+// food is the line's food name and id; empty for a line of text.
+func (l *recipeLine) food() (id, name string) {
+	if l.ing.Food == nil {
+		return "", ""
+	}
+	return l.ing.Food.ID, l.ing.Food.Name
+}
+
+// unit is the line's unit id and name; empty for none.
+func (l *recipeLine) unit() (id, name string) {
+	if l.ing.Unit == nil {
+		return "", ""
+	}
+	return l.ing.Unit.ID, l.ing.Unit.Name
+}
+
+// quantity is the line's amount, 0 when it has none (Mealie's add-recipe
+// adds a line without one as 0: get_shopping_list_items_from_recipe).
+func (l *recipeLine) quantity() float64 {
+	if l.ing.Quantity == nil {
+		return 0
+	}
+	return *l.ing.Quantity
+}
+
+// recipeLines reads a recipe's lines, as Mealie sent them in raw, without
+// those the sieve skips (each reported scaled by times, as it would have
+// been added); dropped says whether any was. A line naming a sub-recipe
+// (referencedRecipe, Mealie 3.5 and later) is kept whole: Mealie expands
+// it.
+func recipeLines(r *mealie.Recipe, raw json.RawMessage, times float64, sv *sieve) (lines []recipeLine, dropped bool, err error) {
 	var body struct {
 		Ingredients []json.RawMessage `json:"recipeIngredient"`
 	}
 	if err := json.Unmarshal(raw, &body); err != nil || len(body.Ingredients) != len(r.Ingredients) {
-		return nil, fmt.Errorf("recipe %s: Mealie's ingredient lines could not be read for the pantry check", r.Slug)
+		return nil, false, fmt.Errorf("recipe %s: Mealie's ingredient lines could not be read", r.Slug)
 	}
-	var keep []json.RawMessage
-	dropped := false
 	for i, ing := range r.Ingredients {
-		food, note := "", strings.TrimSpace(deref(ing.Note))
-		if ing.Food != nil {
-			food = ing.Food.Name
-		}
+		l := recipeLine{raw: body.Ingredients[i], ing: ing}
+		_, food := l.food()
+		note := strings.TrimSpace(deref(ing.Note))
 		if (food == "" && note == "") || ing.ReferencedRecipe != nil {
-			keep = append(keep, body.Ingredients[i])
+			lines = append(lines, l)
 			continue
 		}
-		if it, ok := st.match(food, note); ok {
-			q := 0.0
-			if ing.Quantity != nil {
-				q = *ing.Quantity * times
-			}
-			unit := ""
-			if ing.Unit != nil {
-				unit = ing.Unit.Name
-			}
-			report(display(q, unit, food, note), it)
+		_, unit := l.unit()
+		if !sv.keep(display(l.quantity()*times, unit, food, note), food, note) {
 			dropped = true
 			continue
 		}
-		keep = append(keep, body.Ingredients[i])
+		lines = append(lines, l)
 	}
-	if !dropped {
-		return nil, nil
-	}
-	if keep == nil {
-		keep = []json.RawMessage{}
-	}
-	return keep, nil
+	return lines, dropped, nil
 }

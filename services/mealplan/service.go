@@ -23,6 +23,7 @@ import (
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/pantry/v1/pantryv1connect"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
+	"github.com/souskitchen/sous/services/internal/keylock"
 	"github.com/souskitchen/sous/services/internal/mealie"
 )
 
@@ -78,6 +79,10 @@ type Service struct {
 	log           *slog.Logger
 	// refusal is this Mealie's last refusal of the newer entry types.
 	refusal newerTypesRefusal
+	// writes serializes the writes that read before they write, per thing
+	// written: a shopping list (listKey), a list name being created
+	// (listNameKey), a meal-plan entry (entryKey). Reads take no key.
+	writes keylock.Set
 }
 
 // New returns the service. A missing Mealie URL or token, or a missing

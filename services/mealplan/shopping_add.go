@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -17,12 +18,15 @@ import (
 
 // AddToShoppingList adds free-text items, recipes' ingredients and the
 // recipes planned in a range. Everything is read and checked against the
-// pantry before the first write, so a refusal adds nothing. Recipes go
-// through Mealie's own add-recipe endpoint, one call per recipe, so their
-// rows are the rows Mealie's app would make.
+// pantry (and the caller's have) before the first write, so a refusal adds
+// nothing. The writes to the list then hold its key (Service.writes) from
+// a fresh read of the list to the last write: an addition of a food
+// already on the list, in the same unit, is summed into its row by sous
+// (mergeInto), and the rest of a recipe goes through Mealie's own
+// add-recipe endpoint, so its rows are the rows Mealie's app would make.
 func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[mealplanv1.AddToShoppingListRequest]) (*connect.Response[mealplanv1.AddToShoppingListResponse], error) {
 	m := req.Msg
-	texts, slugs, err := validateAdd(m)
+	texts, slugs, have, err := validateAdd(m)
 	if err != nil {
 		return nil, err
 	}
@@ -40,17 +44,22 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 			return nil, err
 		}
 	}
+	out := &mealplanv1.AddToShoppingListResponse{Note: note}
+	sv := &sieve{have: haveStock(have), pantry: st, out: out}
+	if len(have) > 0 {
+		offerFrom := st
+		if offerFrom == nil && s.pantry != nil {
+			// The pantry was not asked to skip anything, but what it says
+			// of the names given is still worth offering; it is only
+			// read, and a pantry that does not answer offers nothing.
+			offerFrom, _ = s.inStock(ctx)
+		}
+		out.PantryOffers = offerFrom.pantryOffers(have)
+	}
 	listID, createName, err := s.pickList(ctx, m.GetListId(), m.GetListName())
 	if err != nil {
 		return nil, err
 	}
-	list := &mealie.ShoppingList{}
-	if listID != "" {
-		if list, err = s.mealie.GetShoppingList(ctx, listID); err != nil {
-			return nil, mealie.ConnectError(err)
-		}
-	}
-	out := &mealplanv1.AddToShoppingListResponse{ListId: listID, ListName: deref(list.Name), Note: note}
 
 	var lines []line
 	if len(texts) > 0 {
@@ -92,22 +101,11 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	if len(order) > MaxRecipesPerAdd {
 		return nil, invalid("%d recipes to add; at most %d per call — narrow the range or the list", len(order), MaxRecipesPerAdd)
 	}
-	onList := map[string]bool{}
-	for _, r := range list.RecipeReferences {
-		if r.RecipeQuantity > 0 {
-			onList[r.RecipeID] = true
-		}
+	type wanted struct {
+		r   *mealie.Recipe
+		raw json.RawMessage
 	}
-	again := m.GetAddAgain() || m.RecipeScale != nil
-	known := recipeSlugs(list)
-	var adds []recipeAdd
-	skipped := map[string]bool{}
-	report := func(name string, it stockItem) {
-		if !skipped[name] {
-			skipped[name] = true
-			out.SkippedInStock = append(out.SkippedInStock, &mealplanv1.SkippedItem{Name: name, PantryItem: it.name, Location: it.location, How: it.how})
-		}
-	}
+	var recipes []wanted
 	for _, slug := range order {
 		r, raw, err := s.mealie.GetRecipe(ctx, slug)
 		if err != nil {
@@ -117,50 +115,65 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 			}
 			return nil, mealie.ConnectError(err)
 		}
-		known[r.ID] = r.Slug
-		if onList[r.ID] && !again {
-			out.AlreadyOnList = append(out.AlreadyOnList, r.Slug)
-			continue
-		}
-		add := recipeAdd{slug: r.Slug, id: r.ID, scale: times[slug]}
-		if st != nil {
-			if add.ingredients, err = st.withoutStock(r, raw, times[slug], report); err != nil {
-				return nil, connect.NewError(connect.CodeInternal, err)
-			}
-		}
-		adds = append(adds, add)
+		recipes = append(recipes, wanted{r, raw})
+		times[r.Slug] = times[slug]
 	}
 
 	// Free-text lines that are the same row fold into one, then what the
-	// pantry has is dropped.
-	var merged []line
+	// caller or the pantry has is dropped.
+	var kept []line
 	for _, l := range fold(lines) {
-		if it, ok := st.match(l.food, l.note); ok {
-			report(l.name, it)
+		if !sv.keep(l.name, l.food, l.note) {
 			continue
 		}
 		if l.unparsed {
 			out.Unparsed = append(out.Unparsed, l.name)
 		}
-		merged = append(merged, l)
+		kept = append(kept, l)
 	}
 
-	// The first write: a list named but missing is made now, when nothing
-	// can be refused any more.
-	if createName != "" {
-		created, err := s.mealie.CreateShoppingList(ctx, createName)
-		if err != nil {
-			return nil, mealie.ConnectError(err)
+	// The writes: a list named but missing is made now, when nothing can
+	// be refused any more, and the list is read afresh under its key.
+	list, created, unlock, err := s.lockList(ctx, listID, createName)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	out.ListId, out.ListName, out.CreatedList = list.ID, deref(list.Name), created
+	known := recipeSlugs(list)
+	onList := map[string]bool{}
+	for _, r := range list.RecipeReferences {
+		if r.RecipeQuantity > 0 {
+			onList[r.RecipeID] = true
 		}
-		list, listID = created, created.ID
-		out.ListId, out.ListName, out.CreatedList = created.ID, deref(created.Name), true
+	}
+	again := m.GetAddAgain() || m.RecipeScale != nil
+	var adds []recipeAdd
+	for _, w := range recipes {
+		known[w.r.ID] = w.r.Slug
+		if onList[w.r.ID] && !again {
+			out.AlreadyOnList = append(out.AlreadyOnList, w.r.Slug)
+			continue
+		}
+		ls, dropped, err := recipeLines(w.r, w.raw, times[w.r.Slug], sv)
+		if err != nil {
+			return nil, connect.NewError(connect.CodeInternal, err)
+		}
+		adds = append(adds, recipeAdd{slug: w.r.Slug, id: w.r.ID, scale: times[w.r.Slug], lines: ls, dropped: dropped})
 	}
 	reported := map[string]bool{}
-	if err := s.addLines(ctx, list, merged, known, out, reported); err != nil {
+	if err := s.addLines(ctx, list, kept, known, out, reported); err != nil {
 		return nil, err
 	}
 	if len(adds) == 0 {
 		return connect.NewResponse(out), nil
+	}
+	if len(kept) > 0 {
+		// The free-text rows just written are rows the recipes' lines
+		// merge into.
+		if list, err = s.mealie.GetShoppingList(ctx, list.ID); err != nil {
+			return nil, mealie.ConnectError(err)
+		}
 	}
 	before := map[string]float64{}
 	for _, it := range list.ListItems {
@@ -168,12 +181,7 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	}
 	var after *mealie.ShoppingList
 	for _, a := range adds {
-		if a.ingredients != nil && len(a.ingredients) == 0 {
-			// Everything is in stock: nothing to add, and the recipe is
-			// not put on the list empty.
-			continue
-		}
-		l, err := s.mealie.AddRecipeToShoppingList(ctx, listID, a.id, a.scale, a.ingredients)
+		l, err := s.addRecipe(ctx, list, a, known, out, reported)
 		if err != nil {
 			done := "nothing was added for it"
 			if len(out.RecipesAdded) > 0 {
@@ -181,14 +189,17 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 			}
 			return nil, connect.NewError(connect.CodeOf(mealie.ConnectError(err)), fmt.Errorf("adding recipe %s to the list failed (%s): %v", a.slug, done, err))
 		}
-		after = l
+		if l != nil {
+			list, after = l, l
+		}
 		out.RecipesAdded = append(out.RecipesAdded, a.slug)
 	}
 	if after == nil {
 		return connect.NewResponse(out), nil
 	}
-	// Each answer is the whole list; the last one says what the recipes
-	// changed: rows that are new, and rows whose quantity grew.
+	// Each answer of the add-recipe endpoint is the whole list; the last
+	// one says what Mealie made of the rest: rows that are new, and rows
+	// whose quantity grew (a row another writer put there meanwhile).
 	maps.Copy(known, recipeSlugs(after))
 	for i := range after.ListItems {
 		it := &after.ListItems[i]
@@ -207,18 +218,119 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	return connect.NewResponse(out), nil
 }
 
-// recipeAdd is one call of Mealie's add-recipe endpoint.
+// recipeAdd is one recipe to put on the list.
 type recipeAdd struct {
 	slug, id string
 	scale    float64
-	// ingredients replaces the recipe's own lines when the pantry skip
-	// left some out; nil sends none, and Mealie uses the recipe's.
-	ingredients []json.RawMessage
+	// lines are the recipe's lines left to buy.
+	lines []recipeLine
+	// dropped says the sieve left lines out, so Mealie must be sent the
+	// lines rather than read the recipe itself.
+	dropped bool
+}
+
+// addRecipe puts one recipe on the list as it stands (held under its
+// key): each line of a food already to buy in the same unit is summed
+// into that row by sous, the lines of one recipe that fall on one row
+// together, and the rest go through Mealie's add-recipe endpoint (with
+// recipeIngredients when any line was merged or skipped; an empty list
+// still counts the recipe on the list:
+// testdata/recordings/<version>/TestShoppingAddRecipeBody.json in the
+// contract package). The row writes come first, since Mealie's item
+// writes forget a list's recipe that no row refers to. It answers the list
+// after the add-recipe call, or nil when nothing was sent to it.
+func (s *Service) addRecipe(ctx context.Context, list *mealie.ShoppingList, a recipeAdd, known map[string]string, out *mealplanv1.AddToShoppingListResponse, reported map[string]bool) (*mealie.ShoppingList, error) {
+	if a.dropped && len(a.lines) == 0 {
+		// Everything is had: nothing to add, and the recipe is not put
+		// on the list empty.
+		return nil, nil
+	}
+	type onRow struct {
+		row   *mealie.ShoppingItem
+		lines []recipeLine
+	}
+	var rows []*onRow
+	byRow := map[string]*onRow{}
+	var rest []json.RawMessage
+	for _, l := range a.lines {
+		foodID, food := l.food()
+		unitID, unit := l.unit()
+		var row *mealie.ShoppingItem
+		if food != "" && l.ing.ReferencedRecipe == nil {
+			row = rowOf(list, foodID, food, unitID, unit)
+		}
+		if row == nil {
+			rest = append(rest, l.raw)
+			continue
+		}
+		if byRow[row.ID] == nil {
+			byRow[row.ID] = &onRow{row: row}
+			rows = append(rows, byRow[row.ID])
+		}
+		byRow[row.ID].lines = append(byRow[row.ID].lines, l)
+	}
+	for _, r := range rows {
+		q := 0.0
+		for _, l := range r.lines {
+			q += l.quantity()
+		}
+		scale := a.scale
+		_, food := r.lines[0].food()
+		_, unit := r.lines[0].unit()
+		mg := merge{name: display(q*a.scale, unit, food, ""), add: q * a.scale, note: lineNotes(r.lines),
+			refs: []mealie.ShoppingRecipeRef{{RecipeID: a.id, RecipeQuantity: q, RecipeScale: &scale}}}
+		now, again, err := s.mergeInto(ctx, list.ID, r.row, mg, known)
+		if err != nil {
+			return nil, err
+		}
+		reported[r.row.ID] = true
+		item := shapeItem(now, known)
+		if !slices.Contains(item.RecipeSlugs, a.slug) {
+			item.RecipeSlugs = append(item.RecipeSlugs, a.slug)
+		}
+		out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: mg.name, Item: item})
+		if again != nil {
+			out.Reapplied = append(out.Reapplied, again)
+			if again.Item != nil {
+				reported[again.Item.GetId()] = true
+			}
+		}
+	}
+	var send []json.RawMessage
+	if a.dropped || len(rows) > 0 {
+		send = rest
+		if send == nil {
+			send = []json.RawMessage{}
+		}
+	}
+	return s.mealie.AddRecipeToShoppingList(ctx, list.ID, a.id, a.scale, send)
 }
 
 // validateAdd checks an AddToShoppingList request before any call and
-// returns its trimmed free-text lines and slugs.
-func validateAdd(m *mealplanv1.AddToShoppingListRequest) ([]string, []string, error) {
+// returns its trimmed free-text lines, slugs and names had.
+func validateAdd(m *mealplanv1.AddToShoppingListRequest) (texts, slugs, have []string, err error) {
+	texts, slugs, err = validateAddItems(m)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(m.GetHave()) > MaxFreeTextItems {
+		return nil, nil, nil, invalid("have: at most %d names per call, got %d", MaxFreeTextItems, len(m.GetHave()))
+	}
+	for i, h := range m.GetHave() {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			return nil, nil, nil, invalid("have[%d] is empty; give the name of something the user has, such as \"butter\"", i)
+		}
+		if utf8.RuneCountInString(h) > MaxItemChars {
+			return nil, nil, nil, invalid("have[%d] is longer than %d characters", i, MaxItemChars)
+		}
+		have = append(have, h)
+	}
+	return texts, slugs, have, nil
+}
+
+// validateAddItems checks what an AddToShoppingList request adds.
+func validateAddItems(m *mealplanv1.AddToShoppingListRequest) ([]string, []string, error) {
 	if len(m.GetItems()) > MaxFreeTextItems {
 		return nil, nil, invalid("items: at most %d lines per call, got %d", MaxFreeTextItems, len(m.GetItems()))
 	}

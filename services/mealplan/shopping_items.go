@@ -17,10 +17,10 @@ import (
 )
 
 // UpdateShoppingItems checks, unchecks and removes items of one list, by
-// id or name, removes checked items and takes recipes off. The list is read
-// once; each item is then written alone (PUT of the whole object, or
-// DELETE), and a failure is reported without stopping the rest. The answer
-// carries the list read back.
+// id or name, checks all but some, removes checked items and takes recipes
+// off. The list is read once under its key; each item is then written
+// alone (PUT of the whole object, or DELETE), and a failure is reported
+// without stopping the rest. The answer carries the list read back.
 func (s *Service) UpdateShoppingItems(ctx context.Context, req *connect.Request[mealplanv1.UpdateShoppingItemsRequest]) (*connect.Response[mealplanv1.UpdateShoppingItemsResponse], error) {
 	m := req.Msg
 	listID, err := checkListID(m.GetListId())
@@ -63,12 +63,49 @@ func (s *Service) UpdateShoppingItems(ctx context.Context, req *connect.Request[
 			return nil, invalid("remove_recipes[%d] is empty", i)
 		}
 	}
-	if total == 0 && !m.GetRemoveChecked() && len(m.GetRemoveRecipes()) == 0 {
-		return nil, invalid("nothing to do: give check, uncheck, remove, remove_checked or remove_recipes")
+	except := m.GetCheckAllExcept()
+	if except != nil {
+		if len(m.GetCheck())+len(m.GetUncheck()) > 0 {
+			return nil, invalid("check_all_except checks every other item still to buy: leave check and uncheck empty (items bought later can be checked in a second call)")
+		}
+		if len(except.GetItems()) > MaxItemOps {
+			return nil, invalid("check_all_except: at most %d items, got %d", MaxItemOps, len(except.GetItems()))
+		}
+		for _, ref := range except.GetItems() {
+			if strings.TrimSpace(ref) == "" {
+				return nil, invalid("check_all_except: an item is empty; give an item id or name, or no items to check everything")
+			}
+			if utf8.RuneCountInString(ref) > MaxItemChars {
+				return nil, invalid("check_all_except: an item is longer than %d characters", MaxItemChars)
+			}
+		}
 	}
+	if total == 0 && !m.GetRemoveChecked() && len(m.GetRemoveRecipes()) == 0 && except == nil {
+		return nil, invalid("nothing to do: give check, uncheck, remove, remove_checked, remove_recipes or check_all_except")
+	}
+	// Each row is written whole as read (Mealie's PUT needs the whole
+	// item), so the list's key is held from the read to the last write.
+	unlock, err := s.writes.Lock(ctx, listKey(listID))
+	if err != nil {
+		return nil, connect.NewError(connect.CodeCanceled, err)
+	}
+	defer unlock()
 	list, err := s.mealie.GetShoppingList(ctx, listID)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
+	}
+	// The items to leave are found before anything is written: one that
+	// is not on the list refuses the call whole.
+	leave := map[string]bool{}
+	for _, ref := range except.GetItems() {
+		ref = strings.TrimSpace(ref)
+		found, err := findItems(list, ref, "remove")
+		if err != nil {
+			return nil, invalid("check_all_except: %q: %v; nothing was checked", ref, err)
+		}
+		for _, it := range found {
+			leave[it.ID] = true
+		}
 	}
 	// Every name and id is resolved before the first write, so a clash is
 	// refused with nothing changed.
@@ -100,6 +137,16 @@ func (s *Service) UpdateShoppingItems(ctx context.Context, req *connect.Request[
 				seen[it.ID] = op.name
 				targets = append(targets, target{op.name, ref, it})
 			}
+		}
+	}
+	if except != nil {
+		for i := range list.ListItems {
+			it := &list.ListItems[i]
+			if _, dup := seen[it.ID]; dup || it.Checked || leave[it.ID] {
+				continue
+			}
+			seen[it.ID] = "check"
+			targets = append(targets, target{"check", it.ID, it})
 		}
 	}
 	if m.GetRemoveChecked() {

@@ -30,9 +30,9 @@ type line struct {
 	unparsed bool
 }
 
-// key identifies rows that merge: the same food in the same unit, or the
-// same note text. Mealie's own merge uses food and unit too
-// (testdata/shopping_items__create_same_food_merges.json).
+// key identifies lines of one call that fold into one: the same food in
+// the same unit, or the same note text. Mealie's own merge uses food and
+// unit too (testdata/shopping_items__create_same_food_merges.json).
 func (l *line) key() string {
 	if l.foodID != "" {
 		return "food:" + l.foodID + "|" + l.unitID
@@ -40,74 +40,82 @@ func (l *line) key() string {
 	return "note:" + nameKey(l.note)
 }
 
-// itemKey is key for a row already on the list.
-func itemKey(it *mealie.ShoppingItem) string {
-	if it.FoodID != nil && *it.FoodID != "" {
-		return "food:" + *it.FoodID + "|" + deref(it.UnitID)
-	}
-	return "note:" + nameKey(deref(it.Note))
-}
-
-// addLines writes free-text lines: those matching an unchecked row merge
-// into it, the rest are created in one call.
-func (s *Service) addLines(ctx context.Context, list *mealie.ShoppingList, lines []line, known map[string]string, out *mealplanv1.AddToShoppingListResponse, reported map[string]bool) error {
-	existing := map[string]*mealie.ShoppingItem{}
+// noteRow is the unchecked row of no food whose text reads as note's.
+func noteRow(list *mealie.ShoppingList, note string) *mealie.ShoppingItem {
+	k := nameKey(note)
 	for i := range list.ListItems {
 		it := &list.ListItems[i]
-		if !it.Checked {
-			if _, dup := existing[itemKey(it)]; !dup {
-				existing[itemKey(it)] = it
+		if !it.Checked && (it.FoodID == nil || *it.FoodID == "") && k != "" && nameKey(deref(it.Note)) == k {
+			return it
+		}
+	}
+	return nil
+}
+
+// addLines writes free-text lines into list, as read under its key: a line
+// of a food already to buy in the same unit is summed into that row
+// (mergeInto), a line whose text is already to buy is left at that row,
+// and the rest are created in one call.
+func (s *Service) addLines(ctx context.Context, list *mealie.ShoppingList, lines []line, known map[string]string, out *mealplanv1.AddToShoppingListResponse, reported map[string]bool) error {
+	var creates []mealie.ShoppingItemCreate
+	merged := 0
+	for _, l := range lines {
+		if l.foodID == "" {
+			if row := noteRow(list, l.note); row != nil {
+				// The same text is already to buy: a second "2 onions" row,
+				// or "2 onions" made "2 2 onions", is not what a cook meant.
+				reported[row.ID] = true
+				out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: l.name, Item: shapeItem(row, known)})
+				continue
+			}
+			creates = append(creates, l.create(list.ID))
+			continue
+		}
+		row := rowOf(list, l.foodID, l.food, l.unitID, l.unit)
+		if row == nil {
+			creates = append(creates, l.create(list.ID))
+			continue
+		}
+		now, again, err := s.mergeInto(ctx, list.ID, row, merge{name: l.name, add: l.quantity, countOne: true}, known)
+		if err != nil {
+			return connect.NewError(connect.CodeOf(mealie.ConnectError(err)), fmt.Errorf(
+				"merged %d lines into rows already on the list, then merging %q failed (nothing else was added): %v", merged, l.name, err))
+		}
+		merged++
+		// A later line of this call that reads as the same row merges
+		// into it as it now stands.
+		*row = *now
+		reported[row.ID] = true
+		out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: l.name, Item: shapeItem(now, known)})
+		if again != nil {
+			out.Reapplied = append(out.Reapplied, again)
+			if again.Item != nil {
+				reported[again.Item.GetId()] = true
 			}
 		}
 	}
-	var creates []mealie.ShoppingItemCreate
-	type update struct {
-		l  line
-		it *mealie.ShoppingItem
+	if len(creates) == 0 {
+		return nil
 	}
-	var updates []update
-	for _, l := range lines {
-		if it := existing[l.key()]; it != nil {
-			updates = append(updates, update{l, it})
-			continue
-		}
-		creates = append(creates, l.create(list.ID))
-	}
-	if len(creates) > 0 {
-		ch, err := s.mealie.CreateShoppingItems(ctx, creates)
-		if err != nil {
-			return mealie.ConnectError(err)
-		}
-		for i := range ch.CreatedItems {
-			reported[ch.CreatedItems[i].ID] = true
-			out.Added = append(out.Added, shapeItem(&ch.CreatedItems[i], known))
-		}
-		// Mealie merges a new row into one with the same food and unit by
-		// itself; such rows come back as updated.
-		for i := range ch.UpdatedItems {
-			reported[ch.UpdatedItems[i].ID] = true
-			it := shapeItem(&ch.UpdatedItems[i], known)
-			out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: it.GetDisplay(), Item: it})
-		}
-	}
-	for _, u := range updates {
-		reported[u.it.ID] = true
-		if u.l.foodID == "" {
-			// The same text is already to buy: a second "2 onions" row,
-			// or "2 onions" made "2 2 onions", is not what a cook meant.
-			out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: u.l.name, Item: shapeItem(u.it, known)})
-			continue
-		}
-		ch, err := s.mealie.UpdateShoppingItem(ctx, u.it, map[string]any{"quantity": mergedQuantity(u.it.Quantity, u.l.quantity)})
-		if err != nil {
+	ch, err := s.mealie.CreateShoppingItems(ctx, creates)
+	if err != nil {
+		if merged > 0 {
 			return connect.NewError(connect.CodeOf(mealie.ConnectError(err)), fmt.Errorf(
-				"added %d new rows, then merging %q into the row already on the list failed: %v", len(out.Added), u.l.name, err))
+				"merged %d lines into rows already on the list, then adding the other %d failed: %v", merged, len(creates), err))
 		}
-		item := u.it
-		if len(ch.UpdatedItems) > 0 {
-			item = &ch.UpdatedItems[0]
-		}
-		out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: u.l.name, Item: shapeItem(item, known)})
+		return mealie.ConnectError(err)
+	}
+	for i := range ch.CreatedItems {
+		reported[ch.CreatedItems[i].ID] = true
+		out.Added = append(out.Added, shapeItem(&ch.CreatedItems[i], known))
+	}
+	// Mealie merges a new row into one with the same food and unit by
+	// itself (a row another writer made since sous read the list); such
+	// rows come back as updated.
+	for i := range ch.UpdatedItems {
+		reported[ch.UpdatedItems[i].ID] = true
+		it := shapeItem(&ch.UpdatedItems[i], known)
+		out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: it.GetDisplay(), Item: it})
 	}
 	return nil
 }

@@ -18,6 +18,12 @@ func (s *Service) CreateShoppingList(ctx context.Context, req *connect.Request[m
 	if err != nil {
 		return nil, err
 	}
+	// Two calls naming one new list make one list.
+	unlock, err := s.writes.Lock(ctx, listNameKey(name))
+	if err != nil {
+		return nil, connect.NewError(connect.CodeCanceled, err)
+	}
+	defer unlock()
 	lists, err := s.mealie.ListShoppingLists(ctx)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
@@ -46,6 +52,14 @@ func (s *Service) RenameShoppingList(ctx context.Context, req *connect.Request[m
 	if err != nil {
 		return nil, err
 	}
+	// The list is sent back whole (Mealie's PUT replaces its items), so
+	// an item another sous write adds between the read and the PUT would
+	// be lost: the list's key is held throughout, and the new name's.
+	unlock, err := s.writes.LockAll(ctx, listKey(id), listNameKey(name))
+	if err != nil {
+		return nil, connect.NewError(connect.CodeCanceled, err)
+	}
+	defer unlock()
 	lists, err := s.mealie.ListShoppingLists(ctx)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
@@ -85,6 +99,11 @@ func (s *Service) DeleteShoppingList(ctx context.Context, req *connect.Request[m
 	if confirm == "" {
 		return nil, invalid("confirm_name is required: repeat the list's name to delete it")
 	}
+	unlock, err := s.writes.Lock(ctx, listKey(id))
+	if err != nil {
+		return nil, connect.NewError(connect.CodeCanceled, err)
+	}
+	defer unlock()
 	list, err := s.mealie.GetShoppingList(ctx, id)
 	if err != nil {
 		return nil, mealie.ConnectError(err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -98,19 +99,31 @@ func (s *Service) SetItemState(ctx context.Context, req *connect.Request[pantryv
 	if err := s.food.send(ctx, http.MethodPost, "/pantry/set-state/", body, &res); err != nil {
 		return nil, connectError(err, name)
 	}
-	it := item(res.Item)
-	prev := it.State
+	prev := states[res.Item.State]
+	var old *apiItem
 	if res.Changed {
 		prev = pantryv1.ItemState_ITEM_STATE_UNSPECIFIED
-		for _, b := range before {
+		for i, b := range before {
 			if b.ID == res.Item.ID {
-				prev = states[b.State]
+				prev, old = states[b.State], &before[i]
 			}
 		}
 	}
+	cleared := ""
+	if res.Changed && old != nil && res.Item.State == "in" && prev != pantryv1.ItemState_ITEM_STATE_IN {
+		// Back in from low or out is a restock ("I just bought X"): the
+		// recorded amount and use-by date were the old pack's.
+		if res.Item, cleared, err = s.clearOldPack(ctx, *old, res.Item, false, false); err != nil {
+			return nil, connectError(err, name)
+		}
+	}
+	it := item(res.Item)
 	msg := fmt.Sprintf("%s is now %s", itemLabel(it), res.Item.State)
 	if !res.Changed {
 		msg = fmt.Sprintf("%s was already %s; nothing changed", itemLabel(it), res.Item.State)
+	}
+	if cleared != "" {
+		msg += "; " + cleared + " (add_to_pantry records the new pack's)"
 	}
 	out := &pantryv1.SetItemStateResponse{Item: it, Changed: res.Changed, PreviousState: prev, Message: msg, Resolved: resolved}
 	if send == name {
@@ -154,10 +167,18 @@ func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1
 	}
 	// Reading the ingredients first (resolve.go) also fails the call as a
 	// whole when the food API is down or refuses the token, instead of
-	// once per item.
+	// once per item. The pantry as it stands names what a restock clears.
 	ix, err := s.ingredientIndex(ctx)
 	if err != nil {
 		return nil, connectError(err, "")
+	}
+	before, err := s.pantry(ctx, pantryv1.Location_LOCATION_UNSPECIFIED)
+	if err != nil {
+		return nil, connectError(err, "")
+	}
+	stocked := map[int64]apiItem{}
+	for _, b := range before {
+		stocked[b.ID] = b
 	}
 	out := &pantryv1.AddToPantryResponse{}
 	for i, a := range adds {
@@ -174,7 +195,7 @@ func (s *Service) AddToPantry(ctx context.Context, req *connect.Request[pantryv1
 				}
 			}
 		} else {
-			r = s.addOne(ctx, a, name, send)
+			r = s.addOne(ctx, a, name, send, stocked)
 		}
 		out.Items = append(out.Items, r)
 		if r.Item != nil && how == names.None {
@@ -200,8 +221,10 @@ func detailMatches(ce *connect.Error) *pantryv1.NameMatches {
 }
 
 // addOne adds one item under the name the resolver bound (send), answering
-// it under the name as given.
-func (s *Service) addOne(ctx context.Context, a *pantryv1.PantryAddition, name, send string) *pantryv1.AddResult {
+// it under the name as given. A restock of an item stocked before (in
+// stocked, by id) clears the old pack's amount and use-by date the
+// addition does not give.
+func (s *Service) addOne(ctx context.Context, a *pantryv1.PantryAddition, name, send string, stocked map[int64]apiItem) *pantryv1.AddResult {
 	res := &pantryv1.AddResult{Name: name}
 	entry := map[string]any{"name": send}
 	if l := locationName(a.GetLocation()); l != "" {
@@ -242,12 +265,69 @@ func (s *Service) addOne(ctx context.Context, a *pantryv1.PantryAddition, name, 
 		return res
 	}
 	r := body.Results[0]
-	res.Item, res.IngredientCreated = item(r.Item), r.IngredientCreated
+	stored := r.Item
+	if old, ok := stocked[r.Item.ID]; ok && r.Result != "created" {
+		var err error
+		stored, res.Note, err = s.clearOldPack(ctx, old, r.Item, a.Quantity != nil, strings.TrimSpace(a.GetExpiry()) != "")
+		if err != nil {
+			// The restock landed; only the old pack's values could not be
+			// cleared.
+			stored = r.Item
+			res.Note = "restocked, but clearing the old pack's amount and use-by date failed: " + err.Error()
+		}
+	}
+	res.Item, res.IngredientCreated = item(stored), r.IngredientCreated
 	res.Outcome = pantryv1.AddOutcome_ADD_OUTCOME_RESTOCKED
 	if r.Result == "created" {
 		res.Outcome = pantryv1.AddOutcome_ADD_OUTCOME_CREATED
 	}
 	return res
+}
+
+// clearOldPack clears, on a restocked item, the amount and use-by date the
+// old pack had recorded (old, read before the restock) and the restock did
+// not give (gaveQty, gaveExpiry): left as they were, "I just bought pork
+// mince" would keep last week's 500 g and its use-by date. The food API
+// clears both itself for an item that was out (kitchen/views.py,
+// BulkPantryAddView), not for one in or low, nor on set-state; what is
+// still there is cleared with one PATCH /pantry/<id>/. It answers the item
+// as stored and a sentence naming what was cleared, empty when nothing
+// was recorded.
+func (s *Service) clearOldPack(ctx context.Context, old, now apiItem, gaveQty, gaveExpiry bool) (apiItem, string, error) {
+	var gone []string
+	patch := map[string]any{}
+	if !gaveQty && old.Quantity.set {
+		gone = append(gone, strings.TrimSpace(formatAmount(old.Quantity.v)+" "+old.Unit))
+		if now.Quantity.set {
+			patch["quantity"] = nil
+			if now.Unit != "" {
+				patch["unit"] = ""
+			}
+		}
+	}
+	if !gaveExpiry && old.Expiry != nil && *old.Expiry != "" {
+		gone = append(gone, "use-by "+*old.Expiry)
+		if now.Expiry != nil {
+			patch["expiry"] = nil
+		}
+	}
+	if len(gone) == 0 {
+		return now, "", nil
+	}
+	if len(patch) > 0 {
+		var stored apiItem
+		if err := s.food.send(ctx, http.MethodPatch, fmt.Sprintf("/pantry/%d/", now.ID), patch, &stored); err != nil {
+			return now, "", err
+		}
+		now = stored
+	}
+	return now, "cleared the old pack's " + strings.Join(gone, " and "), nil
+}
+
+// formatAmount writes a recorded quantity without trailing zeros ("500",
+// "0.5").
+func formatAmount(q float64) string {
+	return strconv.FormatFloat(q, 'f', -1, 64)
 }
 
 // noteResolved records in *m that given was read as stored, when it was

@@ -58,6 +58,14 @@ func (s *Service) BulkTagRecipes(ctx context.Context, req *connect.Request[recip
 		return nil, s.withCreated(err, set)
 	}
 	out.Created = set.created()
+	// Mealie's bulk action reads each recipe's tags and writes them back
+	// with the new ones: an update of one of them through sous meanwhile
+	// would be undone, or undo this.
+	unlock, err := s.lockRecipes(ctx, found...)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if len(set.tags) > 0 {
 		if err := s.mealie.BulkTagRecipes(ctx, found, set.tags); err != nil {
 			return nil, s.withCreated(err, set)

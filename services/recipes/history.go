@@ -49,6 +49,11 @@ func (s *Service) MarkRecipeMade(ctx context.Context, req *connect.Request[recip
 			day, when = d, t.Add(12*time.Hour).UTC()
 		}
 	}
+	unlock, err := s.lockRecipes(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	cur, _, err := s.mealie.GetRecipe(ctx, slug)
 	if err != nil {
 		return nil, mealie.ConnectError(err)

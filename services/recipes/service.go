@@ -25,6 +25,7 @@ import (
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/gen/sous/recipes/v1/recipesv1connect"
 	"github.com/souskitchen/sous/proto/limits"
+	"github.com/souskitchen/sous/services/internal/keylock"
 	"github.com/souskitchen/sous/services/internal/mealie"
 	"github.com/souskitchen/sous/services/internal/names"
 )
@@ -86,6 +87,9 @@ type Service struct {
 	// /api/recipes/suggestions (Mealie 2.0), so later calls go straight to
 	// the local ranking.
 	noSuggestions atomic.Bool
+	// writes serializes the writes that read a recipe before they write
+	// it, per recipe (recipeKey).
+	writes keylock.Set
 }
 
 // New returns the service.

@@ -85,6 +85,11 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	if err := checkContent(m, true); err != nil {
 		return nil, err
 	}
+	unlock, err := s.lockRecipes(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	cur, _, err := s.mealie.GetRecipe(ctx, slug)
 	if err != nil {
 		return nil, mealie.ConnectError(err)

@@ -200,8 +200,9 @@ func TestAddToPantryRestocksInsteadOfDuplicating(t *testing.T) {
 		eggs.GetItem().GetState() != in || eggs.GetItem().GetQuantity() != 12 || eggs.GetIngredientCreated() {
 		t.Errorf("eggs = %v; want restocked on row %d, in, 12", eggs, before.GetId())
 	}
-	if pm := items[1]; pm.GetOutcome() != pantryv1.AddOutcome_ADD_OUTCOME_RESTOCKED || pm.GetItem().GetQuantity() != 500 {
-		t.Errorf("pork mince (fridge) = %v, want restocked with its 500 g kept", pm)
+	if pm := items[1]; pm.GetOutcome() != pantryv1.AddOutcome_ADD_OUTCOME_RESTOCKED || pm.GetItem().Quantity != nil || pm.GetItem().GetExpiry() != "" ||
+		pm.GetNote() != "cleared the old pack's 500 g and use-by 2026-12-04" {
+		t.Errorf("pork mince (fridge) = %v, want restocked with the old pack's 500 g and use-by cleared, and said", pm)
 	}
 	if th := items[2]; th.GetOutcome() != pantryv1.AddOutcome_ADD_OUTCOME_CREATED || !th.GetIngredientCreated() ||
 		th.GetItem().GetLocation() != cupboard || th.GetItem().GetState() != in {
@@ -233,9 +234,10 @@ func TestAddToPantryRestocksInsteadOfDuplicating(t *testing.T) {
 	wantCode(t, err, connect.CodeInvalidArgument)
 }
 
-// Restocking something that ran out without saying how much drops the old
-// amount (it described the stock that was used up), while an item still in
-// keeps its amount; pantry.proto's PantryAddition.quantity says so.
+// Restocking without saying how much drops the old amount and use-by date
+// (they described the old pack), whether the item had run out or was
+// still in, and says so; an amount or a date given is set; pantry.proto's
+// PantryAddition.quantity says so. Every write is read back.
 func TestAddToPantryAfterOutForgetsTheOldAmount(t *testing.T) {
 	t.Parallel()
 	c, _ := setup(t)
@@ -259,10 +261,52 @@ func TestAddToPantryAfterOutForgetsTheOldAmount(t *testing.T) {
 		again.GetItem().GetState() != in || again.GetItem().Quantity != nil {
 		t.Errorf("tofu restocked after out = %v; want row %d, in, no amount", again, first.GetItem().GetId())
 	}
-	// Still in: adding it again without an amount keeps the amount.
-	kept := add(&pantryv1.PantryAddition{Name: "pork mince", Location: fridge})
-	if kept.GetItem().GetQuantity() != 500 {
-		t.Errorf("pork mince added again = %v, want its 500 g kept", kept)
+	// "I just bought pork mince": still in, with last week's 500 g and
+	// its use-by date; both go, and the answer says which.
+	bought := add(&pantryv1.PantryAddition{Name: "pork mince", Location: fridge})
+	if bought.GetItem().Quantity != nil || bought.GetItem().GetExpiry() != "" || bought.GetItem().GetUnit() != "" ||
+		bought.GetNote() != "cleared the old pack's 500 g and use-by 2026-12-04" {
+		t.Errorf("pork mince bought again = %v, want the old pack's amount and date cleared, and said", bought)
+	}
+	if pm := find(allPantry(t, c), "pork mince", fridge); pm.Quantity != nil || pm.GetExpiry() != "" || pm.GetState() != in {
+		t.Errorf("stored pork mince = %v", pm)
+	}
+	// With a date and no amount: the date is set, the old amount goes.
+	dated := add(&pantryv1.PantryAddition{Name: "tofu", Location: fridge, Quantity: proto.Float64(400), Unit: "g", Expiry: "2030-01-09"})
+	again = add(&pantryv1.PantryAddition{Name: "tofu", Location: fridge, Expiry: "2030-01-20"})
+	if dated.GetItem().GetQuantity() != 400 || again.GetItem().Quantity != nil || again.GetItem().GetExpiry() != "2030-01-20" ||
+		again.GetNote() != "cleared the old pack's 400 g" {
+		t.Errorf("tofu dated = %v then %v", dated, again)
+	}
+	if tf := find(allPantry(t, c), again.GetItem().GetName(), fridge); tf == nil || tf.Quantity != nil || tf.GetExpiry() != "2030-01-20" {
+		t.Errorf("stored tofu = %v", tf)
+	}
+}
+
+// "I just bought X" said as set_item_state(in) of an item marked low or
+// out is a restock too: the old pack's amount and use-by date are cleared,
+// the message says so, and the pantry read back holds none.
+// Setting in what is in changes nothing.
+func TestSetItemStateInClearsTheOldPack(t *testing.T) {
+	t.Parallel()
+	c, _ := setup(t)
+	if _, err := c.SetItemState(ctx(t), connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "pork mince", State: pantryv1.ItemState_ITEM_STATE_LOW, Location: fridge})); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.SetItemState(ctx(t), connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "pork mince", State: in, Location: fridge}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := res.Msg; !m.GetChanged() || m.GetItem().Quantity != nil || m.GetItem().GetExpiry() != "" ||
+		!strings.Contains(m.GetMessage(), "is now in; cleared the old pack's 500 g and use-by 2026-12-04") {
+		t.Errorf("set in from low = %v", m)
+	}
+	if pm := find(allPantry(t, c), "pork mince", fridge); pm.Quantity != nil || pm.GetExpiry() != "" || pm.GetState() != in {
+		t.Errorf("stored pork mince = %v", pm)
+	}
+	again, err := c.SetItemState(ctx(t), connect.NewRequest(&pantryv1.SetItemStateRequest{Ingredient: "pork mince", State: in, Location: fridge}))
+	if err != nil || again.Msg.GetChanged() || strings.Contains(again.Msg.GetMessage(), "cleared") {
+		t.Errorf("set in again = %v %v", again, err)
 	}
 }
 

@@ -7,7 +7,9 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Shopping list paging.
@@ -73,7 +75,37 @@ type ShoppingItem struct {
 	LabelID          *string             `json:"labelId"`
 	Label            *ShoppingLabel      `json:"label"`
 	RecipeReferences []ShoppingRecipeRef `json:"recipeReferences"`
-	Raw              map[string]any      `json:"-"`
+	// Extras is Mealie's key/value store for integrations on the row; sous
+	// keeps its write marker there (WriteMarker).
+	Extras map[string]any `json:"extras"`
+	Raw    map[string]any `json:"-"`
+}
+
+// WriteMarkerKey is the key of a row's extras under which sous keeps the
+// ids of its last writes to the row (MaxWriteMarks of them, space-separated,
+// newest last). Mealie's app saves a row whole, extras included, as it
+// last read it, and Mealie's own merge writes back the row it read, extras
+// included (TestShoppingItemExtrasMarkWrites in the contract package), so
+// a row read back without the id of a sous write was saved over by a
+// writer that had read it before that write: the write's amount was lost.
+// A write that builds on the row as read keeps the ids it read, so a
+// second sous process that added once more on top of this one's write
+// still shows this one's id, and nothing is added twice.
+const WriteMarkerKey = "sous_write"
+
+// MaxWriteMarks bounds the ids a row keeps: a row is written a few times
+// between two reads of any one writer, and the extras value stays short.
+const MaxWriteMarks = 8
+
+// WriteMarks are the ids of the sous writes the row carries, oldest first.
+func (it *ShoppingItem) WriteMarks() []string {
+	s, _ := it.Extras[WriteMarkerKey].(string)
+	return strings.Fields(s)
+}
+
+// HasWrite reports whether the row as read includes the sous write id.
+func (it *ShoppingItem) HasWrite(id string) bool {
+	return slices.Contains(it.WriteMarks(), id)
 }
 
 // UnmarshalJSON reads the typed fields and keeps the whole object in Raw.
@@ -214,6 +246,137 @@ func (c *Client) UpdateShoppingItem(ctx context.Context, item *ShoppingItem, cha
 	return &ch, nil
 }
 
+// GetShoppingItem reads one row; an unknown id is KindNotFound
+// (services/mealplan/testdata/shopping_items__get_one.json).
+func (c *Client) GetShoppingItem(ctx context.Context, id string) (*ShoppingItem, error) {
+	var it ShoppingItem
+	if err := c.Do(ctx, Request{Method: http.MethodGet, Path: "/api/households/shopping/items/" + url.PathEscape(id), Resource: fmt.Sprintf("shopping item '%s'", id)}, &it); err != nil {
+		return nil, err
+	}
+	return &it, nil
+}
+
+// ShoppingItemMerge is an amount sous adds to a row already on a list: one
+// PUT of the row with the summed quantity, rather than Mealie's own merge,
+// which reads and writes in two steps and loses amounts when two adds
+// arrive together.
+type ShoppingItemMerge struct {
+	// Quantity is the row's new quantity (what it held plus the addition).
+	Quantity float64
+	// Note, when not empty, joins the row's note as Mealie's own merge
+	// joins notes (" | ", each once).
+	Note string
+	// Refs are recipe references to add, at most one a recipe (the lines
+	// of one recipe that fall on one row sum their quantities into it): a
+	// reference to a recipe the row already refers to adds its scale, as
+	// Mealie's merge_items does.
+	Refs []ShoppingRecipeRef
+	// Marker is this write's id, added to the ids the row's extras keep
+	// (WriteMarkerKey).
+	Marker string
+}
+
+// MergeIntoShoppingItem writes a merge into item, as read: the whole row
+// (Mealie's PUT needs it whole: services/mealplan/testdata/shopping_items__put_partial.json)
+// with the new quantity, notes and references, and the write's marker in
+// its extras. Mealie stores the references and extras the body carries
+// (TestShoppingItemExtrasMarkWrites in the contract package).
+func (c *Client) MergeIntoShoppingItem(ctx context.Context, item *ShoppingItem, m ShoppingItemMerge) (*ShoppingItemsChange, error) {
+	extras := maps.Clone(item.Extras)
+	if extras == nil {
+		extras = map[string]any{}
+	}
+	marks := append(item.WriteMarks(), m.Marker)
+	if len(marks) > MaxWriteMarks {
+		marks = marks[len(marks)-MaxWriteMarks:]
+	}
+	extras[WriteMarkerKey] = strings.Join(marks, " ")
+	changes := map[string]any{"quantity": m.Quantity, "extras": extras}
+	if note := joinNotes(deref(item.Note), m.Note); note != deref(item.Note) {
+		changes["note"] = note
+	}
+	if len(m.Refs) > 0 {
+		changes["recipeReferences"] = mergeRefs(item, m.Refs)
+	}
+	return c.UpdateShoppingItem(ctx, item, changes)
+}
+
+// joinNotes adds a note to a row's as Mealie's merge_items does: each note
+// once, joined with " | ".
+func joinNotes(have, add string) string {
+	for _, a := range strings.Split(add, " | ") {
+		have = joinNote(have, a)
+	}
+	return have
+}
+
+func joinNote(have, add string) string {
+	add = strings.TrimSpace(add)
+	if add == "" {
+		return have
+	}
+	if strings.TrimSpace(have) == "" {
+		return add
+	}
+	for _, n := range strings.Split(have, " | ") {
+		if strings.TrimSpace(n) == add {
+			return have
+		}
+	}
+	return have + " | " + add
+}
+
+// mergeRefs is the row's recipe references as Mealie sent them, with refs
+// added: a recipe the row already refers to gets the scale added.
+func mergeRefs(item *ShoppingItem, refs []ShoppingRecipeRef) []any {
+	var out []any
+	raw, _ := item.Raw["recipeReferences"].([]any)
+	taken := map[string]bool{}
+	for _, r := range raw {
+		o, ok := r.(map[string]any)
+		if !ok {
+			continue
+		}
+		o = maps.Clone(o)
+		id, _ := o["recipeId"].(string)
+		for _, add := range refs {
+			if add.RecipeID != id || taken[id] {
+				continue
+			}
+			taken[id] = true
+			scale, _ := o["recipeScale"].(float64)
+			if scale == 0 {
+				// Mealie reads a missing scale as 1 (merge_items).
+				scale = 1
+			}
+			o["recipeScale"] = scale + deref64(add.RecipeScale)
+		}
+		out = append(out, o)
+	}
+	for _, add := range refs {
+		if taken[add.RecipeID] {
+			continue
+		}
+		taken[add.RecipeID] = true
+		out = append(out, map[string]any{"recipeId": add.RecipeID, "recipeQuantity": add.RecipeQuantity, "recipeScale": deref64(add.RecipeScale)})
+	}
+	return out
+}
+
+func deref64(p *float64) float64 {
+	if p == nil {
+		return 1
+	}
+	return *p
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
 // DeleteShoppingItem deletes one row (answered {"message":"","error":false}:
 // services/mealplan/testdata/shopping_items__delete.json).
 func (c *Client) DeleteShoppingItem(ctx context.Context, id string) error {
@@ -308,7 +471,7 @@ type ParsedShoppingLine struct {
 func (c *Client) ParseShoppingLines(ctx context.Context, parser string, lines []string) ([]ParsedShoppingLine, error) {
 	var out []ParsedShoppingLine
 	body := map[string]any{"parser": parser, "ingredients": lines}
-	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/parser/ingredients", Body: body, Resource: "ingredient parser"}, &out); err != nil {
+	if err := c.Do(ctx, Request{Method: http.MethodPost, Path: "/api/parser/ingredients", Body: body, Resource: "ingredient parser", Reads: true}, &out); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -1889,10 +1889,11 @@ type AddToShoppingListRequest struct {
 	// Add the ingredients of every recipe planned in this range (at most 31
 	// days); title-only entries add nothing.
 	MealPlanRange *DateRange `protobuf:"bytes,4,opt,name=meal_plan_range,json=mealPlanRange,proto3" json:"meal_plan_range,omitempty"`
-	// Skip ingredients the pantry reports in stock (state in; low counts as
-	// not in stock), matched by name and alias. Unset means true when a
-	// pantry is configured and false (said in note) when none is; true with
-	// no pantry is refused. Free-text items are checked too.
+	// Skip ingredients the pantry reports in stock (state in), matched by
+	// name and alias; an ingredient the pantry marks low is added and named
+	// in low_in_pantry. Unset means true when a pantry is configured and
+	// false (said in note) when none is; true with no pantry is refused.
+	// Free-text items are checked too.
 	SkipInStock *bool `protobuf:"varint,5,opt,name=skip_in_stock,json=skipInStock,proto3,oneof" json:"skip_in_stock,omitempty"`
 	// A list by its exact name (case-insensitive), used when list_id is
 	// empty; when no list has that name it is created (created_list says
@@ -1905,7 +1906,12 @@ type AddToShoppingListRequest struct {
 	// without recipe_scale) a recipe already on the list adds nothing and is
 	// named in already_on_list, so the same call twice leaves the list as one
 	// call did.
-	AddAgain      bool `protobuf:"varint,8,opt,name=add_again,json=addAgain,proto3" json:"add_again,omitempty"`
+	AddAgain bool `protobuf:"varint,8,opt,name=add_again,json=addAgain,proto3" json:"add_again,omitempty"`
+	// Names the user says they have, such as "butter": an ingredient one of
+	// them names is skipped whatever the pantry says (read as pantry names
+	// are), and the pantry is left as it is (pantry_offers says where it
+	// differs). At most 100, each at most 500 characters.
+	Have          []string `protobuf:"bytes,9,rep,name=have,proto3" json:"have,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1996,6 +2002,13 @@ func (x *AddToShoppingListRequest) GetAddAgain() bool {
 	return false
 }
 
+func (x *AddToShoppingListRequest) GetHave() []string {
+	if x != nil {
+		return x.Have
+	}
+	return nil
+}
+
 // SkippedItem is an ingredient left off because the pantry has it.
 type SkippedItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2008,7 +2021,10 @@ type SkippedItem struct {
 	// How the ingredient's name was read as the pantry item's: exact, alias,
 	// plural, or general (the pantry's name covers the ingredient's, as
 	// "butter" covers "unsalted butter").
-	How           string `protobuf:"bytes,4,opt,name=how,proto3" json:"how,omitempty"`
+	How string `protobuf:"bytes,4,opt,name=how,proto3" json:"how,omitempty"`
+	// True when the ingredient was skipped because the caller named it in
+	// have; pantry_item is then the name as given.
+	Have          bool `protobuf:"varint,5,opt,name=have,proto3" json:"have,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2071,6 +2087,156 @@ func (x *SkippedItem) GetHow() string {
 	return ""
 }
 
+func (x *SkippedItem) GetHave() bool {
+	if x != nil {
+		return x.Have
+	}
+	return false
+}
+
+// PantryOffer is a pantry change the answer offers rather than makes: a
+// name given in have that the pantry records as low or out, or does not
+// hold.
+type PantryOffer struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The name as given in have.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The pantry item it was read as; empty when the pantry has none.
+	PantryItem string `protobuf:"bytes,2,opt,name=pantry_item,json=pantryItem,proto3" json:"pantry_item,omitempty"`
+	// The pantry's state of it: "low", "out", or empty when the pantry has
+	// no such item.
+	State string `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	// Where the pantry item is: fridge, cupboard or freezer.
+	Location      string `protobuf:"bytes,4,opt,name=location,proto3" json:"location,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PantryOffer) Reset() {
+	*x = PantryOffer{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PantryOffer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PantryOffer) ProtoMessage() {}
+
+func (x *PantryOffer) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PantryOffer.ProtoReflect.Descriptor instead.
+func (*PantryOffer) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *PantryOffer) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *PantryOffer) GetPantryItem() string {
+	if x != nil {
+		return x.PantryItem
+	}
+	return ""
+}
+
+func (x *PantryOffer) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *PantryOffer) GetLocation() string {
+	if x != nil {
+		return x.Location
+	}
+	return ""
+}
+
+// Reapplied is a merge another writer overwrote between sous's write and
+// its read-back (someone in Mealie's app saving the row as they had read
+// it), so sous added its own amount once more.
+type Reapplied struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The addition, such as "1 cup milk".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The row after sous added its amount again; unset when the row had been
+	// deleted (nothing was added again).
+	Item *ShoppingItem `protobuf:"bytes,2,opt,name=item,proto3" json:"item,omitempty"`
+	// One sentence saying what was found and done.
+	Message       string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Reapplied) Reset() {
+	*x = Reapplied{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Reapplied) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Reapplied) ProtoMessage() {}
+
+func (x *Reapplied) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Reapplied.ProtoReflect.Descriptor instead.
+func (*Reapplied) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *Reapplied) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Reapplied) GetItem() *ShoppingItem {
+	if x != nil {
+		return x.Item
+	}
+	return nil
+}
+
+func (x *Reapplied) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 // MergedItem is an addition folded into a row already on the list.
 type MergedItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2084,7 +2250,7 @@ type MergedItem struct {
 
 func (x *MergedItem) Reset() {
 	*x = MergedItem{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[30]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2096,7 +2262,7 @@ func (x *MergedItem) String() string {
 func (*MergedItem) ProtoMessage() {}
 
 func (x *MergedItem) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[30]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2109,7 +2275,7 @@ func (x *MergedItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergedItem.ProtoReflect.Descriptor instead.
 func (*MergedItem) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{30}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *MergedItem) GetName() string {
@@ -2152,16 +2318,26 @@ type AddToShoppingListResponse struct {
 	// Recipe slugs already on the list, so nothing was added for them (pass
 	// add_again or recipe_scale to add them once more).
 	AlreadyOnList []string `protobuf:"bytes,10,rep,name=already_on_list,json=alreadyOnList,proto3" json:"already_on_list,omitempty"`
-	// Recipe slugs whose ingredients were added, through Mealie's own
-	// add-recipe endpoint.
-	RecipesAdded  []string `protobuf:"bytes,11,rep,name=recipes_added,json=recipesAdded,proto3" json:"recipes_added,omitempty"`
+	// Recipe slugs whose ingredients were added: lines of a food already on
+	// the list (in the same unit) are summed into its row, the rest go
+	// through Mealie's own add-recipe endpoint.
+	RecipesAdded []string `protobuf:"bytes,11,rep,name=recipes_added,json=recipesAdded,proto3" json:"recipes_added,omitempty"`
+	// Ingredients added although the pantry has them, because it marks them
+	// low: name is the ingredient, pantry_item the low item.
+	LowInPantry []*SkippedItem `protobuf:"bytes,12,rep,name=low_in_pantry,json=lowInPantry,proto3" json:"low_in_pantry,omitempty"`
+	// Names given in have that the pantry records otherwise; nothing was
+	// changed in the pantry.
+	PantryOffers []*PantryOffer `protobuf:"bytes,13,rep,name=pantry_offers,json=pantryOffers,proto3" json:"pantry_offers,omitempty"`
+	// Merges another writer overwrote before sous read the row back, and
+	// that sous therefore applied once more.
+	Reapplied     []*Reapplied `protobuf:"bytes,14,rep,name=reapplied,proto3" json:"reapplied,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *AddToShoppingListResponse) Reset() {
 	*x = AddToShoppingListResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[31]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2173,7 +2349,7 @@ func (x *AddToShoppingListResponse) String() string {
 func (*AddToShoppingListResponse) ProtoMessage() {}
 
 func (x *AddToShoppingListResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[31]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2186,7 +2362,7 @@ func (x *AddToShoppingListResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddToShoppingListResponse.ProtoReflect.Descriptor instead.
 func (*AddToShoppingListResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{31}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *AddToShoppingListResponse) GetListId() string {
@@ -2266,12 +2442,33 @@ func (x *AddToShoppingListResponse) GetRecipesAdded() []string {
 	return nil
 }
 
+func (x *AddToShoppingListResponse) GetLowInPantry() []*SkippedItem {
+	if x != nil {
+		return x.LowInPantry
+	}
+	return nil
+}
+
+func (x *AddToShoppingListResponse) GetPantryOffers() []*PantryOffer {
+	if x != nil {
+		return x.PantryOffers
+	}
+	return nil
+}
+
+func (x *AddToShoppingListResponse) GetReapplied() []*Reapplied {
+	if x != nil {
+		return x.Reapplied
+	}
+	return nil
+}
+
 // UpdateShoppingItemsRequest names items of one list by their UUIDs or
 // by name: a name matches every row whose food, note or display reads the
 // same (case and plural aside), such as "onions" for "2 onions". At least
-// one of check, uncheck, remove, remove_checked and remove_recipes is
-// required, and an item may appear in only one of check, uncheck and
-// remove.
+// one of check, uncheck, remove, remove_checked, remove_recipes and
+// check_all_except is required, and an item may appear in only one of
+// check, uncheck and remove.
 type UpdateShoppingItemsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The shopping list's UUID, at most 100 characters. Required.
@@ -2289,13 +2486,16 @@ type UpdateShoppingItemsRequest struct {
 	// each was added), through Mealie's own endpoint: rows another recipe
 	// shares keep that recipe's part. At most 50.
 	RemoveRecipes []string `protobuf:"bytes,6,rep,name=remove_recipes,json=removeRecipes,proto3" json:"remove_recipes,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// Check every item still to buy except these; set with no items, it
+	// checks everything. Not combined with check or uncheck.
+	CheckAllExcept *ItemRefs `protobuf:"bytes,7,opt,name=check_all_except,json=checkAllExcept,proto3" json:"check_all_except,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *UpdateShoppingItemsRequest) Reset() {
 	*x = UpdateShoppingItemsRequest{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[32]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2307,7 +2507,7 @@ func (x *UpdateShoppingItemsRequest) String() string {
 func (*UpdateShoppingItemsRequest) ProtoMessage() {}
 
 func (x *UpdateShoppingItemsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[32]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2320,7 +2520,7 @@ func (x *UpdateShoppingItemsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateShoppingItemsRequest.ProtoReflect.Descriptor instead.
 func (*UpdateShoppingItemsRequest) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{32}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *UpdateShoppingItemsRequest) GetListId() string {
@@ -2365,6 +2565,62 @@ func (x *UpdateShoppingItemsRequest) GetRemoveRecipes() []string {
 	return nil
 }
 
+func (x *UpdateShoppingItemsRequest) GetCheckAllExcept() *ItemRefs {
+	if x != nil {
+		return x.CheckAllExcept
+	}
+	return nil
+}
+
+// ItemRefs is a set of items of one list, by id or name, whose presence
+// means something even when empty.
+type ItemRefs struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Items by id or name, read as UpdateShoppingItemsRequest reads them; a
+	// name that matches no item is InvalidArgument and nothing is written.
+	// At most 100.
+	Items         []string `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ItemRefs) Reset() {
+	*x = ItemRefs{}
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ItemRefs) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ItemRefs) ProtoMessage() {}
+
+func (x *ItemRefs) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ItemRefs.ProtoReflect.Descriptor instead.
+func (*ItemRefs) Descriptor() ([]byte, []int) {
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *ItemRefs) GetItems() []string {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
 // ItemError is one failed item of a batch.
 type ItemError struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2378,7 +2634,7 @@ type ItemError struct {
 
 func (x *ItemError) Reset() {
 	*x = ItemError{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[33]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2390,7 +2646,7 @@ func (x *ItemError) String() string {
 func (*ItemError) ProtoMessage() {}
 
 func (x *ItemError) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[33]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2403,7 +2659,7 @@ func (x *ItemError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ItemError.ProtoReflect.Descriptor instead.
 func (*ItemError) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{33}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ItemError) GetItem() string {
@@ -2441,7 +2697,7 @@ type UpdateShoppingItemsResponse struct {
 
 func (x *UpdateShoppingItemsResponse) Reset() {
 	*x = UpdateShoppingItemsResponse{}
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[34]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2453,7 +2709,7 @@ func (x *UpdateShoppingItemsResponse) String() string {
 func (*UpdateShoppingItemsResponse) ProtoMessage() {}
 
 func (x *UpdateShoppingItemsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[34]
+	mi := &file_sous_mealplan_v1_mealplan_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2466,7 +2722,7 @@ func (x *UpdateShoppingItemsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateShoppingItemsResponse.ProtoReflect.Descriptor instead.
 func (*UpdateShoppingItemsResponse) Descriptor() ([]byte, []int) {
-	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{34}
+	return file_sous_mealplan_v1_mealplan_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *UpdateShoppingItemsResponse) GetChecked() []string {
@@ -2629,7 +2885,7 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\tDateRange\x12\x1d\n" +
 	"\n" +
 	"start_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n" +
-	"\bend_date\x18\x02 \x01(\tR\aendDate\"\xdf\x02\n" +
+	"\bend_date\x18\x02 \x01(\tR\aendDate\"\xf3\x02\n" +
 	"\x18AddToShoppingListRequest\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x12\x14\n" +
 	"\x05items\x18\x02 \x03(\tR\x05items\x12!\n" +
@@ -2638,19 +2894,31 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\rskip_in_stock\x18\x05 \x01(\bH\x00R\vskipInStock\x88\x01\x01\x12\x1b\n" +
 	"\tlist_name\x18\x06 \x01(\tR\blistName\x12&\n" +
 	"\frecipe_scale\x18\a \x01(\x01H\x01R\vrecipeScale\x88\x01\x01\x12\x1b\n" +
-	"\tadd_again\x18\b \x01(\bR\baddAgainB\x10\n" +
+	"\tadd_again\x18\b \x01(\bR\baddAgain\x12\x12\n" +
+	"\x04have\x18\t \x03(\tR\x04haveB\x10\n" +
 	"\x0e_skip_in_stockB\x0f\n" +
-	"\r_recipe_scale\"p\n" +
+	"\r_recipe_scale\"\x84\x01\n" +
 	"\vSkippedItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
 	"\vpantry_item\x18\x02 \x01(\tR\n" +
 	"pantryItem\x12\x1a\n" +
 	"\blocation\x18\x03 \x01(\tR\blocation\x12\x10\n" +
-	"\x03how\x18\x04 \x01(\tR\x03how\"T\n" +
+	"\x03how\x18\x04 \x01(\tR\x03how\x12\x12\n" +
+	"\x04have\x18\x05 \x01(\bR\x04have\"t\n" +
+	"\vPantryOffer\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n" +
+	"\vpantry_item\x18\x02 \x01(\tR\n" +
+	"pantryItem\x12\x14\n" +
+	"\x05state\x18\x03 \x01(\tR\x05state\x12\x1a\n" +
+	"\blocation\x18\x04 \x01(\tR\blocation\"m\n" +
+	"\tReapplied\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x122\n" +
+	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\x12\x18\n" +
+	"\amessage\x18\x03 \x01(\tR\amessage\"T\n" +
 	"\n" +
 	"MergedItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x122\n" +
-	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\xc3\x03\n" +
+	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\x85\x05\n" +
 	"\x19AddToShoppingListResponse\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x124\n" +
 	"\x05added\x18\x02 \x03(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n" +
@@ -2663,14 +2931,20 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\tlist_name\x18\t \x01(\tR\blistName\x12&\n" +
 	"\x0falready_on_list\x18\n" +
 	" \x03(\tR\ralreadyOnList\x12#\n" +
-	"\rrecipes_added\x18\v \x03(\tR\frecipesAdded\"\xcb\x01\n" +
+	"\rrecipes_added\x18\v \x03(\tR\frecipesAdded\x12A\n" +
+	"\rlow_in_pantry\x18\f \x03(\v2\x1d.sous.mealplan.v1.SkippedItemR\vlowInPantry\x12B\n" +
+	"\rpantry_offers\x18\r \x03(\v2\x1d.sous.mealplan.v1.PantryOfferR\fpantryOffers\x129\n" +
+	"\treapplied\x18\x0e \x03(\v2\x1b.sous.mealplan.v1.ReappliedR\treapplied\"\x91\x02\n" +
 	"\x1aUpdateShoppingItemsRequest\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x12\x14\n" +
 	"\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n" +
 	"\auncheck\x18\x03 \x03(\tR\auncheck\x12\x16\n" +
 	"\x06remove\x18\x04 \x03(\tR\x06remove\x12%\n" +
 	"\x0eremove_checked\x18\x05 \x01(\bR\rremoveChecked\x12%\n" +
-	"\x0eremove_recipes\x18\x06 \x03(\tR\rremoveRecipes\"9\n" +
+	"\x0eremove_recipes\x18\x06 \x03(\tR\rremoveRecipes\x12D\n" +
+	"\x10check_all_except\x18\a \x01(\v2\x1a.sous.mealplan.v1.ItemRefsR\x0echeckAllExcept\" \n" +
+	"\bItemRefs\x12\x14\n" +
+	"\x05items\x18\x01 \x03(\tR\x05items\"9\n" +
 	"\tItemError\x12\x12\n" +
 	"\x04item\x18\x01 \x01(\tR\x04item\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\"\x81\x02\n" +
@@ -2719,7 +2993,7 @@ func file_sous_mealplan_v1_mealplan_proto_rawDescGZIP() []byte {
 }
 
 var file_sous_mealplan_v1_mealplan_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_sous_mealplan_v1_mealplan_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
+var file_sous_mealplan_v1_mealplan_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_sous_mealplan_v1_mealplan_proto_goTypes = []any{
 	(EntryType)(0),                      // 0: sous.mealplan.v1.EntryType
 	(*CreateShoppingListRequest)(nil),   // 1: sous.mealplan.v1.CreateShoppingListRequest
@@ -2752,11 +3026,14 @@ var file_sous_mealplan_v1_mealplan_proto_goTypes = []any{
 	(*DateRange)(nil),                   // 28: sous.mealplan.v1.DateRange
 	(*AddToShoppingListRequest)(nil),    // 29: sous.mealplan.v1.AddToShoppingListRequest
 	(*SkippedItem)(nil),                 // 30: sous.mealplan.v1.SkippedItem
-	(*MergedItem)(nil),                  // 31: sous.mealplan.v1.MergedItem
-	(*AddToShoppingListResponse)(nil),   // 32: sous.mealplan.v1.AddToShoppingListResponse
-	(*UpdateShoppingItemsRequest)(nil),  // 33: sous.mealplan.v1.UpdateShoppingItemsRequest
-	(*ItemError)(nil),                   // 34: sous.mealplan.v1.ItemError
-	(*UpdateShoppingItemsResponse)(nil), // 35: sous.mealplan.v1.UpdateShoppingItemsResponse
+	(*PantryOffer)(nil),                 // 31: sous.mealplan.v1.PantryOffer
+	(*Reapplied)(nil),                   // 32: sous.mealplan.v1.Reapplied
+	(*MergedItem)(nil),                  // 33: sous.mealplan.v1.MergedItem
+	(*AddToShoppingListResponse)(nil),   // 34: sous.mealplan.v1.AddToShoppingListResponse
+	(*UpdateShoppingItemsRequest)(nil),  // 35: sous.mealplan.v1.UpdateShoppingItemsRequest
+	(*ItemRefs)(nil),                    // 36: sous.mealplan.v1.ItemRefs
+	(*ItemError)(nil),                   // 37: sous.mealplan.v1.ItemError
+	(*UpdateShoppingItemsResponse)(nil), // 38: sous.mealplan.v1.UpdateShoppingItemsResponse
 }
 var file_sous_mealplan_v1_mealplan_proto_depIdxs = []int32{
 	22, // 0: sous.mealplan.v1.CreateShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingListSummary
@@ -2776,41 +3053,46 @@ var file_sous_mealplan_v1_mealplan_proto_depIdxs = []int32{
 	22, // 14: sous.mealplan.v1.GetShoppingListResponse.items:type_name -> sous.mealplan.v1.ShoppingListSummary
 	25, // 15: sous.mealplan.v1.GetShoppingListResponse.list:type_name -> sous.mealplan.v1.ShoppingList
 	28, // 16: sous.mealplan.v1.AddToShoppingListRequest.meal_plan_range:type_name -> sous.mealplan.v1.DateRange
-	23, // 17: sous.mealplan.v1.MergedItem.item:type_name -> sous.mealplan.v1.ShoppingItem
-	23, // 18: sous.mealplan.v1.AddToShoppingListResponse.added:type_name -> sous.mealplan.v1.ShoppingItem
-	31, // 19: sous.mealplan.v1.AddToShoppingListResponse.merged:type_name -> sous.mealplan.v1.MergedItem
-	30, // 20: sous.mealplan.v1.AddToShoppingListResponse.skipped_in_stock:type_name -> sous.mealplan.v1.SkippedItem
-	34, // 21: sous.mealplan.v1.UpdateShoppingItemsResponse.errors:type_name -> sous.mealplan.v1.ItemError
-	25, // 22: sous.mealplan.v1.UpdateShoppingItemsResponse.list:type_name -> sous.mealplan.v1.ShoppingList
-	7,  // 23: sous.mealplan.v1.MealPlanService.GetStatus:input_type -> sous.mealplan.v1.GetStatusRequest
-	10, // 24: sous.mealplan.v1.MealPlanService.GetMealPlan:input_type -> sous.mealplan.v1.GetMealPlanRequest
-	12, // 25: sous.mealplan.v1.MealPlanService.GetTodaysMeals:input_type -> sous.mealplan.v1.GetTodaysMealsRequest
-	14, // 26: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:input_type -> sous.mealplan.v1.AddMealPlanEntryRequest
-	16, // 27: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:input_type -> sous.mealplan.v1.DeleteMealPlanEntryRequest
-	18, // 28: sous.mealplan.v1.MealPlanService.RandomMealPlan:input_type -> sous.mealplan.v1.RandomMealPlanRequest
-	21, // 29: sous.mealplan.v1.MealPlanService.GetShoppingList:input_type -> sous.mealplan.v1.GetShoppingListRequest
-	29, // 30: sous.mealplan.v1.MealPlanService.AddToShoppingList:input_type -> sous.mealplan.v1.AddToShoppingListRequest
-	33, // 31: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:input_type -> sous.mealplan.v1.UpdateShoppingItemsRequest
-	1,  // 32: sous.mealplan.v1.MealPlanService.CreateShoppingList:input_type -> sous.mealplan.v1.CreateShoppingListRequest
-	3,  // 33: sous.mealplan.v1.MealPlanService.RenameShoppingList:input_type -> sous.mealplan.v1.RenameShoppingListRequest
-	5,  // 34: sous.mealplan.v1.MealPlanService.DeleteShoppingList:input_type -> sous.mealplan.v1.DeleteShoppingListRequest
-	8,  // 35: sous.mealplan.v1.MealPlanService.GetStatus:output_type -> sous.mealplan.v1.GetStatusResponse
-	11, // 36: sous.mealplan.v1.MealPlanService.GetMealPlan:output_type -> sous.mealplan.v1.GetMealPlanResponse
-	13, // 37: sous.mealplan.v1.MealPlanService.GetTodaysMeals:output_type -> sous.mealplan.v1.GetTodaysMealsResponse
-	15, // 38: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:output_type -> sous.mealplan.v1.AddMealPlanEntryResponse
-	17, // 39: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:output_type -> sous.mealplan.v1.DeleteMealPlanEntryResponse
-	20, // 40: sous.mealplan.v1.MealPlanService.RandomMealPlan:output_type -> sous.mealplan.v1.RandomMealPlanResponse
-	27, // 41: sous.mealplan.v1.MealPlanService.GetShoppingList:output_type -> sous.mealplan.v1.GetShoppingListResponse
-	32, // 42: sous.mealplan.v1.MealPlanService.AddToShoppingList:output_type -> sous.mealplan.v1.AddToShoppingListResponse
-	35, // 43: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:output_type -> sous.mealplan.v1.UpdateShoppingItemsResponse
-	2,  // 44: sous.mealplan.v1.MealPlanService.CreateShoppingList:output_type -> sous.mealplan.v1.CreateShoppingListResponse
-	4,  // 45: sous.mealplan.v1.MealPlanService.RenameShoppingList:output_type -> sous.mealplan.v1.RenameShoppingListResponse
-	6,  // 46: sous.mealplan.v1.MealPlanService.DeleteShoppingList:output_type -> sous.mealplan.v1.DeleteShoppingListResponse
-	35, // [35:47] is the sub-list for method output_type
-	23, // [23:35] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	23, // 17: sous.mealplan.v1.Reapplied.item:type_name -> sous.mealplan.v1.ShoppingItem
+	23, // 18: sous.mealplan.v1.MergedItem.item:type_name -> sous.mealplan.v1.ShoppingItem
+	23, // 19: sous.mealplan.v1.AddToShoppingListResponse.added:type_name -> sous.mealplan.v1.ShoppingItem
+	33, // 20: sous.mealplan.v1.AddToShoppingListResponse.merged:type_name -> sous.mealplan.v1.MergedItem
+	30, // 21: sous.mealplan.v1.AddToShoppingListResponse.skipped_in_stock:type_name -> sous.mealplan.v1.SkippedItem
+	30, // 22: sous.mealplan.v1.AddToShoppingListResponse.low_in_pantry:type_name -> sous.mealplan.v1.SkippedItem
+	31, // 23: sous.mealplan.v1.AddToShoppingListResponse.pantry_offers:type_name -> sous.mealplan.v1.PantryOffer
+	32, // 24: sous.mealplan.v1.AddToShoppingListResponse.reapplied:type_name -> sous.mealplan.v1.Reapplied
+	36, // 25: sous.mealplan.v1.UpdateShoppingItemsRequest.check_all_except:type_name -> sous.mealplan.v1.ItemRefs
+	37, // 26: sous.mealplan.v1.UpdateShoppingItemsResponse.errors:type_name -> sous.mealplan.v1.ItemError
+	25, // 27: sous.mealplan.v1.UpdateShoppingItemsResponse.list:type_name -> sous.mealplan.v1.ShoppingList
+	7,  // 28: sous.mealplan.v1.MealPlanService.GetStatus:input_type -> sous.mealplan.v1.GetStatusRequest
+	10, // 29: sous.mealplan.v1.MealPlanService.GetMealPlan:input_type -> sous.mealplan.v1.GetMealPlanRequest
+	12, // 30: sous.mealplan.v1.MealPlanService.GetTodaysMeals:input_type -> sous.mealplan.v1.GetTodaysMealsRequest
+	14, // 31: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:input_type -> sous.mealplan.v1.AddMealPlanEntryRequest
+	16, // 32: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:input_type -> sous.mealplan.v1.DeleteMealPlanEntryRequest
+	18, // 33: sous.mealplan.v1.MealPlanService.RandomMealPlan:input_type -> sous.mealplan.v1.RandomMealPlanRequest
+	21, // 34: sous.mealplan.v1.MealPlanService.GetShoppingList:input_type -> sous.mealplan.v1.GetShoppingListRequest
+	29, // 35: sous.mealplan.v1.MealPlanService.AddToShoppingList:input_type -> sous.mealplan.v1.AddToShoppingListRequest
+	35, // 36: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:input_type -> sous.mealplan.v1.UpdateShoppingItemsRequest
+	1,  // 37: sous.mealplan.v1.MealPlanService.CreateShoppingList:input_type -> sous.mealplan.v1.CreateShoppingListRequest
+	3,  // 38: sous.mealplan.v1.MealPlanService.RenameShoppingList:input_type -> sous.mealplan.v1.RenameShoppingListRequest
+	5,  // 39: sous.mealplan.v1.MealPlanService.DeleteShoppingList:input_type -> sous.mealplan.v1.DeleteShoppingListRequest
+	8,  // 40: sous.mealplan.v1.MealPlanService.GetStatus:output_type -> sous.mealplan.v1.GetStatusResponse
+	11, // 41: sous.mealplan.v1.MealPlanService.GetMealPlan:output_type -> sous.mealplan.v1.GetMealPlanResponse
+	13, // 42: sous.mealplan.v1.MealPlanService.GetTodaysMeals:output_type -> sous.mealplan.v1.GetTodaysMealsResponse
+	15, // 43: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:output_type -> sous.mealplan.v1.AddMealPlanEntryResponse
+	17, // 44: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:output_type -> sous.mealplan.v1.DeleteMealPlanEntryResponse
+	20, // 45: sous.mealplan.v1.MealPlanService.RandomMealPlan:output_type -> sous.mealplan.v1.RandomMealPlanResponse
+	27, // 46: sous.mealplan.v1.MealPlanService.GetShoppingList:output_type -> sous.mealplan.v1.GetShoppingListResponse
+	34, // 47: sous.mealplan.v1.MealPlanService.AddToShoppingList:output_type -> sous.mealplan.v1.AddToShoppingListResponse
+	38, // 48: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:output_type -> sous.mealplan.v1.UpdateShoppingItemsResponse
+	2,  // 49: sous.mealplan.v1.MealPlanService.CreateShoppingList:output_type -> sous.mealplan.v1.CreateShoppingListResponse
+	4,  // 50: sous.mealplan.v1.MealPlanService.RenameShoppingList:output_type -> sous.mealplan.v1.RenameShoppingListResponse
+	6,  // 51: sous.mealplan.v1.MealPlanService.DeleteShoppingList:output_type -> sous.mealplan.v1.DeleteShoppingListResponse
+	40, // [40:52] is the sub-list for method output_type
+	28, // [28:40] is the sub-list for method input_type
+	28, // [28:28] is the sub-list for extension type_name
+	28, // [28:28] is the sub-list for extension extendee
+	0,  // [0:28] is the sub-list for field type_name
 }
 
 func init() { file_sous_mealplan_v1_mealplan_proto_init() }
@@ -2830,7 +3112,7 @@ func file_sous_mealplan_v1_mealplan_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sous_mealplan_v1_mealplan_proto_rawDesc), len(file_sous_mealplan_v1_mealplan_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   35,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

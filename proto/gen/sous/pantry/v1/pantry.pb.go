@@ -875,6 +875,8 @@ type SetItemStateResponse struct {
 	PreviousState ItemState `protobuf:"varint,3,opt,name=previous_state,json=previousState,proto3,enum=sous.pantry.v1.ItemState" json:"previous_state,omitempty"`
 	// One sentence saying what happened, such as "egg noodles (cupboard) is
 	// now out" or "egg noodles (cupboard) was already out; nothing changed".
+	// An item set back in from low or out is restocked: the old pack's
+	// recorded amount and use-by date are cleared, and the sentence says so.
 	Message string `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
 	// The name as given to the ingredient it was read as, when it was read
 	// other than exactly (through an alias or a singular/plural variant),
@@ -959,14 +961,14 @@ type PantryAddition struct {
 	// kept, or the cupboard for an ingredient not in the pantry.
 	Location Location `protobuf:"varint,2,opt,name=location,proto3,enum=sous.pantry.v1.Location" json:"location,omitempty"`
 	// Amount in the unit below. When set it replaces the recorded amount.
-	// When unset: a new item has no amount; an item in or low keeps its
-	// recorded amount; an item marked out is restocked with no amount and no
-	// expiry date, since both described the stock that ran out.
+	// When unset: a new item has no amount, and a restocked item's recorded
+	// amount (and its unit) is cleared, since it described the old pack
+	// (AddResult.note says so).
 	Quantity *float64 `protobuf:"fixed64,3,opt,name=quantity,proto3,oneof" json:"quantity,omitempty"`
 	// Unit name, such as "g".
 	Unit string `protobuf:"bytes,4,opt,name=unit,proto3" json:"unit,omitempty"`
 	// Use-by date, YYYY-MM-DD. When set it replaces the recorded date; when
-	// empty it is kept as for quantity.
+	// empty a restocked item's recorded date is cleared as for quantity.
 	Expiry        string `protobuf:"bytes,5,opt,name=expiry,proto3" json:"expiry,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1098,7 +1100,11 @@ type AddResult struct {
 	// ingredients"; empty otherwise.
 	Message string `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
 	// Close names when the name was ambiguous.
-	CloseMatches  []string `protobuf:"bytes,6,rep,name=close_matches,json=closeMatches,proto3" json:"close_matches,omitempty"`
+	CloseMatches []string `protobuf:"bytes,6,rep,name=close_matches,json=closeMatches,proto3" json:"close_matches,omitempty"`
+	// What a restock did to the old pack's recorded amount and use-by date,
+	// such as "cleared the old pack's 500 g and use-by 2026-12-04"; empty
+	// when none was recorded.
+	Note          string `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1173,6 +1179,13 @@ func (x *AddResult) GetCloseMatches() []string {
 		return x.CloseMatches
 	}
 	return nil
+}
+
+func (x *AddResult) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
 }
 
 // AddToPantryResponse reports per item.
@@ -2440,14 +2453,15 @@ const file_sous_pantry_v1_pantry_proto_rawDesc = "" +
 	"\x06expiry\x18\x05 \x01(\tR\x06expiryB\v\n" +
 	"\t_quantity\"J\n" +
 	"\x12AddToPantryRequest\x124\n" +
-	"\x05items\x18\x01 \x03(\v2\x1e.sous.pantry.v1.PantryAdditionR\x05items\"\xf3\x01\n" +
+	"\x05items\x18\x01 \x03(\v2\x1e.sous.pantry.v1.PantryAdditionR\x05items\"\x87\x02\n" +
 	"\tAddResult\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x124\n" +
 	"\aoutcome\x18\x02 \x01(\x0e2\x1a.sous.pantry.v1.AddOutcomeR\aoutcome\x12.\n" +
 	"\x04item\x18\x03 \x01(\v2\x1a.sous.pantry.v1.PantryItemR\x04item\x12-\n" +
 	"\x12ingredient_created\x18\x04 \x01(\bR\x11ingredientCreated\x12\x18\n" +
 	"\amessage\x18\x05 \x01(\tR\amessage\x12#\n" +
-	"\rclose_matches\x18\x06 \x03(\tR\fcloseMatches\"\xd2\x01\n" +
+	"\rclose_matches\x18\x06 \x03(\tR\fcloseMatches\x12\x12\n" +
+	"\x04note\x18\a \x01(\tR\x04note\"\xd2\x01\n" +
 	"\x13AddToPantryResponse\x12/\n" +
 	"\x05items\x18\x01 \x03(\v2\x19.sous.pantry.v1.AddResultR\x05items\x12M\n" +
 	"\bresolved\x18\x02 \x03(\v21.sous.pantry.v1.AddToPantryResponse.ResolvedEntryR\bresolved\x1a;\n" +

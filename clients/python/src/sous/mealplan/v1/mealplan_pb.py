@@ -1285,7 +1285,7 @@ class DateRange(Message[_DateRangeFields]):
         start_date: str
         end_date: str
 
-_AddToShoppingListRequestFields: TypeAlias = Literal["list_id", "items", "recipe_slugs", "meal_plan_range", "skip_in_stock", "list_name", "recipe_scale", "add_again"]
+_AddToShoppingListRequestFields: TypeAlias = Literal["list_id", "items", "recipe_slugs", "meal_plan_range", "skip_in_stock", "list_name", "recipe_scale", "add_again", "have"]
 
 class AddToShoppingListRequest(Message[_AddToShoppingListRequestFields]):
     """
@@ -1327,10 +1327,11 @@ class AddToShoppingListRequest(Message[_AddToShoppingListRequestFields]):
             optional sous.mealplan.v1.DateRange meal_plan_range = 4;
             ```
         skip_in_stock:
-            Skip ingredients the pantry reports in stock (state in; low counts as
-            not in stock), matched by name and alias. Unset means true when a
-            pantry is configured and false (said in note) when none is; true with
-            no pantry is refused. Free-text items are checked too.
+            Skip ingredients the pantry reports in stock (state in), matched by
+            name and alias; an ingredient the pantry marks low is added and named
+            in low_in_pantry. Unset means true when a pantry is configured and
+            false (said in note) when none is; true with no pantry is refused.
+            Free-text items are checked too.
 
             ```proto
             optional bool skip_in_stock = 5;
@@ -1359,9 +1360,18 @@ class AddToShoppingListRequest(Message[_AddToShoppingListRequestFields]):
             ```proto
             bool add_again = 8;
             ```
+        have:
+            Names the user says they have, such as "butter": an ingredient one of
+            them names is skipped whatever the pantry says (read as pantry names
+            are), and the pantry is left as it is (pantry_offers says where it
+            differs). At most 100, each at most 500 characters.
+
+            ```proto
+            repeated string have = 9;
+            ```
     """
 
-    __slots__ = ("list_id", "items", "recipe_slugs", "meal_plan_range", "skip_in_stock", "list_name", "recipe_scale", "add_again")
+    __slots__ = ("list_id", "items", "recipe_slugs", "meal_plan_range", "skip_in_stock", "list_name", "recipe_scale", "add_again", "have")
 
     if TYPE_CHECKING:
 
@@ -1376,6 +1386,7 @@ class AddToShoppingListRequest(Message[_AddToShoppingListRequestFields]):
             list_name: str = "",
             recipe_scale: float | None = None,
             add_again: bool = False,
+            have: list[str] | None = None,
         ) -> None:
             pass
 
@@ -1387,8 +1398,9 @@ class AddToShoppingListRequest(Message[_AddToShoppingListRequestFields]):
         list_name: str
         recipe_scale: float
         add_again: bool
+        have: list[str]
 
-_SkippedItemFields: TypeAlias = Literal["name", "pantry_item", "location", "how"]
+_SkippedItemFields: TypeAlias = Literal["name", "pantry_item", "location", "how", "have"]
 
 class SkippedItem(Message[_SkippedItemFields]):
     """
@@ -1425,9 +1437,16 @@ class SkippedItem(Message[_SkippedItemFields]):
             ```proto
             string how = 4;
             ```
+        have:
+            True when the ingredient was skipped because the caller named it in
+            have; pantry_item is then the name as given.
+
+            ```proto
+            bool have = 5;
+            ```
     """
 
-    __slots__ = ("name", "pantry_item", "location", "how")
+    __slots__ = ("name", "pantry_item", "location", "how", "have")
 
     if TYPE_CHECKING:
 
@@ -1438,6 +1457,7 @@ class SkippedItem(Message[_SkippedItemFields]):
             pantry_item: str = "",
             location: str = "",
             how: str = "",
+            have: bool = False,
         ) -> None:
             pass
 
@@ -1445,6 +1465,117 @@ class SkippedItem(Message[_SkippedItemFields]):
         pantry_item: str
         location: str
         how: str
+        have: bool
+
+_PantryOfferFields: TypeAlias = Literal["name", "pantry_item", "state", "location"]
+
+class PantryOffer(Message[_PantryOfferFields]):
+    """
+    PantryOffer is a pantry change the answer offers rather than makes: a
+    name given in have that the pantry records as low or out, or does not
+    hold.
+
+    ```proto
+    message sous.mealplan.v1.PantryOffer
+    ```
+
+    Attributes:
+        name:
+            The name as given in have.
+
+            ```proto
+            string name = 1;
+            ```
+        pantry_item:
+            The pantry item it was read as; empty when the pantry has none.
+
+            ```proto
+            string pantry_item = 2;
+            ```
+        state:
+            The pantry's state of it: "low", "out", or empty when the pantry has
+            no such item.
+
+            ```proto
+            string state = 3;
+            ```
+        location:
+            Where the pantry item is: fridge, cupboard or freezer.
+
+            ```proto
+            string location = 4;
+            ```
+    """
+
+    __slots__ = ("name", "pantry_item", "state", "location")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: str = "",
+            pantry_item: str = "",
+            state: str = "",
+            location: str = "",
+        ) -> None:
+            pass
+
+        name: str
+        pantry_item: str
+        state: str
+        location: str
+
+_ReappliedFields: TypeAlias = Literal["name", "item", "message"]
+
+class Reapplied(Message[_ReappliedFields]):
+    """
+    Reapplied is a merge another writer overwrote between sous's write and
+    its read-back (someone in Mealie's app saving the row as they had read
+    it), so sous added its own amount once more.
+
+    ```proto
+    message sous.mealplan.v1.Reapplied
+    ```
+
+    Attributes:
+        name:
+            The addition, such as "1 cup milk".
+
+            ```proto
+            string name = 1;
+            ```
+        item:
+            The row after sous added its amount again; unset when the row had been
+            deleted (nothing was added again).
+
+            ```proto
+            optional sous.mealplan.v1.ShoppingItem item = 2;
+            ```
+        message:
+            One sentence saying what was found and done.
+
+            ```proto
+            string message = 3;
+            ```
+    """
+
+    __slots__ = ("name", "item", "message")
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            name: str = "",
+            item: ShoppingItem | None = None,
+            message: str = "",
+        ) -> None:
+            pass
+
+        name: str
+        item: ShoppingItem | None
+        message: str
 
 _MergedItemFields: TypeAlias = Literal["name", "item"]
 
@@ -1486,7 +1617,7 @@ class MergedItem(Message[_MergedItemFields]):
         name: str
         item: ShoppingItem | None
 
-_AddToShoppingListResponseFields: TypeAlias = Literal["list_id", "added", "merged", "skipped_in_stock", "unparsed", "not_found", "note", "created_list", "list_name", "already_on_list", "recipes_added"]
+_AddToShoppingListResponseFields: TypeAlias = Literal["list_id", "added", "merged", "skipped_in_stock", "unparsed", "not_found", "note", "created_list", "list_name", "already_on_list", "recipes_added", "low_in_pantry", "pantry_offers", "reapplied"]
 
 class AddToShoppingListResponse(Message[_AddToShoppingListResponseFields]):
     """
@@ -1561,15 +1692,37 @@ class AddToShoppingListResponse(Message[_AddToShoppingListResponseFields]):
             repeated string already_on_list = 10;
             ```
         recipes_added:
-            Recipe slugs whose ingredients were added, through Mealie's own
-            add-recipe endpoint.
+            Recipe slugs whose ingredients were added: lines of a food already on
+            the list (in the same unit) are summed into its row, the rest go
+            through Mealie's own add-recipe endpoint.
 
             ```proto
             repeated string recipes_added = 11;
             ```
+        low_in_pantry:
+            Ingredients added although the pantry has them, because it marks them
+            low: name is the ingredient, pantry_item the low item.
+
+            ```proto
+            repeated sous.mealplan.v1.SkippedItem low_in_pantry = 12;
+            ```
+        pantry_offers:
+            Names given in have that the pantry records otherwise; nothing was
+            changed in the pantry.
+
+            ```proto
+            repeated sous.mealplan.v1.PantryOffer pantry_offers = 13;
+            ```
+        reapplied:
+            Merges another writer overwrote before sous read the row back, and
+            that sous therefore applied once more.
+
+            ```proto
+            repeated sous.mealplan.v1.Reapplied reapplied = 14;
+            ```
     """
 
-    __slots__ = ("list_id", "added", "merged", "skipped_in_stock", "unparsed", "not_found", "note", "created_list", "list_name", "already_on_list", "recipes_added")
+    __slots__ = ("list_id", "added", "merged", "skipped_in_stock", "unparsed", "not_found", "note", "created_list", "list_name", "already_on_list", "recipes_added", "low_in_pantry", "pantry_offers", "reapplied")
 
     if TYPE_CHECKING:
 
@@ -1587,6 +1740,9 @@ class AddToShoppingListResponse(Message[_AddToShoppingListResponseFields]):
             list_name: str = "",
             already_on_list: list[str] | None = None,
             recipes_added: list[str] | None = None,
+            low_in_pantry: list[SkippedItem] | None = None,
+            pantry_offers: list[PantryOffer] | None = None,
+            reapplied: list[Reapplied] | None = None,
         ) -> None:
             pass
 
@@ -1601,17 +1757,20 @@ class AddToShoppingListResponse(Message[_AddToShoppingListResponseFields]):
         list_name: str
         already_on_list: list[str]
         recipes_added: list[str]
+        low_in_pantry: list[SkippedItem]
+        pantry_offers: list[PantryOffer]
+        reapplied: list[Reapplied]
 
-_UpdateShoppingItemsRequestFields: TypeAlias = Literal["list_id", "check", "uncheck", "remove", "remove_checked", "remove_recipes"]
+_UpdateShoppingItemsRequestFields: TypeAlias = Literal["list_id", "check", "uncheck", "remove", "remove_checked", "remove_recipes", "check_all_except"]
 
 class UpdateShoppingItemsRequest(Message[_UpdateShoppingItemsRequestFields]):
     """
     UpdateShoppingItemsRequest names items of one list by their UUIDs or
     by name: a name matches every row whose food, note or display reads the
     same (case and plural aside), such as "onions" for "2 onions". At least
-    one of check, uncheck, remove, remove_checked and remove_recipes is
-    required, and an item may appear in only one of check, uncheck and
-    remove.
+    one of check, uncheck, remove, remove_checked, remove_recipes and
+    check_all_except is required, and an item may appear in only one of
+    check, uncheck and remove.
 
     ```proto
     message sous.mealplan.v1.UpdateShoppingItemsRequest
@@ -1657,9 +1816,16 @@ class UpdateShoppingItemsRequest(Message[_UpdateShoppingItemsRequestFields]):
             ```proto
             repeated string remove_recipes = 6;
             ```
+        check_all_except:
+            Check every item still to buy except these; set with no items, it
+            checks everything. Not combined with check or uncheck.
+
+            ```proto
+            optional sous.mealplan.v1.ItemRefs check_all_except = 7;
+            ```
     """
 
-    __slots__ = ("list_id", "check", "uncheck", "remove", "remove_checked", "remove_recipes")
+    __slots__ = ("list_id", "check", "uncheck", "remove", "remove_checked", "remove_recipes", "check_all_except")
 
     if TYPE_CHECKING:
 
@@ -1672,6 +1838,7 @@ class UpdateShoppingItemsRequest(Message[_UpdateShoppingItemsRequestFields]):
             remove: list[str] | None = None,
             remove_checked: bool = False,
             remove_recipes: list[str] | None = None,
+            check_all_except: ItemRefs | None = None,
         ) -> None:
             pass
 
@@ -1681,6 +1848,42 @@ class UpdateShoppingItemsRequest(Message[_UpdateShoppingItemsRequestFields]):
         remove: list[str]
         remove_checked: bool
         remove_recipes: list[str]
+        check_all_except: ItemRefs | None
+
+_ItemRefsFields: TypeAlias = Literal["items"]
+
+class ItemRefs(Message[_ItemRefsFields]):
+    """
+    ItemRefs is a set of items of one list, by id or name, whose presence
+    means something even when empty.
+
+    ```proto
+    message sous.mealplan.v1.ItemRefs
+    ```
+
+    Attributes:
+        items:
+            Items by id or name, read as UpdateShoppingItemsRequest reads them; a
+            name that matches no item is InvalidArgument and nothing is written.
+            At most 100.
+
+            ```proto
+            repeated string items = 1;
+            ```
+    """
+
+    __slots__ = ("items",)
+
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            *,
+            items: list[str] | None = None,
+        ) -> None:
+            pass
+
+        items: list[str]
 
 _ItemErrorFields: TypeAlias = Literal["item", "message"]
 
@@ -1876,7 +2079,7 @@ class EntryType(Enum):
 
 
 _DESC = file_desc(
-    b'\n\x1fsous/mealplan/v1/mealplan.proto\x12\x10sous.mealplan.v1"/\n\x19CreateShoppingListRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name"W\n\x1aCreateShoppingListResponse\x129\n\x04list\x18\x01 \x01(\x0b2%.sous.mealplan.v1.ShoppingListSummaryR\x04list"H\n\x19RenameShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name"P\n\x1aRenameShoppingListResponse\x122\n\x04list\x18\x01 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list"W\n\x19DeleteShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12!\n\x0cconfirm_name\x18\x02 \x01(\tR\x0bconfirmName"h\n\x1aDeleteShoppingListResponse\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x1d\n\nitem_count\x18\x03 \x01(\x05R\titemCount"\x12\n\x10GetStatusRequest"\xdb\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly\x12)\n\x10pantry_available\x18\x05 \x01(\x08R\x0fpantryAvailable\x12%\n\x0epantry_message\x18\x06 \x01(\tR\rpantryMessage"\xdb\x01\n\rMealPlanEntry\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12\x1f\n\x0brecipe_slug\x18\x04 \x01(\tR\nrecipeSlug\x12\x1f\n\x0brecipe_name\x18\x05 \x01(\tR\nrecipeName\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note"N\n\x12GetMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"L\n\x13GetMealPlanResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items"\x17\n\x15GetTodaysMealsRequest"\x80\x01\n\x16GetTodaysMealsResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x1b\n\ttime_zone\x18\x03 \x01(\tR\x08timeZone"\xc0\x01\n\x17AddMealPlanEntryRequest\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x12:\n\nentry_type\x18\x02 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12!\n\x0brecipe_slug\x18\x03 \x01(\tH\x00R\nrecipeSlug\x12\x16\n\x05title\x18\x04 \x01(\tH\x00R\x05title\x12\x12\n\x04note\x18\x05 \x01(\tR\x04noteB\x06\n\x04meal"Q\n\x18AddMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"7\n\x1aDeleteMealPlanEntryRequest\x12\x19\n\x08entry_id\x18\x01 \x01(\tR\x07entryId"T\n\x1bDeleteMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"\x8d\x01\n\x15RandomMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType"p\n\tRandomDay\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x125\n\x05entry\x18\x02 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"}\n\x16RandomMealPlanResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.mealplan.v1.RandomDayR\x05items\x12\x18\n\x07planned\x18\x02 \x01(\x05R\x07planned\x12\x16\n\x06failed\x18\x03 \x01(\x05R\x06failed"1\n\x16GetShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId"\x87\x01\n\x13ShoppingListSummary\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\'\n\x0funchecked_count\x18\x03 \x01(\x05R\x0euncheckedCount\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount"\x86\x02\n\x0cShoppingItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n\x07display\x18\x02 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x03 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x04 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x05 \x01(\tR\x04food\x12\x12\n\x04note\x18\x06 \x01(\tR\x04note\x12\x18\n\x07checked\x18\x07 \x01(\x08R\x07checked\x12!\n\x0crecipe_slugs\x18\x08 \x03(\tR\x0brecipeSlugs\x12%\n\x0emealie_display\x18\t \x01(\tR\rmealieDisplayB\x0b\n\t_quantity"`\n\x12ShoppingLabelGroup\x12\x14\n\x05label\x18\x01 \x01(\tR\x05label\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05items"\xd5\x01\n\x0cShoppingList\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12<\n\x06groups\x18\x03 \x03(\x0b2$.sous.mealplan.v1.ShoppingLabelGroupR\x06groups\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount\x12>\n\x07recipes\x18\x05 \x03(\x0b2$.sous.mealplan.v1.ShoppingListRecipeR\x07recipes"R\n\x12ShoppingListRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n\x05times\x18\x03 \x01(\x01R\x05times"\x8a\x01\n\x17GetShoppingListResponse\x12;\n\x05items\x18\x01 \x03(\x0b2%.sous.mealplan.v1.ShoppingListSummaryR\x05items\x122\n\x04list\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list"E\n\tDateRange\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"\xdf\x02\n\x18AddToShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05items\x18\x02 \x03(\tR\x05items\x12!\n\x0crecipe_slugs\x18\x03 \x03(\tR\x0brecipeSlugs\x12C\n\x0fmeal_plan_range\x18\x04 \x01(\x0b2\x1b.sous.mealplan.v1.DateRangeR\rmealPlanRange\x12\'\n\rskip_in_stock\x18\x05 \x01(\x08H\x00R\x0bskipInStock\x88\x01\x01\x12\x1b\n\tlist_name\x18\x06 \x01(\tR\x08listName\x12&\n\x0crecipe_scale\x18\x07 \x01(\x01H\x01R\x0brecipeScale\x88\x01\x01\x12\x1b\n\tadd_again\x18\x08 \x01(\x08R\x08addAgainB\x10\n\x0e_skip_in_stockB\x0f\n\r_recipe_scale"p\n\x0bSkippedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n\x0bpantry_item\x18\x02 \x01(\tR\npantryItem\x12\x1a\n\x08location\x18\x03 \x01(\tR\x08location\x12\x10\n\x03how\x18\x04 \x01(\tR\x03how"T\n\nMergedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x122\n\x04item\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x04item"\xc3\x03\n\x19AddToShoppingListResponse\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x124\n\x05added\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n\x06merged\x18\x03 \x03(\x0b2\x1c.sous.mealplan.v1.MergedItemR\x06merged\x12G\n\x10skipped_in_stock\x18\x04 \x03(\x0b2\x1d.sous.mealplan.v1.SkippedItemR\x0eskippedInStock\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed\x12\x1b\n\tnot_found\x18\x06 \x03(\tR\x08notFound\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note\x12!\n\x0ccreated_list\x18\x08 \x01(\x08R\x0bcreatedList\x12\x1b\n\tlist_name\x18\t \x01(\tR\x08listName\x12&\n\x0falready_on_list\x18\n \x03(\tR\ralreadyOnList\x12#\n\rrecipes_added\x18\x0b \x03(\tR\x0crecipesAdded"\xcb\x01\n\x1aUpdateShoppingItemsRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n\x07uncheck\x18\x03 \x03(\tR\x07uncheck\x12\x16\n\x06remove\x18\x04 \x03(\tR\x06remove\x12%\n\x0eremove_checked\x18\x05 \x01(\x08R\rremoveChecked\x12%\n\x0eremove_recipes\x18\x06 \x03(\tR\rremoveRecipes"9\n\tItemError\x12\x12\n\x04item\x18\x01 \x01(\tR\x04item\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"\x81\x02\n\x1bUpdateShoppingItemsResponse\x12\x18\n\x07checked\x18\x01 \x03(\tR\x07checked\x12\x1c\n\tunchecked\x18\x02 \x03(\tR\tunchecked\x12\x18\n\x07removed\x18\x03 \x03(\tR\x07removed\x123\n\x06errors\x18\x04 \x03(\x0b2\x1b.sous.mealplan.v1.ItemErrorR\x06errors\x12\'\n\x0frecipes_removed\x18\x05 \x03(\tR\x0erecipesRemoved\x122\n\x04list\x18\x06 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list*\xc7\x01\n\tEntryType\x12\x1a\n\x16ENTRY_TYPE_UNSPECIFIED\x10\x00\x12\x18\n\x14ENTRY_TYPE_BREAKFAST\x10\x01\x12\x14\n\x10ENTRY_TYPE_LUNCH\x10\x02\x12\x15\n\x11ENTRY_TYPE_DINNER\x10\x03\x12\x13\n\x0fENTRY_TYPE_SIDE\x10\x04\x12\x14\n\x10ENTRY_TYPE_SNACK\x10\x05\x12\x14\n\x10ENTRY_TYPE_DRINK\x10\x06\x12\x16\n\x12ENTRY_TYPE_DESSERT\x10\x072\xb9\n\n\x0fMealPlanService\x12Y\n\tGetStatus\x12".sous.mealplan.v1.GetStatusRequest\x1a#.sous.mealplan.v1.GetStatusResponse"\x03\x90\x02\x01\x12_\n\x0bGetMealPlan\x12$.sous.mealplan.v1.GetMealPlanRequest\x1a%.sous.mealplan.v1.GetMealPlanResponse"\x03\x90\x02\x01\x12h\n\x0eGetTodaysMeals\x12\'.sous.mealplan.v1.GetTodaysMealsRequest\x1a(.sous.mealplan.v1.GetTodaysMealsResponse"\x03\x90\x02\x01\x12k\n\x10AddMealPlanEntry\x12).sous.mealplan.v1.AddMealPlanEntryRequest\x1a*.sous.mealplan.v1.AddMealPlanEntryResponse"\x00\x12w\n\x13DeleteMealPlanEntry\x12,.sous.mealplan.v1.DeleteMealPlanEntryRequest\x1a-.sous.mealplan.v1.DeleteMealPlanEntryResponse"\x03\x90\x02\x02\x12e\n\x0eRandomMealPlan\x12\'.sous.mealplan.v1.RandomMealPlanRequest\x1a(.sous.mealplan.v1.RandomMealPlanResponse"\x00\x12k\n\x0fGetShoppingList\x12(.sous.mealplan.v1.GetShoppingListRequest\x1a).sous.mealplan.v1.GetShoppingListResponse"\x03\x90\x02\x01\x12n\n\x11AddToShoppingList\x12*.sous.mealplan.v1.AddToShoppingListRequest\x1a+.sous.mealplan.v1.AddToShoppingListResponse"\x00\x12w\n\x13UpdateShoppingItems\x12,.sous.mealplan.v1.UpdateShoppingItemsRequest\x1a-.sous.mealplan.v1.UpdateShoppingItemsResponse"\x03\x90\x02\x02\x12q\n\x12CreateShoppingList\x12+.sous.mealplan.v1.CreateShoppingListRequest\x1a,.sous.mealplan.v1.CreateShoppingListResponse"\x00\x12t\n\x12RenameShoppingList\x12+.sous.mealplan.v1.RenameShoppingListRequest\x1a,.sous.mealplan.v1.RenameShoppingListResponse"\x03\x90\x02\x02\x12t\n\x12DeleteShoppingList\x12+.sous.mealplan.v1.DeleteShoppingListRequest\x1a,.sous.mealplan.v1.DeleteShoppingListResponse"\x03\x90\x02\x02B\xca\x01\n\x14com.sous.mealplan.v1B\rMealplanProtoP\x01ZAgithub.com/souskitchen/sous/proto/gen/sous/mealplan/v1;mealplanv1\xa2\x02\x03SMX\xaa\x02\x10Sous.Mealplan.V1\xca\x02\x10Sous\\Mealplan\\V1\xe2\x02\x1cSous\\Mealplan\\V1\\GPBMetadata\xea\x02\x12Sous::Mealplan::V1b\x06proto3',
+    b'\n\x1fsous/mealplan/v1/mealplan.proto\x12\x10sous.mealplan.v1"/\n\x19CreateShoppingListRequest\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name"W\n\x1aCreateShoppingListResponse\x129\n\x04list\x18\x01 \x01(\x0b2%.sous.mealplan.v1.ShoppingListSummaryR\x04list"H\n\x19RenameShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name"P\n\x1aRenameShoppingListResponse\x122\n\x04list\x18\x01 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list"W\n\x19DeleteShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12!\n\x0cconfirm_name\x18\x02 \x01(\tR\x0bconfirmName"h\n\x1aDeleteShoppingListResponse\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x1d\n\nitem_count\x18\x03 \x01(\x05R\titemCount"\x12\n\x10GetStatusRequest"\xdb\x01\n\x11GetStatusResponse\x12%\n\x0emealie_version\x18\x01 \x01(\tR\rmealieVersion\x12\x12\n\x04user\x18\x02 \x01(\tR\x04user\x12\x1c\n\thousehold\x18\x03 \x01(\tR\thousehold\x12\x1b\n\tread_only\x18\x04 \x01(\x08R\x08readOnly\x12)\n\x10pantry_available\x18\x05 \x01(\x08R\x0fpantryAvailable\x12%\n\x0epantry_message\x18\x06 \x01(\tR\rpantryMessage"\xdb\x01\n\rMealPlanEntry\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12\x1f\n\x0brecipe_slug\x18\x04 \x01(\tR\nrecipeSlug\x12\x1f\n\x0brecipe_name\x18\x05 \x01(\tR\nrecipeName\x12\x14\n\x05title\x18\x06 \x01(\tR\x05title\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note"N\n\x12GetMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"L\n\x13GetMealPlanResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items"\x17\n\x15GetTodaysMealsRequest"\x80\x01\n\x16GetTodaysMealsResponse\x125\n\x05items\x18\x01 \x03(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05items\x12\x12\n\x04date\x18\x02 \x01(\tR\x04date\x12\x1b\n\ttime_zone\x18\x03 \x01(\tR\x08timeZone"\xc0\x01\n\x17AddMealPlanEntryRequest\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x12:\n\nentry_type\x18\x02 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType\x12!\n\x0brecipe_slug\x18\x03 \x01(\tH\x00R\nrecipeSlug\x12\x16\n\x05title\x18\x04 \x01(\tH\x00R\x05title\x12\x12\n\x04note\x18\x05 \x01(\tR\x04noteB\x06\n\x04meal"Q\n\x18AddMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"7\n\x1aDeleteMealPlanEntryRequest\x12\x19\n\x08entry_id\x18\x01 \x01(\tR\x07entryId"T\n\x1bDeleteMealPlanEntryResponse\x125\n\x05entry\x18\x01 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry"\x8d\x01\n\x15RandomMealPlanRequest\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate\x12:\n\nentry_type\x18\x03 \x01(\x0e2\x1b.sous.mealplan.v1.EntryTypeR\tentryType"p\n\tRandomDay\x12\x12\n\x04date\x18\x01 \x01(\tR\x04date\x125\n\x05entry\x18\x02 \x01(\x0b2\x1f.sous.mealplan.v1.MealPlanEntryR\x05entry\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"}\n\x16RandomMealPlanResponse\x121\n\x05items\x18\x01 \x03(\x0b2\x1b.sous.mealplan.v1.RandomDayR\x05items\x12\x18\n\x07planned\x18\x02 \x01(\x05R\x07planned\x12\x16\n\x06failed\x18\x03 \x01(\x05R\x06failed"1\n\x16GetShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId"\x87\x01\n\x13ShoppingListSummary\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\'\n\x0funchecked_count\x18\x03 \x01(\x05R\x0euncheckedCount\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount"\x86\x02\n\x0cShoppingItem\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n\x07display\x18\x02 \x01(\tR\x07display\x12\x1f\n\x08quantity\x18\x03 \x01(\x01H\x00R\x08quantity\x88\x01\x01\x12\x12\n\x04unit\x18\x04 \x01(\tR\x04unit\x12\x12\n\x04food\x18\x05 \x01(\tR\x04food\x12\x12\n\x04note\x18\x06 \x01(\tR\x04note\x12\x18\n\x07checked\x18\x07 \x01(\x08R\x07checked\x12!\n\x0crecipe_slugs\x18\x08 \x03(\tR\x0brecipeSlugs\x12%\n\x0emealie_display\x18\t \x01(\tR\rmealieDisplayB\x0b\n\t_quantity"`\n\x12ShoppingLabelGroup\x12\x14\n\x05label\x18\x01 \x01(\tR\x05label\x124\n\x05items\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05items"\xd5\x01\n\x0cShoppingList\x12\x0e\n\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12<\n\x06groups\x18\x03 \x03(\x0b2$.sous.mealplan.v1.ShoppingLabelGroupR\x06groups\x12#\n\rchecked_count\x18\x04 \x01(\x05R\x0ccheckedCount\x12>\n\x07recipes\x18\x05 \x03(\x0b2$.sous.mealplan.v1.ShoppingListRecipeR\x07recipes"R\n\x12ShoppingListRecipe\x12\x12\n\x04slug\x18\x01 \x01(\tR\x04slug\x12\x12\n\x04name\x18\x02 \x01(\tR\x04name\x12\x14\n\x05times\x18\x03 \x01(\x01R\x05times"\x8a\x01\n\x17GetShoppingListResponse\x12;\n\x05items\x18\x01 \x03(\x0b2%.sous.mealplan.v1.ShoppingListSummaryR\x05items\x122\n\x04list\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list"E\n\tDateRange\x12\x1d\n\nstart_date\x18\x01 \x01(\tR\tstartDate\x12\x19\n\x08end_date\x18\x02 \x01(\tR\x07endDate"\xf3\x02\n\x18AddToShoppingListRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05items\x18\x02 \x03(\tR\x05items\x12!\n\x0crecipe_slugs\x18\x03 \x03(\tR\x0brecipeSlugs\x12C\n\x0fmeal_plan_range\x18\x04 \x01(\x0b2\x1b.sous.mealplan.v1.DateRangeR\rmealPlanRange\x12\'\n\rskip_in_stock\x18\x05 \x01(\x08H\x00R\x0bskipInStock\x88\x01\x01\x12\x1b\n\tlist_name\x18\x06 \x01(\tR\x08listName\x12&\n\x0crecipe_scale\x18\x07 \x01(\x01H\x01R\x0brecipeScale\x88\x01\x01\x12\x1b\n\tadd_again\x18\x08 \x01(\x08R\x08addAgain\x12\x12\n\x04have\x18\t \x03(\tR\x04haveB\x10\n\x0e_skip_in_stockB\x0f\n\r_recipe_scale"\x84\x01\n\x0bSkippedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n\x0bpantry_item\x18\x02 \x01(\tR\npantryItem\x12\x1a\n\x08location\x18\x03 \x01(\tR\x08location\x12\x10\n\x03how\x18\x04 \x01(\tR\x03how\x12\x12\n\x04have\x18\x05 \x01(\x08R\x04have"t\n\x0bPantryOffer\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x1f\n\x0bpantry_item\x18\x02 \x01(\tR\npantryItem\x12\x14\n\x05state\x18\x03 \x01(\tR\x05state\x12\x1a\n\x08location\x18\x04 \x01(\tR\x08location"m\n\tReapplied\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x122\n\x04item\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message"T\n\nMergedItem\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x122\n\x04item\x18\x02 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x04item"\x85\x05\n\x19AddToShoppingListResponse\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x124\n\x05added\x18\x02 \x03(\x0b2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n\x06merged\x18\x03 \x03(\x0b2\x1c.sous.mealplan.v1.MergedItemR\x06merged\x12G\n\x10skipped_in_stock\x18\x04 \x03(\x0b2\x1d.sous.mealplan.v1.SkippedItemR\x0eskippedInStock\x12\x1a\n\x08unparsed\x18\x05 \x03(\tR\x08unparsed\x12\x1b\n\tnot_found\x18\x06 \x03(\tR\x08notFound\x12\x12\n\x04note\x18\x07 \x01(\tR\x04note\x12!\n\x0ccreated_list\x18\x08 \x01(\x08R\x0bcreatedList\x12\x1b\n\tlist_name\x18\t \x01(\tR\x08listName\x12&\n\x0falready_on_list\x18\n \x03(\tR\ralreadyOnList\x12#\n\rrecipes_added\x18\x0b \x03(\tR\x0crecipesAdded\x12A\n\rlow_in_pantry\x18\x0c \x03(\x0b2\x1d.sous.mealplan.v1.SkippedItemR\x0blowInPantry\x12B\n\rpantry_offers\x18\r \x03(\x0b2\x1d.sous.mealplan.v1.PantryOfferR\x0cpantryOffers\x129\n\treapplied\x18\x0e \x03(\x0b2\x1b.sous.mealplan.v1.ReappliedR\treapplied"\x91\x02\n\x1aUpdateShoppingItemsRequest\x12\x17\n\x07list_id\x18\x01 \x01(\tR\x06listId\x12\x14\n\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n\x07uncheck\x18\x03 \x03(\tR\x07uncheck\x12\x16\n\x06remove\x18\x04 \x03(\tR\x06remove\x12%\n\x0eremove_checked\x18\x05 \x01(\x08R\rremoveChecked\x12%\n\x0eremove_recipes\x18\x06 \x03(\tR\rremoveRecipes\x12D\n\x10check_all_except\x18\x07 \x01(\x0b2\x1a.sous.mealplan.v1.ItemRefsR\x0echeckAllExcept" \n\x08ItemRefs\x12\x14\n\x05items\x18\x01 \x03(\tR\x05items"9\n\tItemError\x12\x12\n\x04item\x18\x01 \x01(\tR\x04item\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message"\x81\x02\n\x1bUpdateShoppingItemsResponse\x12\x18\n\x07checked\x18\x01 \x03(\tR\x07checked\x12\x1c\n\tunchecked\x18\x02 \x03(\tR\tunchecked\x12\x18\n\x07removed\x18\x03 \x03(\tR\x07removed\x123\n\x06errors\x18\x04 \x03(\x0b2\x1b.sous.mealplan.v1.ItemErrorR\x06errors\x12\'\n\x0frecipes_removed\x18\x05 \x03(\tR\x0erecipesRemoved\x122\n\x04list\x18\x06 \x01(\x0b2\x1e.sous.mealplan.v1.ShoppingListR\x04list*\xc7\x01\n\tEntryType\x12\x1a\n\x16ENTRY_TYPE_UNSPECIFIED\x10\x00\x12\x18\n\x14ENTRY_TYPE_BREAKFAST\x10\x01\x12\x14\n\x10ENTRY_TYPE_LUNCH\x10\x02\x12\x15\n\x11ENTRY_TYPE_DINNER\x10\x03\x12\x13\n\x0fENTRY_TYPE_SIDE\x10\x04\x12\x14\n\x10ENTRY_TYPE_SNACK\x10\x05\x12\x14\n\x10ENTRY_TYPE_DRINK\x10\x06\x12\x16\n\x12ENTRY_TYPE_DESSERT\x10\x072\xb9\n\n\x0fMealPlanService\x12Y\n\tGetStatus\x12".sous.mealplan.v1.GetStatusRequest\x1a#.sous.mealplan.v1.GetStatusResponse"\x03\x90\x02\x01\x12_\n\x0bGetMealPlan\x12$.sous.mealplan.v1.GetMealPlanRequest\x1a%.sous.mealplan.v1.GetMealPlanResponse"\x03\x90\x02\x01\x12h\n\x0eGetTodaysMeals\x12\'.sous.mealplan.v1.GetTodaysMealsRequest\x1a(.sous.mealplan.v1.GetTodaysMealsResponse"\x03\x90\x02\x01\x12k\n\x10AddMealPlanEntry\x12).sous.mealplan.v1.AddMealPlanEntryRequest\x1a*.sous.mealplan.v1.AddMealPlanEntryResponse"\x00\x12w\n\x13DeleteMealPlanEntry\x12,.sous.mealplan.v1.DeleteMealPlanEntryRequest\x1a-.sous.mealplan.v1.DeleteMealPlanEntryResponse"\x03\x90\x02\x02\x12e\n\x0eRandomMealPlan\x12\'.sous.mealplan.v1.RandomMealPlanRequest\x1a(.sous.mealplan.v1.RandomMealPlanResponse"\x00\x12k\n\x0fGetShoppingList\x12(.sous.mealplan.v1.GetShoppingListRequest\x1a).sous.mealplan.v1.GetShoppingListResponse"\x03\x90\x02\x01\x12n\n\x11AddToShoppingList\x12*.sous.mealplan.v1.AddToShoppingListRequest\x1a+.sous.mealplan.v1.AddToShoppingListResponse"\x00\x12w\n\x13UpdateShoppingItems\x12,.sous.mealplan.v1.UpdateShoppingItemsRequest\x1a-.sous.mealplan.v1.UpdateShoppingItemsResponse"\x03\x90\x02\x02\x12q\n\x12CreateShoppingList\x12+.sous.mealplan.v1.CreateShoppingListRequest\x1a,.sous.mealplan.v1.CreateShoppingListResponse"\x00\x12t\n\x12RenameShoppingList\x12+.sous.mealplan.v1.RenameShoppingListRequest\x1a,.sous.mealplan.v1.RenameShoppingListResponse"\x03\x90\x02\x02\x12t\n\x12DeleteShoppingList\x12+.sous.mealplan.v1.DeleteShoppingListRequest\x1a,.sous.mealplan.v1.DeleteShoppingListResponse"\x03\x90\x02\x02B\xca\x01\n\x14com.sous.mealplan.v1B\rMealplanProtoP\x01ZAgithub.com/souskitchen/sous/proto/gen/sous/mealplan/v1;mealplanv1\xa2\x02\x03SMX\xaa\x02\x10Sous.Mealplan.V1\xca\x02\x10Sous\\Mealplan\\V1\xe2\x02\x1cSous\\Mealplan\\V1\\GPBMetadata\xea\x02\x12Sous::Mealplan::V1b\x06proto3',
     [],
     {
         "CreateShoppingListRequest": CreateShoppingListRequest,
@@ -1909,9 +2112,12 @@ _DESC = file_desc(
         "DateRange": DateRange,
         "AddToShoppingListRequest": AddToShoppingListRequest,
         "SkippedItem": SkippedItem,
+        "PantryOffer": PantryOffer,
+        "Reapplied": Reapplied,
         "MergedItem": MergedItem,
         "AddToShoppingListResponse": AddToShoppingListResponse,
         "UpdateShoppingItemsRequest": UpdateShoppingItemsRequest,
+        "ItemRefs": ItemRefs,
         "ItemError": ItemError,
         "UpdateShoppingItemsResponse": UpdateShoppingItemsResponse,
         "EntryType": EntryType,

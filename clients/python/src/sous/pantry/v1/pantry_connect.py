@@ -64,7 +64,8 @@ class PantryService(Protocol):
         """
         AddToPantry adds bought items. An ingredient already stocked at the
         location, whether in, low or out, is restocked to in on its existing
-        row with the quantity and expiry given; unknown ingredients are created
+        row with the quantity and expiry given, the old pack's cleared where
+        none is given; unknown ingredients are created
         (POST /api/bulk-pantry-add/).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
@@ -316,7 +317,8 @@ class PantryServiceClient(ConnectClient):
         """
         AddToPantry adds bought items. An ingredient already stocked at the
         location, whether in, low or out, is restocked to in on its existing
-        row with the quantity and expiry given; unknown ingredients are created
+        row with the quantity and expiry given, the old pack's cleared where
+        none is given; unknown ingredients are created
         (POST /api/bulk-pantry-add/).
         """
         return await self.execute_unary(
@@ -472,7 +474,8 @@ class PantryServiceSync(Protocol):
         """
         AddToPantry adds bought items. An ingredient already stocked at the
         location, whether in, low or out, is restocked to in on its existing
-        row with the quantity and expiry given; unknown ingredients are created
+        row with the quantity and expiry given, the old pack's cleared where
+        none is given; unknown ingredients are created
         (POST /api/bulk-pantry-add/).
         """
         raise ConnectError(Code.UNIMPLEMENTED, 'Not implemented')
@@ -722,7 +725,8 @@ class PantryServiceClientSync(ConnectClientSync):
         """
         AddToPantry adds bought items. An ingredient already stocked at the
         location, whether in, low or out, is restocked to in on its existing
-        row with the quantity and expiry given; unknown ingredients are created
+        row with the quantity and expiry given, the old pack's cleared where
+        none is given; unknown ingredients are created
         (POST /api/bulk-pantry-add/).
         """
         return self.execute_unary(

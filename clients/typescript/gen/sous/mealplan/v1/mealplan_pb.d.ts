@@ -976,10 +976,11 @@ export declare type AddToShoppingListRequest = Message<"sous.mealplan.v1.AddToSh
   mealPlanRange?: DateRange | undefined;
 
   /**
-   * Skip ingredients the pantry reports in stock (state in; low counts as
-   * not in stock), matched by name and alias. Unset means true when a
-   * pantry is configured and false (said in note) when none is; true with
-   * no pantry is refused. Free-text items are checked too.
+   * Skip ingredients the pantry reports in stock (state in), matched by
+   * name and alias; an ingredient the pantry marks low is added and named
+   * in low_in_pantry. Unset means true when a pantry is configured and
+   * false (said in note) when none is; true with no pantry is refused.
+   * Free-text items are checked too.
    *
    * @generated from field: optional bool skip_in_stock = 5;
    */
@@ -1011,6 +1012,16 @@ export declare type AddToShoppingListRequest = Message<"sous.mealplan.v1.AddToSh
    * @generated from field: bool add_again = 8;
    */
   addAgain: boolean;
+
+  /**
+   * Names the user says they have, such as "butter": an ingredient one of
+   * them names is skipped whatever the pantry says (read as pantry names
+   * are), and the pantry is left as it is (pantry_offers says where it
+   * differs). At most 100, each at most 500 characters.
+   *
+   * @generated from field: repeated string have = 9;
+   */
+  have: string[];
 };
 
 /**
@@ -1054,6 +1065,14 @@ export declare type SkippedItem = Message<"sous.mealplan.v1.SkippedItem"> & {
    * @generated from field: string how = 4;
    */
   how: string;
+
+  /**
+   * True when the ingredient was skipped because the caller named it in
+   * have; pantry_item is then the name as given.
+   *
+   * @generated from field: bool have = 5;
+   */
+  have: boolean;
 };
 
 /**
@@ -1061,6 +1080,87 @@ export declare type SkippedItem = Message<"sous.mealplan.v1.SkippedItem"> & {
  * Use `create(SkippedItemSchema)` to create a new message.
  */
 export declare const SkippedItemSchema: GenMessage<SkippedItem>;
+
+/**
+ * PantryOffer is a pantry change the answer offers rather than makes: a
+ * name given in have that the pantry records as low or out, or does not
+ * hold.
+ *
+ * @generated from message sous.mealplan.v1.PantryOffer
+ */
+export declare type PantryOffer = Message<"sous.mealplan.v1.PantryOffer"> & {
+  /**
+   * The name as given in have.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The pantry item it was read as; empty when the pantry has none.
+   *
+   * @generated from field: string pantry_item = 2;
+   */
+  pantryItem: string;
+
+  /**
+   * The pantry's state of it: "low", "out", or empty when the pantry has
+   * no such item.
+   *
+   * @generated from field: string state = 3;
+   */
+  state: string;
+
+  /**
+   * Where the pantry item is: fridge, cupboard or freezer.
+   *
+   * @generated from field: string location = 4;
+   */
+  location: string;
+};
+
+/**
+ * Describes the message sous.mealplan.v1.PantryOffer.
+ * Use `create(PantryOfferSchema)` to create a new message.
+ */
+export declare const PantryOfferSchema: GenMessage<PantryOffer>;
+
+/**
+ * Reapplied is a merge another writer overwrote between sous's write and
+ * its read-back (someone in Mealie's app saving the row as they had read
+ * it), so sous added its own amount once more.
+ *
+ * @generated from message sous.mealplan.v1.Reapplied
+ */
+export declare type Reapplied = Message<"sous.mealplan.v1.Reapplied"> & {
+  /**
+   * The addition, such as "1 cup milk".
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The row after sous added its amount again; unset when the row had been
+   * deleted (nothing was added again).
+   *
+   * @generated from field: sous.mealplan.v1.ShoppingItem item = 2;
+   */
+  item?: ShoppingItem | undefined;
+
+  /**
+   * One sentence saying what was found and done.
+   *
+   * @generated from field: string message = 3;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message sous.mealplan.v1.Reapplied.
+ * Use `create(ReappliedSchema)` to create a new message.
+ */
+export declare const ReappliedSchema: GenMessage<Reapplied>;
 
 /**
  * MergedItem is an addition folded into a row already on the list.
@@ -1169,12 +1269,37 @@ export declare type AddToShoppingListResponse = Message<"sous.mealplan.v1.AddToS
   alreadyOnList: string[];
 
   /**
-   * Recipe slugs whose ingredients were added, through Mealie's own
-   * add-recipe endpoint.
+   * Recipe slugs whose ingredients were added: lines of a food already on
+   * the list (in the same unit) are summed into its row, the rest go
+   * through Mealie's own add-recipe endpoint.
    *
    * @generated from field: repeated string recipes_added = 11;
    */
   recipesAdded: string[];
+
+  /**
+   * Ingredients added although the pantry has them, because it marks them
+   * low: name is the ingredient, pantry_item the low item.
+   *
+   * @generated from field: repeated sous.mealplan.v1.SkippedItem low_in_pantry = 12;
+   */
+  lowInPantry: SkippedItem[];
+
+  /**
+   * Names given in have that the pantry records otherwise; nothing was
+   * changed in the pantry.
+   *
+   * @generated from field: repeated sous.mealplan.v1.PantryOffer pantry_offers = 13;
+   */
+  pantryOffers: PantryOffer[];
+
+  /**
+   * Merges another writer overwrote before sous read the row back, and
+   * that sous therefore applied once more.
+   *
+   * @generated from field: repeated sous.mealplan.v1.Reapplied reapplied = 14;
+   */
+  reapplied: Reapplied[];
 };
 
 /**
@@ -1187,9 +1312,9 @@ export declare const AddToShoppingListResponseSchema: GenMessage<AddToShoppingLi
  * UpdateShoppingItemsRequest names items of one list by their UUIDs or
  * by name: a name matches every row whose food, note or display reads the
  * same (case and plural aside), such as "onions" for "2 onions". At least
- * one of check, uncheck, remove, remove_checked and remove_recipes is
- * required, and an item may appear in only one of check, uncheck and
- * remove.
+ * one of check, uncheck, remove, remove_checked, remove_recipes and
+ * check_all_except is required, and an item may appear in only one of
+ * check, uncheck and remove.
  *
  * @generated from message sous.mealplan.v1.UpdateShoppingItemsRequest
  */
@@ -1238,6 +1363,14 @@ export declare type UpdateShoppingItemsRequest = Message<"sous.mealplan.v1.Updat
    * @generated from field: repeated string remove_recipes = 6;
    */
   removeRecipes: string[];
+
+  /**
+   * Check every item still to buy except these; set with no items, it
+   * checks everything. Not combined with check or uncheck.
+   *
+   * @generated from field: sous.mealplan.v1.ItemRefs check_all_except = 7;
+   */
+  checkAllExcept?: ItemRefs | undefined;
 };
 
 /**
@@ -1245,6 +1378,29 @@ export declare type UpdateShoppingItemsRequest = Message<"sous.mealplan.v1.Updat
  * Use `create(UpdateShoppingItemsRequestSchema)` to create a new message.
  */
 export declare const UpdateShoppingItemsRequestSchema: GenMessage<UpdateShoppingItemsRequest>;
+
+/**
+ * ItemRefs is a set of items of one list, by id or name, whose presence
+ * means something even when empty.
+ *
+ * @generated from message sous.mealplan.v1.ItemRefs
+ */
+export declare type ItemRefs = Message<"sous.mealplan.v1.ItemRefs"> & {
+  /**
+   * Items by id or name, read as UpdateShoppingItemsRequest reads them; a
+   * name that matches no item is InvalidArgument and nothing is written.
+   * At most 100.
+   *
+   * @generated from field: repeated string items = 1;
+   */
+  items: string[];
+};
+
+/**
+ * Describes the message sous.mealplan.v1.ItemRefs.
+ * Use `create(ItemRefsSchema)` to create a new message.
+ */
+export declare const ItemRefsSchema: GenMessage<ItemRefs>;
 
 /**
  * ItemError is one failed item of a batch.

@@ -378,6 +378,8 @@ export declare type SetItemStateResponse = Message<"sous.pantry.v1.SetItemStateR
   /**
    * One sentence saying what happened, such as "egg noodles (cupboard) is
    * now out" or "egg noodles (cupboard) was already out; nothing changed".
+   * An item set back in from low or out is restocked: the old pack's
+   * recorded amount and use-by date are cleared, and the sentence says so.
    *
    * @generated from field: string message = 4;
    */
@@ -423,9 +425,9 @@ export declare type PantryAddition = Message<"sous.pantry.v1.PantryAddition"> & 
 
   /**
    * Amount in the unit below. When set it replaces the recorded amount.
-   * When unset: a new item has no amount; an item in or low keeps its
-   * recorded amount; an item marked out is restocked with no amount and no
-   * expiry date, since both described the stock that ran out.
+   * When unset: a new item has no amount, and a restocked item's recorded
+   * amount (and its unit) is cleared, since it described the old pack
+   * (AddResult.note says so).
    *
    * @generated from field: optional double quantity = 3;
    */
@@ -440,7 +442,7 @@ export declare type PantryAddition = Message<"sous.pantry.v1.PantryAddition"> & 
 
   /**
    * Use-by date, YYYY-MM-DD. When set it replaces the recorded date; when
-   * empty it is kept as for quantity.
+   * empty a restocked item's recorded date is cleared as for quantity.
    *
    * @generated from field: string expiry = 5;
    */
@@ -521,6 +523,15 @@ export declare type AddResult = Message<"sous.pantry.v1.AddResult"> & {
    * @generated from field: repeated string close_matches = 6;
    */
   closeMatches: string[];
+
+  /**
+   * What a restock did to the old pack's recorded amount and use-by date,
+   * such as "cleared the old pack's 500 g and use-by 2026-12-04"; empty
+   * when none was recorded.
+   *
+   * @generated from field: string note = 7;
+   */
+  note: string;
 };
 
 /**
@@ -1402,7 +1413,8 @@ export declare const PantryService: GenService<{
   /**
    * AddToPantry adds bought items. An ingredient already stocked at the
    * location, whether in, low or out, is restocked to in on its existing
-   * row with the quantity and expiry given; unknown ingredients are created
+   * row with the quantity and expiry given, the old pack's cleared where
+   * none is given; unknown ingredients are created
    * (POST /api/bulk-pantry-add/).
    *
    * @generated from rpc sous.pantry.v1.PantryService.AddToPantry

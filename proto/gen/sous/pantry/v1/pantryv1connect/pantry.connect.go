@@ -94,7 +94,8 @@ type PantryServiceClient interface {
 	SetItemState(context.Context, *connect.Request[v1.SetItemStateRequest]) (*connect.Response[v1.SetItemStateResponse], error)
 	// AddToPantry adds bought items. An ingredient already stocked at the
 	// location, whether in, low or out, is restocked to in on its existing
-	// row with the quantity and expiry given; unknown ingredients are created
+	// row with the quantity and expiry given, the old pack's cleared where
+	// none is given; unknown ingredients are created
 	// (POST /api/bulk-pantry-add/).
 	AddToPantry(context.Context, *connect.Request[v1.AddToPantryRequest]) (*connect.Response[v1.AddToPantryResponse], error)
 	// WhatCanICook matches every meta-recipe against the pantry. Matching is
@@ -248,7 +249,8 @@ type PantryServiceHandler interface {
 	SetItemState(context.Context, *connect.Request[v1.SetItemStateRequest]) (*connect.Response[v1.SetItemStateResponse], error)
 	// AddToPantry adds bought items. An ingredient already stocked at the
 	// location, whether in, low or out, is restocked to in on its existing
-	// row with the quantity and expiry given; unknown ingredients are created
+	// row with the quantity and expiry given, the old pack's cleared where
+	// none is given; unknown ingredients are created
 	// (POST /api/bulk-pantry-add/).
 	AddToPantry(context.Context, *connect.Request[v1.AddToPantryRequest]) (*connect.Response[v1.AddToPantryResponse], error)
 	// WhatCanICook matches every meta-recipe against the pantry. Matching is
