@@ -1106,7 +1106,7 @@ type SearchRecipesResponse struct {
 	// spelling of it is in the library's recipe names or descriptions: the
 	// query as it was read instead ("currry" -> "curry"), whose results the
 	// items are.
-	DidYouMean    string `protobuf:"bytes,9,opt,name=did_you_mean,json=didYouMean,proto3" json:"did_you_mean,omitempty"`
+	DidYouMean    string `protobuf:"bytes,11,opt,name=did_you_mean,json=didYouMean,proto3" json:"did_you_mean,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4956,7 +4956,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\x10descriptions_cut\x18\x06 \x01(\x05R\x0fdescriptionsCut\x12P\n" +
 	"\bresolved\x18\a \x03(\v24.sous.recipes.v1.SearchRecipesResponse.ResolvedEntryR\bresolved\x12A\n" +
 	"\ftext_matches\x18\b \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\vtextMatches\x12 \n" +
-	"\fdid_you_mean\x18\t \x01(\tR\n" +
+	"\fdid_you_mean\x18\v \x01(\tR\n" +
 	"didYouMean\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +

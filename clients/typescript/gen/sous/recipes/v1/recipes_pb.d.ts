@@ -663,7 +663,7 @@ export declare type SearchRecipesResponse = Message<"sous.recipes.v1.SearchRecip
    * query as it was read instead ("currry" -> "curry"), whose results the
    * items are.
    *
-   * @generated from field: string did_you_mean = 9;
+   * @generated from field: string did_you_mean = 11;
    */
   didYouMean: string;
 };
