@@ -45,7 +45,8 @@ var engineCalls = []struct {
 // version's two profiles on the household library; live, it compares the
 // two Mealies named by MEALIE_SQLITE_URL and MEALIE_SQLITE_API_TOKEN, and
 // MEALIE_POSTGRES_URL and MEALIE_POSTGRES_API_TOKEN, which must hold the
-// same library. Each cookbook's recipes are compared too.
+// same library. Each cookbook's recipes and each shopping list are compared
+// too.
 func TestEnginesAnswerAlike(t *testing.T) {
 	for _, v := range []string{"2.8", "3.20"} {
 		t.Run("emulator-"+v, func(t *testing.T) {
@@ -80,6 +81,17 @@ func compareEngines(t *testing.T, sqliteURL, sqliteToken, pgURL, pgToken string)
 			}{"get_cookbook_recipes", map[string]any{"cookbook": slug, "limit": 5}})
 		}
 	}
+	// and every shopping list, whose rows of one position PostgreSQL
+	// returns in no fixed order
+	lists := callOK(t, sq, "get_shopping_list", map[string]any{})
+	for _, l := range items(t, lists) {
+		if name, _ := l["name"].(string); name != "" {
+			calls = append(calls, struct {
+				tool string
+				args map[string]any
+			}{"get_shopping_list", map[string]any{"list_id": name}})
+		}
+	}
 	same := 0
 	for _, c := range calls {
 		a, aErr := callTool(t, sq, c.tool, c.args)
@@ -93,14 +105,15 @@ func compareEngines(t *testing.T, sqliteURL, sqliteToken, pgURL, pgToken string)
 			continue
 		}
 		same++
-		t.Logf("%s %s: %d recipes alike", c.tool, args, countItems(a))
+		t.Logf("%s %s: alike (%d items)", c.tool, args, countItems(a))
 	}
 	t.Logf("%d of %d calls answered alike", same, len(calls))
 }
 
 var anyUUID = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
-// countItems counts an answer's items (recipes, suggestions or foods).
+// countItems counts an answer's items (recipes, suggestions or foods; a
+// shopping list answers groups, counted 0).
 func countItems(text string) int {
 	var v map[string]any
 	if json.Unmarshal([]byte(text), &v) != nil {
