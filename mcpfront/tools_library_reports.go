@@ -31,7 +31,7 @@ type libraryStatsIn struct {
 func libraryStatsTool() Tool {
 	return newTool(ToolsetLibrary, &mcp.Tool{
 		Name:        "library_stats",
-		Description: "Call to see which tags, foods etc. are used most, or to tidy them. Lists unused ones too.",
+		Description: "Call to see which tags, foods etc. are used most, or to tidy them. Lists unused ones and near-duplicate foods to merge.",
 		Annotations: readAnn(),
 	}, hasLibrary, props{
 		"resource": toolschema.Enum("tags", "categories", "tools", "foods", "units"), "include_unused": toolschema.BoolDefault(true),
@@ -58,15 +58,21 @@ func libraryStats(ctx context.Context, req *mcp.CallToolRequest, b Backends, in 
 		Recipes int32  `json:"recipes"`
 	}
 	out := struct {
-		Items      []usage  `json:"items"`
-		Unused     []string `json:"unused,omitempty"`
-		Scanned    int32    `json:"scanned"`
-		Library    int32    `json:"library_total"`
-		Truncated  string   `json:"truncated,omitempty"`
-		Unreadable []string `json:"unreadable,omitempty"`
+		Items  []usage  `json:"items"`
+		Unused []string `json:"unused,omitempty"`
+		// NearDuplicates are names that read as one food or unit, the
+		// one to merge the others into first.
+		NearDuplicates [][]string `json:"near_duplicates,omitempty"`
+		Scanned        int32      `json:"scanned"`
+		Library        int32      `json:"library_total"`
+		Truncated      string     `json:"truncated,omitempty"`
+		Unreadable     []string   `json:"unreadable,omitempty"`
 	}{Items: []usage{}, Unused: r.GetUnused(), Scanned: r.GetScanned(), Library: r.GetLibraryTotal(), Truncated: r.GetTruncated(), Unreadable: unreadable(r.GetUnreadable())}
 	for _, u := range r.GetItems() {
 		out.Items = append(out.Items, usage{Name: u.GetName(), Recipes: u.GetRecipeCount()})
+	}
+	for _, g := range r.GetNearDuplicates() {
+		out.NearDuplicates = append(out.NearDuplicates, g.GetNames())
 	}
 	return out, nil
 }

@@ -142,7 +142,7 @@ func TestTaxonomyTools(t *testing.T) {
 				Input: "2 cups flour", Ingredient: &recipesv1.Ingredient{Quantity: proto.Float64(2), Unit: "cup", Food: "flour", UnitId: "u1"},
 			}}},
 			wantReq: &recipesv1.ParseIngredientsRequest{Lines: []string{"2 cups flour"}, Parser: recipesv1.Parser_PARSER_BRUTE},
-			want:    []string{`{"input":"2 cups flour","quantity":2,"unit":"cup","food":"flour","unknown":["food"]}`},
+			want:    []string{`{"input":"2 cups flour","quantity":2,"unit":"cup","food":"flour","new":["food"]}`},
 		},
 		{
 			name: "list taxonomy with paging", tool: "manage_taxonomy", service: recipesOf, method: "ListTaxonomy",

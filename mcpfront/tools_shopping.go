@@ -181,8 +181,9 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		Name     string `json:"name"`
 		Have     string `json:"have,omitempty"`
 		Location string `json:"location,omitempty"`
-		// Why names a read other than exact: "general" when the
-		// pantry's name covers the ingredient's.
+		// Why names a read other than exact: "synonym" for another
+		// English, "kind" when the pantry holds a kind of the
+		// ingredient ("jasmine rice" for "rice").
 		Why string `json:"read_as,omitempty"`
 		// Said marks a skip for a name given in have, not the pantry.
 		Said bool `json:"you_said,omitempty"`

@@ -24,7 +24,7 @@ type parseIngredientsIn struct {
 func parseIngredientsTool() Tool {
 	return newTool(ToolsetRecipes, &mcp.Tool{
 		Name:        "parse_ingredients",
-		Description: "Call before writing structured ingredients, or to see how Mealie reads lines. Flags unknown foods.",
+		Description: "Call to preview lines as create_recipe stores them: linked food, unit, note; new is what a write creates, check what to look at.",
 		Annotations: readAnn(),
 	}, hasRecipes, props{
 		"lines":  toolschema.Both(toolschema.ItemsRange(1, limits.ParseLines), func(s *mcpSchema) { s.Items.MaxLength = ptr(limits.IngredientLineChars) }),
@@ -38,12 +38,15 @@ func parseIngredients(ctx context.Context, _ *mcp.CallToolRequest, b Backends, i
 		return nil, err
 	}
 	type parsed struct {
-		Input      string   `json:"input"`
-		Quantity   *float64 `json:"quantity,omitempty"`
-		Unit       string   `json:"unit,omitempty"`
-		Food       string   `json:"food,omitempty"`
-		Note       string   `json:"note,omitempty"`
-		Unknown    []string `json:"unknown,omitempty"`
+		Input    string   `json:"input"`
+		Quantity *float64 `json:"quantity,omitempty"`
+		Unit     string   `json:"unit,omitempty"`
+		Food     string   `json:"food,omitempty"`
+		Note     string   `json:"note,omitempty"`
+		// New names the parts a write creates ("food", "unit").
+		New []string `json:"new,omitempty"`
+		// Check says why sous is unsure of the line.
+		Check      string   `json:"check,omitempty"`
 		Confidence *float64 `json:"confidence,omitempty"`
 	}
 	out := struct {
@@ -54,14 +57,14 @@ func parseIngredients(ctx context.Context, _ *mcp.CallToolRequest, b Backends, i
 	}{Items: []parsed{}, Resolved: resolvedMap(res.Msg.GetResolved())}
 	for _, p := range res.Msg.GetItems() {
 		ing := p.GetIngredient()
-		it := parsed{Input: p.GetInput(), Quantity: ing.Quantity, Unit: ing.GetUnit(), Food: ing.GetFood(), Note: ing.GetNote(), Confidence: p.Confidence}
-		// Say which parts Mealie did not match: create_recipe keeps them
-		// in the note rather than inventing taxonomy.
+		it := parsed{Input: p.GetInput(), Quantity: ing.Quantity, Unit: ing.GetUnit(), Food: ing.GetFood(), Note: ing.GetNote(), Check: p.GetCheck(), Confidence: p.Confidence}
+		// The line is what create_recipe stores: a food or unit without
+		// an id is one the write creates.
 		if it.Food != "" && ing.GetFoodId() == "" {
-			it.Unknown = append(it.Unknown, "food")
+			it.New = append(it.New, "food")
 		}
 		if it.Unit != "" && ing.GetUnitId() == "" {
-			it.Unknown = append(it.Unknown, "unit")
+			it.New = append(it.New, "unit")
 		}
 		out.Items = append(out.Items, it)
 	}

@@ -483,3 +483,84 @@ func TestRecipeImageFromUnreachableURL(t *testing.T) {
 		}
 	})
 }
+
+// TestUnitsSeeder pins Mealie's own units seeder (POST
+// /api/groups/seeders/units, its data-management page's "seed units"),
+// which sous follows when it creates a standard unit the library lacks:
+// each unit with its name, plural, abbreviation and plural abbreviation,
+// fractions on and abbreviations not used for display; 23 units on 2.x, 24
+// (with sprig) on 3.x; a second run adds nothing; no locale is a 422.
+func TestUnitsSeeder(t *testing.T) {
+	forEachTarget(t, func(t *testing.T, tg target) {
+		listUnits := func() []map[string]any {
+			_, body := tg.call(t, http.MethodGet, "/api/units?perPage=-1&orderBy=name&orderDirection=asc", nil)
+			var out []map[string]any
+			for _, it := range asObj(t, body)["items"].([]any) {
+				out = append(out, asObj(t, it))
+			}
+			return out
+		}
+		before := map[string]bool{}
+		for _, u := range listUnits() {
+			before[u["id"].(string)] = true
+		}
+		t.Cleanup(func() {
+			for _, u := range listUnits() {
+				if id := u["id"].(string); !before[id] {
+					tg.call(t, http.MethodDelete, "/api/units/"+id, nil)
+				}
+			}
+		})
+		if code, body := tg.call(t, http.MethodPost, "/api/groups/seeders/units", map[string]any{}); code != 422 {
+			t.Errorf("seed without a locale: %d %v, want 422", code, body)
+		}
+		code, body := tg.call(t, http.MethodPost, "/api/groups/seeders/units", map[string]any{"locale": "en-US"})
+		if code != 200 || asObj(t, body)["message"] != "Seeding Successful" || asObj(t, body)["error"] != false {
+			t.Fatalf("seed units: %d %v", code, body)
+		}
+		byName := map[string]map[string]any{}
+		for _, u := range listUnits() {
+			byName[u["name"].(string)] = u
+		}
+		want := 24
+		if is2x(tg) {
+			want = 23
+		}
+		if len(byName) < want {
+			t.Errorf("%d units after seeding, want at least %d", len(byName), want)
+		}
+		for _, c := range []struct{ name, plural, abbr, pluralAbbr string }{
+			{"teaspoon", "teaspoons", "tsp", ""}, {"tablespoon", "tablespoons", "tbsp", ""}, {"cup", "cups", "c", ""},
+			{"fluid ounce", "fluid ounces", "fl oz", ""}, {"milliliter", "milliliters", "ml", ""},
+			{"pound", "pounds", "lb", "lbs"}, {"gram", "grams", "g", ""}, {"pinch", "pinches", "", ""},
+		} {
+			u := byName[c.name]
+			if u == nil {
+				t.Errorf("no %q seeded", c.name)
+				continue
+			}
+			if before[u["id"].(string)] {
+				continue // there before the seeder ran, which keeps it
+			}
+			// the seeder passes its file's plural abbreviation, null where
+			// the file has none (a unit POSTed without one gets "")
+			var pluralAbbr any
+			if c.pluralAbbr != "" {
+				pluralAbbr = c.pluralAbbr
+			}
+			if u["pluralName"] != c.plural || u["abbreviation"] != c.abbr || u["pluralAbbreviation"] != pluralAbbr ||
+				u["useAbbreviation"] != false || u["fraction"] != true || u["description"] != "" {
+				t.Errorf("%s seeded as %v", c.name, u)
+			}
+		}
+		if _, ok := byName["sprig"]; ok == is2x(tg) {
+			t.Errorf("sprig seeded on %s: %v", tg.profile, ok)
+		}
+		if code, _ := tg.call(t, http.MethodPost, "/api/groups/seeders/units", map[string]any{"locale": "en-US"}); code != 200 {
+			t.Errorf("second seed: %d", code)
+		}
+		if n := len(listUnits()); n != len(byName) {
+			t.Errorf("a second seed made %d units, then %d", len(byName), n)
+		}
+	})
+}

@@ -159,6 +159,10 @@ type profile struct {
 	// LIKE (search.go; testdata/recordings/<version>-pg/TestSearchByEngine.json).
 	// GET /api/admin/about says dbType "postgres".
 	postgres bool
+	// seedsSprig: the units seeder's en-US list has "sprig" (3.x); 2.x
+	// seeds 23 units without it
+	// (testdata/recordings/<version>/TestUnitsSeeder.json).
+	seedsSprig bool
 	// Deleting a food still used by a recipe succeeds on every recorded
 	// version and nulls the ingredient's food
 	// (testdata/recordings/<version>/TestDeleteFoodInUseNullsIngredient.json).
@@ -184,7 +188,7 @@ var profiles = map[string]profile{
 		pageParamsLast: true, appInfoLogin: true, cookbookHousehold: true, bulkNeedsGroupID: true,
 		missingRow404: true, stuckRenameLocked: true,
 		extraEntryTypes: true, organizerGroupID: true, caseInsensitiveFilter: true,
-		lastMadeKeepsLatest: true,
+		lastMadeKeepsLatest: true, seedsSprig: true,
 	},
 	// 3.20 is 3.11 with what its recordings show otherwise: no
 	// bulkNeedsGroupID (testdata/recordings/3.20/TestVersionSwitches.json
@@ -198,6 +202,7 @@ var profiles = map[string]profile{
 		patchNameMovesSlug: true, idlessOrganizerCreated: true, aiProviders: true,
 		announcements: true, unitStandards: true, nlpTitleNull: true, importFailure400: true,
 		lastMadeKeepsLatest: true, // testdata/recordings/3.20/TestBackdatedLastMade.json
+		seedsSprig:          true,
 	},
 }
 

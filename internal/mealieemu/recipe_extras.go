@@ -511,8 +511,21 @@ func (s *Server) handleImageUpload(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleMedia(w http.ResponseWriter, r *http.Request) {
 	st := s.store
 	st.mu.Lock()
-	data, ok := st.images[r.PathValue("id")]
+	id := r.PathValue("id")
+	data, ok := st.images[id]
+	draw := st.drawLater[id]
 	st.mu.Unlock()
+	if !ok && draw != nil {
+		// Drawn outside the lock: the same bytes for a slug every time, so
+		// two first requests at once store the same image.
+		data, ok = draw(), true
+		st.mu.Lock()
+		if _, uploaded := st.images[id]; !uploaded {
+			st.images[id] = data
+		}
+		delete(st.drawLater, id)
+		st.mu.Unlock()
+	}
 	if !ok {
 		writeDetail(w, http.StatusNotFound, "Not Found")
 		return

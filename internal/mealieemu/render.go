@@ -66,18 +66,30 @@ func (s *store) renderUnit(u *unit) object {
 	}
 	o = append(o,
 		field{"fraction", u.Fraction}, field{"abbreviation", u.Abbreviation},
-		field{"pluralAbbreviation", u.PluralAbbreviation}, field{"useAbbreviation", u.UseAbbreviation},
+		field{"pluralAbbreviation", pluralAbbr(u)}, field{"useAbbreviation", u.UseAbbreviation},
 		field{"aliases", aliases(u.Aliases)})
-	o = s.unitStandardFields(o)
+	o = s.unitStandardFields(o, u)
 	return append(o, field{"createdAt", stamp(u.CreatedAt)}, field{"updatedAt", stamp(u.UpdatedAt)})
+}
+
+// pluralAbbr is a unit's pluralAbbreviation as Mealie answers it.
+func pluralAbbr(u *unit) any {
+	if u.pluralAbbrNull && u.PluralAbbreviation == "" {
+		return nil
+	}
+	return u.PluralAbbreviation
 }
 
 // unitStandardFields adds 3.20's standardQuantity and standardUnit to a
 // unit (profile.go, unitStandards); the emulator stores neither, as a
 // fresh 3.20 answers both null.
-func (s *store) unitStandardFields(o object) object {
+func (s *store) unitStandardFields(o object, u ...*unit) object {
 	if s.profile.unitStandards {
-		o = append(o, field{"standardQuantity", nil}, field{"standardUnit", nil})
+		var q, su any
+		if len(u) > 0 && u[0].StandardQuantity != nil {
+			q, su = *u[0].StandardQuantity, *u[0].StandardUnit
+		}
+		o = append(o, field{"standardQuantity", q}, field{"standardUnit", su})
 	}
 	return o
 }

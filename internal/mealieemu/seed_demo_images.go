@@ -33,8 +33,13 @@ var demoPalettes = map[string][]color.NRGBA{
 }
 
 // seedDemoImages gives every recipe an image, as if uploaded: the image key
-// Mealie's payload carries and the bytes its media route serves.
+// Mealie's payload carries now, and the bytes its media route serves drawn
+// on the first request, since drawing two dozen takes seconds under the
+// race detector and start-up should not wait for a view nobody opened.
 func (s *store) seedDemoImages() {
+	if s.drawLater == nil {
+		s.drawLater = map[string]func() []byte{}
+	}
 	for _, r := range s.recipes {
 		var category string
 		if len(r.CategoryIDs) > 0 {
@@ -44,7 +49,8 @@ func (s *store) seedDemoImages() {
 				}
 			}
 		}
-		s.images[r.ID] = drawDish(r.Slug, category)
+		slug := r.Slug
+		s.drawLater[r.ID] = func() []byte { return drawDish(slug, category) }
 		r.Image = strp("demo")
 	}
 }

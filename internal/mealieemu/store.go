@@ -42,6 +42,9 @@ type store struct {
 	nextTokenID int
 	// images holds uploaded recipe images by recipe id.
 	images map[string][]byte
+	// drawLater holds the demo seed's drawn images by recipe id, drawn on
+	// their first request (handleMedia) so that start-up waits for none.
+	drawLater map[string]func() []byte
 	// userRatings holds the token user's rating by recipe id (ratings.go).
 	userRatings map[string]float64
 	// fetchable holds the image URLs POST /api/recipes/{slug}/image can
@@ -101,10 +104,17 @@ type unit struct {
 	Fraction           bool
 	Abbreviation       string
 	PluralAbbreviation string
-	UseAbbreviation    bool
-	Aliases            []string
-	CreatedAt          time.Time
-	UpdatedAt          time.Time
+	// pluralAbbrNull renders pluralAbbreviation null, as a unit Mealie's
+	// seeder made without one (TestUnitsSeeder.json).
+	pluralAbbrNull bool
+	// StandardQuantity and StandardUnit are 3.20's unit standards, set
+	// when the unit is created (standardize).
+	StandardQuantity *float64
+	StandardUnit     *string
+	UseAbbreviation  bool
+	Aliases          []string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
 }
 
 // organizer is a tag, category or tool; only tools use OnHand.

@@ -260,6 +260,7 @@ func (s *Server) taxonomyRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/units/{id}", unitRows.get(s))
 	mux.HandleFunc("PUT /api/units/{id}", unitRows.update(s))
 	mux.HandleFunc("DELETE /api/units/{id}", unitRows.delete(s))
+	mux.HandleFunc("POST /api/groups/seeders/units", s.handleSeedUnits)
 	mux.HandleFunc("GET /api/groups/labels", s.listLabels)
 	mux.HandleFunc("POST /api/groups/labels", s.createLabel)
 	mux.HandleFunc("GET /api/groups/labels/{id}", s.getLabel)
@@ -342,6 +343,7 @@ func (st *store) applyUnit(u *unit, b jsonBody) {
 	}
 	u.Abbreviation, _ = b.str("abbreviation")
 	u.PluralAbbreviation, _ = b.str("pluralAbbreviation")
+	u.pluralAbbrNull = false
 	u.UseAbbreviation, _ = b.boolean("useAbbreviation")
 	u.Aliases = aliasNames(b)
 	u.UpdatedAt = st.now().UTC()
@@ -367,7 +369,10 @@ type ingredientRow[T any] struct {
 	// refuse answers a create Mealie turns down and reports whether it did;
 	// nil when every create with a name goes through.
 	refuse func(w http.ResponseWriter, st *store, name string) bool
-	ref    refField
+	// created finishes a row a create made (3.20's unit standards); nil
+	// when there is nothing to finish.
+	created func(*store, *T)
+	ref     refField
 }
 
 // refField picks the pointer a recipe ingredient and a shopping item hold to
@@ -401,12 +406,13 @@ var foodRows = ingredientRow[food]{
 
 var unitRows = ingredientRow[unit]{
 	noun: "units", fromKey: "fromUnit", toKey: "toUnit",
-	rows:   func(st *store) *[]*unit { return &st.units },
-	id:     func(u *unit) string { return u.ID },
-	fresh:  func(st *store) *unit { return &unit{ID: newID(), CreatedAt: st.now().UTC()} },
-	apply:  (*store).applyUnit,
-	render: (*store).renderUnit,
-	ref:    unitRef,
+	rows:    func(st *store) *[]*unit { return &st.units },
+	id:      func(u *unit) string { return u.ID },
+	fresh:   func(st *store) *unit { return &unit{ID: newID(), CreatedAt: st.now().UTC()} },
+	apply:   (*store).applyUnit,
+	render:  (*store).renderUnit,
+	created: (*store).standardize,
+	ref:     unitRef,
 }
 
 // refuseFoodName answers a create whose name another food has.
@@ -452,6 +458,9 @@ func (k ingredientRow[T]) create(s *Server) http.HandlerFunc {
 		}
 		v := k.fresh(st)
 		k.apply(st, v, b)
+		if k.created != nil {
+			k.created(st, v)
+		}
 		rows := k.rows(st)
 		*rows = append(*rows, v)
 		writeJSON(w, http.StatusCreated, k.render(st, v))

@@ -2,7 +2,10 @@ package library
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +15,7 @@ import (
 
 	libraryv1 "github.com/souskitchen/sous/proto/gen/sous/library/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 func TestNameKey(t *testing.T) {
@@ -354,5 +358,40 @@ func TestNewestWithoutUpdateOrdering(t *testing.T) {
 	}
 	if h.recipes.sweeps != 2 {
 		t.Errorf("sweeps = %d", h.recipes.sweeps)
+	}
+}
+
+// TestNearDuplicateFoods groups the food names of a real imported library
+// (services/internal/names/testdata/messy-foods.json) that read as one
+// thing, the clean name first: the fourth tomato, priced, among them.
+func TestNearDuplicateFoods(t *testing.T) {
+	var foods []taxonomyItem
+	b, err := os.ReadFile(filepath.Join("..", "internal", "names", "testdata", "messy-foods.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &foods); err != nil {
+		t.Fatal(err)
+	}
+	foods = append(foods, taxonomyItem{ID: "x1", Name: "tomato ($0.45)"}, taxonomyItem{ID: "x2", Name: "aubergine"}, taxonomyItem{ID: "x3", Name: "eggplant"},
+		taxonomyItem{ID: "x4", Name: "00 flour"}, taxonomyItem{ID: "x5", Name: "flour"}, taxonomyItem{ID: "x6", Name: "ground turmeric"}, taxonomyItem{ID: "x7", Name: "turmeric"}, taxonomyItem{ID: "x8", Name: "rice"})
+	groups := map[string][]string{}
+	for _, g := range nearDuplicates(foods) {
+		groups[g.GetKey()] = g.GetNames()
+	}
+	tomato := groups["tomato"]
+	if len(tomato) < 4 || names.IsDebris(tomato[0]) || !slices.Contains(tomato, "tomato ($0.45)") || !slices.Contains(tomato, "Tomato") || !slices.Contains(tomato, "tomatoes") {
+		t.Errorf("tomato group = %q", tomato)
+	}
+	if g := groups["eggplant"]; len(g) != 2 {
+		t.Errorf("eggplant group = %q", g)
+	}
+	if g := groups["rice"]; !slices.Contains(g, "rice ($0.60)") {
+		t.Errorf("rice group = %q", g)
+	}
+	for k, g := range groups {
+		if slices.Contains(g, "00 flour") || slices.Contains(g, "ground turmeric") && slices.Contains(g, "turmeric") {
+			t.Errorf("group %q = %q joins different foods", k, g)
+		}
 	}
 }

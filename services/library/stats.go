@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 
 	"connectrpc.com/connect"
 
@@ -20,6 +21,7 @@ import (
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // LibraryStats limits.
@@ -553,6 +555,63 @@ func buildStats(kind taxonomyKind, e *statsEntry, items []taxonomyItem, top int,
 			out.Unused = out.Unused[:MaxUnusedListed]
 		}
 	}
+	if kind == kindFoods || kind == kindUnits {
+		out.NearDuplicates = nearDuplicates(items)
+		if len(out.NearDuplicates) > MaxNearDuplicates {
+			notes = append(notes, fmt.Sprintf("showing %d of %d groups of near-duplicate %s", MaxNearDuplicates, len(out.NearDuplicates), kind.plural))
+			out.NearDuplicates = out.NearDuplicates[:MaxNearDuplicates]
+		}
+	}
 	out.Truncated = strings.Join(notes, "; ")
+	return out
+}
+
+// MaxNearDuplicates bounds the groups a report lists: a library imported
+// from priced recipe pages has a few dozen, and each is one merge.
+const MaxNearDuplicates = 50
+
+// nearDuplicates groups items whose names share names.Key: the same food
+// however it is cased, counted, spelt or priced ("tomato ($0.45)" beside
+// "tomato"), or named in another English ("aubergine" beside "eggplant").
+// In each group a clean name (names.IsDebris) comes first, then by
+// length, so the first is the one to merge the others into.
+func nearDuplicates(items []taxonomyItem) []*libraryv1.NameGroup {
+	by := map[string][]string{}
+	var keys []string
+	for _, it := range items {
+		k := names.Key(it.Name)
+		if k == "" {
+			continue
+		}
+		// numbers set aside by Key still tell "00 flour" from "flour";
+		// a price does not
+		for _, w := range strings.Fields(it.Name) {
+			if strings.ContainsFunc(w, unicode.IsDigit) && !strings.Contains(w, "$") {
+				k += " " + w
+			}
+		}
+		if _, ok := by[k]; !ok {
+			keys = append(keys, k)
+		}
+		by[k] = append(by[k], it.Name)
+	}
+	slices.Sort(keys)
+	var out []*libraryv1.NameGroup
+	for _, k := range keys {
+		ns := by[k]
+		if len(ns) < 2 {
+			continue
+		}
+		slices.SortStableFunc(ns, func(a, b string) int {
+			if da, db := names.IsDebris(a), names.IsDebris(b); da != db {
+				if da {
+					return 1
+				}
+				return -1
+			}
+			return len(a) - len(b)
+		})
+		out = append(out, &libraryv1.NameGroup{Key: k, Names: ns})
+	}
 	return out
 }

@@ -28,7 +28,7 @@ type stockItem struct {
 	name     string
 	location string
 	// how says how the ingredient's name was read as this item: "exact",
-	// "alias", "plural" or "general" (names.How).
+	// "alias", "plural", "synonym" or "kind" (names.Supplies).
 	how string
 	// low marks a pantry item marked low: its ingredients are bought, and
 	// the answer says so (pantry.proto, ItemState).
@@ -41,10 +41,10 @@ type stockItem struct {
 // stock answers "is this ingredient in stock?" from one GetPantry read, or
 // from the names a caller said they have. Items in stock and items marked
 // low are held; an ingredient that is a low item is bought, not skipped.
-// Names are read by the shared resolver (services/internal/names), as a
-// cook means them: the pantry's name itself, an alias, singular or plural,
-// or a name that covers the ingredient's (names.Covers, the one rule of
-// what a pantry item stands in for).
+// Names are read by the shared rule of services/internal/names
+// (names.Supplies), as a cook means them: the pantry's name itself, an
+// alias, singular or plural, another English, or a more specific kind of
+// the ingredient, never a more general one.
 type stock struct {
 	items []stockItem
 	// names holds each item's name and aliases, by index into items.
@@ -124,15 +124,15 @@ func haveStock(given []string) *stock {
 	return st
 }
 
-// match reports the pantry item an ingredient is, by its food's name or,
-// for a line with no food, its text: first as the resolver reads the name
-// (exact, alias, plural; a general name from the recipe side, "rice" for
-// the pantry's "jasmine rice", is not taken as in stock, since the cook
-// asked for a kind the pantry may not hold), then a pantry name that
-// covers it ("butter" covers "unsalted butter", "egg" covers "2 eggs,
-// beaten"). Of several covering names the one of most words is taken: the
-// pantry's "brown sugar" marked low speaks for "light brown sugar" before
-// its "sugar" in stock does.
+// match reports the pantry item that supplies an ingredient, by its food's
+// name or, for a line with no food, its text. A pantry name or alias equal
+// to it (ignoring case and spacing) is taken first; otherwise an item
+// supplies it only as names.Supplies reads it, the same thing or a more
+// specific kind ("jasmine rice" for "rice", "prawns" for "shrimp"), never a
+// more general one: a wrong skip leaves off the list what the cook lacks,
+// so "sugar" in stock does not skip "light brown sugar", nor tinned
+// "chopped tomatoes" fresh ones. Of several items, the closest reading
+// wins (exact, plural, synonym, then kind).
 func (st *stock) match(food, text string) (stockItem, bool) {
 	if st == nil {
 		return stockItem{}, false
@@ -141,17 +141,17 @@ func (st *stock) match(food, text string) (stockItem, bool) {
 	if name == "" {
 		name = text
 	}
-	if r := st.ix.Resolve(name); r.Found() && r.How != names.General {
+	if r := st.ix.Resolve(name); r.Found() && (r.How == names.Exact || r.How == names.Alias) {
 		i, _ := strconv.Atoi(r.Matches[0].ID)
 		it := st.items[i]
 		it.how = r.How.String()
 		return it, true
 	}
-	best, words := -1, 0
+	best, bestHow := -1, names.None
 	for i, ns := range st.names {
 		for _, n := range ns {
-			if w := len(names.Words(n)); names.Covers(n, name) && w > words {
-				best, words = i, w
+			if how, ok := names.Supplies(n, name); ok && (best < 0 || how < bestHow) {
+				best, bestHow = i, how
 			}
 		}
 	}
@@ -159,7 +159,7 @@ func (st *stock) match(food, text string) (stockItem, bool) {
 		return stockItem{}, false
 	}
 	it := st.items[best]
-	it.how = names.General.String()
+	it.how = bestHow.String()
 	return it, true
 }
 
@@ -302,7 +302,7 @@ func recipeLines(r *mealie.Recipe, raw json.RawMessage, times float64, sv *sieve
 			continue
 		}
 		_, unit := l.unit()
-		if !sv.keep(display(l.quantity()*times, unit, food, note), food, note) {
+		if !sv.keep(display(l.quantity()*times, unit, names.Clean(food), note), food, note) {
 			dropped = true
 			continue
 		}

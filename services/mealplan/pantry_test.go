@@ -28,16 +28,18 @@ func TestStockMatch(t *testing.T) {
 		{"tomato", "", "tomatoes", "plural"},
 		{"berry", "", "Berries", "plural"},
 		{"green onion", "", "scallions", "plural"},
+		{"spring onions", "", "scallions", "synonym"},
 		{"whole milk", "", "", ""},
-		{"", "a pinch of salt", "salt", "general"},
-		// The pantry's general name covers a recipe's kind of it...
-		{"unsalted butter", "", "butter", "general"},
-		{"sea salt", "", "salt", "general"},
+		{"", "a pinch of salt", "salt", "plural"},
 		{"", "2 eggs, beaten", "Eggs", "plural"},
-		// ...but a word inside another is not the food, and a recipe's
-		// general name does not claim the pantry's kind.
-		{"", "unsalted butter", "butter", "general"},
-		{"rice", "", "", ""},
+		{"large eggs", "", "Eggs", "plural"},
+		{"fresh tomatoes", "", "tomatoes", "plural"},
+		// The pantry's kind supplies a recipe's general name...
+		{"rice", "", "jasmine rice", "kind"},
+		// ...but a general pantry name never supplies a recipe's kind.
+		{"unsalted butter", "", "", ""},
+		{"sea salt", "", "", ""},
+		{"", "unsalted butter", "", ""},
 		{"rice vinegar", "", "", ""},
 	}
 	for _, tc := range cases {

@@ -161,6 +161,9 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 		}
 		adds = append(adds, recipeAdd{slug: w.r.Slug, id: w.r.ID, scale: times[w.r.Slug], lines: ls, dropped: dropped})
 	}
+	if err := s.createUnits(ctx, kept, out); err != nil {
+		return nil, err
+	}
 	reported := map[string]bool{}
 	if err := s.addLines(ctx, list, kept, known, out, reported); err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // line is one thing to buy before it is written: a parsed free-text line or
@@ -28,12 +29,18 @@ type line struct {
 	note     string
 	// unparsed marks a free-text line the parser could not match to a food.
 	unparsed bool
+	// newUnit is a standard unit the library lacks, created before the
+	// line is written (createUnits).
+	newUnit *names.Unit
 }
 
 // key identifies lines of one call that fold into one: the same food in
 // the same unit, or the same note text. Mealie's own merge uses food and
 // unit too (testdata/shopping_items__create_same_food_merges.json).
 func (l *line) key() string {
+	if l.foodID != "" && l.newUnit != nil {
+		return "food:" + l.foodID + "|new:" + l.newUnit.Name
+	}
 	if l.foodID != "" {
 		return "food:" + l.foodID + "|" + l.unitID
 	}
@@ -172,9 +179,18 @@ func fold(lines []line) []line {
 
 // parseLines runs free-text lines through Mealie's parser. "nlp" is Mealie's
 // default; when it fails (it needs the CRF++ model, absent from some
-// installs: testdata/parser_ingredients__nlp.json) "brute" is tried. A line whose food
-// the parser cannot match to a known food is added as a note and reported
-// as unparsed, as is every line when no parser answers.
+// installs: testdata/parser_ingredients__nlp.json) "brute" is tried. Each
+// reading is mended where the line's own words contradict it
+// (names.CleanParse: "2 cups light brown sugar, packed" keeps its cup when
+// the parser drops it, "tsp." is not left in the note), and its food and
+// unit are bound as every other name is (the shared resolver: "brown
+// sugars" is the library's "brown sugar", "aubergine" its "eggplant",
+// "tsp" its teaspoon). A standard unit the library lacks is marked to be
+// created as Mealie's seeder makes it (see createUnits), so the row shows
+// its unit in Mealie's app. A line whose food the library does not have is
+// added as a note and reported as unparsed, as is every line when no
+// parser answers: its text, amount and unit included, is what the app
+// shows.
 func (s *Service) parseLines(ctx context.Context, texts []string) ([]line, error) {
 	var parsed []mealie.ParsedShoppingLine
 	var err error
@@ -190,26 +206,150 @@ func (s *Service) parseLines(ctx context.Context, texts []string) ([]line, error
 		s.log.Warn("ingredient parser failed", "parser", p, "err", err)
 		parsed = nil
 	}
+	if parsed == nil {
+		out := make([]line, len(texts))
+		for i, t := range texts {
+			out[i] = line{name: t, note: t, unparsed: true}
+		}
+		return out, nil
+	}
+	// The library's foods and units, for the names Mealie's parser did
+	// not match; a Mealie that cannot list them leaves its own matches.
+	foods, err := s.mealie.Taxonomy(ctx, mealie.Foods)
+	if err != nil {
+		s.log.Warn("reading foods to match shopping lines failed", "err", err)
+	}
+	units, err := s.mealie.Taxonomy(ctx, mealie.Units)
+	if err != nil {
+		s.log.Warn("reading units to match shopping lines failed", "err", err)
+	}
+	fx, ux := taxonomyIndex(foods), taxonomyIndex(units)
 	var out []line
 	for i, t := range texts {
-		if parsed == nil || parsed[i].Ingredient.Food == nil || deref(parsed[i].Ingredient.Food.ID) == "" {
+		ing := parsed[i].Ingredient
+		pr := names.Parsed{Quantity: ing.Quantity, Note: strings.TrimSpace(ing.Note)}
+		rest := names.ReadAmount(t).Rest
+		if ing.Unit != nil {
+			pr.Unit = strings.TrimSpace(ing.Unit.Name)
+			if deref(ing.Unit.ID) != "" && !names.InLine(pr.Unit, t) {
+				// Mealie's parser matches the library's units loosely: one
+				// the line does not name is not the line's
+				ing.Unit, pr.Unit = nil, ""
+			}
+		}
+		if ing.Food != nil {
+			pr.Food = strings.TrimSpace(ing.Food.Name)
+			if deref(ing.Food.ID) != "" && !names.InLine(pr.Food, rest) {
+				// nor a food ("grapeseed oil" for "rapeseed oil")
+				if ft := names.FoodText(t); ft != "" {
+					ing.Food, pr.Food = nil, ft
+				}
+			}
+		}
+		c := names.CleanParse(t, pr)
+		l := line{name: t, note: c.Note}
+		if c.Quantity != nil {
+			l.quantity = *c.Quantity
+		}
+		if ing.Food != nil && deref(ing.Food.ID) != "" && c.Food == pr.Food {
+			l.foodID, l.food = *ing.Food.ID, names.Clean(ing.Food.Name)
+		} else if e, _, err := fx.Bind(c.Food); err == nil && e.ID != "" {
+			l.foodID, l.food = e.ID, names.Clean(e.Name)
+		}
+		if l.foodID == "" {
 			out = append(out, line{name: t, note: t, unparsed: true})
 			continue
 		}
-		ing := parsed[i].Ingredient
-		l := line{name: t, foodID: *ing.Food.ID, food: ing.Food.Name, note: strings.TrimSpace(ing.Note)}
-		if ing.Quantity != nil {
-			l.quantity = *ing.Quantity
-		}
-		if u := ing.Unit; u != nil {
-			if id := deref(u.ID); id != "" {
-				l.unitID, l.unit = id, u.Name
-			} else if n := strings.TrimSpace(u.Name); n != "" {
+		switch {
+		case c.Unit == "":
+		case ing.Unit != nil && deref(ing.Unit.ID) != "" && c.Unit == pr.Unit:
+			l.unitID, l.unit = *ing.Unit.ID, ing.Unit.Name
+		default:
+			if e, ok := bindUnit(ux, c.Unit); ok {
+				l.unitID, l.unit = e.ID, e.Name
+			} else if std, ok := names.StandardUnit(c.Unit); ok {
+				u := std
+				l.newUnit, l.unit = &u, std.Name
+			} else {
 				// A unit Mealie does not know ("3 large eggs") stays as text.
-				l.note = strings.TrimSpace(n + " " + l.note)
+				l.note = strings.TrimSpace(c.Unit + " " + l.note)
 			}
 		}
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+// taxonomyIndex is the shared resolver over foods or units, each answering
+// to its plural, abbreviations and aliases as well as its name.
+func taxonomyIndex(items []mealie.TaxonomyItem) *names.Index {
+	es := make([]names.Entry, 0, len(items))
+	for _, it := range items {
+		var others []string
+		for _, p := range []*string{it.PluralName, it.Abbreviation} {
+			if p != nil && strings.TrimSpace(*p) != "" {
+				others = append(others, *p)
+			}
+		}
+		if pa, ok := it.Raw["pluralAbbreviation"].(string); ok && strings.TrimSpace(pa) != "" {
+			others = append(others, pa)
+		}
+		for _, a := range it.Aliases {
+			others = append(others, a.Name)
+		}
+		es = append(es, names.Entry{ID: it.ID, Name: it.Name, Others: others})
+	}
+	return names.NewIndex(es)
+}
+
+// bindUnit is the library's unit a unit name binds to; a standard unit
+// kept under another of its names ("tsp" where the library has
+// "teaspoon" without an abbreviation) is found by those.
+func bindUnit(ux *names.Index, name string) (names.Entry, bool) {
+	if e, _, err := ux.Bind(name); err == nil && e.ID != "" {
+		return e, true
+	}
+	if std, ok := names.StandardUnit(name); ok {
+		for _, n := range std.Names() {
+			if e, _, err := ux.Bind(n); err == nil && e.ID != "" {
+				return e, true
+			}
+		}
+	}
+	return names.Entry{}, false
+}
+
+// createUnits creates the standard units the lines need and the library
+// lacks, as Mealie's units seeder makes them (name, plural, abbreviations),
+// once each, and names them in the answer's created_units. It runs once
+// nothing can be refused any more: a unit made for a call that then fails
+// is still a unit Mealie's own seeder would have made.
+func (s *Service) createUnits(ctx context.Context, lines []line, out *mealplanv1.AddToShoppingListResponse) error {
+	made := map[string]string{}
+	for i := range lines {
+		u := lines[i].newUnit
+		if u == nil {
+			continue
+		}
+		id, ok := made[u.Name]
+		if !ok {
+			ch := mealie.TaxonomyChange{Name: &u.Name, PluralName: &u.PluralName}
+			if u.Abbreviation != "" {
+				ch.Abbreviation = &u.Abbreviation
+			}
+			if u.PluralAbbreviation != "" {
+				ch.PluralAbbreviation = &u.PluralAbbreviation
+			}
+			it, err := s.mealie.CreateTaxonomy(ctx, mealie.Units, ch)
+			if err != nil {
+				return connect.NewError(mealie.ConnectCode(err), fmt.Errorf("creating the unit %q for %q failed, so nothing was added: %v", u.Name, lines[i].name, err))
+			}
+			s.mealie.AddTaxonomy(mealie.Units, *it)
+			id = it.ID
+			made[u.Name] = id
+			out.CreatedUnits = append(out.CreatedUnits, it.Name)
+		}
+		lines[i].unitID, lines[i].newUnit = id, nil
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/souskitchen/sous/internal/amount"
 	mealplanv1 "github.com/souskitchen/sous/proto/gen/sous/mealplan/v1"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // GetShoppingList lists the household's lists with item counts, or one
@@ -150,7 +151,8 @@ func shapeItem(it *mealie.ShoppingItem, slugs map[string]string) *mealplanv1.Sho
 		out.Unit = it.Unit.Name
 	}
 	if it.Food != nil {
-		out.Food = it.Food.Name
+		// a name's import debris ("tomato ($0.45)") is not what to buy
+		out.Food = names.Clean(it.Food.Name)
 	}
 	if it.Quantity > 0 {
 		q := it.Quantity
@@ -158,7 +160,9 @@ func shapeItem(it *mealie.ShoppingItem, slugs map[string]string) *mealplanv1.Sho
 	}
 	foodPlural := ""
 	if it.Food != nil {
-		foodPlural = deref(it.Food.PluralName)
+		if p := deref(it.Food.PluralName); p != "" {
+			foodPlural = names.Clean(p)
+		}
 	}
 	out.Display = displayWith(it.Quantity, unitShown(it), out.Food, foodPlural, out.Note)
 	for _, r := range it.RecipeReferences {

@@ -303,7 +303,9 @@ func TestRatingIsTheUsersRating(t *testing.T) {
 // TestFailedParserKeepsLinesAsNotes: when Mealie's nlp parser fails on the
 // server (2.0 without its CRF++ model), a write falls back to brute; when
 // that fails too the lines are kept whole as notes and named, and nothing
-// is lost. parse_ingredients says which parser works.
+// is lost. parse_ingredients reads the lines as a write does (brute when
+// nlp fails, text when both do, saying so in check); asked for brute
+// outright and failing, it says that no parser works.
 func TestFailedParserKeepsLinesAsNotes(t *testing.T) {
 	eachMealie(t, func(t *testing.T, m *mealieTarget) {
 		c := ctx(t)
@@ -334,8 +336,12 @@ func TestFailedParserKeepsLinesAsNotes(t *testing.T) {
 			return
 		}
 		pr, err := m.client.ParseIngredients(c, connect.NewRequest(&recipesv1.ParseIngredientsRequest{Lines: lines}))
-		if err == nil || !strings.Contains(err.Error(), "nlp") || !strings.Contains(err.Error(), "parser brute works") {
-			t.Errorf("parse_ingredients with nlp failing = %v, %v", pr, err)
+		if err != nil || len(pr.Msg.Items) != 2 || !strings.Contains(pr.Msg.Items[1].GetIngredient().GetDisplay(), "salt") {
+			t.Errorf("parse_ingredients with nlp failing = %v, %v; want the lines as brute reads them", pr, err)
+		}
+		pr, err = m.client.ParseIngredients(c, connect.NewRequest(&recipesv1.ParseIngredientsRequest{Lines: lines, Parser: recipesv1.Parser_PARSER_NLP}))
+		if err != nil || len(pr.Msg.Items) != 2 {
+			t.Errorf("parse_ingredients with nlp asked and failing = %v, %v; want brute's reading, as a write does", pr, err)
 		}
 		if m.emu == nil {
 			return // brute cannot be made to fail on a live Mealie
@@ -353,7 +359,11 @@ func TestFailedParserKeepsLinesAsNotes(t *testing.T) {
 		if l := appLine(m.recipe(slug), 0); l != lines[0] {
 			t.Errorf("the unparsed line shows %q, want it whole", l)
 		}
-		_, err = m.client.ParseIngredients(c, connect.NewRequest(&recipesv1.ParseIngredientsRequest{Lines: lines}))
+		pr, err = m.client.ParseIngredients(c, connect.NewRequest(&recipesv1.ParseIngredientsRequest{Lines: lines}))
+		if err != nil || pr.Msg.Items[0].GetIngredient().GetNote() != lines[0] || !strings.Contains(pr.Msg.Items[0].GetCheck(), "no Mealie parser") {
+			t.Errorf("parse_ingredients with every parser failing = %v, %v; want the lines kept as text, checked", pr, err)
+		}
+		_, err = m.client.ParseIngredients(c, connect.NewRequest(&recipesv1.ParseIngredientsRequest{Lines: lines, Parser: recipesv1.Parser_PARSER_BRUTE}))
 		if err == nil || !strings.Contains(err.Error(), "none works") {
 			t.Errorf("parse_ingredients with every parser failing = %v", err)
 		}

@@ -37,10 +37,15 @@ func TestCreateRecipePayload(t *testing.T) {
 	if m.Slug != "sunday-pancakes" || !slices.Equal(m.Created.GetTags(), []string{"Vegan"}) || len(m.Created.GetCategories()) != 0 {
 		t.Errorf("response = %v", m)
 	}
-	if !slices.Equal(m.Unresolved, []string{"sugar", "salt to taste", "g", "dragonfruit"}) {
+	if !slices.Equal(m.Unresolved, []string{"sugar", "salt to taste", "dragonfruit"}) {
 		t.Errorf("unresolved = %q", m.Unresolved)
 	}
-	want := []string{"POST /api/parser/ingredients", "POST /api/organizers/tags", "POST /api/recipes", "PATCH /api/recipes/sunday-pancakes"}
+	// "g" is a standard unit the library lacks: created as Mealie's
+	// seeder makes it, even where unknown foods are kept in notes
+	if !slices.Equal(m.CreatedUnits, []string{"gram"}) {
+		t.Errorf("created_units = %q", m.CreatedUnits)
+	}
+	want := []string{"POST /api/parser/ingredients", "POST /api/units", "POST /api/organizers/tags", "POST /api/recipes", "PATCH /api/recipes/sunday-pancakes"}
 	if got := f.writes(); !slices.Equal(got, want) {
 		t.Errorf("writes = %q, want %q", got, want)
 	}
@@ -55,9 +60,9 @@ func TestCreateRecipePayload(t *testing.T) {
 	wantLines := []line{
 		{2.0, "cup", "flour", "sifted"},
 		{1.5, "tablespoon", nil, "sugar"},
-		{nil, nil, nil, "salt to taste"},     // wholly unresolved: the source line, no quantity
-		{2.0, nil, "egg", ""},                // plural resolved case-insensitively
-		{nil, nil, nil, "500 g dragonfruit"}, // wholly unresolved structured line
+		{nil, nil, nil, "salt to taste"},    // wholly unresolved: the source line, no quantity
+		{2.0, nil, "egg", ""},               // plural resolved case-insensitively
+		{500.0, "gram", nil, "dragonfruit"}, // the unit created, the food kept in the note
 	}
 	for i, in := range ings {
 		l := in.(map[string]any)

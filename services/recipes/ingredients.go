@@ -62,6 +62,14 @@ func validateIngredients(in []*recipesv1.IngredientInput) error {
 // whole, or lose its lines, for that. Only a server failure falls back: an
 // unreachable Mealie or a refused token fails the write.
 func (s *Service) parseLines(ctx context.Context, texts []string) ([]mealie.ParsedIngredient, error) {
+	p, err := s.parseEither(ctx, texts)
+	if err != nil {
+		return nil, mealie.ConnectError(err)
+	}
+	return p, nil
+}
+
+func (s *Service) parseEither(ctx context.Context, texts []string) ([]mealie.ParsedIngredient, error) {
 	var err error
 	for _, parser := range []string{"nlp", "brute"} {
 		var parsed []mealie.ParsedIngredient
@@ -87,24 +95,69 @@ type ingredientResult struct {
 	unparsed   []string
 	resolved   map[string]*recipesv1.Names
 	created    []string
-	// createdUnits are the units created for the write (see countUnits).
+	// createdUnits are the units created for the write (see countUnits
+	// and names.StandardUnits).
 	createdUnits []string
 	changed      []string
+	// checks holds, by line, why sous is unsure of it ("" where it is
+	// sure): what parse_ingredients shows beside the line.
+	checks []string
+}
+
+// unitToCreate is a unit a write creates: a standard unit with the fields
+// Mealie's seeder gives it, or a counting word with its plural.
+type unitToCreate struct {
+	name, plural, abbr, pluralAbbr string
+}
+
+// ingredientPlan is a write's lines read and bound, before anything is
+// created: buildIngredients carries it out, parse_ingredients shows it.
+type ingredientPlan struct {
+	parts    []lineParts
+	unparsed []string
+	fx, ux   *itemIndex
+	foods    []mealie.TaxonomyItem
+	units    []mealie.TaxonomyItem
+	// unitLost marks the lines whose unit is unknown and neither standard
+	// nor a counting word: such a line is kept in the cook's order,
+	// unlinked, so its food is not created for it.
+	unitLost      []bool
+	foodsToCreate []string
+	unitsToCreate []unitToCreate
+	// checks holds, by line, why sous is unsure of it.
+	checks []string
 }
 
 // buildIngredients turns inputs into the recipeIngredient payload: text
-// lines go through Mealie's parser in one call (see parseLines), structured
+// lines go through Mealie's parser in one call (see parseLines), mended
+// where the line's own words contradict it (names.CleanParse), structured
 // lines pass through, and every name is resolved against the cached
-// snapshots (see resolveLine). A food no Mealie food binds is created, as
-// Mealie's own editor offers after parsing, unless the service keeps
-// unknown foods in notes (Config.KeepUnknownFoods) or the name is a close
-// spelling of an existing food (a typo never becomes a new food). A name
-// that fits two foods or units equally fails the whole write before
-// anything is created.
+// snapshots (see resolveLine). A standard unit the library lacks is
+// created as Mealie's units seeder makes it (names.StandardUnits), so
+// "1 tsp turmeric" shows "1 teaspoon turmeric" on a library whose units
+// were never seeded. A food no Mealie food binds is created, as Mealie's
+// own editor offers after parsing, unless the service keeps unknown foods
+// in notes (Config.KeepUnknownFoods) or the name is a close spelling of an
+// existing food (a typo never becomes a new food). A name that fits two
+// foods or units equally fails the whole write before anything is
+// created.
 func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.IngredientInput) (*ingredientResult, error) {
-	res := &ingredientResult{lines: make([]mealie.IngredientLine, 0, len(in)), resolved: map[string]*recipesv1.Names{}}
+	pl, err := s.planIngredients(ctx, in, s.parseLines, false)
+	if err != nil {
+		return nil, err
+	}
+	return s.carryOut(ctx, pl, false)
+}
+
+// planIngredients reads and binds a write's lines without writing, its
+// text lines read by parse (a write's parseLines; parse_ingredients may
+// name a parser). With preview, a name that fits two foods or units marks
+// its line (checks) instead of failing: parse_ingredients shows it, a
+// write refuses it.
+func (s *Service) planIngredients(ctx context.Context, in []*recipesv1.IngredientInput, parse func(context.Context, []string) ([]mealie.ParsedIngredient, error), preview bool) (*ingredientPlan, error) {
+	pl := &ingredientPlan{}
 	if len(in) == 0 {
-		return res, nil
+		return pl, nil
 	}
 	var texts []string
 	for _, it := range in {
@@ -115,108 +168,196 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 	var parsed []mealie.ParsedIngredient
 	var err error
 	if len(texts) > 0 {
-		if parsed, err = s.parseLines(ctx, texts); err != nil {
-			return nil, mealie.ConnectError(err)
+		if parsed, err = parse(ctx, texts); err != nil {
+			return nil, err
 		}
 		if parsed == nil {
-			res.unparsed = texts
+			pl.unparsed = texts
 		}
 	}
-	foods, err := s.mealie.Taxonomy(ctx, mealie.Foods)
-	if err != nil {
+	if pl.foods, err = s.mealie.Taxonomy(ctx, mealie.Foods); err != nil {
 		return nil, mealie.ConnectError(err)
 	}
-	units, err := s.mealie.Taxonomy(ctx, mealie.Units)
-	if err != nil {
+	if pl.units, err = s.mealie.Taxonomy(ctx, mealie.Units); err != nil {
 		return nil, mealie.ConnectError(err)
 	}
-	fx, ux := indexItems(foods), indexItems(units)
-	parts := make([]lineParts, 0, len(in))
+	pl.fx, pl.ux = indexItems(pl.foods), indexItems(pl.units)
+	pl.parts = make([]lineParts, 0, len(in))
+	pl.checks = make([]string, len(in))
 	ti := 0
-	for _, it := range in {
+	for i, it := range in {
 		var p lineParts
 		switch k := it.GetKind().(type) {
 		case *recipesv1.IngredientInput_Text:
 			if parsed == nil {
 				p = lineParts{source: texts[ti], note: texts[ti]}
+				pl.checks[i] = "no Mealie parser answered, so the line is kept whole as text"
 			} else {
 				p = parsedParts(texts[ti], &parsed[ti])
+				if lost := parserLost(p); lost != "" && pl.checks[i] == "" {
+					pl.checks[i] = fmt.Sprintf("Mealie's parser left %q out of the food; it is kept in the note", lost)
+				}
 			}
 			ti++
 		case *recipesv1.IngredientInput_Structured:
 			p = structuredParts(k.Structured)
 		}
-		parts = append(parts, p)
+		pl.parts = append(pl.parts, p)
 	}
 	// First every name is bound, so an ambiguous one fails the write
 	// before a food is created; then the unknown foods are created.
-	var toCreate, unitsToCreate []string
-	made := map[string]*mealie.TaxonomyItem{}
-	// unitLost marks the lines whose unit is unknown and not a counting
-	// word: such a line is kept in the cook's order, unlinked, so its food
-	// is not created for it.
-	unitLost := make([]bool, len(parts))
-	for i, p := range parts {
+	pl.unitLost = make([]bool, len(pl.parts))
+	ambiguous := func(i int, kind, name string, err error) error {
+		if preview {
+			pl.checks[i] = fmt.Sprintf("the %s %q %s", kind, name, err.Error())
+			return nil
+		}
+		return invalid("%s %q: %s; nothing was written", kind, name, err.Error())
+	}
+	for i, p := range pl.parts {
 		if p.unit == "" || p.unitID != "" {
 			continue
 		}
-		u, _, err := ux.bind(p.unit)
+		u, err := bindUnit(pl.ux, p.unit)
 		if err != nil {
-			return nil, invalid("unit %q: %s; nothing was written", p.unit, err.Error())
-		}
-		switch {
-		case u != nil:
-		case !s.keepUnknownFoods && countUnit(p.unit, p.source) && len(misspelt(ux, p.unit)) == 0:
-			if c := names.Singular(strings.ToLower(p.unit)); !slices.Contains(unitsToCreate, c) {
-				unitsToCreate = append(unitsToCreate, c)
+			if err := ambiguous(i, "unit", p.unit, err); err != nil {
+				return nil, err
 			}
-		default:
-			unitLost[i] = true
+			pl.unitLost[i] = true
+			continue
+		}
+		if u != nil {
+			continue
+		}
+		if std, ok := names.StandardUnit(p.unit); ok {
+			if !slices.ContainsFunc(pl.unitsToCreate, func(c unitToCreate) bool { return c.name == std.Name }) {
+				pl.unitsToCreate = append(pl.unitsToCreate, unitToCreate{std.Name, std.PluralName, std.Abbreviation, std.PluralAbbreviation})
+			}
+			continue
+		}
+		if !s.keepUnknownFoods && countUnit(p.unit, p.source) && len(misspelt(pl.ux, p.unit)) == 0 {
+			c := names.Singular(strings.ToLower(p.unit))
+			if !slices.ContainsFunc(pl.unitsToCreate, func(u unitToCreate) bool { return u.name == c }) {
+				pl.unitsToCreate = append(pl.unitsToCreate, unitToCreate{name: c, plural: names.PluralOf(c)})
+			}
+			continue
+		}
+		pl.unitLost[i] = true
+		if pl.checks[i] == "" {
+			pl.checks[i] = fmt.Sprintf("the unit %q is neither a standard unit nor one of the library's, so the line is kept as text", p.unit)
 		}
 	}
-	for i, p := range parts {
+	for i, p := range pl.parts {
 		if p.food == "" || p.foodID != "" {
 			continue
 		}
-		it, _, err := fx.bind(p.food)
+		it, _, err := pl.fx.bind(p.food)
 		if err != nil {
-			return nil, invalid("food %q: %s; nothing was written", p.food, err.Error())
+			if err := ambiguous(i, "food", p.food, err); err != nil {
+				return nil, err
+			}
+			continue
 		}
-		if unitLost[i] || it != nil || s.keepUnknownFoods || len(misspelt(fx, p.food)) > 0 || !creatable(p.food) {
+		if pl.unitLost[i] || it != nil || s.keepUnknownFoods {
+			continue
+		}
+		if close := misspelt(pl.fx, p.food); len(close) > 0 {
+			if pl.checks[i] == "" {
+				pl.checks[i] = fmt.Sprintf("the food %q is close to the library's %s; it is kept in the note rather than created", p.food, strings.Join(quoted(close, 3), ", "))
+			}
+			continue
+		}
+		if !creatable(p.food) {
+			if pl.checks[i] == "" {
+				pl.checks[i] = fmt.Sprintf("no food could be read (the parser gave %q); the words are kept in the note", p.food)
+			}
 			continue
 		}
 		k := names.Key(p.food)
-		if k == "" || made[k] != nil || slices.ContainsFunc(toCreate, func(n string) bool { return names.Key(n) == k }) {
+		if k == "" || slices.ContainsFunc(pl.foodsToCreate, func(n string) bool { return names.Key(n) == k }) {
 			continue
 		}
-		toCreate = append(toCreate, p.food)
+		pl.foodsToCreate = append(pl.foodsToCreate, p.food)
 	}
-	for _, n := range unitsToCreate {
-		plural := names.PluralOf(n)
-		it, err := s.mealie.CreateTaxonomy(ctx, mealie.Units, mealie.TaxonomyChange{Name: &n, PluralName: &plural})
-		if err != nil {
-			return nil, s.createFailed("unit", n, err, res)
+	return pl, nil
+}
+
+// bindUnit finds the library's unit a unit name binds to (see
+// itemIndex.bind); a standard unit the library keeps under another of its
+// names ("tsp" where the library has "teaspoon" without an abbreviation)
+// is found by those names.
+func bindUnit(ux *itemIndex, name string) (*mealie.TaxonomyItem, error) {
+	it, _, err := ux.bind(name)
+	if it != nil || err != nil {
+		return it, err
+	}
+	std, ok := names.StandardUnit(name)
+	if !ok {
+		return nil, nil
+	}
+	for _, n := range std.Names() {
+		if it, _, _ := ux.bind(n); it != nil {
+			return it, nil
 		}
-		s.mealie.AddTaxonomy(mealie.Units, *it)
+	}
+	return nil, nil
+}
+
+// previewID marks a food or unit a write would create, in a preview: the
+// answer shows its name without an id.
+const previewID = "new:"
+
+// carryOut creates what the plan needs and builds the lines. With preview
+// nothing is created: the foods and units a write would create stand in
+// under previewID ids, so the lines read exactly as a write would store
+// them.
+func (s *Service) carryOut(ctx context.Context, pl *ingredientPlan, preview bool) (*ingredientResult, error) {
+	res := &ingredientResult{lines: make([]mealie.IngredientLine, 0, len(pl.parts)), resolved: map[string]*recipesv1.Names{}, unparsed: pl.unparsed, checks: pl.checks}
+	made := map[string]*mealie.TaxonomyItem{}
+	units := pl.units
+	for _, u := range pl.unitsToCreate {
+		ch := mealie.TaxonomyChange{Name: ptr(u.name), PluralName: ptr(u.plural)}
+		if u.abbr != "" {
+			ch.Abbreviation, ch.Description = ptr(u.abbr), ptr("")
+		}
+		if u.pluralAbbr != "" {
+			ch.PluralAbbreviation = ptr(u.pluralAbbr)
+		}
+		var it *mealie.TaxonomyItem
+		if preview {
+			it = &mealie.TaxonomyItem{ID: previewID + u.name, Name: u.name, PluralName: ch.PluralName, Abbreviation: ch.Abbreviation}
+		} else {
+			var err error
+			if it, err = s.mealie.CreateTaxonomy(ctx, mealie.Units, ch); err != nil {
+				return nil, s.createFailed("unit", u.name, err, res)
+			}
+			s.mealie.AddTaxonomy(mealie.Units, *it)
+		}
 		units = append(units, *it)
 		res.createdUnits = append(res.createdUnits, it.Name)
 	}
-	if len(unitsToCreate) > 0 {
+	ux := pl.ux
+	if len(pl.unitsToCreate) > 0 {
 		ux = indexItems(units)
 	}
-	for _, n := range toCreate {
+	for _, n := range pl.foodsToCreate {
 		name := foodName(n)
-		it, err := s.mealie.CreateTaxonomy(ctx, mealie.Foods, mealie.TaxonomyChange{Name: &name})
-		if err != nil {
-			return nil, s.createFailed("food", n, err, res)
+		var it *mealie.TaxonomyItem
+		if preview {
+			it = &mealie.TaxonomyItem{ID: previewID + name, Name: name}
+		} else {
+			var err error
+			if it, err = s.mealie.CreateTaxonomy(ctx, mealie.Foods, mealie.TaxonomyChange{Name: &name}); err != nil {
+				return nil, s.createFailed("food", n, err, res)
+			}
+			s.mealie.AddTaxonomy(mealie.Foods, *it)
 		}
-		s.mealie.AddTaxonomy(mealie.Foods, *it)
 		made[names.Key(n)] = it
 		res.created = append(res.created, it.Name)
 	}
 	var unresolved []string
-	for _, p := range parts {
-		w, rep, err := resolveLine(p, fx, ux, made)
+	for _, p := range pl.parts {
+		w, rep, err := resolveLine(p, pl.fx, ux, made)
 		if err != nil {
 			return nil, err
 		}
@@ -231,6 +372,53 @@ func (s *Service) buildIngredients(ctx context.Context, in []*recipesv1.Ingredie
 	}
 	res.unresolved = uniqueNames(unresolved)
 	return res, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// parserLost is what of a text line's food Mealie's parser read nowhere
+// (neither food, unit nor note) and sous could only keep in the note: a
+// word that names the food, within the food's words before an "or", "and",
+// "for" or "to" ("half" of "Juice of half a lime"), not the cook's "or
+// canola oil", "to serve", "(2 oz)" or a counting word. Words sous itself
+// takes through (a unit's abbreviation, a plural, a spelling) are not
+// lost.
+func parserLost(p lineParts) string {
+	if p.source == "" {
+		return ""
+	}
+	read := map[string]int{}
+	for _, part := range []string{p.unit, p.food, p.note} {
+		for _, x := range lineWords(part) {
+			read[x]++
+		}
+	}
+	if u, ok := names.StandardUnit(p.unit); ok {
+		for _, n := range u.Names() {
+			for _, x := range lineWords(n) {
+				read[x]++
+			}
+		}
+	}
+	var lost []string
+	for _, tok := range strings.Fields(names.FoodText(p.source)) {
+		ws := lineWords(tok)
+		if len(ws) == 1 && (ws[0] == "or" || ws[0] == "and" || ws[0] == "for" || ws[0] == "to") || tok == "&" || tok == "+" {
+			break
+		}
+		for _, x := range ws {
+			if read[x] > 0 {
+				read[x]--
+				continue
+			}
+			if _, unit := names.StandardUnit(x); unit || countUnits[x] || skipWords[x] || names.IsPrepWord(x) || x == "each" || x == "inch" || x == "cm" {
+				continue
+			}
+			lost = append(lost, strings.Trim(tok, ",;:()"))
+			break
+		}
+	}
+	return strings.Join(lost, " ")
 }
 
 // createFailed words a failed food or unit creation: what was created

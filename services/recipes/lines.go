@@ -1,6 +1,7 @@
 package recipes
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -80,7 +81,7 @@ func resolveLine(p lineParts, fx, ux *itemIndex, made map[string]*mealie.Taxonom
 	if p.unit != "" || p.unitID != "" {
 		if p.unitID != "" {
 			w.Unit = &mealie.IngredientRef{ID: p.unitID, Name: p.unit}
-		} else if it, _, err := ux.bind(p.unit); err != nil {
+		} else if it, err := bindUnit(ux, p.unit); err != nil {
 			return w, rep, invalid("unit %q: %s", p.unit, err.Error())
 		} else if it != nil {
 			w.Unit = &mealie.IngredientRef{ID: it.ID, Name: it.Name}
@@ -154,11 +155,12 @@ func noteTail(note string) string {
 // skipWords are words whose loss changes nothing a cook reads.
 var skipWords = map[string]bool{"of": true, "a": true, "an": true, "the": true}
 
-// lineWords are the words of letters in s, lower case and singular.
+// lineWords are the words of letters in s, lower case, singular and in one
+// spelling ("chili" of a line is the library's "chilli").
 func lineWords(s string) []string {
 	f := strings.FieldsFunc(names.Fold(s), func(r rune) bool { return !unicode.IsLetter(r) })
 	for i, w := range f {
-		f[i] = names.Singular(w)
+		f[i] = names.WordKey(w)
 	}
 	return f
 }
@@ -201,12 +203,26 @@ func restoreWords(p lineParts, w mealie.IngredientLine, fx, ux *itemIndex) (stri
 		if it := ux.byID[w.Unit.ID]; it != nil {
 			ns = append(ns, itemNames(it)...)
 		}
+		// a standard unit answers to its abbreviations whether or not
+		// the library's row carries them: "1 tsp turmeric" stored as
+		// teaspoon loses no "tsp"
+		if std, ok := names.StandardUnit(w.Unit.Name); ok {
+			ns = append(ns, std.Names()...)
+		}
 		part(ns...)
 	}
 	if w.Food != nil {
 		ns := []string{w.Food.Name}
 		if it := fx.byID[w.Food.ID]; it != nil {
 			ns = append(ns, itemNames(it)...)
+		}
+		// the line's food in another English is the food ("zucchini"
+		// stored as the library's courgette, "Spring Onion" as its
+		// scallions)
+		if t := names.FoodText(p.source); t != "" && slices.ContainsFunc(ns, func(n string) bool { return names.Key(n) == names.Key(t) }) {
+			// its words as a name is read, without its cook's words
+			// ("large") and notes ("to serve")
+			ns = append(ns, strings.Join(names.Words(t), " "))
 		}
 		part(ns...)
 	}
@@ -217,6 +233,9 @@ func restoreWords(p lineParts, w mealie.IngredientLine, fx, ux *itemIndex) (stri
 	var lost, numbers []string
 	seenWord := false
 	for _, tok := range strings.Fields(p.source) {
+		if names.CountMarker(tok) {
+			continue // "2 unit(s) Spring Onion": the count is the quantity
+		}
 		ws := lineWords(names.Fold(tok)) // the cook's case is what goes back
 		if len(ws) == 0 {
 			if seenWord && (strings.ContainsFunc(tok, unicode.IsDigit) || tok == "+" || tok == "&") {
@@ -267,8 +286,11 @@ func structuredParts(s *recipesv1.StructuredIngredient) lineParts {
 	return p
 }
 
-// parsedParts reads one parser answer for line. The parser returns foods
-// and units it never matched, without an id; those count as names only.
+// parsedParts reads one parser answer for line, mended where the line's
+// own words contradict it (names.CleanParse: a unit's abbreviation left in
+// the note, a dropped unit, a food word moved into the note). The parser
+// returns foods and units it never matched, without an id; those count as
+// names only, and so does a unit or food CleanParse changed.
 func parsedParts(line string, pi *mealie.ParsedIngredient) lineParts {
 	in := &pi.Ingredient
 	p := lineParts{source: line, note: str(in.Note), title: str(in.Title)}
@@ -278,14 +300,60 @@ func parsedParts(line string, pi *mealie.ParsedIngredient) lineParts {
 	}
 	if in.Unit != nil {
 		p.unit, p.unitID = strings.TrimSpace(in.Unit.Name), in.Unit.ID
+		if p.unitID != "" {
+			p.unit, p.unitID = unitInLine(line, in.Unit)
+		}
 	}
 	if in.Food != nil {
 		p.food, p.foodID = strings.TrimSpace(in.Food.Name), in.Food.ID
 		if p.foodID == "" {
 			p.food = firstFood(p.food)
+		} else if !names.InLine(p.food, names.ReadAmount(line).Rest) {
+			// Mealie matched a food the line does not name ("grapeseed
+			// oil" for "Rapeseed oil"): the line's own words are the
+			// food, bound as any other name
+			if t := names.FoodText(line); t != "" {
+				p.food, p.foodID = t, ""
+			}
 		}
 	}
+	c := names.CleanParse(line, names.Parsed{Quantity: p.quantity, Unit: p.unit, Food: p.food, Note: p.note})
+	if c.Unit != p.unit {
+		p.unit, p.unitID = c.Unit, ""
+	}
+	if c.Food != p.food {
+		p.food, p.foodID = c.Food, ""
+	}
+	if c.Quantity != nil && *c.Quantity != 0 {
+		p.quantity = c.Quantity
+	}
+	p.note = c.Note
 	return p
+}
+
+// unitInLine checks a unit Mealie's parser matched against the line: its
+// nlp parser matches loosely, and on a library whose units an import named
+// ("g blocks") reads "1 block tofu" as that unit. A unit none of whose
+// names stands in the line is read again from the line: the word after
+// the amount, when it is a word of the matched unit's name, is the unit
+// the cook wrote, and sous binds or creates it as any other; otherwise the
+// line has no unit but the standard one it begins with, if any.
+func unitInLine(line string, u *mealie.Unit) (string, string) {
+	have := lineWords(line)
+	for _, n := range []string{u.Name, u.Abbreviation} {
+		w := lineWords(n)
+		if len(w) > 0 && !slices.ContainsFunc(w, func(x string) bool { return !slices.Contains(have, x) }) {
+			return strings.TrimSpace(u.Name), u.ID
+		}
+	}
+	if f := strings.Fields(names.ReadAmount(line).Rest); len(f) > 1 {
+		if slices.Contains(lineWords(u.Name), names.Singular(strings.ToLower(strings.Trim(f[0], ",;.")))) {
+			return f[0], ""
+		}
+	}
+	// a unit the line does not name at all ("serving" for "5 fresh sprigs
+	// of thyme") is not the line's: names.CleanParse reads the line's own
+	return "", ""
 }
 
 // firstFood is the first food of a parsed food name that joins two: the

@@ -8,6 +8,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/souskitchen/sous/internal/amount"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
@@ -55,32 +56,82 @@ func (s *Service) ParseIngredients(ctx context.Context, req *connect.Request[rec
 				"parser openai is not enabled on this Mealie server (it has no OpenAI settings): use parser nlp or brute"))
 		}
 	}
-	got, err := s.mealie.ParseIngredients(ctx, parser, clean)
-	if err != nil {
-		if mealie.ServerFailed(err) {
-			return nil, s.parserAlternative(ctx, parser, clean, err)
+	// The lines go the way a write takes them (planIngredients), so the
+	// answer is what create_recipe stores: nlp, Mealie's default and the
+	// MCP tool's, falls back to brute as a write does (Mealie 2.0 without
+	// its CRF++ model answers nlp with a 500); brute or openai named
+	// outright is the one used, and its failure names the one that works.
+	parse := s.parseLines
+	if p := req.Msg.GetParser(); p != recipesv1.Parser_PARSER_UNSPECIFIED && p != recipesv1.Parser_PARSER_NLP {
+		parse = func(ctx context.Context, texts []string) ([]mealie.ParsedIngredient, error) {
+			got, err := s.mealie.ParseIngredients(ctx, parser, texts)
+			if err != nil {
+				if mealie.ServerFailed(err) {
+					return nil, s.parserAlternative(ctx, parser, texts, err)
+				}
+				return nil, mealie.ConnectError(err)
+			}
+			if len(got) != len(texts) {
+				return nil, mealie.ConnectError(&mealie.Error{Kind: mealie.KindProtocol, Message: "Mealie's parser answered a different number of lines than it was sent"})
+			}
+			return got, nil
 		}
-		return nil, mealie.ConnectError(err)
 	}
-	out := &recipesv1.ParseIngredientsResponse{}
-	foods, err := s.mealie.Taxonomy(ctx, mealie.Foods)
+	var parsedLines []mealie.ParsedIngredient
+	in := make([]*recipesv1.IngredientInput, len(clean))
+	for i, l := range clean {
+		in[i] = &recipesv1.IngredientInput{Kind: &recipesv1.IngredientInput_Text{Text: l}}
+	}
+	pl, err := s.planIngredients(ctx, in, func(ctx context.Context, texts []string) ([]mealie.ParsedIngredient, error) {
+		p, err := parse(ctx, texts)
+		parsedLines = p
+		return p, err
+	}, true)
 	if err != nil {
-		return nil, mealie.ConnectError(err)
+		return nil, err
 	}
-	units, err := s.mealie.Taxonomy(ctx, mealie.Units)
+	res, err := s.carryOut(ctx, pl, true)
 	if err != nil {
-		return nil, mealie.ConnectError(err)
+		return nil, err
 	}
-	fx, ux := indexItems(foods), indexItems(units)
-	resolved := map[string]*recipesv1.Names{}
-	for i := range got {
-		pi := parsed(&got[i])
-		bindParsed(pi.GetIngredient(), fx, ux, resolved)
-		keepEveryWord(pi.GetIngredient(), got[i].Input, &got[i], fx, ux)
+	out := &recipesv1.ParseIngredientsResponse{Resolved: nilIfEmpty(res.resolved), NewFoods: res.created, NewUnits: res.createdUnits}
+	for i, w := range res.lines {
+		pi := &recipesv1.ParsedIngredient{Input: clean[i], Ingredient: storedIngredient(w), Check: res.checks[i]}
+		if parsedLines != nil {
+			if c := parsedLines[i].Confidence.Average; c != nil {
+				v := *c
+				pi.Confidence = &v
+			}
+		}
 		out.Items = append(out.Items, pi)
 	}
-	out.Resolved = nilIfEmpty(resolved)
 	return connect.NewResponse(out), nil
+}
+
+// storedIngredient is a line a write would store, as parse_ingredients
+// answers it: the ids of foods and units the write would create are left
+// empty, and the display is the line as Mealie's app shows one with those
+// parts.
+func storedIngredient(w mealie.IngredientLine) *recipesv1.Ingredient {
+	out := &recipesv1.Ingredient{Note: w.Note, Title: w.Title, OriginalText: w.OriginalText}
+	if w.Quantity != nil && *w.Quantity != 0 {
+		q := *w.Quantity
+		out.Quantity = &q
+	}
+	if w.Unit != nil {
+		out.Unit, out.UnitId = w.Unit.Name, w.Unit.ID
+		if strings.HasPrefix(w.Unit.ID, previewID) {
+			out.UnitId = ""
+		}
+	}
+	if w.Food != nil {
+		out.Food, out.FoodId = cleanFood(w.Food.Name), w.Food.ID
+		if strings.HasPrefix(w.Food.ID, previewID) {
+			out.FoodId = ""
+		}
+	}
+	out.Display = amount.Line(out.GetQuantity(), out.Unit, out.Food, "", out.Note)
+	return out
 }
 
 // parserAlternative words a parser's server failure with which parser does
@@ -96,55 +147,4 @@ func (s *Service) parserAlternative(ctx context.Context, failed string, lines []
 		}
 	}
 	return connect.NewError(mealie.ConnectCode(err), fmt.Errorf("%s; the other parsers failed too, so none works on this server now: write the lines as structured ingredients instead", errMessage(err)))
-}
-
-// bindParsed fills in the ids of a parsed food and unit Mealie did not
-// match but sous binds (as create_recipe would write the line: "tomatoes"
-// is the library's "tomato"), and records the reading in resolved. A food
-// the parser joined from two is the first (see firstFood).
-func bindParsed(in *recipesv1.Ingredient, fx, ux *itemIndex, resolved map[string]*recipesv1.Names) {
-	if in.GetFood() != "" && in.GetFoodId() == "" {
-		in.Food = firstFood(in.GetFood())
-		if it, _, _ := fx.bind(in.GetFood()); it != nil {
-			addResolved(resolved, in.GetFood(), it.Name)
-			in.Food, in.FoodId = it.Name, it.ID
-		}
-	}
-	if in.GetUnit() != "" && in.GetUnitId() == "" {
-		if it, _, _ := ux.bind(in.GetUnit()); it != nil {
-			addResolved(resolved, in.GetUnit(), it.Name)
-			in.Unit, in.UnitId = it.Name, it.ID
-		}
-	}
-}
-
-// keepEveryWord puts into the parsed line's note the words of the input
-// the parser dropped ("or canola oil", "(thinly sliced)"), as a write does
-// (restoreWords), so a model that passes parse_ingredients' objects on to
-// create_recipe or update_recipe stores every word of the line.
-func keepEveryWord(in *recipesv1.Ingredient, line string, pi *mealie.ParsedIngredient, fx, ux *itemIndex) {
-	if in == nil || strings.TrimSpace(line) == "" {
-		return
-	}
-	w := mealie.IngredientLine{Note: in.GetNote()}
-	if in.GetUnit() != "" {
-		w.Unit = &mealie.IngredientRef{ID: in.GetUnitId(), Name: in.GetUnit()}
-	}
-	if in.GetFood() != "" {
-		w.Food = &mealie.IngredientRef{ID: in.GetFoodId(), Name: in.GetFood()}
-	}
-	if note, changed := restoreWords(parsedParts(line, pi), w, fx, ux); changed {
-		in.Note = note
-	}
-}
-
-// parsed shapes one parser answer. Foods and units the parser named but
-// Mealie does not know come back without an id, and stay without one.
-func parsed(p *mealie.ParsedIngredient) *recipesv1.ParsedIngredient {
-	out := &recipesv1.ParsedIngredient{Input: p.Input, Ingredient: ingredient(&p.Ingredient)}
-	if c := p.Confidence.Average; c != nil {
-		v := *c
-		out.Confidence = &v
-	}
-	return out
 }

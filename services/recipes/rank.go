@@ -160,7 +160,7 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[strin
 		seen[in.Food.ID] = true
 		needed++
 		if _, ok := foods[in.Food.ID]; !ok {
-			sg.MissingFoods = append(sg.MissingFoods, in.Food.Name)
+			sg.MissingFoods = append(sg.MissingFoods, cleanFood(in.Food.Name))
 		} else {
 			sc.covered++
 		}

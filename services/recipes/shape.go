@@ -9,6 +9,7 @@ import (
 	"github.com/souskitchen/sous/internal/amount"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // The shapers turn Mealie payloads into the curated views of the API. They
@@ -116,10 +117,19 @@ func ingredientParts(in *mealie.RecipeIngredient) *recipesv1.Ingredient {
 		out.Unit, out.UnitId = in.Unit.Name, in.Unit.ID
 	}
 	if in.Food != nil {
-		out.Food, out.FoodId = in.Food.Name, in.Food.ID
+		out.Food, out.FoodId = cleanFood(in.Food.Name), in.Food.ID
+		if out.Food != in.Food.Name {
+			// "1 cup rice ($0.60)" is the library's debris, not the line
+			out.Display = strings.Replace(out.Display, in.Food.Name, out.Food, 1)
+		}
 	}
 	return out
 }
+
+// cleanFood is a food's name as answers show it: without the prices and
+// footnote marks imports leave in names ("rice ($0.60)" is rice), which
+// the foods report lists for merging (names.Clean).
+func cleanFood(name string) string { return names.Clean(name) }
 
 func fallbackDisplay(out *recipesv1.Ingredient) *recipesv1.Ingredient {
 	// Mealie writes fractions as "1 ¹/₂"; a cook writes 1½, as the

@@ -112,12 +112,12 @@ func TestFreshRecipeIsAFailedScrape(t *testing.T) {
 func TestParsedFromCapture(t *testing.T) {
 	var items []mealie.ParsedIngredient
 	captureBody(t, "parser_ingredients__brute", &items)
-	p := parsed(&items[0])
-	if p.Input != "2 cups flour, sifted" || p.Ingredient.Food != "flour" || p.Ingredient.FoodId == "" || p.Confidence != nil {
-		t.Errorf("parsed = %v", p)
+	p := parsedParts(items[0].Input, &items[0])
+	if p.source != "2 cups flour, sifted" || p.food != "flour" || p.foodID == "" || p.unit != "cups" && p.unit != "cup" {
+		t.Errorf("parsed = %+v", p)
 	}
-	if s := parsed(&items[1]); s.Ingredient.Food != "sugar" || s.Ingredient.FoodId != "" {
-		t.Errorf("unmatched food kept an id: %v", s)
+	if s := parsedParts(items[1].Input, &items[1]); s.food != "sugar" || s.foodID != "" {
+		t.Errorf("unmatched food kept an id: %+v", s)
 	}
 }
 

@@ -285,7 +285,7 @@ func remoteSuggestion(sg *mealie.Suggestion) *recipesv1.Suggestion {
 	r := summary(&sg.Recipe)
 	out := &recipesv1.Suggestion{Recipe: &recipesv1.RecipeSummary{Slug: r.Slug, Name: r.Name, Description: r.Description}}
 	for _, f := range sg.MissingFoods {
-		out.MissingFoods = append(out.MissingFoods, f.Name)
+		out.MissingFoods = append(out.MissingFoods, cleanFood(f.Name))
 	}
 	for _, t := range sg.MissingTools {
 		out.MissingTools = append(out.MissingTools, t.Name)

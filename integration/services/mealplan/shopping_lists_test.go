@@ -315,10 +315,11 @@ func (p *namedPantry) GetPantry(context.Context, *connect.Request[pantryv1.GetPa
 	return connect.NewResponse(&pantryv1.GetPantryResponse{Groups: []*pantryv1.LocationGroup{{Location: pantryv1.Location_LOCATION_CUPBOARD, Items: p.items}}}), nil
 }
 
-// The pantry skip reads names as a cook means them (the shared resolver):
-// the pantry's "sugar" covers the recipe's "brown sugar", "eggs" is the
-// recipe's "egg"; what is skipped is named with why, and the rest of the
-// recipe still goes through Mealie's endpoint, carrying its reference.
+// The pantry skip reads names as a cook means them (names.Supplies):
+// "eggs" is the recipe's "egg", while the pantry's "sugar" does not
+// supply the recipe's "brown sugar" (a general item never stands in for a
+// kind); what is skipped is named with why, and the rest of the recipe
+// still goes through Mealie's endpoint, carrying its reference.
 func TestPantrySkipReadsNames(t *testing.T) {
 	each(t, func(t *testing.T, v string) {
 		in := func(n string) *pantryv1.PantryItem {
@@ -337,15 +338,18 @@ func TestPantrySkipReadsNames(t *testing.T) {
 		for _, sk := range res.Msg.GetSkippedInStock() {
 			skipped = append(skipped, sk.GetName()+"="+sk.GetPantryItem()+"/"+sk.GetHow())
 		}
-		want := []string{"150 gram brown sugar=sugar/general", "1 egg=Eggs/plural", "1 pinch salt=salt/exact"}
+		want := []string{"1 egg=Eggs/plural", "1 pinch salt=salt/exact"}
 		if !slices.Equal(skipped, want) {
 			t.Fatalf("skipped %q, want %q", skipped, want)
 		}
 		by := rowsBy(rawList(t, s, res.Msg.GetListId()))
-		for _, gone := range []string{"brown sugar", "egg", "salt"} {
+		for _, gone := range []string{"egg", "salt"} {
 			if len(by[gone]) != 0 {
 				t.Errorf("%s is in stock but was added", gone)
 			}
+		}
+		if len(by["brown sugar"]) != 1 {
+			t.Errorf("brown sugar is not on the list although only sugar is in stock: %v", rows(rawList(t, s, res.Msg.GetListId())))
 		}
 		// Butter is only low: bought.
 		if r := by["butter"]; len(r) != 1 || len(r[0]["recipeReferences"].([]any)) != 1 {
@@ -445,6 +449,68 @@ func TestCheckByNameCoversEveryRow(t *testing.T) {
 		up, err = s.client.UpdateShoppingItems(ctx(t), connect.NewRequest(&mealplanv1.UpdateShoppingItemsRequest{ListId: id, Check: []string{"eggplants please"}}))
 		if err != nil || len(up.Msg.GetErrors()) != 1 || !strings.Contains(up.Msg.GetErrors()[0].GetMessage(), "closest of its 4 rows: 1 eggplant") {
 			t.Fatalf("%v %v", up, err)
+		}
+	})
+}
+
+// A free-text line keeps its amount and unit as Mealie's app shows it, on
+// a library whose units Mealie's seeder made and on one with none: the
+// parser's reading is mended by the line's own words, a standard unit the
+// library lacks is created as the seeder makes it, and "tsp." is a unit.
+func TestFreeTextKeepsAmountAndUnit(t *testing.T) {
+	each(t, func(t *testing.T, v string) {
+		for _, seeded := range []bool{true, false} {
+			t.Run(map[bool]string{true: "units seeded", false: "no units"}[seeded], func(t *testing.T) {
+				s := setup(t, v)
+				if !seeded {
+					units := mealieCall(t, s, http.MethodGet, "/api/units?perPage=-1", nil)["items"].([]any)
+					for _, u := range units {
+						mealieCall(t, s, http.MethodDelete, "/api/units/"+u.(map[string]any)["id"].(string), nil)
+					}
+				}
+				mealieCall(t, s, http.MethodPost, "/api/foods", map[string]any{"name": "light brown sugar"})
+				mealieCall(t, s, http.MethodPost, "/api/foods", map[string]any{"name": "red pepper flakes"})
+				res, err := s.client.AddToShoppingList(ctx(t), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+					ListName: "Groceries", SkipInStock: proto.Bool(false),
+					Items: []string{"2 cups light brown sugar, packed", "2 tsp. red pepper flakes", "1 Tbsp. sumac"}}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				by := rowsBy(rawList(t, s, res.Msg.GetListId()))
+				// the demo's seeded units show their abbreviations; units
+				// made as Mealie's seeder makes them, their names
+				shows := map[string]string{"light brown sugar": "2 cups light brown sugar packed", "red pepper flakes": "2 teaspoons red pepper flakes"}
+				if seeded {
+					shows = map[string]string{"light brown sugar": "2 c light brown sugar packed", "red pepper flakes": "2 tsp red pepper flakes"}
+				}
+				for food, want := range shows {
+					r := by[food]
+					if len(r) != 1 || r[0]["display"] != want {
+						t.Errorf("%s shows %v in Mealie's app, want %q", food, r, want)
+					}
+				}
+				// sumac is not in the library: the line is kept as
+				// written, amount and unit included
+				if r := by["1 Tbsp. sumac"]; len(r) != 1 || r[0]["display"] != "1 Tbsp. sumac" {
+					t.Errorf("the unknown food's line shows %v", r)
+				}
+				wantUnits := []string{"cup", "teaspoon"}
+				if seeded {
+					wantUnits = nil
+				}
+				if !slices.Equal(res.Msg.GetCreatedUnits(), wantUnits) {
+					t.Errorf("created_units = %q, want %q", res.Msg.GetCreatedUnits(), wantUnits)
+				}
+				if !seeded {
+					u := mealieCall(t, s, http.MethodGet, "/api/units?perPage=-1", nil)["items"].([]any)
+					for _, it := range u {
+						m := it.(map[string]any)
+						if m["name"] == "teaspoon" && (m["abbreviation"] != "tsp" || m["pluralName"] != "teaspoons") {
+							t.Errorf("teaspoon was not made as Mealie's seeder makes it: %v", m)
+						}
+					}
+				}
+			})
 		}
 	})
 }

@@ -89,7 +89,10 @@ func (t *TaxonomyItem) UnmarshalJSON(b []byte) error {
 // only, an abbreviation for units only) is for the caller to check first.
 type TaxonomyChange struct {
 	Name, Description, PluralName, Abbreviation, Color *string
-	OnHand                                             *bool
+	// PluralAbbreviation is a unit's ("lbs"), as Mealie's units seeder
+	// gives it.
+	PluralAbbreviation *string
+	OnHand             *bool
 }
 
 // applyTo writes the change onto body under Mealie's keys.
@@ -97,7 +100,7 @@ func (ch *TaxonomyChange) applyTo(body map[string]any) {
 	for _, f := range []struct {
 		key string
 		v   *string
-	}{{"name", ch.Name}, {"description", ch.Description}, {"pluralName", ch.PluralName}, {"abbreviation", ch.Abbreviation}, {"color", ch.Color}} {
+	}{{"name", ch.Name}, {"description", ch.Description}, {"pluralName", ch.PluralName}, {"abbreviation", ch.Abbreviation}, {"pluralAbbreviation", ch.PluralAbbreviation}, {"color", ch.Color}} {
 		if f.v != nil {
 			body[f.key] = *f.v
 		}

@@ -47,6 +47,10 @@ const (
 	// words and the prices, counts and notes of stored names are set aside
 	// ("tomatoes" for "tomato", "rice" for "rice ($0.60)").
 	Plural
+	// Synonym: the same thing in another English or spelling (see Canon):
+	// "eggplant" for "aubergine", "prawns" for "shrimp", "yoghurt" for
+	// "yogurt". A synonym is never a kind: "pepper" is not "bell pepper".
+	Synonym
 	// General: the name covers the entries' names by head noun (see Covers):
 	// "rice" for "jasmine rice" and "long-grain white rice".
 	General
@@ -61,8 +65,12 @@ func (h How) String() string {
 		return "alias"
 	case Plural:
 		return "plural"
+	case Synonym:
+		return "synonym"
 	case General:
 		return "general"
+	case Kind:
+		return "kind"
 	}
 	return "none"
 }
@@ -104,7 +112,14 @@ type entry struct {
 	keys   [][]string
 	strict [][]string   // strictWords of Name and each Other, for Bind
 	joined []string     // each key joined by spaces, for edit distances
-	alts   [][][]string // alternatives of each key, for General
+	canon  [][]string   // Canon of Name and each Other, for Synonym
+	cstric [][]string   // strictCanon of Name and each Other, for Bind
+	alts   [][][]string // alternatives of each canon key, for General
+	ralts  [][][]string // alternatives of each key as written, for General
+	// debris marks a stored name that carries more than the food: a price,
+	// a mark, a note ("rice ($0.60)", "curry powder*"); a clean name ranks
+	// before it (see Clean).
+	debris bool
 }
 
 // Index answers names against a fixed list of entries. It is safe for
@@ -120,20 +135,26 @@ func NewIndex(entries []Entry) *Index {
 		if strings.TrimSpace(e.Name) == "" {
 			continue
 		}
-		ie := entry{Entry: e, fold: Fold(e.Name), words: Words(e.Name)}
-		ie.keys = append(ie.keys, ie.words)
-		ie.strict = append(ie.strict, strictWords(e.Name))
+		ie := entry{Entry: e, fold: Fold(e.Name), words: Words(e.Name), debris: IsDebris(e.Name)}
+		add := func(n string) {
+			ie.keys = append(ie.keys, Words(n))
+			ie.strict = append(ie.strict, strictWords(n))
+			c := Canon(n)
+			ie.canon = append(ie.canon, c)
+			ie.cstric = append(ie.cstric, strictCanon(n))
+			ie.alts = append(ie.alts, alternatives(c))
+			ie.ralts = append(ie.ralts, alternatives(Words(n)))
+		}
+		add(e.Name)
 		for _, o := range e.Others {
 			if strings.TrimSpace(o) == "" {
 				continue
 			}
 			ie.others = append(ie.others, Fold(o))
-			ie.keys = append(ie.keys, Words(o))
-			ie.strict = append(ie.strict, strictWords(o))
+			add(o)
 		}
 		for _, k := range ie.keys {
 			ie.joined = append(ie.joined, strings.Join(k, " "))
-			ie.alts = append(ie.alts, alternatives(k))
 		}
 		ix.entries = append(ix.entries, ie)
 	}
@@ -150,19 +171,33 @@ type ranked struct {
 	rank int
 }
 
+// query is a name as every level reads it.
+type query struct {
+	name string
+	f    string   // Fold(name)
+	w    []string // Words(name)
+	c    []string // Canon(name)
+}
+
+func newQuery(name string) query {
+	return query{name: name, f: Fold(name), w: Words(name), c: Canon(name)}
+}
+
+// levels are the levels a read tries, in order.
+var levels = []How{Exact, Alias, Plural, Synonym, General}
+
 // Resolve reads name (see the package doc for the order). An empty name
 // finds nothing.
 func (ix *Index) Resolve(name string) Result {
 	r := Result{Name: name}
-	f := Fold(name)
-	if f == "" {
+	q := newQuery(name)
+	if q.f == "" {
 		return r
 	}
-	w := Words(name)
-	for _, how := range []How{Exact, Alias, Plural, General} {
+	for _, how := range levels {
 		var found []ranked
 		for i := range ix.entries {
-			if rk, ok := ix.entries[i].match(how, name, f, w); ok {
+			if rk, ok := ix.entries[i].match(how, q); ok {
 				found = append(found, ranked{&ix.entries[i], rk})
 			}
 		}
@@ -176,41 +211,67 @@ func (ix *Index) Resolve(name string) Result {
 		}
 		return r
 	}
-	r.Suggestions = ix.suggest(f, w, 5, true)
+	r.Suggestions = ix.suggest(q.f, q.w, 5, true)
 	return r
 }
 
 // match reports whether e matches at level how, and its rank there (lower
-// is better).
-func (e *entry) match(how How, name, f string, w []string) (int, bool) {
+// is better): a name before another name it answers to, and past the
+// exact level a clean name before one carrying debris ("tomato" before
+// "tomato ($0.45)").
+func (e *entry) match(how How, q query) (int, bool) {
+	rk, ok := e.matchKey(how, q)
+	if ok && how > Alias && e.debris {
+		rk += 2
+	}
+	return rk, ok
+}
+
+func (e *entry) matchKey(how How, q query) (int, bool) {
 	switch how {
 	case Exact:
-		if e.fold == f {
-			if e.Name == strings.TrimSpace(name) {
+		if e.fold == q.f {
+			if e.Name == strings.TrimSpace(q.name) {
 				return 0, true
 			}
 			return 1, true
 		}
 	case Alias:
-		if slices.Contains(e.others, f) {
+		if slices.Contains(e.others, q.f) {
 			return 0, true
 		}
 	case Plural:
-		if len(w) == 0 {
+		if len(q.w) == 0 {
 			return 0, false
 		}
 		for i, k := range e.keys {
-			if slices.Equal(k, w) {
+			if slices.Equal(k, q.w) {
+				return min(i, 1), true
+			}
+		}
+	case Synonym:
+		if len(q.c) == 0 {
+			return 0, false
+		}
+		for i, k := range e.canon {
+			if slices.Equal(k, q.c) {
 				return min(i, 1), true
 			}
 		}
 	case General:
-		if len(w) == 0 {
+		if len(q.c) == 0 {
 			return 0, false
 		}
+		// a general name covers a kind in one English or the other:
+		// "shrimp" covers "king prawns", "mince" covers "pork mince"
 		for i, alts := range e.alts {
 			for _, alt := range alts {
-				if coversAlt(w, alt) {
+				if coversAlt(q.c, alt) {
+					return min(i, 1), true
+				}
+			}
+			for _, alt := range e.ralts[i] {
+				if coversAlt(q.w, alt) {
 					return min(i, 1), true
 				}
 			}
@@ -219,44 +280,33 @@ func (e *entry) match(how How, name, f string, w []string) (int, bool) {
 	return 0, false
 }
 
-// Covered is every entry name covers at any level (exact, alias, plural or
-// general), in index order: what a search or a suggestion matches when the
-// cook says "rice" and the library has "rice", "jasmine rice" and "rice
-// ($0.60)".
+// Covered is every entry name covers at any level (exact, alias, plural,
+// synonym or general), in index order: what a search or a suggestion
+// matches when the cook says "rice" and the library has "rice", "jasmine
+// rice" and "rice ($0.60)".
 func (ix *Index) Covered(name string) []Entry {
-	f := Fold(name)
-	if f == "" {
-		return nil
-	}
-	w := Words(name)
-	var out []Entry
-	for i := range ix.entries {
-		e := &ix.entries[i]
-		for _, how := range []How{Exact, Alias, Plural, General} {
-			if _, ok := e.match(how, name, f, w); ok {
-				out = append(out, e.Entry)
-				break
-			}
-		}
-	}
-	return out
+	return ix.matching(name, levels)
 }
 
 // Same is every entry name is another name for: the entries it matches at
-// the exact, alias or plural level, never the general one, in index order.
-// A pantry item's aliases are read this way (an alias "chicken" of
-// "chicken thighs" names the thighs, not every chicken the library has).
+// the exact, alias, plural or synonym level, never the general one, in
+// index order. A pantry item's aliases are read this way (an alias
+// "chicken" of "chicken thighs" names the thighs, not every chicken the
+// library has).
 func (ix *Index) Same(name string) []Entry {
-	f := Fold(name)
-	if f == "" {
+	return ix.matching(name, levels[:4])
+}
+
+func (ix *Index) matching(name string, at []How) []Entry {
+	q := newQuery(name)
+	if q.f == "" {
 		return nil
 	}
-	w := Words(name)
 	var out []Entry
 	for i := range ix.entries {
 		e := &ix.entries[i]
-		for _, how := range []How{Exact, Alias, Plural} {
-			if _, ok := e.match(how, name, f, w); ok {
+		for _, how := range at {
+			if _, ok := e.match(how, q); ok {
 				out = append(out, e.Entry)
 				break
 			}
@@ -383,30 +433,37 @@ func IsAmbiguous(err error) bool {
 }
 
 // Bind picks the one entry a write binds name to. It binds at the Exact,
-// Alias and Plural levels only, and at Plural only when the stored name
-// differs by noise alone (prices, counts, notes, marks, case, plural) and
-// adds none of the preparation words Plural sets aside for a read (the
-// given name may have them: "heaping cup" is "cup"): "brown rice" is not the
-// stored "COLD cooked brown rice", nor "cilantro" "fresh cilantro", since
-// binding would write the more specific food. A general name is never
-// narrowed to one of the kinds it covers (a new "chicken" is not "chicken
-// thighs"), so at the
-// General level, or when nothing matched, how is None and the caller creates
-// the name or refuses it (Resolve gives the covers and suggestions to say
-// so). When two or more entries tie for best, err is an *AmbiguousError and
-// the caller must write nothing.
+// Alias, Plural and Synonym levels, and at Plural and Synonym only when the
+// stored name differs by noise alone (prices, counts, notes, marks, case,
+// plural, spelling, another English) and adds none of the preparation
+// words those levels set aside for a read (the given name may have them:
+// "heaping cup" is "cup"). Past those levels, a stored name that differs
+// from the given one only by a cook's word (see linkWord) is bound when it
+// is the only such food: "grated ginger" is the library's "fresh ginger",
+// "cilantro" its "fresh cilantro" (how is Plural or Synonym, and the caller
+// reports it), while "brown rice" is never the stored "COLD cooked brown
+// rice". A general name is never narrowed to one of the kinds it covers (a
+// new "chicken" is not "chicken thighs"), so at the General level, or when
+// nothing matched, how is None and the caller creates the name or refuses
+// it (Resolve gives the covers and suggestions to say so). A clean name
+// ranks before one carrying debris ("tomato" before "tomato ($0.45)").
+// When two or more entries tie for best, err is an *AmbiguousError and the
+// caller must write nothing.
 func (ix *Index) Bind(name string) (e Entry, how How, err error) {
-	f := Fold(name)
-	if f == "" {
+	q := newQuery(name)
+	if q.f == "" {
 		return Entry{}, None, nil
 	}
-	w := Words(name)
-	for _, lvl := range []How{Exact, Alias, Plural} {
+	sw, sc := strictWords(name), strictCanon(name)
+	for _, lvl := range levels[:4] {
 		var found []ranked
 		for i := range ix.entries {
-			if rk, ok := ix.entries[i].match(lvl, name, f, w); ok && (lvl != Plural || ix.entries[i].sameStrict(strictWords(name))) {
-				found = append(found, ranked{&ix.entries[i], rk})
+			ie := &ix.entries[i]
+			rk, ok := ie.match(lvl, q)
+			if !ok || lvl == Plural && !addsNone(ie.strict, sw, nil) || lvl == Synonym && !addsNone(ie.cstric, sc, nil) {
+				continue
 			}
+			found = append(found, ranked{ie, rk})
 		}
 		if len(found) == 0 {
 			continue
@@ -424,11 +481,50 @@ func (ix *Index) Bind(name string) (e Entry, how How, err error) {
 		if len(top) == 1 {
 			return top[0].Entry, lvl, nil
 		}
+		if lvl > Alias {
+			if e, ok := oneThing(top); ok {
+				return e.Entry, lvl, nil
+			}
+		}
 		amb := &AmbiguousError{Name: name, How: lvl}
 		for _, t := range top {
 			amb.Candidates = append(amb.Candidates, t.Name)
 		}
 		return Entry{}, None, amb
+	}
+	return ix.link(q, sw, sc)
+}
+
+// link is Bind's last step: the one stored food that is the given name
+// with only cook's words (linkWord) added, clean names first. Two such
+// foods bind neither: the caller creates the name, and the foods report
+// shows the three as near-duplicates to merge.
+func (ix *Index) link(q query, sw, sc []string) (Entry, How, error) {
+	var clean, debris []*entry
+	var how []How
+	var dhow []How
+	for i := range ix.entries {
+		ie := &ix.entries[i]
+		for _, lvl := range []How{Plural, Synonym} {
+			if _, ok := ie.matchKey(lvl, q); !ok {
+				continue
+			}
+			if lvl == Plural && !addsNone(ie.strict, sw, linkWord) || lvl == Synonym && !addsNone(ie.cstric, sc, linkWord) {
+				continue
+			}
+			if ie.debris {
+				debris, dhow = append(debris, ie), append(dhow, lvl)
+			} else {
+				clean, how = append(clean, ie), append(how, lvl)
+			}
+			break
+		}
+	}
+	switch {
+	case len(clean) == 1:
+		return clean[0].Entry, how[0], nil
+	case len(clean) == 0 && len(debris) == 1:
+		return debris[0].Entry, dhow[0], nil
 	}
 	return Entry{}, None, nil
 }
@@ -443,16 +539,56 @@ func strictWords(s string) []string {
 	return fields
 }
 
-// sameStrict reports whether one of e's names adds no word to the strict
-// words w of the given name. Bind asks it of a Plural match, whose other
-// words are equal: the stored name may lack a preparation word the given
-// one has (a line's "heaping cup" is the unit "cup", its "heaping" kept
-// in the note), never carry one the given lacks.
-func (e *entry) sameStrict(w []string) bool {
-	for _, k := range e.strict {
-		if !slices.ContainsFunc(k, func(x string) bool { return !slices.Contains(w, x) }) {
+// strictCanon is Canon with the preparation words kept.
+func strictCanon(s string) []string { return canonical(phraseWords(s)) }
+
+// addsNone reports whether one of a stored entry's names (keys, in strict
+// words) adds no word to the strict words w of the given name, beside the
+// words allowed lets through. Bind asks it of a Plural or Synonym match,
+// whose other words are equal: the stored name may lack a preparation word
+// the given one has (a line's "heaping cup" is the unit "cup", its
+// "heaping" kept in the note), and carries one the given lacks only where
+// allowed says so.
+func addsNone(keys [][]string, w []string, allowed func(string) bool) bool {
+	for _, k := range keys {
+		if !slices.ContainsFunc(k, func(x string) bool { return !slices.Contains(w, x) && (allowed == nil || !allowed(x)) }) {
 			return true
 		}
 	}
 	return false
+}
+
+// oneThing picks among entries that tie for a write's name when they are
+// one thing stored twice: their names share a Key ("scallions, chopped"
+// and "Spring Onion" for "green onions", which the foods report lists as
+// near-duplicates to merge), so writing either changes nothing a cook
+// reads. The one without debris or a note wins, then the shortest, then
+// the first in the library's order. Entries of different Keys are two
+// things, and a write refuses them.
+func oneThing(top []*entry) (*entry, bool) {
+	k := Key(top[0].Name)
+	for _, e := range top[1:] {
+		if Key(e.Name) != k {
+			return nil, false
+		}
+	}
+	best := top[0]
+	score := func(e *entry) (int, int) {
+		n := 0
+		if e.debris {
+			n += 2
+		}
+		if strings.ContainsAny(e.Name, ",;([") {
+			n++
+		}
+		return n, len(e.Name)
+	}
+	for _, e := range top[1:] {
+		a, al := score(e)
+		b, bl := score(best)
+		if a < b || a == b && al < bl {
+			best = e
+		}
+	}
+	return best, true
 }

@@ -2,6 +2,7 @@ package names
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -13,9 +14,23 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// english is read-only after NewClient (its rule maps are filled once), so
-// one client serves every goroutine.
-var english = pluralize.NewClient()
+// english is read-only once built (its rule maps are filled once), so one
+// client serves every goroutine.
+var english = newEnglish()
+
+// newEnglish is go-pluralize's client with the kitchen words its rules get
+// wrong: "chillies" is not the plural of "chilly", "molasses" and
+// "brussels" are one thing, "octopi" is octopus (TestSingularKitchenWords).
+func newEnglish() *pluralize.Client {
+	c := pluralize.NewClient()
+	for _, p := range [][2]string{{"chilli", "chillies"}, {"chili", "chilies"}, {"chile", "chiles"}, {"octopus", "octopi"}} {
+		c.AddIrregularRule(p[0], p[1])
+	}
+	for _, w := range []string{"molasses", "brussels", "tbs", "hummus", "couscous", "swiss", "jus", "mayonnaise"} {
+		c.AddUncountableRule(w)
+	}
+	return c
+}
 
 // Fold is the exact-match key: lower case, accents removed, runs of spacing
 // made one space. "Crème  Fraîche" and "creme fraiche" fold alike; nothing
@@ -68,7 +83,9 @@ var packWords = map[string]bool{
 // prepWords describe a state of the food, not a different food: "fresh
 // cilantro" is cilantro, "COLD cooked brown rice" is brown rice. Words that
 // do make another product ("ground", "dried", "smoked", "unsalted", "hot")
-// are not here.
+// are not here. Reads set them all aside; a write binds across them only
+// as far as linkWords allow, and the pantry skip reads the formWords of a
+// pantry item as a product (see Supplies).
 var prepWords = map[string]bool{
 	"fresh": true, "freshly": true, "chopped": true, "minced": true,
 	"diced": true, "sliced": true, "grated": true, "shredded": true,
@@ -77,7 +94,33 @@ var prepWords = map[string]bool{
 	"peeled": true, "finely": true, "roughly": true, "thinly": true,
 	"coarsely": true, "packed": true, "softened": true, "melted": true,
 	"heaping": true, "level": true, "halved": true, "quartered": true,
+	"good": true, "quality": true, "best": true,
 }
+
+// formWords are the prepWords a product is sold by: tinned "chopped
+// tomatoes", "grated parmesan", "cooked rice". In a recipe's line they say
+// what the cook does; in a pantry item's name they name what is on the
+// shelf, which fresh tomatoes are not (Supplies).
+var formWords = map[string]bool{
+	"chopped": true, "minced": true, "diced": true, "sliced": true,
+	"grated": true, "shredded": true, "crushed": true, "cooked": true,
+	"peeled": true, "halved": true, "quartered": true,
+}
+
+// productWords name a processed product, and are not preparation words
+// at all: dried apricots, smoked salmon and tinned tomatoes are other
+// things on the shelf than the fresh food, on either side of the pantry
+// skip (Supplies).
+var productWords = map[string]bool{
+	"tinned": true, "canned": true, "jarred": true, "dried": true, "dehydrated": true,
+	"smoked": true, "pickled": true, "cured": true, "powdered": true, "pureed": true,
+}
+
+// linkWords are the prepWords a write binds across when one stored food
+// alone differs from the name by them ("grated ginger" is the library's
+// "fresh ginger"): all but "cooked" and "uncooked", since "brown rice" is
+// not "COLD cooked brown rice" (Index.Bind).
+func linkWord(w string) bool { return prepWords[w] && w != "cooked" && w != "uncooked" }
 
 // Normalize reads a stored or typed name for matching: folded (see Fold),
 // with what a name carries besides the food taken away: bracketed notes and
@@ -193,30 +236,45 @@ func PluralOf(word string) string { return english.Plural(word) }
 // equal Words name the same food for a cook.
 func Words(s string) []string {
 	fields := strings.Fields(Normalize(s))
+	for i, w := range fields {
+		fields[i] = Singular(w)
+	}
+	return dropPrep(fields)
+}
+
+// Canon is Words read in one English: each word in the American spelling
+// and each name of synonyms.txt as the thing's first name, so "aubergines"
+// and "eggplant", "king prawns" and "king shrimp", "yoghurt" and "yogurt"
+// have one Canon. Synonyms are read before preparation words are set
+// aside ("minced beef" is ground beef).
+func Canon(s string) []string { return dropPrep(canonical(phraseWords(s))) }
+
+// dropPrep sets aside the preparation words of a name, unless they are all
+// it has (then the name is all there is).
+func dropPrep(fields []string) []string {
 	out := make([]string, 0, len(fields))
 	for _, w := range fields {
 		if prepWords[w] && len(fields) > 1 {
 			continue
 		}
-		out = append(out, Singular(w))
+		out = append(out, w)
 	}
-	if len(out) == 0 && len(fields) > 0 {
-		// every word was a preparation word: keep them, the name is all there is
-		for _, w := range fields {
-			out = append(out, Singular(w))
-		}
+	if len(out) == 0 {
+		return fields
 	}
 	return out
 }
 
-// Key is Words joined by spaces.
-func Key(s string) string { return strings.Join(Words(s), " ") }
+// Key is Canon joined by spaces: the one key of a food however it is
+// spelt, counted or named ("Tomatoes", "tomato ($0.45)" and "tomato" share
+// it; so do "aubergine" and "eggplant").
+func Key(s string) string { return strings.Join(Canon(s), " ") }
 
-// Head is the head noun of a name: the last word of its Words ("COLD cooked
-// brown rice" -> "rice", "chicken thighs" -> "thigh"), empty when the name
-// has no words.
+// Head is the head noun of a name: the last word of its Canon ("COLD
+// cooked brown rice" -> "rice", "chicken thighs" -> "thigh"), empty when
+// the name has no words.
 func Head(s string) string {
-	w := Words(s)
+	w := Canon(s)
 	if len(w) == 0 {
 		return ""
 	}
@@ -276,7 +334,7 @@ func alternatives(words []string) [][]string {
 // one ("jasmine rice" does not cover "rice"). A name covers itself; an
 // empty name covers nothing.
 func Covers(general, specific string) bool {
-	return coversWords(Words(general), Words(specific))
+	return coversWords(Canon(general), Canon(specific)) || coversWords(Words(general), Words(specific))
 }
 
 // CoversLine reports whether the general name covers what a line of text
@@ -290,9 +348,9 @@ func CoversLine(general, line string) bool {
 	if Covers(general, line) {
 		return true
 	}
-	g := Words(general)
+	g := Canon(general)
 	for _, part := range strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(",;()[]", r) }) {
-		if coversWords(g, Words(part)) {
+		if coversWords(g, Canon(part)) {
 			return true
 		}
 	}
@@ -305,11 +363,11 @@ func CoversLine(general, line string) bool {
 // and "chicken" not in "2 chicken breasts" (which Covers accepts). It is
 // how another name of a thing (a pantry alias) is read in a line of text.
 func Mentions(name, text string) bool {
-	g := Words(name)
+	g := Canon(name)
 	if len(g) == 0 {
 		return false
 	}
-	for _, s := range alternatives(Words(text)) {
+	for _, s := range alternatives(Canon(text)) {
 		if len(s) >= len(g) && hasAt(s, len(s)-len(g), g) {
 			return true
 		}
@@ -376,11 +434,26 @@ var otherFoods = [][]string{
 	{"yellow", "pepper"}, {"orange", "pepper"},
 }
 
+// otherFoodsCanon are otherFoods as written and as Canon reads them
+// ("spring onion" is a green onion), which is how coversAlt meets them.
+var otherFoodsCanon = func() [][]string {
+	out := make([][]string, 0, len(otherFoods))
+	for _, c := range otherFoods {
+		w := phraseWords(strings.Join(c, " "))
+		for _, k := range [][]string{w, canonical(w)} {
+			if !slices.ContainsFunc(out, func(o []string) bool { return slices.Equal(o, k) }) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}()
+
 // otherFood reports whether the words g matched at s[i:i+n] end one of
 // otherFoods that begins before them: "milk" in "light coconut milk".
 func otherFood(s []string, i, n int) bool {
 	end := i + n
-	for _, c := range otherFoods {
+	for _, c := range otherFoodsCanon {
 		k := end - len(c)
 		if k >= 0 && k < i && hasAt(s, k, c) {
 			return true
@@ -388,3 +461,11 @@ func otherFood(s []string, i, n int) bool {
 	}
 	return false
 }
+
+// IsPrepWord reports whether a word (lower case, singular) is one of the
+// preparation words reads set aside ("fresh", "chopped", "large").
+func IsPrepWord(w string) bool { return prepWords[w] }
+
+// WordKey is one word as names are compared: lower case, singular, in the
+// American spelling ("Chillies" -> "chili").
+func WordKey(w string) string { return spell(Singular(spell(strings.ToLower(w)))) }

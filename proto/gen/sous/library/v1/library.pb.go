@@ -1318,9 +1318,15 @@ type LibraryStatsResult struct {
 	// requests" or "per-food count queries: 40 Mealie requests for 300
 	// foods"; prefixed "cached: " when the library had not changed since the
 	// last count.
-	Method        string `protobuf:"bytes,7,opt,name=method,proto3" json:"method,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Method string `protobuf:"bytes,7,opt,name=method,proto3" json:"method,omitempty"`
+	// Foods or units (only those) whose names read as one thing once case,
+	// plural, spelling, other Englishes, prices, footnote marks and a
+	// cook's words are set aside ("tomato", "Tomato", "tomatoes", "tomato
+	// ($0.45)"), the clean name first: each group can be merged into it
+	// (MergeTaxonomy in the recipes service).
+	NearDuplicates []*NameGroup `protobuf:"bytes,8,rep,name=near_duplicates,json=nearDuplicates,proto3" json:"near_duplicates,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *LibraryStatsResult) Reset() {
@@ -1402,6 +1408,68 @@ func (x *LibraryStatsResult) GetMethod() string {
 	return ""
 }
 
+func (x *LibraryStatsResult) GetNearDuplicates() []*NameGroup {
+	if x != nil {
+		return x.NearDuplicates
+	}
+	return nil
+}
+
+// NameGroup is items whose names read as one thing.
+type NameGroup struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The key they share, such as "tomato".
+	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// Their names, the clean one first.
+	Names         []string `protobuf:"bytes,2,rep,name=names,proto3" json:"names,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NameGroup) Reset() {
+	*x = NameGroup{}
+	mi := &file_sous_library_v1_library_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NameGroup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NameGroup) ProtoMessage() {}
+
+func (x *NameGroup) ProtoReflect() protoreflect.Message {
+	mi := &file_sous_library_v1_library_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NameGroup.ProtoReflect.Descriptor instead.
+func (*NameGroup) Descriptor() ([]byte, []int) {
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *NameGroup) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *NameGroup) GetNames() []string {
+	if x != nil {
+		return x.Names
+	}
+	return nil
+}
+
 // LibraryStatsResponse is one message of the stream.
 type LibraryStatsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1418,7 +1486,7 @@ type LibraryStatsResponse struct {
 
 func (x *LibraryStatsResponse) Reset() {
 	*x = LibraryStatsResponse{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[18]
+	mi := &file_sous_library_v1_library_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1430,7 +1498,7 @@ func (x *LibraryStatsResponse) String() string {
 func (*LibraryStatsResponse) ProtoMessage() {}
 
 func (x *LibraryStatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[18]
+	mi := &file_sous_library_v1_library_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1443,7 +1511,7 @@ func (x *LibraryStatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LibraryStatsResponse.ProtoReflect.Descriptor instead.
 func (*LibraryStatsResponse) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{18}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *LibraryStatsResponse) GetEvent() isLibraryStatsResponse_Event {
@@ -1500,7 +1568,7 @@ type FindDuplicateRecipesRequest struct {
 
 func (x *FindDuplicateRecipesRequest) Reset() {
 	*x = FindDuplicateRecipesRequest{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[19]
+	mi := &file_sous_library_v1_library_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1512,7 +1580,7 @@ func (x *FindDuplicateRecipesRequest) String() string {
 func (*FindDuplicateRecipesRequest) ProtoMessage() {}
 
 func (x *FindDuplicateRecipesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[19]
+	mi := &file_sous_library_v1_library_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1525,7 +1593,7 @@ func (x *FindDuplicateRecipesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindDuplicateRecipesRequest.ProtoReflect.Descriptor instead.
 func (*FindDuplicateRecipesRequest) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{19}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *FindDuplicateRecipesRequest) GetMaxRecipes() int32 {
@@ -1548,7 +1616,7 @@ type RecipeRef struct {
 
 func (x *RecipeRef) Reset() {
 	*x = RecipeRef{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[20]
+	mi := &file_sous_library_v1_library_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1560,7 +1628,7 @@ func (x *RecipeRef) String() string {
 func (*RecipeRef) ProtoMessage() {}
 
 func (x *RecipeRef) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[20]
+	mi := &file_sous_library_v1_library_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1573,7 +1641,7 @@ func (x *RecipeRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecipeRef.ProtoReflect.Descriptor instead.
 func (*RecipeRef) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{20}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *RecipeRef) GetSlug() string {
@@ -1608,7 +1676,7 @@ type DuplicateGroup struct {
 
 func (x *DuplicateGroup) Reset() {
 	*x = DuplicateGroup{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[21]
+	mi := &file_sous_library_v1_library_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1620,7 +1688,7 @@ func (x *DuplicateGroup) String() string {
 func (*DuplicateGroup) ProtoMessage() {}
 
 func (x *DuplicateGroup) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[21]
+	mi := &file_sous_library_v1_library_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1633,7 +1701,7 @@ func (x *DuplicateGroup) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DuplicateGroup.ProtoReflect.Descriptor instead.
 func (*DuplicateGroup) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{21}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *DuplicateGroup) GetKey() string {
@@ -1676,7 +1744,7 @@ type FindDuplicateRecipesResult struct {
 
 func (x *FindDuplicateRecipesResult) Reset() {
 	*x = FindDuplicateRecipesResult{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[22]
+	mi := &file_sous_library_v1_library_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1688,7 +1756,7 @@ func (x *FindDuplicateRecipesResult) String() string {
 func (*FindDuplicateRecipesResult) ProtoMessage() {}
 
 func (x *FindDuplicateRecipesResult) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[22]
+	mi := &file_sous_library_v1_library_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1701,7 +1769,7 @@ func (x *FindDuplicateRecipesResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindDuplicateRecipesResult.ProtoReflect.Descriptor instead.
 func (*FindDuplicateRecipesResult) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{22}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *FindDuplicateRecipesResult) GetItems() []*DuplicateGroup {
@@ -1748,7 +1816,7 @@ type FindDuplicateRecipesResponse struct {
 
 func (x *FindDuplicateRecipesResponse) Reset() {
 	*x = FindDuplicateRecipesResponse{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[23]
+	mi := &file_sous_library_v1_library_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1760,7 +1828,7 @@ func (x *FindDuplicateRecipesResponse) String() string {
 func (*FindDuplicateRecipesResponse) ProtoMessage() {}
 
 func (x *FindDuplicateRecipesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[23]
+	mi := &file_sous_library_v1_library_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1773,7 +1841,7 @@ func (x *FindDuplicateRecipesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FindDuplicateRecipesResponse.ProtoReflect.Descriptor instead.
 func (*FindDuplicateRecipesResponse) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{23}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *FindDuplicateRecipesResponse) GetEvent() isFindDuplicateRecipesResponse_Event {
@@ -1835,7 +1903,7 @@ type CheckRecipeLinksRequest struct {
 
 func (x *CheckRecipeLinksRequest) Reset() {
 	*x = CheckRecipeLinksRequest{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[24]
+	mi := &file_sous_library_v1_library_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1847,7 +1915,7 @@ func (x *CheckRecipeLinksRequest) String() string {
 func (*CheckRecipeLinksRequest) ProtoMessage() {}
 
 func (x *CheckRecipeLinksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[24]
+	mi := &file_sous_library_v1_library_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1860,7 +1928,7 @@ func (x *CheckRecipeLinksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRecipeLinksRequest.ProtoReflect.Descriptor instead.
 func (*CheckRecipeLinksRequest) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{24}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CheckRecipeLinksRequest) GetCheckSources() bool {
@@ -1904,7 +1972,7 @@ type LinkResult struct {
 
 func (x *LinkResult) Reset() {
 	*x = LinkResult{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[25]
+	mi := &file_sous_library_v1_library_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1916,7 +1984,7 @@ func (x *LinkResult) String() string {
 func (*LinkResult) ProtoMessage() {}
 
 func (x *LinkResult) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[25]
+	mi := &file_sous_library_v1_library_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1929,7 +1997,7 @@ func (x *LinkResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LinkResult.ProtoReflect.Descriptor instead.
 func (*LinkResult) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{25}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *LinkResult) GetSlug() string {
@@ -1990,7 +2058,7 @@ type LinkCounts struct {
 
 func (x *LinkCounts) Reset() {
 	*x = LinkCounts{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[26]
+	mi := &file_sous_library_v1_library_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2002,7 +2070,7 @@ func (x *LinkCounts) String() string {
 func (*LinkCounts) ProtoMessage() {}
 
 func (x *LinkCounts) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[26]
+	mi := &file_sous_library_v1_library_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2015,7 +2083,7 @@ func (x *LinkCounts) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LinkCounts.ProtoReflect.Descriptor instead.
 func (*LinkCounts) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{26}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *LinkCounts) GetOk() int32 {
@@ -2092,7 +2160,7 @@ type CheckRecipeLinksResult struct {
 
 func (x *CheckRecipeLinksResult) Reset() {
 	*x = CheckRecipeLinksResult{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[27]
+	mi := &file_sous_library_v1_library_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2104,7 +2172,7 @@ func (x *CheckRecipeLinksResult) String() string {
 func (*CheckRecipeLinksResult) ProtoMessage() {}
 
 func (x *CheckRecipeLinksResult) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[27]
+	mi := &file_sous_library_v1_library_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2117,7 +2185,7 @@ func (x *CheckRecipeLinksResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRecipeLinksResult.ProtoReflect.Descriptor instead.
 func (*CheckRecipeLinksResult) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{27}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CheckRecipeLinksResult) GetItems() []*LinkResult {
@@ -2178,7 +2246,7 @@ type CheckRecipeLinksResponse struct {
 
 func (x *CheckRecipeLinksResponse) Reset() {
 	*x = CheckRecipeLinksResponse{}
-	mi := &file_sous_library_v1_library_proto_msgTypes[28]
+	mi := &file_sous_library_v1_library_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2190,7 +2258,7 @@ func (x *CheckRecipeLinksResponse) String() string {
 func (*CheckRecipeLinksResponse) ProtoMessage() {}
 
 func (x *CheckRecipeLinksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sous_library_v1_library_proto_msgTypes[28]
+	mi := &file_sous_library_v1_library_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2203,7 +2271,7 @@ func (x *CheckRecipeLinksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckRecipeLinksResponse.ProtoReflect.Descriptor instead.
 func (*CheckRecipeLinksResponse) Descriptor() ([]byte, []int) {
-	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{28}
+	return file_sous_library_v1_library_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CheckRecipeLinksResponse) GetEvent() isCheckRecipeLinksResponse_Event {
@@ -2343,7 +2411,7 @@ const file_sous_library_v1_library_proto_rawDesc = "" +
 	"UsageCount\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12!\n" +
-	"\frecipe_count\x18\x03 \x01(\x05R\vrecipeCount\"\x97\x02\n" +
+	"\frecipe_count\x18\x03 \x01(\x05R\vrecipeCount\"\xdc\x02\n" +
 	"\x12LibraryStatsResult\x121\n" +
 	"\x05items\x18\x01 \x03(\v2\x1b.sous.library.v1.UsageCountR\x05items\x12\x16\n" +
 	"\x06unused\x18\x02 \x03(\tR\x06unused\x12\x18\n" +
@@ -2353,7 +2421,11 @@ const file_sous_library_v1_library_proto_rawDesc = "" +
 	"\n" +
 	"unreadable\x18\x06 \x03(\v2!.sous.library.v1.UnreadableRecipeR\n" +
 	"unreadable\x12\x16\n" +
-	"\x06method\x18\a \x01(\tR\x06method\"\x9d\x01\n" +
+	"\x06method\x18\a \x01(\tR\x06method\x12C\n" +
+	"\x0fnear_duplicates\x18\b \x03(\v2\x1a.sous.library.v1.NameGroupR\x0enearDuplicates\"3\n" +
+	"\tNameGroup\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05names\x18\x02 \x03(\tR\x05names\"\x9d\x01\n" +
 	"\x14LibraryStatsResponse\x12=\n" +
 	"\bprogress\x18\x01 \x01(\v2\x1f.sous.library.v1.ReportProgressH\x00R\bprogress\x12=\n" +
 	"\x06result\x18\x02 \x01(\v2#.sous.library.v1.LibraryStatsResultH\x00R\x06resultB\a\n" +
@@ -2454,7 +2526,7 @@ func file_sous_library_v1_library_proto_rawDescGZIP() []byte {
 }
 
 var file_sous_library_v1_library_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_sous_library_v1_library_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_sous_library_v1_library_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_sous_library_v1_library_proto_goTypes = []any{
 	(StatsResource)(0),                   // 0: sous.library.v1.StatsResource
 	(LinkStatus)(0),                      // 1: sous.library.v1.LinkStatus
@@ -2476,63 +2548,65 @@ var file_sous_library_v1_library_proto_goTypes = []any{
 	(*LibraryStatsRequest)(nil),          // 17: sous.library.v1.LibraryStatsRequest
 	(*UsageCount)(nil),                   // 18: sous.library.v1.UsageCount
 	(*LibraryStatsResult)(nil),           // 19: sous.library.v1.LibraryStatsResult
-	(*LibraryStatsResponse)(nil),         // 20: sous.library.v1.LibraryStatsResponse
-	(*FindDuplicateRecipesRequest)(nil),  // 21: sous.library.v1.FindDuplicateRecipesRequest
-	(*RecipeRef)(nil),                    // 22: sous.library.v1.RecipeRef
-	(*DuplicateGroup)(nil),               // 23: sous.library.v1.DuplicateGroup
-	(*FindDuplicateRecipesResult)(nil),   // 24: sous.library.v1.FindDuplicateRecipesResult
-	(*FindDuplicateRecipesResponse)(nil), // 25: sous.library.v1.FindDuplicateRecipesResponse
-	(*CheckRecipeLinksRequest)(nil),      // 26: sous.library.v1.CheckRecipeLinksRequest
-	(*LinkResult)(nil),                   // 27: sous.library.v1.LinkResult
-	(*LinkCounts)(nil),                   // 28: sous.library.v1.LinkCounts
-	(*CheckRecipeLinksResult)(nil),       // 29: sous.library.v1.CheckRecipeLinksResult
-	(*CheckRecipeLinksResponse)(nil),     // 30: sous.library.v1.CheckRecipeLinksResponse
-	(*v1.RecipeSummary)(nil),             // 31: sous.recipes.v1.RecipeSummary
+	(*NameGroup)(nil),                    // 20: sous.library.v1.NameGroup
+	(*LibraryStatsResponse)(nil),         // 21: sous.library.v1.LibraryStatsResponse
+	(*FindDuplicateRecipesRequest)(nil),  // 22: sous.library.v1.FindDuplicateRecipesRequest
+	(*RecipeRef)(nil),                    // 23: sous.library.v1.RecipeRef
+	(*DuplicateGroup)(nil),               // 24: sous.library.v1.DuplicateGroup
+	(*FindDuplicateRecipesResult)(nil),   // 25: sous.library.v1.FindDuplicateRecipesResult
+	(*FindDuplicateRecipesResponse)(nil), // 26: sous.library.v1.FindDuplicateRecipesResponse
+	(*CheckRecipeLinksRequest)(nil),      // 27: sous.library.v1.CheckRecipeLinksRequest
+	(*LinkResult)(nil),                   // 28: sous.library.v1.LinkResult
+	(*LinkCounts)(nil),                   // 29: sous.library.v1.LinkCounts
+	(*CheckRecipeLinksResult)(nil),       // 30: sous.library.v1.CheckRecipeLinksResult
+	(*CheckRecipeLinksResponse)(nil),     // 31: sous.library.v1.CheckRecipeLinksResponse
+	(*v1.RecipeSummary)(nil),             // 32: sous.recipes.v1.RecipeSummary
 }
 var file_sous_library_v1_library_proto_depIdxs = []int32{
 	4,  // 0: sous.library.v1.ListCookbooksResponse.items:type_name -> sous.library.v1.Cookbook
-	31, // 1: sous.library.v1.GetCookbookRecipesResponse.items:type_name -> sous.recipes.v1.RecipeSummary
+	32, // 1: sous.library.v1.GetCookbookRecipesResponse.items:type_name -> sous.recipes.v1.RecipeSummary
 	4,  // 2: sous.library.v1.CreateCookbookResponse.cookbook:type_name -> sous.library.v1.Cookbook
 	4,  // 3: sous.library.v1.UpdateCookbookResponse.cookbook:type_name -> sous.library.v1.Cookbook
 	4,  // 4: sous.library.v1.DeleteCookbookResponse.cookbook:type_name -> sous.library.v1.Cookbook
 	0,  // 5: sous.library.v1.LibraryStatsRequest.resource:type_name -> sous.library.v1.StatsResource
 	18, // 6: sous.library.v1.LibraryStatsResult.items:type_name -> sous.library.v1.UsageCount
 	16, // 7: sous.library.v1.LibraryStatsResult.unreadable:type_name -> sous.library.v1.UnreadableRecipe
-	15, // 8: sous.library.v1.LibraryStatsResponse.progress:type_name -> sous.library.v1.ReportProgress
-	19, // 9: sous.library.v1.LibraryStatsResponse.result:type_name -> sous.library.v1.LibraryStatsResult
-	22, // 10: sous.library.v1.DuplicateGroup.recipes:type_name -> sous.library.v1.RecipeRef
-	23, // 11: sous.library.v1.FindDuplicateRecipesResult.items:type_name -> sous.library.v1.DuplicateGroup
-	15, // 12: sous.library.v1.FindDuplicateRecipesResponse.progress:type_name -> sous.library.v1.ReportProgress
-	24, // 13: sous.library.v1.FindDuplicateRecipesResponse.result:type_name -> sous.library.v1.FindDuplicateRecipesResult
-	1,  // 14: sous.library.v1.LinkResult.status:type_name -> sous.library.v1.LinkStatus
-	27, // 15: sous.library.v1.CheckRecipeLinksResult.items:type_name -> sous.library.v1.LinkResult
-	22, // 16: sous.library.v1.CheckRecipeLinksResult.no_image:type_name -> sous.library.v1.RecipeRef
-	28, // 17: sous.library.v1.CheckRecipeLinksResult.counts:type_name -> sous.library.v1.LinkCounts
-	15, // 18: sous.library.v1.CheckRecipeLinksResponse.progress:type_name -> sous.library.v1.ReportProgress
-	29, // 19: sous.library.v1.CheckRecipeLinksResponse.result:type_name -> sous.library.v1.CheckRecipeLinksResult
-	2,  // 20: sous.library.v1.LibraryService.GetStatus:input_type -> sous.library.v1.GetStatusRequest
-	5,  // 21: sous.library.v1.LibraryService.ListCookbooks:input_type -> sous.library.v1.ListCookbooksRequest
-	7,  // 22: sous.library.v1.LibraryService.GetCookbookRecipes:input_type -> sous.library.v1.GetCookbookRecipesRequest
-	9,  // 23: sous.library.v1.LibraryService.CreateCookbook:input_type -> sous.library.v1.CreateCookbookRequest
-	11, // 24: sous.library.v1.LibraryService.UpdateCookbook:input_type -> sous.library.v1.UpdateCookbookRequest
-	13, // 25: sous.library.v1.LibraryService.DeleteCookbook:input_type -> sous.library.v1.DeleteCookbookRequest
-	17, // 26: sous.library.v1.LibraryService.LibraryStats:input_type -> sous.library.v1.LibraryStatsRequest
-	21, // 27: sous.library.v1.LibraryService.FindDuplicateRecipes:input_type -> sous.library.v1.FindDuplicateRecipesRequest
-	26, // 28: sous.library.v1.LibraryService.CheckRecipeLinks:input_type -> sous.library.v1.CheckRecipeLinksRequest
-	3,  // 29: sous.library.v1.LibraryService.GetStatus:output_type -> sous.library.v1.GetStatusResponse
-	6,  // 30: sous.library.v1.LibraryService.ListCookbooks:output_type -> sous.library.v1.ListCookbooksResponse
-	8,  // 31: sous.library.v1.LibraryService.GetCookbookRecipes:output_type -> sous.library.v1.GetCookbookRecipesResponse
-	10, // 32: sous.library.v1.LibraryService.CreateCookbook:output_type -> sous.library.v1.CreateCookbookResponse
-	12, // 33: sous.library.v1.LibraryService.UpdateCookbook:output_type -> sous.library.v1.UpdateCookbookResponse
-	14, // 34: sous.library.v1.LibraryService.DeleteCookbook:output_type -> sous.library.v1.DeleteCookbookResponse
-	20, // 35: sous.library.v1.LibraryService.LibraryStats:output_type -> sous.library.v1.LibraryStatsResponse
-	25, // 36: sous.library.v1.LibraryService.FindDuplicateRecipes:output_type -> sous.library.v1.FindDuplicateRecipesResponse
-	30, // 37: sous.library.v1.LibraryService.CheckRecipeLinks:output_type -> sous.library.v1.CheckRecipeLinksResponse
-	29, // [29:38] is the sub-list for method output_type
-	20, // [20:29] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	20, // 8: sous.library.v1.LibraryStatsResult.near_duplicates:type_name -> sous.library.v1.NameGroup
+	15, // 9: sous.library.v1.LibraryStatsResponse.progress:type_name -> sous.library.v1.ReportProgress
+	19, // 10: sous.library.v1.LibraryStatsResponse.result:type_name -> sous.library.v1.LibraryStatsResult
+	23, // 11: sous.library.v1.DuplicateGroup.recipes:type_name -> sous.library.v1.RecipeRef
+	24, // 12: sous.library.v1.FindDuplicateRecipesResult.items:type_name -> sous.library.v1.DuplicateGroup
+	15, // 13: sous.library.v1.FindDuplicateRecipesResponse.progress:type_name -> sous.library.v1.ReportProgress
+	25, // 14: sous.library.v1.FindDuplicateRecipesResponse.result:type_name -> sous.library.v1.FindDuplicateRecipesResult
+	1,  // 15: sous.library.v1.LinkResult.status:type_name -> sous.library.v1.LinkStatus
+	28, // 16: sous.library.v1.CheckRecipeLinksResult.items:type_name -> sous.library.v1.LinkResult
+	23, // 17: sous.library.v1.CheckRecipeLinksResult.no_image:type_name -> sous.library.v1.RecipeRef
+	29, // 18: sous.library.v1.CheckRecipeLinksResult.counts:type_name -> sous.library.v1.LinkCounts
+	15, // 19: sous.library.v1.CheckRecipeLinksResponse.progress:type_name -> sous.library.v1.ReportProgress
+	30, // 20: sous.library.v1.CheckRecipeLinksResponse.result:type_name -> sous.library.v1.CheckRecipeLinksResult
+	2,  // 21: sous.library.v1.LibraryService.GetStatus:input_type -> sous.library.v1.GetStatusRequest
+	5,  // 22: sous.library.v1.LibraryService.ListCookbooks:input_type -> sous.library.v1.ListCookbooksRequest
+	7,  // 23: sous.library.v1.LibraryService.GetCookbookRecipes:input_type -> sous.library.v1.GetCookbookRecipesRequest
+	9,  // 24: sous.library.v1.LibraryService.CreateCookbook:input_type -> sous.library.v1.CreateCookbookRequest
+	11, // 25: sous.library.v1.LibraryService.UpdateCookbook:input_type -> sous.library.v1.UpdateCookbookRequest
+	13, // 26: sous.library.v1.LibraryService.DeleteCookbook:input_type -> sous.library.v1.DeleteCookbookRequest
+	17, // 27: sous.library.v1.LibraryService.LibraryStats:input_type -> sous.library.v1.LibraryStatsRequest
+	22, // 28: sous.library.v1.LibraryService.FindDuplicateRecipes:input_type -> sous.library.v1.FindDuplicateRecipesRequest
+	27, // 29: sous.library.v1.LibraryService.CheckRecipeLinks:input_type -> sous.library.v1.CheckRecipeLinksRequest
+	3,  // 30: sous.library.v1.LibraryService.GetStatus:output_type -> sous.library.v1.GetStatusResponse
+	6,  // 31: sous.library.v1.LibraryService.ListCookbooks:output_type -> sous.library.v1.ListCookbooksResponse
+	8,  // 32: sous.library.v1.LibraryService.GetCookbookRecipes:output_type -> sous.library.v1.GetCookbookRecipesResponse
+	10, // 33: sous.library.v1.LibraryService.CreateCookbook:output_type -> sous.library.v1.CreateCookbookResponse
+	12, // 34: sous.library.v1.LibraryService.UpdateCookbook:output_type -> sous.library.v1.UpdateCookbookResponse
+	14, // 35: sous.library.v1.LibraryService.DeleteCookbook:output_type -> sous.library.v1.DeleteCookbookResponse
+	21, // 36: sous.library.v1.LibraryService.LibraryStats:output_type -> sous.library.v1.LibraryStatsResponse
+	26, // 37: sous.library.v1.LibraryService.FindDuplicateRecipes:output_type -> sous.library.v1.FindDuplicateRecipesResponse
+	31, // 38: sous.library.v1.LibraryService.CheckRecipeLinks:output_type -> sous.library.v1.CheckRecipeLinksResponse
+	30, // [30:39] is the sub-list for method output_type
+	21, // [21:30] is the sub-list for method input_type
+	21, // [21:21] is the sub-list for extension type_name
+	21, // [21:21] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_sous_library_v1_library_proto_init() }
@@ -2542,16 +2616,16 @@ func file_sous_library_v1_library_proto_init() {
 	}
 	file_sous_library_v1_library_proto_msgTypes[9].OneofWrappers = []any{}
 	file_sous_library_v1_library_proto_msgTypes[15].OneofWrappers = []any{}
-	file_sous_library_v1_library_proto_msgTypes[18].OneofWrappers = []any{
+	file_sous_library_v1_library_proto_msgTypes[19].OneofWrappers = []any{
 		(*LibraryStatsResponse_Progress)(nil),
 		(*LibraryStatsResponse_Result)(nil),
 	}
-	file_sous_library_v1_library_proto_msgTypes[23].OneofWrappers = []any{
+	file_sous_library_v1_library_proto_msgTypes[24].OneofWrappers = []any{
 		(*FindDuplicateRecipesResponse_Progress)(nil),
 		(*FindDuplicateRecipesResponse_Result)(nil),
 	}
-	file_sous_library_v1_library_proto_msgTypes[24].OneofWrappers = []any{}
-	file_sous_library_v1_library_proto_msgTypes[28].OneofWrappers = []any{
+	file_sous_library_v1_library_proto_msgTypes[25].OneofWrappers = []any{}
+	file_sous_library_v1_library_proto_msgTypes[29].OneofWrappers = []any{
 		(*CheckRecipeLinksResponse_Progress)(nil),
 		(*CheckRecipeLinksResponse_Result)(nil),
 	}
@@ -2561,7 +2635,7 @@ func file_sous_library_v1_library_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sous_library_v1_library_proto_rawDesc), len(file_sous_library_v1_library_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   29,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -2019,8 +2019,9 @@ type SkippedItem struct {
 	// Where the pantry item is: fridge, cupboard or freezer.
 	Location string `protobuf:"bytes,3,opt,name=location,proto3" json:"location,omitempty"`
 	// How the ingredient's name was read as the pantry item's: exact, alias,
-	// plural, or general (the pantry's name covers the ingredient's, as
-	// "butter" covers "unsalted butter").
+	// plural, synonym (another English, as "prawns" for "shrimp"), or kind
+	// (the pantry's item is a more specific kind of the ingredient, as
+	// "jasmine rice" of "rice"; a general item never skips a kind).
 	How string `protobuf:"bytes,4,opt,name=how,proto3" json:"how,omitempty"`
 	// True when the ingredient was skipped because the caller named it in
 	// have; pantry_item is then the name as given.
@@ -2330,7 +2331,11 @@ type AddToShoppingListResponse struct {
 	PantryOffers []*PantryOffer `protobuf:"bytes,13,rep,name=pantry_offers,json=pantryOffers,proto3" json:"pantry_offers,omitempty"`
 	// Merges another writer overwrote before sous read the row back, and
 	// that sous therefore applied once more.
-	Reapplied     []*Reapplied `protobuf:"bytes,14,rep,name=reapplied,proto3" json:"reapplied,omitempty"`
+	Reapplied []*Reapplied `protobuf:"bytes,14,rep,name=reapplied,proto3" json:"reapplied,omitempty"`
+	// Standard units a free-text line needed that the library lacked,
+	// created as Mealie's units seeder makes them ("2 cups sugar" on a
+	// library whose units were never seeded).
+	CreatedUnits  []string `protobuf:"bytes,20,rep,name=created_units,json=createdUnits,proto3" json:"created_units,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2459,6 +2464,13 @@ func (x *AddToShoppingListResponse) GetPantryOffers() []*PantryOffer {
 func (x *AddToShoppingListResponse) GetReapplied() []*Reapplied {
 	if x != nil {
 		return x.Reapplied
+	}
+	return nil
+}
+
+func (x *AddToShoppingListResponse) GetCreatedUnits() []string {
+	if x != nil {
+		return x.CreatedUnits
 	}
 	return nil
 }
@@ -2918,7 +2930,7 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\n" +
 	"MergedItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x122\n" +
-	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\x85\x05\n" +
+	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\xaa\x05\n" +
 	"\x19AddToShoppingListResponse\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x124\n" +
 	"\x05added\x18\x02 \x03(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n" +
@@ -2934,7 +2946,8 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\rrecipes_added\x18\v \x03(\tR\frecipesAdded\x12A\n" +
 	"\rlow_in_pantry\x18\f \x03(\v2\x1d.sous.mealplan.v1.SkippedItemR\vlowInPantry\x12B\n" +
 	"\rpantry_offers\x18\r \x03(\v2\x1d.sous.mealplan.v1.PantryOfferR\fpantryOffers\x129\n" +
-	"\treapplied\x18\x0e \x03(\v2\x1b.sous.mealplan.v1.ReappliedR\treapplied\"\x91\x02\n" +
+	"\treapplied\x18\x0e \x03(\v2\x1b.sous.mealplan.v1.ReappliedR\treapplied\x12#\n" +
+	"\rcreated_units\x18\x14 \x03(\tR\fcreatedUnits\"\x91\x02\n" +
 	"\x1aUpdateShoppingItemsRequest\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x12\x14\n" +
 	"\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n" +

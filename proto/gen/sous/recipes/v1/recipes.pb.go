@@ -3365,15 +3365,23 @@ func (x *ParseIngredientsRequest) GetParser() Parser {
 	return Parser_PARSER_UNSPECIFIED
 }
 
-// ParsedIngredient is one parsed line.
+// ParsedIngredient is one line as CreateRecipe or UpdateRecipe would store
+// it.
 type ParsedIngredient struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The line as given.
 	Input string `protobuf:"bytes,1,opt,name=input,proto3" json:"input,omitempty"`
-	// The parsed parts; food_id/unit_id are empty where Mealie matched nothing.
+	// The line as a write of it stores it: the library's food and unit it
+	// links (their ids), quantity and note; food_id or unit_id is empty
+	// where the write creates that food or unit (new_foods, new_units) or
+	// keeps the words in the note.
 	Ingredient *Ingredient `protobuf:"bytes,2,opt,name=ingredient,proto3" json:"ingredient,omitempty"`
 	// The parser's confidence, 0 to 1; unset when it gives none.
-	Confidence    *float64 `protobuf:"fixed64,3,opt,name=confidence,proto3,oneof" json:"confidence,omitempty"`
+	Confidence *float64 `protobuf:"fixed64,3,opt,name=confidence,proto3,oneof" json:"confidence,omitempty"`
+	// Why sous is unsure of the line, one sentence, such as: the unit
+	// "smidgen" is neither a standard unit nor one of the library's, so the
+	// line is kept as text. Empty where it is sure.
+	Check         string `protobuf:"bytes,4,opt,name=check,proto3" json:"check,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3429,14 +3437,26 @@ func (x *ParsedIngredient) GetConfidence() float64 {
 	return 0
 }
 
-// ParseIngredientsResponse lists the parsed lines in order.
+func (x *ParsedIngredient) GetCheck() string {
+	if x != nil {
+		return x.Check
+	}
+	return ""
+}
+
+// ParseIngredientsResponse lists the lines in order, as a write stores them.
 type ParseIngredientsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// One per input line.
 	Items []*ParsedIngredient `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
 	// Food and unit names the parser gave that sous read as an existing
 	// food or unit other than exactly; their ids are filled in.
-	Resolved      map[string]*Names `protobuf:"bytes,2,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Resolved map[string]*Names `protobuf:"bytes,2,rep,name=resolved,proto3" json:"resolved,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Foods a write of these lines creates.
+	NewFoods []string `protobuf:"bytes,3,rep,name=new_foods,json=newFoods,proto3" json:"new_foods,omitempty"`
+	// Units a write of these lines creates, standard units as Mealie's
+	// seeder makes them.
+	NewUnits      []string `protobuf:"bytes,4,rep,name=new_units,json=newUnits,proto3" json:"new_units,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3481,6 +3501,20 @@ func (x *ParseIngredientsResponse) GetItems() []*ParsedIngredient {
 func (x *ParseIngredientsResponse) GetResolved() map[string]*Names {
 	if x != nil {
 		return x.Resolved
+	}
+	return nil
+}
+
+func (x *ParseIngredientsResponse) GetNewFoods() []string {
+	if x != nil {
+		return x.NewFoods
+	}
+	return nil
+}
+
+func (x *ParseIngredientsResponse) GetNewUnits() []string {
+	if x != nil {
+		return x.NewUnits
 	}
 	return nil
 }
@@ -5162,7 +5196,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\a_rating\"`\n" +
 	"\x17ParseIngredientsRequest\x12\x14\n" +
 	"\x05lines\x18\x01 \x03(\tR\x05lines\x12/\n" +
-	"\x06parser\x18\x02 \x01(\x0e2\x17.sous.recipes.v1.ParserR\x06parser\"\x99\x01\n" +
+	"\x06parser\x18\x02 \x01(\x0e2\x17.sous.recipes.v1.ParserR\x06parser\"\xaf\x01\n" +
 	"\x10ParsedIngredient\x12\x14\n" +
 	"\x05input\x18\x01 \x01(\tR\x05input\x12;\n" +
 	"\n" +
@@ -5170,11 +5204,14 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"ingredient\x12#\n" +
 	"\n" +
 	"confidence\x18\x03 \x01(\x01H\x00R\n" +
-	"confidence\x88\x01\x01B\r\n" +
-	"\v_confidence\"\xfd\x01\n" +
+	"confidence\x88\x01\x01\x12\x14\n" +
+	"\x05check\x18\x04 \x01(\tR\x05checkB\r\n" +
+	"\v_confidence\"\xb7\x02\n" +
 	"\x18ParseIngredientsResponse\x127\n" +
 	"\x05items\x18\x01 \x03(\v2!.sous.recipes.v1.ParsedIngredientR\x05items\x12S\n" +
-	"\bresolved\x18\x02 \x03(\v27.sous.recipes.v1.ParseIngredientsResponse.ResolvedEntryR\bresolved\x1aS\n" +
+	"\bresolved\x18\x02 \x03(\v27.sous.recipes.v1.ParseIngredientsResponse.ResolvedEntryR\bresolved\x12\x1b\n" +
+	"\tnew_foods\x18\x03 \x03(\tR\bnewFoods\x12\x1b\n" +
+	"\tnew_units\x18\x04 \x03(\tR\bnewUnits\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"\x8c\x02\n" +

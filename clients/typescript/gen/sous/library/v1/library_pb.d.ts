@@ -697,6 +697,17 @@ export declare type LibraryStatsResult = Message<"sous.library.v1.LibraryStatsRe
    * @generated from field: string method = 7;
    */
   method: string;
+
+  /**
+   * Foods or units (only those) whose names read as one thing once case,
+   * plural, spelling, other Englishes, prices, footnote marks and a
+   * cook's words are set aside ("tomato", "Tomato", "tomatoes", "tomato
+   * ($0.45)"), the clean name first: each group can be merged into it
+   * (MergeTaxonomy in the recipes service).
+   *
+   * @generated from field: repeated sous.library.v1.NameGroup near_duplicates = 8;
+   */
+  nearDuplicates: NameGroup[];
 };
 
 /**
@@ -704,6 +715,33 @@ export declare type LibraryStatsResult = Message<"sous.library.v1.LibraryStatsRe
  * Use `create(LibraryStatsResultSchema)` to create a new message.
  */
 export declare const LibraryStatsResultSchema: GenMessage<LibraryStatsResult>;
+
+/**
+ * NameGroup is items whose names read as one thing.
+ *
+ * @generated from message sous.library.v1.NameGroup
+ */
+export declare type NameGroup = Message<"sous.library.v1.NameGroup"> & {
+  /**
+   * The key they share, such as "tomato".
+   *
+   * @generated from field: string key = 1;
+   */
+  key: string;
+
+  /**
+   * Their names, the clean one first.
+   *
+   * @generated from field: repeated string names = 2;
+   */
+  names: string[];
+};
+
+/**
+ * Describes the message sous.library.v1.NameGroup.
+ * Use `create(NameGroupSchema)` to create a new message.
+ */
+export declare const NameGroupSchema: GenMessage<NameGroup>;
 
 /**
  * LibraryStatsResponse is one message of the stream.

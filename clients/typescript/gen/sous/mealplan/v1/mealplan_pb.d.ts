@@ -1059,8 +1059,9 @@ export declare type SkippedItem = Message<"sous.mealplan.v1.SkippedItem"> & {
 
   /**
    * How the ingredient's name was read as the pantry item's: exact, alias,
-   * plural, or general (the pantry's name covers the ingredient's, as
-   * "butter" covers "unsalted butter").
+   * plural, synonym (another English, as "prawns" for "shrimp"), or kind
+   * (the pantry's item is a more specific kind of the ingredient, as
+   * "jasmine rice" of "rice"; a general item never skips a kind).
    *
    * @generated from field: string how = 4;
    */
@@ -1300,6 +1301,15 @@ export declare type AddToShoppingListResponse = Message<"sous.mealplan.v1.AddToS
    * @generated from field: repeated sous.mealplan.v1.Reapplied reapplied = 14;
    */
   reapplied: Reapplied[];
+
+  /**
+   * Standard units a free-text line needed that the library lacked,
+   * created as Mealie's units seeder makes them ("2 cups sugar" on a
+   * library whose units were never seeded).
+   *
+   * @generated from field: repeated string created_units = 20;
+   */
+  createdUnits: string[];
 };
 
 /**

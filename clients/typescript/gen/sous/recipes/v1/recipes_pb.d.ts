@@ -1939,7 +1939,8 @@ export declare type ParseIngredientsRequest = Message<"sous.recipes.v1.ParseIngr
 export declare const ParseIngredientsRequestSchema: GenMessage<ParseIngredientsRequest>;
 
 /**
- * ParsedIngredient is one parsed line.
+ * ParsedIngredient is one line as CreateRecipe or UpdateRecipe would store
+ * it.
  *
  * @generated from message sous.recipes.v1.ParsedIngredient
  */
@@ -1952,7 +1953,10 @@ export declare type ParsedIngredient = Message<"sous.recipes.v1.ParsedIngredient
   input: string;
 
   /**
-   * The parsed parts; food_id/unit_id are empty where Mealie matched nothing.
+   * The line as a write of it stores it: the library's food and unit it
+   * links (their ids), quantity and note; food_id or unit_id is empty
+   * where the write creates that food or unit (new_foods, new_units) or
+   * keeps the words in the note.
    *
    * @generated from field: sous.recipes.v1.Ingredient ingredient = 2;
    */
@@ -1964,6 +1968,15 @@ export declare type ParsedIngredient = Message<"sous.recipes.v1.ParsedIngredient
    * @generated from field: optional double confidence = 3;
    */
   confidence?: number | undefined;
+
+  /**
+   * Why sous is unsure of the line, one sentence, such as: the unit
+   * "smidgen" is neither a standard unit nor one of the library's, so the
+   * line is kept as text. Empty where it is sure.
+   *
+   * @generated from field: string check = 4;
+   */
+  check: string;
 };
 
 /**
@@ -1973,7 +1986,7 @@ export declare type ParsedIngredient = Message<"sous.recipes.v1.ParsedIngredient
 export declare const ParsedIngredientSchema: GenMessage<ParsedIngredient>;
 
 /**
- * ParseIngredientsResponse lists the parsed lines in order.
+ * ParseIngredientsResponse lists the lines in order, as a write stores them.
  *
  * @generated from message sous.recipes.v1.ParseIngredientsResponse
  */
@@ -1992,6 +2005,21 @@ export declare type ParseIngredientsResponse = Message<"sous.recipes.v1.ParseIng
    * @generated from field: map<string, sous.recipes.v1.Names> resolved = 2;
    */
   resolved: { [key: string]: Names };
+
+  /**
+   * Foods a write of these lines creates.
+   *
+   * @generated from field: repeated string new_foods = 3;
+   */
+  newFoods: string[];
+
+  /**
+   * Units a write of these lines creates, standard units as Mealie's
+   * seeder makes them.
+   *
+   * @generated from field: repeated string new_units = 4;
+   */
+  newUnits: string[];
 };
 
 /**

@@ -1,0 +1,238 @@
+package names
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Parsed is a parser's reading of one line of text: what Mealie's nlp or
+// brute parser answered, as names.
+type Parsed struct {
+	Quantity *float64
+	Unit     string
+	Food     string
+	Note     string
+}
+
+// CleanParse mends a parser's reading of line where it disagrees with the
+// line's own words, so nothing junk is stored (the recorded real readings
+// in services/recipes/testdata/parsed/ show each): a standard unit the
+// line begins with is the unit ("2 tsp. red pepper chili flakes" keeps
+// teaspoon, "1/2 cup green onions" its cup, a parser's "terabyte" for "6 TB
+// butter" is a tablespoon), and is taken out of the note and the food,
+// where the parser leaves its abbreviation ("tsp."); a word of the food
+// the parser moved into the note ("chili" of "red pepper chili flakes")
+// goes back into the food, and so does a cook's word read as the unit
+// ("large" of "3 large eggs" by the brute parser); a note of nothing but
+// punctuation is dropped.
+// Anything the parser read that the line does not contradict is kept.
+func CleanParse(line string, p Parsed) Parsed {
+	a := ReadAmount(line)
+	if a.HasQuantity && p.Quantity == nil {
+		q := a.Quantity
+		p.Quantity = &q
+	}
+	if a.HasUnit() {
+		if u, ok := StandardUnit(p.Unit); !ok || u.Name != a.Unit.Name {
+			// the parser missed the unit, or read it as another thing
+			p.Unit = a.UnitText
+		}
+		if unitWords(line, a.Unit) == 1 {
+			// the line names the unit once, at its amount: elsewhere it
+			// is the parser's echo ("plus 1 tbsp more" keeps its own)
+			p.Note = withoutUnitWords(p.Note, a.Unit)
+			p.Food = withoutUnitWords(p.Food, a.Unit)
+		}
+	}
+	if _, ok := StandardUnit(p.Unit); !ok && p.Unit != "" && !a.HasUnit() && allPrep(p.Unit) {
+		// a cook's word read as the unit ("3 large eggs" by Mealie's
+		// brute parser) is the food's
+		p.Food = strings.TrimSpace(p.Unit + " " + p.Food)
+		p.Unit = ""
+	}
+	if strings.Contains(strings.ToLower(line), "unit(s)") {
+		// the parser reads a meal-kit count marker as the food ("unit",
+		// "unit Red Chilli" of "½ unit(s) Red Chilli")
+		if f := strings.Fields(p.Food); len(f) > 0 && (strings.EqualFold(f[0], "unit") || CountMarker(f[0])) {
+			p.Food = FoodText(line)
+		}
+	}
+	p.Food, p.Note = foodBack(a.Rest, p.Food, p.Note)
+	p.Note = noteWithoutDebris(line, p.Note)
+	if !strings.ContainsFunc(p.Note, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		p.Note = ""
+	}
+	return p
+}
+
+// noteWithoutDebris takes out of a note what a page leaves in a line
+// that is no cook's word: a price ("3 cups fresh baby spinach ($1.61)"
+// read with the note "$1.61") and the pieces of a meal-kit count marker
+// ("unit(s)", read as "s").
+func noteWithoutDebris(line, note string) string {
+	note = bracketedPrice.ReplaceAllString(note, " ")
+	note = price.ReplaceAllString(note, " ")
+	var keep []string
+	marker := strings.Contains(strings.ToLower(line), "unit(s)")
+	for _, w := range strings.Fields(note) {
+		t := strings.ToLower(strings.Trim(w, ",;:()"))
+		if marker && (t == "s" || t == "unit" || t == "units" || countMarker.MatchString(strings.Trim(w, ",;:")) || t == "unit(s") {
+			continue
+		}
+		keep = append(keep, w)
+	}
+	return strings.Trim(strings.Join(keep, " "), " ,;:")
+}
+
+// CountMarker reports whether a word of a line is the count marker
+// meal-kit pages write after an amount ("unit(s)").
+func CountMarker(w string) bool { return countMarker.MatchString(strings.Trim(w, ",;:")) }
+
+// allPrep reports whether every word of s is a preparation word.
+func allPrep(s string) bool {
+	w := strings.Fields(strings.ToLower(s))
+	for _, x := range w {
+		if !prepWords[strings.Trim(x, ",;.")] {
+			return false
+		}
+	}
+	return len(w) > 0
+}
+
+// withoutUnitWords takes the words naming unit u out of s ("tsp. chili"
+// -> "chili"), with the punctuation that joined them.
+func withoutUnitWords(s string, u Unit) string {
+	if s == "" {
+		return s
+	}
+	var keep []string
+	for _, w := range strings.Fields(s) {
+		bare := strings.Trim(w, ",;:()[]")
+		if su, ok := StandardUnit(bare); ok && su.Name == u.Name && isUnitWord(bare, su) {
+			continue
+		}
+		keep = append(keep, w)
+	}
+	return strings.Trim(strings.Join(keep, " "), " ,;:")
+}
+
+// unitWords counts the words of s written as one of u's names.
+func unitWords(s string, u Unit) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if isUnitWord(strings.Trim(w, ",;:()[]"), u) {
+			n++
+		}
+	}
+	return n
+}
+
+// isUnitWord reports whether w is written as one of u's names (not a food
+// word StandardUnit reads through, such as "cloves").
+func isUnitWord(w string, u Unit) bool {
+	k := unitKey(w)
+	for _, n := range u.Names() {
+		if unitKey(n) == k {
+			return true
+		}
+	}
+	return false
+}
+
+// foodBack puts back into the food the words of the line the parser moved
+// into the note, or dropped, from inside the food: in rest (the line after
+// its amount and unit), the food's words span from its first to its last;
+// a word that stands within that span before the first comma is the
+// food's ("red pepper chili flakes", read as food "red pepper flakes" and
+// note "chili", or matched to the library's "red pepper flakes"). Words
+// before the food ("large") and after a comma stay notes, and a span
+// joining two foods ("white or yellow onion") is left as the parser read
+// it.
+func foodBack(rest, food, note string) (string, string) {
+	if food == "" {
+		return food, note
+	}
+	head := rest
+	if i := strings.IndexAny(head, ",;("); i >= 0 {
+		head = head[:i]
+	}
+	src := strings.Fields(head)
+	fold := func(w string) string { return Fold(strings.Trim(w, ",;:.()[]")) }
+	fw := strings.Fields(food)
+	first, last := -1, -1
+	for i, w := range src {
+		if slices.ContainsFunc(fw, func(f string) bool { return fold(f) == fold(w) }) {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 || last-first+1 <= len(fw) {
+		return food, note
+	}
+	inside := src[first : last+1]
+	nw := strings.Fields(note)
+	moved := false
+	for i, w := range inside {
+		if slices.ContainsFunc(fw, func(f string) bool { return fold(f) == fold(w) }) {
+			continue
+		}
+		if connectors[fold(w)] {
+			if fold(w) == "+" && i > 0 {
+				// "cornstarch + 1 tbsp water" read as the food "cornstarch
+				// water" (3.11's nlp): the food is what stands before the
+				// "+", the rest goes back to the note
+				return strings.Join(inside[:i], " "), note
+			}
+			// "white or yellow onion" is two foods, not one
+			return food, note
+		}
+		moved = true
+		// a word the parser moved into the note leaves it; one it
+		// dropped altogether comes back all the same
+		if i := slices.IndexFunc(nw, func(n string) bool { return fold(n) == fold(w) }); i >= 0 {
+			nw = slices.Delete(nw, i, i+1)
+		}
+	}
+	if !moved {
+		return food, note
+	}
+	return strings.Join(inside, " "), strings.Trim(strings.Join(nw, " "), " ,;:")
+}
+
+// InLine reports whether a name the parser matched stands in a line of
+// text: each of its words (read as Canon reads them, in any order) is a
+// word of the line. Mealie's nlp parser matches a library's foods and
+// units loosely, and on a real library reads "Rapeseed oil" as its
+// "grapeseed oil" and "red wine vinegar" as its "rice wine vinegar"
+// (services/recipes/testdata/parsed/); such a match is not the line's.
+func InLine(name, line string) bool {
+	w := dropPrep(canonical(phraseWords(name)))
+	if len(w) == 0 {
+		return true
+	}
+	have := canonical(phraseWords(line))
+	have = append(have, phraseWords(line)...)
+	for _, x := range w {
+		if !slices.Contains(have, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// FoodText is the food a line of text names, as the line writes it: the
+// words after its amount and unit (ReadAmount) up to a comma or bracket.
+func FoodText(line string) string {
+	rest := ReadAmount(line).Rest
+	if i := strings.IndexAny(rest, ",;(["); i >= 0 {
+		rest = rest[:i]
+	}
+	f := strings.Fields(rest)
+	if len(f) > 1 && strings.EqualFold(f[0], "of") {
+		f = f[1:]
+	}
+	return strings.Join(f, " ")
+}
