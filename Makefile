@@ -217,12 +217,14 @@ images:
 	done
 	docker build -t sous-foodapi:$(IMAGE_TAG) foodapi
 
-## compose-check: validate deploy/compose.yaml (a parse: no engine, no images) with the docker CLI's compose plugin, else the pinned Compose CLI make test-deps installs
+## compose-check: validate deploy/compose.yaml, alone and with compose.postgres.yaml laid over it (a parse: no engine, no images), with the docker CLI's compose plugin, else the pinned Compose CLI make test-deps installs
 compose-check: $(COMPOSE_VENV)/.installed.stamp
 	@if docker compose version >/dev/null 2>&1; then compose="docker compose"; else compose=$(COMPOSE_VENV)/docker-compose; fi; \
-	echo "$$compose --env-file deploy/.env.example -f deploy/compose.yaml --profile mealie config --quiet"; \
-	SOUS_SERVICE_TOKEN=x MEALIE_API_TOKEN=x FOOD_API_TOKEN=x FOOD_API_SECRET_KEY=x \
-	$$compose --env-file deploy/.env.example -f deploy/compose.yaml --profile mealie config --quiet
+	for files in "-f deploy/compose.yaml" "-f deploy/compose.yaml -f deploy/compose.postgres.yaml"; do \
+	echo "$$compose --env-file deploy/.env.example $$files --profile mealie config --quiet"; \
+	SOUS_SERVICE_TOKEN=x MEALIE_API_TOKEN=x FOOD_API_TOKEN=x FOOD_API_SECRET_KEY=x MEALIE_POSTGRES_PASSWORD=x \
+	$$compose --env-file deploy/.env.example $$files --profile mealie config --quiet || exit 1; \
+	done
 
 ## docs: regenerate docs/tools.md's reference from the tool catalog
 docs:

@@ -102,6 +102,9 @@ type recipeList struct {
 	UnknownTags       map[string][]string `json:"unknown_tags,omitempty"`
 	UnknownCategories map[string][]string `json:"unknown_categories,omitempty"`
 	UnknownTools      map[string][]string `json:"unknown_tools,omitempty"`
+	// DidYouMean is the query as read when a word of it stands in no
+	// recipe and the library has a close spelling ("currry" -> "curry").
+	DidYouMean string `json:"did_you_mean,omitempty"`
 	// Capped says what the call was forgiven (see noted).
 	Capped string `json:"capped,omitempty"`
 }
@@ -189,7 +192,7 @@ func searchRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in s
 	if err != nil {
 		return nil, err
 	}
-	out := recipeList{Items: summaries(res.Msg.GetItems(), in.Fields), Resolved: resolvedMap(res.Msg.GetResolved())}
+	out := recipeList{Items: summaries(res.Msg.GetItems(), in.Fields), Resolved: resolvedMap(res.Msg.GetResolved()), DidYouMean: res.Msg.GetDidYouMean()}
 	out.Hint = pageHint(int(res.Msg.GetPage()), len(res.Msg.GetItems()), int(res.Msg.GetTotal()), int(res.Msg.GetTotalPages()))
 	if tm := res.Msg.GetTextMatches(); len(tm) > 0 {
 		out.TextMatches = summaries(tm, in.Fields)
@@ -199,6 +202,9 @@ func searchRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in s
 	}
 	if len(out.TextMatches) > 0 {
 		out.Hint = strings.TrimLeft(out.Hint+"; text_matches: "+strconv.Itoa(len(out.TextMatches))+" more name the food only in unlinked text lines", "; ")
+	}
+	if out.DidYouMean != "" {
+		out.Hint = strings.Trim("results are for did_you_mean, a close spelling of a word no recipe has; "+out.Hint, "; ")
 	}
 	if res.Msg.GetDescriptionsCut() > 0 {
 		out.Hint = strings.TrimLeft(out.Hint+"; long descriptions end in … (get_recipe has them whole)", "; ")

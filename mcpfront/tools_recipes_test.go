@@ -28,6 +28,15 @@ func TestRecipeTools(t *testing.T) {
 			want:    []string{`"items":[]`, "no recipes matched"},
 		},
 		{
+			name: "search read through a close spelling says so", tool: "search_recipes", service: recipesOf, method: "SearchRecipes",
+			args: map[string]any{"query": "currry"},
+			reply: &recipesv1.SearchRecipesResponse{
+				Items: []*recipesv1.RecipeSummary{{Slug: "chicken-curry"}}, Page: 1, Limit: 20, Total: 1, TotalPages: 1, DidYouMean: "curry",
+			},
+			wantReq: &recipesv1.SearchRecipesRequest{Query: "currry", Page: proto.Int32(1), Limit: proto.Int32(20)},
+			want:    []string{`"did_you_mean":"curry"`, `"hint":"results are for did_you_mean, a close spelling of a word no recipe has"`},
+		},
+		{
 			name: "search limit below 1 is refused before any call", tool: "search_recipes", service: recipesOf, method: "SearchRecipes",
 			args: map[string]any{"limit": 0}, isError: true, want: []string{"limit 0 is too small"},
 		},

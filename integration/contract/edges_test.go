@@ -35,12 +35,19 @@ func newRecipe(t *testing.T, tg target, name string) string {
 // needs.
 func newTag(t *testing.T, tg target, name string) map[string]any {
 	t.Helper()
-	code, tag := tg.call(t, http.MethodPost, "/api/organizers/tags", map[string]any{"name": name})
+	return newOrganizer(t, tg, "tags", name)
+}
+
+// newOrganizer creates a tag, category or tool (kind is its path under
+// /api/organizers) and returns it as newTag does.
+func newOrganizer(t *testing.T, tg target, kind, name string) map[string]any {
+	t.Helper()
+	code, tag := tg.call(t, http.MethodPost, "/api/organizers/"+kind, map[string]any{"name": name})
 	if code != 201 {
-		t.Fatalf("create tag: %d %v", code, tag)
+		t.Fatalf("create %s: %d %v", kind, code, tag)
 	}
 	o := asObj(t, tag)
-	t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/organizers/tags/"+o["id"].(string), nil) })
+	t.Cleanup(func() { tg.call(t, http.MethodDelete, "/api/organizers/"+kind+"/"+o["id"].(string), nil) })
 	out := map[string]any{"id": o["id"], "name": o["name"], "slug": o["slug"]}
 	// 3.11 needs the groupId too wherever a tag is written: without it a
 	// bulk tag answers 200 and applies nothing, Mealie logging "NOT NULL

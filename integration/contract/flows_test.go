@@ -205,7 +205,7 @@ func TestParserShapes(t *testing.T) {
 			}
 		}
 		code, body = tg.call(t, http.MethodPost, "/api/parser/ingredients", map[string]any{"parser": "nlp", "ingredients": lines})
-		if tg.profile == "2.0" {
+		if tg.mealie() == "2.0" {
 			// The nlp parser of 2.0 shells out to CRF++ and its model; where
 			// they are missing it answers 500, as such an install does.
 			if code != 500 && code != 200 {
@@ -410,7 +410,7 @@ func TestBackdatedLastMade(t *testing.T) {
 			t.Fatalf("backdated last-made: %d %v", code, body)
 		}
 		want := "2031-03-10"
-		if tg.profile == "2.0" {
+		if tg.mealie() == "2.0" {
 			want = "2031-03-01"
 		}
 		if lm, _ := asObj(t, body)["lastMade"].(string); !strings.HasPrefix(lm, want) {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -30,6 +31,9 @@ type tape struct {
 	path     string
 	// ignore excuses known, cited differences (see replayIgnores).
 	ignore func(where string) bool
+	// sequences, on a PostgreSQL profile, renumber meal-plan ids on the
+	// recorded side and the emulator's (see sequenceIDs).
+	sequences [2]sequenceIDs
 }
 
 // cassettePath names the cassette of the running top-level test for a
@@ -90,6 +94,9 @@ func replayTape(t *testing.T, profile string) *tape {
 	}
 	tp.expected = c
 	tp.ignore = replayIgnores(profile)
+	if strings.HasSuffix(profile, "-pg") {
+		tp.sequences = [2]sequenceIDs{{}, {}}
+	}
 	t.Cleanup(func() {
 		if t.Failed() || t.Skipped() {
 			return
@@ -127,6 +134,10 @@ func (tp *tape) observe(t *testing.T, method, path string, body any, status int,
 	}
 	want := tp.expected.Exchanges[tp.next]
 	tp.next++
+	if tp.sequences[0] != nil {
+		want, ex = tp.sequences[0].exchange(want), tp.sequences[1].exchange(ex)
+		want.Response, ex.Response = positionTies(want.Response), positionTies(ex.Response)
+	}
 	want.Response, ex.Response = canonical(want.Response), canonical(ex.Response)
 	if taggerConfidence(ex) {
 		want.Response, ex.Response = confidenceFound(want.Response), confidenceFound(ex.Response)
@@ -134,6 +145,111 @@ func (tp *tape) observe(t *testing.T, method, path string, body any, status int,
 	for _, d := range recording.Diff(want, ex, tp.ignore) {
 		t.Errorf("replay of %s, exchange %d (%s %s): %s", tp.path, tp.next, want.Method, want.Path, d)
 	}
+}
+
+// sequenceIDs renumbers the meal-plan ids of one side of a PostgreSQL
+// replay in order of first appearance. Mealie's only integer ids are meal
+// plans', drawn from a sequence that PostgreSQL never turns back: a
+// recording runs the whole suite in one database, so a test's first plan is
+// numbered after every plan the tests before it made
+// (testdata/recordings/3.20-pg/TestMealPlanFlow.json starts at 2), while
+// each replay starts a fresh emulator. What the ids must show, that a
+// deleted plan's number is not handed out again, survives the renumbering.
+type sequenceIDs map[float64]float64
+
+// mealplanPathRE finds a meal-plan id in a path.
+var mealplanPathRE = regexp.MustCompile(`/mealplans/(\d+)`)
+
+func (s sequenceIDs) id(v float64) float64 {
+	n, ok := s[v]
+	if !ok {
+		n = float64(len(s) + 1)
+		s[v] = n
+	}
+	return n
+}
+
+// exchange returns ex with its meal-plan ids renumbered: in the path, and
+// every number under an "id" key of the response.
+func (s sequenceIDs) exchange(ex recording.Exchange) recording.Exchange {
+	ex.Path = mealplanPathRE.ReplaceAllStringFunc(ex.Path, func(m string) string {
+		v, _ := strconv.ParseFloat(m[len("/mealplans/"):], 64)
+		return "/mealplans/" + strconv.FormatFloat(s.id(v), 'f', -1, 64)
+	})
+	ex.Response = s.value("", ex.Response)
+	return ex
+}
+
+func (s sequenceIDs) value(key string, v any) any {
+	switch x := v.(type) {
+	case float64:
+		if key == "id" {
+			return s.id(x)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = s.value(k, e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = s.value(key, e)
+		}
+		return out
+	}
+	return v
+}
+
+// positionTies returns v with every listItems list's items of equal
+// position in one order (by display, then note). Mealie orders a shopping
+// list's items by position alone, and PostgreSQL returns rows that tie on
+// it in whatever order its plan yields: two re-records of 3.20.1 on
+// PostgreSQL listed the two items of
+// testdata/recordings/3.20-pg/TestShoppingNoteRowDisplay.json one way and
+// then the other, and 2.8.0 listed TestShoppingListRenameKeepsItems.json's
+// in creation order where 3.20.1 listed them newest first. So on a
+// PostgreSQL profile, items of one position compare as a set; their
+// position and everything else about them still compare.
+func positionTies(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			e = positionTies(e)
+			if l, ok := e.([]any); ok && k == "listItems" {
+				l = append([]any(nil), l...)
+				sort.SliceStable(l, func(i, j int) bool {
+					a, _ := l[i].(map[string]any)
+					b, _ := l[j].(map[string]any)
+					pa, _ := a["position"].(float64)
+					pb, _ := b["position"].(float64)
+					if pa != pb {
+						return pa < pb
+					}
+					da, _ := a["display"].(string)
+					db, _ := b["display"].(string)
+					if da != db {
+						return da < db
+					}
+					na, _ := a["note"].(string)
+					nb, _ := b["note"].(string)
+					return na < nb
+				})
+				e = l
+			}
+			out[k] = e
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = positionTies(e)
+		}
+		return out
+	}
+	return v
 }
 
 // idOrdered are the keys of lists Mealie sorts by their members' ids: a

@@ -36,7 +36,8 @@ type target struct {
 	url   string
 	token string
 	// profile is the emulator profile whose behaviour the target shows:
-	// "2.0", "2.8", "3.11" or "3.20" (see profileFor for a real Mealie).
+	// "2.0", "2.8", "3.11" or "3.20", with "-pg" for Mealie on PostgreSQL
+	// (see profileFor for a real Mealie).
 	profile string
 	// emulator is the server behind an emulator target, nil otherwise.
 	emulator *mealieemu.Server
@@ -46,7 +47,19 @@ type target struct {
 }
 
 // profiles are the emulator's version profiles; the suite runs on each.
-var profiles = []string{"2.0", "2.8", "3.11", "3.20"}
+// "2.8-pg" and "3.20-pg" are 2.8.0 and 3.20.1 on PostgreSQL, recorded into
+// folders of their own.
+var profiles = []string{"2.0", "2.8", "3.11", "3.20", "2.8-pg", "3.20-pg"}
+
+// profileEnv names the profile a live Mealie is taken for, overriding what
+// its version and engine say (profileFor): a build from a source tree
+// reports "develop", which profileFor takes for the newest, so recording
+// 2.0 built from its source takes MEALIE_PROFILE=2.0.
+const profileEnv = "MEALIE_PROFILE"
+
+// mealie is the target's Mealie version profile without its engine:
+// "3.20" for "3.20-pg".
+func (tg target) mealie() string { return strings.TrimSuffix(tg.profile, "-pg") }
 
 // forEachTarget runs fn once per available target, as subtests: the emulator
 // under every version profile, then a live Mealie and the v2.8.0 container
@@ -75,10 +88,8 @@ func forEachTargetWith(t *testing.T, opts []mealieemu.Option, fn func(t *testing
 			t.Skip(why)
 		}
 		v := tg.version(t)
-		tg.profile = profileFor(v)
-		if p := os.Getenv("MEALIE_PROFILE"); p != "" {
-			// a source build reports "develop": MEALIE_PROFILE names
-			// which version it is (2.0 built from its commit)
+		tg.profile = profileFor(v) + tg.engineSuffix(t)
+		if p := os.Getenv(profileEnv); p != "" {
 			tg.profile = p
 		}
 		tg.tape = recordTape(t, tg.profile, v)
@@ -86,7 +97,7 @@ func forEachTargetWith(t *testing.T, opts []mealieemu.Option, fn func(t *testing
 	})
 	t.Run("container", func(t *testing.T) {
 		tg := containerTarget(t)
-		tg.profile = profileFor(tg.version(t))
+		tg.profile = profileFor(tg.version(t)) + tg.engineSuffix(t)
 		fn(t, tg)
 	})
 }
@@ -109,6 +120,25 @@ func profileFor(version string) string {
 		return "3.11"
 	}
 	return "3.20"
+}
+
+// engineSuffix is "-pg" for a Mealie on PostgreSQL, as its admin about
+// says (dbType "postgres"), and "" otherwise. Only an admin's token reads
+// it (the default admin's, which recordings are made with, does); with
+// another the target is taken for SQLite, and the log says so. Recordings of
+// a Mealie on PostgreSQL go to a folder of their own (profileFor's
+// "<version>-pg"), replayed by the emulator's PostgreSQL profile.
+func (tg target) engineSuffix(t *testing.T) string {
+	t.Helper()
+	code, about := tg.call(t, http.MethodGet, "/api/admin/about", nil)
+	if code != http.StatusOK {
+		t.Logf("GET /api/admin/about: %d: not an admin's token, so the database engine is taken for SQLite; on PostgreSQL use an admin's token", code)
+		return ""
+	}
+	if e, _ := asObj(t, about)["dbType"].(string); e == "postgres" {
+		return "-pg"
+	}
+	return ""
 }
 
 // version returns what GET /api/app/about reports.

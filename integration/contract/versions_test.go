@@ -21,7 +21,7 @@ func TestVersionSwitches(t *testing.T) {
 
 		// The recipe finder came after 2.0, where the path reads as a slug.
 		code, body := tg.call(t, http.MethodGet, "/api/recipes/suggestions?foods="+foodID, nil)
-		if want := map[bool]int{true: 404, false: 200}[tg.profile == "2.0"]; code != want {
+		if want := map[bool]int{true: 404, false: 200}[tg.mealie() == "2.0"]; code != want {
 			t.Errorf("suggestions on %s: %d %v, want %d", tg.profile, code, body, want)
 		}
 
@@ -52,7 +52,7 @@ func TestVersionSwitches(t *testing.T) {
 		// String filters ignore case from 2.8 on.
 		q := url.QueryEscape(`name = "` + strings.ToLower(name) + `"`)
 		code, page := tg.call(t, http.MethodGet, "/api/recipes?queryFilter="+q, nil)
-		if want := map[bool]float64{true: 0, false: 1}[tg.profile == "2.0"]; code != 200 || asObj(t, page)["total"] != want {
+		if want := map[bool]float64{true: 0, false: 1}[tg.mealie() == "2.0"]; code != 200 || asObj(t, page)["total"] != want {
 			t.Errorf("lower-case name filter on %s: %d %v, want total %v", tg.profile, code, page, want)
 		}
 
@@ -81,27 +81,27 @@ func TestVersionSwitches(t *testing.T) {
 // TestShoppingNoteRowDisplay.json and TestShoppingSubRecipeExpands.json).
 func mealie3(tg target) bool { return strings.HasPrefix(tg.profile, "3.") }
 
-func bulkNeedsGroupID(tg target) bool { return tg.profile == "3.11" }
+func bulkNeedsGroupID(tg target) bool { return tg.mealie() == "3.11" }
 
 // patchNameMovesSlug reports a Mealie whose PATCH {name} moves the stored
 // slug: 3.20, where 2.0 to 3.11 leave it behind
 // (testdata/recordings/<version>/TestPatchNameKeepsStoredSlug.json).
-func patchNameMovesSlug(tg target) bool { return tg.profile == "3.20" }
+func patchNameMovesSlug(tg target) bool { return tg.mealie() == "3.20" }
 
 // idlessTagCreated reports a Mealie that creates and links a tag sent
 // without id in a recipe PATCH: 3.20, where 2.0 to 3.11 answer 500
 // (testdata/recordings/<version>/TestOrganizerObjectsNeedIDNameSlug.json).
-func idlessTagCreated(tg target) bool { return tg.profile == "3.20" }
+func idlessTagCreated(tg target) bool { return tg.mealie() == "3.20" }
 
 // aiProvidersPerGroup reports a Mealie that sets OpenAI per group: 3.20,
 // whose about has no enableOpenai
 // (testdata/recordings/<version>/TestAboutAndAuth.json).
-func aiProvidersPerGroup(tg target) bool { return tg.profile == "3.20" }
+func aiProvidersPerGroup(tg target) bool { return tg.mealie() == "3.20" }
 
 // importFailsWith400 reports a Mealie that answers a failed URL import 400
 // with the exception's class name: 3.20
 // (testdata/recordings/3.20/TestErrorBodyShapes.json).
-func importFailsWith400(tg target) bool { return tg.profile == "3.20" }
+func importFailsWith400(tg target) bool { return tg.mealie() == "3.20" }
 
 // jsonNumber writes a JSON number (a meal-plan id) as a path segment.
 func jsonNumber(v any) string {

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -148,7 +149,8 @@ func TestAcceptance(t *testing.T) {
 	}))
 	defer page.Close()
 	importURL := page.URL + "/flapjacks"
-	for _, v := range catalogVersions {
+	// and on Mealie on PostgreSQL, whose own search differs
+	for _, v := range append(slices.Clone(catalogVersions), "2.8-pg", "3.20-pg") {
 		t.Run("emulator-"+v, func(t *testing.T) {
 			em := mealietest.NewServer(t, mealieemu.WithVersion(v), mealieemu.WithSeed("empty"), mealieemu.WithWebPage(importURL, importPageHTML))
 			m := dialMealie(t, em.URL, em.Token)
@@ -241,9 +243,11 @@ func acceptance(t *testing.T, m *liveMealie, importURL string) {
 				t.Errorf("%s still there after delete", res.resource)
 			}
 		}
+		// The food of that very name first; a library's other rices may
+		// follow, as holding one of the words.
 		listed := items(t, ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "search": "live rice " + word}))
-		if len(listed) != 1 {
-			t.Errorf("foods listed = %v", listed)
+		if len(listed) == 0 || listed[0]["name"] != "live rice "+word {
+			t.Errorf("foods listed = %v, want %q first", listed, "live rice "+word)
 		}
 	})
 
@@ -636,7 +640,7 @@ func acceptance(t *testing.T, m *liveMealie, importURL string) {
 	// the list, and taking the recipe off takes its rows.
 	t.Run("sub_recipe", func(t *testing.T) {
 		if !strings.HasPrefix(m.version, "v3") {
-			t.Skip("Mealie " + m.version + " has no referencedRecipe")
+			t.Skip("Mealie " + m.version + " has no sub-recipes (referencedRecipe came in 3.5): the emulator-3.11 and emulator-3.20 runs take this step, and a live Mealie 3.x does with MEALIE_INTEGRATION=1 MEALIE_URL=… MEALIE_API_TOKEN=… go test -run TestAcceptance/live ./integration/e2e")
 		}
 		feast := slugOf("Feast")
 		cleanups = append(cleanups, deleteRecipe(feast))

@@ -35,6 +35,7 @@ func blocks(text, lang string) []string {
 // other block runs.
 var notHere = []struct{ key, why string }{
 	{"make demo", "runs until stopped (the tests below start sous demo themselves)"},
+	{"mealietest serve", "runs until stopped (integration/cmd/mealietest's tests start it, and stdioSession runs sous mcp --stdio against it)"},
 	{"make test", "is the suite this test is part of"},
 	{"claude mcp", "configures Claude Code, which the README does not ask for"},
 	{"MEALIE_INTEGRATION=1", "needs your own Mealie"},

@@ -219,6 +219,7 @@ func readVars(t *testing.T, root string) map[string]string {
 		filepath.Join("foodapi", "foodapi", "settings.py"): pyEnvRead,
 		filepath.Join("foodapi", "docker-entrypoint.sh"):   shellEnvRead,
 		filepath.Join("deploy", "compose.yaml"):            shellEnvRead,
+		filepath.Join("deploy", "compose.postgres.yaml"):   shellEnvRead,
 	} {
 		add(re, rel, readFile(t, filepath.Join(root, rel)))
 	}
@@ -331,13 +332,13 @@ func TestComposeConfig(t *testing.T) {
 	required := []string{"MEALIE_API_TOKEN", "FOOD_API_TOKEN", "FOOD_API_SECRET_KEY", "SOUS_SERVICE_TOKEN"}
 	baseEnv := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}
 
+	files := []string{"-f", filepath.Join(root, "deploy", "compose.yaml")}
 	run := func(extraEnv []string, args ...string) ([]byte, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), composeTimeout)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, compose[0], append(append(compose[1:],
+		cmd := exec.CommandContext(ctx, compose[0], append(append(append(slices.Clone(compose[1:]),
 			"--project-directory", filepath.Join(root, "deploy"),
-			"--env-file", filepath.Join(root, "deploy", ".env.example"),
-			"-f", filepath.Join(root, "deploy", "compose.yaml")), args...)...)
+			"--env-file", filepath.Join(root, "deploy", ".env.example")), files...), args...)...)
 		cmd.Env = append(slices.Clone(baseEnv), extraEnv...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
@@ -413,6 +414,50 @@ func TestComposeConfig(t *testing.T) {
 		if err == nil || !strings.Contains(string(out), v) {
 			t.Errorf("compose config without %s: err=%v, output %q; want a refusal naming it", v, err, out)
 		}
+	}
+
+	// The bundled Mealie on PostgreSQL: compose.postgres.yaml laid over
+	// compose.yaml gives Mealie Mealie's own database variables and a
+	// healthy PostgreSQL to wait for, on the internal network only.
+	files = append(files, "-f", filepath.Join(root, "deploy", "compose.postgres.yaml"))
+	if out, err := run(filled, "--profile", "mealie", "config", "--quiet"); err == nil || !strings.Contains(string(out), "MEALIE_POSTGRES_PASSWORD") {
+		t.Errorf("compose config with compose.postgres.yaml and no MEALIE_POSTGRES_PASSWORD: err=%v, output %q; want a refusal naming it", err, out)
+	}
+	out, err = run(append(filled, "MEALIE_POSTGRES_PASSWORD=placeholder-for-config-check"), "--profile", "mealie", "config", "--format", "json")
+	if err != nil {
+		t.Fatalf("docker compose config with compose.postgres.yaml: %v\n%s", err, out)
+	}
+	var pg struct {
+		Services map[string]struct {
+			Environment map[string]*string `json:"environment"`
+			DependsOn   map[string]struct {
+				Condition string `json:"condition"`
+			} `json:"depends_on"`
+			Ports       []any          `json:"ports"`
+			Networks    map[string]any `json:"networks"`
+			Healthcheck *struct {
+				Test []string `json:"test"`
+			} `json:"healthcheck"`
+			Restart string `json:"restart"`
+		} `json:"services"`
+	}
+	if err := json.Unmarshal(out, &pg); err != nil {
+		t.Fatalf("compose config JSON: %v", err)
+	}
+	m, db := pg.Services["mealie"], pg.Services["postgres"]
+	for k, want := range map[string]string{"DB_ENGINE": "postgres", "POSTGRES_SERVER": "postgres", "POSTGRES_PORT": "5432", "POSTGRES_DB": "mealie", "POSTGRES_USER": "mealie"} {
+		if got := m.Environment[k]; got == nil || *got != want {
+			t.Errorf("Mealie on PostgreSQL: %s = %v, want %q", k, got, want)
+		}
+	}
+	if m.DependsOn["postgres"].Condition != "service_healthy" {
+		t.Errorf("Mealie on PostgreSQL waits for %v, want postgres healthy", m.DependsOn)
+	}
+	if db.Healthcheck == nil || len(db.Healthcheck.Test) == 0 || db.Restart == "" || len(db.Ports) > 0 {
+		t.Errorf("postgres: healthcheck %v, restart %q, ports %v; want a health check, a restart policy and no published port", db.Healthcheck, db.Restart, db.Ports)
+	}
+	if _, out := db.Networks["egress"]; out || len(db.Networks) != 1 {
+		t.Errorf("postgres is on %v, want the internal network alone", db.Networks)
 	}
 }
 

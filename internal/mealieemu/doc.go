@@ -24,11 +24,12 @@
 // the four error body shapes, PATCH replacing list fields wholesale, tags that
 // need {id,name,slug}, the slug that does not move on a PATCH rename (up to
 // 3.11), and more. The contract suite (integration/contract) records its
-// exchanges with real Mealie 2.0, 2.8.0, 3.11.0 and 3.20.1 into
-// testdata/recordings and replays each
-// recording against the matching version profile (WithVersion) on every test
-// run; profile.go names what differs between the versions, each difference
-// with the recording that shows it.
+// exchanges with real Mealie 2.0, 2.8.0, 3.11.0 and 3.20.1, and with 2.8.0
+// and 3.20.1 on PostgreSQL, into testdata/recordings and replays each
+// recording against the matching profile (WithVersion) on every test run;
+// profile.go names what differs between the versions and engines, each
+// difference with the recording that shows it. On PostgreSQL Mealie
+// searches by trigram similarity (search.go, trigram.go).
 //
 // Faults (WithFault, and SetFaults on a running server) make it misbehave the
 // way a homelab Mealie does: fixed and jittered latency, error statuses per

@@ -1,6 +1,7 @@
 package mealieemu
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -11,7 +12,7 @@ import (
 )
 
 // listSpec describes a paginated collection other than recipes.
-type listSpec[T any] struct {
+type listSpec[T comparable] struct {
 	// route is the path without /api, for next/previous links.
 	route string
 	// attrs are the attributes queryFilter and orderBy may name.
@@ -19,6 +20,12 @@ type listSpec[T any] struct {
 	// text is what search matches against (normalized); nil means the
 	// collection has no search parameter.
 	text func(T) string
+	// columns are the schema's searchable properties (nil for NULL), the
+	// first giving the search's order; normalized says whether the
+	// schema's search is normalized (_normalize_search). A fuzzy search
+	// (PostgreSQL) reads them; a tokenized one text.
+	columns    func(T) []*string
+	normalized bool
 	// render turns a row into its JSON.
 	render func(T) any
 }
@@ -27,7 +34,7 @@ type listSpec[T any] struct {
 // envelope with Mealie's generic next/previous links (services/internal/mealie/testdata/foods__list_paged.json).
 // rows are in creation order; without orderBy the newest come first, as
 // Mealie orders by created_at descending.
-func listRows[T any](st *store, w http.ResponseWriter, r *http.Request, rows []T, spec listSpec[T]) {
+func listRows[T comparable](st *store, w http.ResponseWriter, r *http.Request, rows []T, spec listSpec[T]) {
 	pq, ok := parsePageQuery(w, r)
 	if !ok {
 		return
@@ -44,17 +51,31 @@ func listRows[T any](st *store, w http.ResponseWriter, r *http.Request, rows []T
 		rows = slices.DeleteFunc(rows, func(x T) bool { return !f.matches(x) })
 	}
 	search := r.URL.Query().Get("search")
+	var ranks map[T]float64
 	if search != "" && spec.text != nil {
-		tokens := searchTokens(search)
-		rows = slices.DeleteFunc(rows, func(x T) bool {
-			txt := normalizeSearch(spec.text(x))
-			for _, t := range tokens {
-				if strings.Contains(txt, t) {
-					return false
+		sq := readSearch(search, spec.normalized, st.profile.postgres)
+		var kept []T
+		ranks = map[T]float64{}
+		for _, x := range rows {
+			var ok bool
+			var rank float64
+			if sq.fuzzy && spec.columns != nil {
+				ok, rank = sq.match(spec.columns(x), trigramThreshold, true)
+			} else {
+				txt := normalizeSearch(spec.text(x))
+				for _, t := range searchTokens(search) {
+					ok = ok || strings.Contains(txt, t)
 				}
 			}
-			return true
-		})
+			if ok {
+				ranks[x] = rank
+				kept = append(kept, x)
+			}
+		}
+		rows = kept
+		if !sq.fuzzy {
+			ranks = nil
+		}
 	}
 	switch {
 	case pq.hasOrderBy:
@@ -66,6 +87,10 @@ func listRows[T any](st *store, w http.ResponseWriter, r *http.Request, rows []T
 		if pq.OrderDirection == "desc" {
 			slices.Reverse(rows)
 		}
+	}
+	if ranks != nil {
+		// the search's order comes before orderBy (search.go)
+		slices.SortStableFunc(rows, func(a, b T) int { return cmp.Compare(ranks[a], ranks[b]) })
 	}
 	pg, pp, totalPages, lo, hi := window(len(rows), pq.Page, pq.PerPage)
 	items := make([]any, 0, hi-lo)

@@ -8,7 +8,8 @@ import "fmt"
 // integration/contract package, which every plain test run replays against
 // the matching profile.
 type profile struct {
-	// name is the profile's key: "2.0", "2.8", "3.11" or "3.20".
+	// name is the profile's key: "2.0", "2.8", "3.11" or "3.20", and
+	// "2.8-pg" or "3.20-pg" for that version on PostgreSQL.
 	name string
 	// version is what GET /api/app/about reports
 	// (testdata/recordings/<version>/TestAboutAndAuth.json).
@@ -160,6 +161,12 @@ type profile struct {
 	// (testdata/recordings/<version>/TestCookbookByTimeTag.json in the
 	// contract package).
 	containsAllOneIsIn bool
+	// postgres is Mealie on PostgreSQL (DB_ENGINE=postgres): a search
+	// without quotes is pg_trgm's fuzzy search, filtered and ordered by
+	// word similarity, and a quoted one is tokenized with case-sensitive
+	// LIKE (search.go; testdata/recordings/<version>-pg/TestSearchByEngine.json).
+	// GET /api/admin/about says dbType "postgres".
+	postgres bool
 	// seedsSprig: the units seeder's en-US list has "sprig" (3.x); 2.x
 	// seeds 23 units without it
 	// (testdata/recordings/<version>/TestUnitsSeeder.json).
@@ -207,11 +214,27 @@ var profiles = map[string]profile{
 	},
 }
 
+// onPostgres is a profile on PostgreSQL: the same version with postgres
+// set, named "<version>-pg". Only what the PostgreSQL recordings show
+// differs (testdata/recordings/<version>-pg/ in the contract package).
+func onPostgres(p profile) profile {
+	p.name += "-pg"
+	p.postgres = true
+	return p
+}
+
+func init() {
+	for _, v := range []string{"2.8", "3.20"} {
+		p := onPostgres(profiles[v])
+		profiles[p.name] = p
+	}
+}
+
 // lookupProfile returns the named profile.
 func lookupProfile(name string) (profile, error) {
 	p, ok := profiles[name]
 	if !ok {
-		return profile{}, fmt.Errorf("mealieemu: unknown Mealie version %q (want 2.0, 2.8, 3.11 or 3.20)", name)
+		return profile{}, fmt.Errorf("mealieemu: unknown Mealie version %q (want 2.0, 2.8, 3.11 or 3.20, or 2.8-pg or 3.20-pg on PostgreSQL)", name)
 	}
 	return p, nil
 }

@@ -10,13 +10,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/mozillazg/go-unidecode"
 )
-
-// searchPunctuation is what Mealie's SearchFilter turns into spaces before it
-// splits a search into tokens: string.punctuation without the quotes
-// (mealie/schema/response/query_search.py).
-const searchPunctuation = "!#$%&()*+,-./:;<=>?@[\\]^_`{|}~"
 
 // handleListRecipes is GET /api/recipes: filters, search, ordering and the
 // pagination envelope of recipes_list__*.json.
@@ -55,7 +49,9 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	joined := -1 // rows of the filter's join, when a filter ran
+	// joins is how many rows of the filter's join each recipe is
+	// (queryfilter.go matchCount); nil when no filter ran.
+	var joins map[*recipe]int
 	if filter != "" {
 		expr, err := parseQueryFilter(filter, st.recipeFilterAttrs())
 		if err != nil {
@@ -65,21 +61,22 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 		expr.foldCase = st.profile.caseInsensitiveFilter
 		expr.oneIsIn = st.profile.containsAllOneIsIn
 		var kept []*recipe
-		joined = 0
+		joins = map[*recipe]int{}
 		for _, rc := range rows {
 			if n := expr.matchCount(rc); n > 0 {
 				kept = append(kept, rc)
-				joined += n
+				joins[rc] = n
 			}
 		}
 		rows = kept
 	}
 	search := q.Get("search")
+	var ranks map[*recipe]float64
 	if search != "" {
-		rows = st.searchRecipes(rows, search)
+		rows, ranks = st.searchRecipes(rows, search)
 	}
 	if pq.hasOrderBy {
-		if err := st.orderRecipes(rows, pq); err != nil {
+		if err := st.orderRecipes(rows, pq, ranks); err != nil {
 			writeDetail(w, http.StatusBadRequest, err.Error())
 			return
 		}
@@ -90,16 +87,42 @@ func (s *Server) handleListRecipes(w http.ResponseWriter, r *http.Request) {
 		if pq.OrderDirection == "asc" {
 			slices.Reverse(rows)
 		}
+	} else if ranks != nil {
+		slices.SortStableFunc(rows, func(a, b *recipe) int { return cmp.Compare(ranks[a], ranks[b]) })
+	}
+	// Mealie pages the rows of the filter's join, each recipe as many rows
+	// as it joins, and lists each recipe of a page once; 2.x counts those
+	// rows for total, 3.x counts recipes
+	// (testdata/recordings/<version>/TestFilterPagesJoinedRows.json in the
+	// contract package).
+	var joined []*recipe
+	for _, rc := range rows {
+		n := 1
+		if joins != nil {
+			n = joins[rc]
+		}
+		for range n {
+			joined = append(joined, rc)
+		}
 	}
 	total := len(rows)
-	if st.profile.filterCountsJoinRows && joined >= 0 && search == "" {
-		total = joined
+	if st.profile.filterCountsJoinRows && joins != nil && search == "" {
+		total = len(joined)
 	}
-	pg, pp, totalPages, lo, hi := window(total, pq.Page, pq.PerPage)
-	lo, hi = min(lo, len(rows)), min(hi, len(rows))
+	pg, pp, totalPages, _, _ := window(total, pq.Page, pq.PerPage)
+	// every row for perPage=-1: 2.x takes per_page rows, its row count;
+	// 3.x sets no limit
+	lo, hi := 0, len(joined)
+	if pq.PerPage != -1 {
+		lo, hi = min((pg-1)*pq.PerPage, len(joined)), min(pg*pq.PerPage, len(joined))
+	}
 	items := make([]any, 0, hi-lo)
-	for _, rc := range rows[lo:hi] {
-		items = append(items, st.renderSummary(rc))
+	seen := map[*recipe]bool{}
+	for _, rc := range joined[lo:hi] {
+		if !seen[rc] {
+			seen[rc] = true
+			items = append(items, st.renderSummary(rc))
+		}
 	}
 	writeJSON(w, http.StatusOK, envelope("/recipes", pg, pp, total, totalPages, items, recipeLinkParams(r, pq, st.profile.pageParamsLast)))
 }
@@ -192,79 +215,6 @@ func matchIDs(have, want []string, all bool) bool {
 	return all
 }
 
-// normalizeSearch lowercases and transliterates, as Mealie's *_normalized
-// columns and RecipeSummary._normalize_search do.
-func normalizeSearch(s string) string {
-	return strings.ToLower(unidecode.Unidecode(s))
-}
-
-// searchTokens splits a search the way Mealie's SearchFilter does: quoted
-// phrases stay whole, everything else is split on whitespace and punctuation.
-func searchTokens(search string) []string {
-	search = normalizeSearch(search)
-	var tokens []string
-	for {
-		i := strings.IndexAny(search, `"'`)
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(search[i+1:], search[i])
-		if j < 0 {
-			break
-		}
-		if phrase := strings.TrimSpace(search[i+1 : i+1+j]); phrase != "" {
-			tokens = append(tokens, phrase)
-		}
-		search = search[:i] + " " + search[i+2+j:]
-	}
-	search = strings.Map(func(r rune) rune {
-		if strings.ContainsRune(searchPunctuation, r) {
-			return ' '
-		}
-		return r
-	}, search)
-	return append(tokens, strings.Fields(search)...)
-}
-
-// searchRecipes keeps recipes where any token is a substring of the name, the
-// description, or an ingredient's note or original text, and puts recipes whose
-// name contains the whole search first (Mealie 2.0 RecipeSummary.filter_search_query,
-// tokenized branch).
-func (st *store) searchRecipes(rows []*recipe, search string) []*recipe {
-	tokens := searchTokens(search)
-	if len(tokens) == 0 {
-		return rows
-	}
-	whole := normalizeSearch(strings.TrimSpace(search))
-	var hits, rest []*recipe
-	for _, r := range rows {
-		fields := []string{normalizeSearch(r.Name), normalizeSearch(r.Description)}
-		for _, in := range r.Ingredients {
-			fields = append(fields, normalizeSearch(in.Note))
-			if in.OriginalText != nil {
-				fields = append(fields, normalizeSearch(*in.OriginalText))
-			}
-		}
-		match := false
-		for _, t := range tokens {
-			for _, f := range fields {
-				if strings.Contains(f, t) {
-					match = true
-				}
-			}
-		}
-		if !match {
-			continue
-		}
-		if strings.Contains(normalizeSearch(r.Name), whole) {
-			hits = append(hits, r)
-		} else {
-			rest = append(rest, r)
-		}
-	}
-	return append(hits, rest...)
-}
-
 // recipeOrderKeys maps an orderBy attribute, in either case style, to a sort
 // key. Anything else is Mealie's 400.
 func (st *store) recipeOrderKey(attr string) (func(*recipe) (any, bool), bool) {
@@ -318,8 +268,12 @@ func (st *store) recipeOrderKey(attr string) (func(*recipe) (any, bool), bool) {
 // orderRecipes sorts rows by pq.OrderBy, which may list several attributes
 // separated by commas, each optionally suffixed ":asc" or ":desc". Rows whose
 // key is null go last unless orderByNullPosition says first. orderBy=random
-// shuffles deterministically by paginationSeed.
-func (st *store) orderRecipes(rows []*recipe, pq pageQuery) error {
+// shuffles deterministically by paginationSeed. ranks, when a search ran,
+// is the search's order, which comes first (search.go).
+func (st *store) orderRecipes(rows []*recipe, pq pageQuery, ranks map[*recipe]float64) error {
+	if ranks != nil {
+		defer slices.SortStableFunc(rows, func(a, b *recipe) int { return cmp.Compare(ranks[a], ranks[b]) })
+	}
 	if pq.OrderBy == "random" {
 		h := func(r *recipe) uint64 {
 			f := fnv.New64a()

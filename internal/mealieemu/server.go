@@ -105,7 +105,8 @@ type config struct {
 func WithSeed(seed string) Option { return func(c *config) { c.seed = seed } }
 
 // WithVersion selects the Mealie version to emulate: "2.0", "2.8" (the
-// default), "3.11" or "3.20".
+// default), "3.11" or "3.20", or "2.8-pg" or "3.20-pg" for that Mealie on
+// PostgreSQL, whose search is pg_trgm's (search.go).
 func WithVersion(v string) Option { return func(c *config) { c.version = v } }
 
 // WithToken sets the API token the server accepts (default DefaultToken).
@@ -209,7 +210,8 @@ func (s *Server) ResetRequests() {
 	s.logGen++
 }
 
-// Version is the Mealie version profile the server emulates ("2.0", "2.8", "3.11", "3.20").
+// Version is the Mealie version profile the server emulates ("2.0", "2.8",
+// "3.11", "3.20", "2.8-pg", "3.20-pg").
 func (s *Server) Version() string { return s.store.profile.name }
 
 // Handler returns the emulator's HTTP handler, for mounting it without a

@@ -55,6 +55,9 @@ type store struct {
 	// startedAt is the server start, which Mealie stores as the timestamp of a
 	// timeline event created without one (TestTimelineAndLastMade in integration/contract).
 	startedAt time.Time
+	// lastMealplanID is the last meal-plan id handed out, which a
+	// PostgreSQL profile never hands out again (newMealplanID).
+	lastMealplanID int
 }
 
 // user is the account every token authenticates as.

@@ -80,8 +80,11 @@ func (s *Server) listOrganizers(w http.ResponseWriter, r *http.Request, k organi
 	defer st.mu.Unlock()
 	listRows(st, w, r, *k.rows(st), listSpec[*organizer]{
 		route: "/organizers/" + k.path, attrs: organizerAttrs(),
-		text:   func(o *organizer) string { return o.Name },
-		render: func(o *organizer) any { return st.renderOrganizer(k, o) },
+		text: func(o *organizer) string { return o.Name },
+		// RecipeTag, RecipeCategory and RecipeTool search name, not
+		// normalized (their schemas' _searchable_properties)
+		columns: func(o *organizer) []*string { return []*string{&o.Name} },
+		render:  func(o *organizer) any { return st.renderOrganizer(k, o) },
 	})
 }
 
@@ -277,7 +280,12 @@ func (s *Server) listFoods(w http.ResponseWriter, r *http.Request) {
 			}
 			return txt + " " + strings.Join(f.Aliases, " ")
 		},
-		render: func(f *food) any { return st.renderFood(f) }})
+		// IngredientFood's _searchable_properties
+		columns: func(f *food) []*string {
+			return []*string{ptr(normalizeSearch(f.Name)), normalizedOrNil(f.PluralName)}
+		},
+		normalized: true,
+		render:     func(f *food) any { return st.renderFood(f) }})
 }
 
 // applyFood sets a food's fields from a create or PUT body. PUT replaces: a
@@ -315,8 +323,13 @@ func (s *Server) listUnits(w http.ResponseWriter, r *http.Request) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	listRows(st, w, r, st.units, listSpec[*unit]{route: "/units", attrs: unitAttrs(),
-		text:   func(u *unit) string { return u.Name + " " + u.Abbreviation },
-		render: func(u *unit) any { return st.renderUnit(u) }})
+		text: func(u *unit) string { return u.Name + " " + u.Abbreviation },
+		// IngredientUnit's _searchable_properties
+		columns: func(u *unit) []*string {
+			return []*string{ptr(normalizeSearch(u.Name)), normalizedOrNil(u.PluralName), ptr(normalizeSearch(u.Abbreviation)), ptr(normalizeSearch(u.PluralAbbreviation))}
+		},
+		normalized: true,
+		render:     func(u *unit) any { return st.renderUnit(u) }})
 }
 
 func (st *store) applyUnit(u *unit, b jsonBody) {
@@ -591,8 +604,9 @@ func (s *Server) listLabels(w http.ResponseWriter, r *http.Request) {
 			"id":   {kindUUID, func(l *label) []any { return one(l.ID) }},
 			"name": {kindString, func(l *label) []any { return one(l.Name) }},
 		},
-		text:   func(l *label) string { return l.Name },
-		render: func(l *label) any { return st.renderLabel(l) }})
+		text:    func(l *label) string { return l.Name },
+		columns: func(l *label) []*string { return []*string{&l.Name} },
+		render:  func(l *label) any { return st.renderLabel(l) }})
 }
 
 // createLabel answers 200, not 201.

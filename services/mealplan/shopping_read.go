@@ -82,7 +82,11 @@ func shapeList(l *mealie.ShoppingList) *mealplanv1.ShoppingList {
 	}
 	groups := map[string]*mealplanv1.ShoppingLabelGroup{}
 	items := slices.Clone(l.ListItems)
-	slices.SortStableFunc(items, func(a, b mealie.ShoppingItem) int { return cmp.Compare(a.Position, b.Position) })
+	// by position, and rows of one position as they were made, which is
+	// how SQLite returns them and PostgreSQL need not (ShoppingItem.CreatedAt)
+	slices.SortStableFunc(items, func(a, b mealie.ShoppingItem) int {
+		return cmp.Or(cmp.Compare(a.Position, b.Position), cmp.Compare(a.CreatedAt, b.CreatedAt))
+	})
 	for i := range items {
 		it := &items[i]
 		if it.Checked {

@@ -95,3 +95,33 @@ func TestShapeListGroupsByLabel(t *testing.T) {
 		t.Fatalf("got %q checked %d", got, out.GetCheckedCount())
 	}
 }
+
+// TestShapeListOrdersTiesAsMade: rows of one position read in the order
+// they were made, whichever order Mealie listed them in (PostgreSQL lists
+// ties in no fixed order: TestShoppingListRenameKeepsItems in
+// integration/contract, recordings/3.20-pg).
+func TestShapeListOrdersTiesAsMade(t *testing.T) {
+	note := func(s string) *string { return &s }
+	for _, rows := range [][]mealie.ShoppingItem{
+		{
+			{ID: "a", Note: note("oat milk"), CreatedAt: "2026-12-03T10:56:53.100000"},
+			{ID: "b", Note: note("bin bags"), CreatedAt: "2026-12-03T10:56:53.200000"},
+			{ID: "c", Note: note("eggs"), Position: 1, CreatedAt: "2026-12-03T10:56:52.000000"},
+		},
+		{
+			{ID: "c", Note: note("eggs"), Position: 1, CreatedAt: "2026-12-03T10:56:52.000000"},
+			{ID: "b", Note: note("bin bags"), CreatedAt: "2026-12-03T10:56:53.200000"},
+			{ID: "a", Note: note("oat milk"), CreatedAt: "2026-12-03T10:56:53.100000"},
+		},
+	} {
+		var got []string
+		for _, g := range shapeList(&mealie.ShoppingList{ID: "l", ListItems: rows}).GetGroups() {
+			for _, it := range g.GetItems() {
+				got = append(got, it.GetDisplay())
+			}
+		}
+		if want := []string{"oat milk", "bin bags", "eggs"}; !slices.Equal(got, want) {
+			t.Errorf("listed %q, want %q", got, want)
+		}
+	}
+}

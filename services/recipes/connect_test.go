@@ -23,8 +23,9 @@ import (
 	"github.com/souskitchen/sous/services/recipes"
 )
 
-// versions are the emulator profiles every flow runs on.
-var versions = []string{"2.0", "2.8", "3.11", "3.20"}
+// versions are the emulator profiles every flow runs on: each version, and
+// 2.8 and 3.20 on PostgreSQL, whose search is not SQLite's.
+var versions = []string{"2.0", "2.8", "3.11", "3.20", "2.8-pg", "3.20-pg"}
 
 // testTimeout bounds each test's calls.
 const testTimeout = 30 * time.Second

@@ -64,32 +64,16 @@ func searchKeep(m *recipesv1.SearchRecipesRequest) keepFunc {
 	}
 }
 
-// listAll reads every recipe q matches, in q's order, page after page (at
-// most MaxLibraryRecipes), each once: the filters Mealie cannot apply are
-// applied to the whole, and the page a caller asked for is cut from it.
-func (s *Service) listAll(ctx context.Context, q mealie.RecipeQuery) ([]mealie.RecipeSummary, error) {
-	q.PerPage = mealie.RecipePageSize
-	var out []mealie.RecipeSummary
-	seen := map[string]bool{}
-	for page := 1; len(out) < mealie.MaxLibraryRecipes; page++ {
-		q.Page = page
-		p, err := s.mealie.ListRecipes(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range p.Items {
-			// A recipe listed twice (Mealie's joins over tags and foods
-			// can repeat a row) counts once.
-			if !seen[r.ID] {
-				seen[r.ID] = true
-				out = append(out, r)
-			}
-		}
-		if len(p.Items) == 0 || page >= p.TotalPages {
-			break
-		}
+// kept reports whether keep lets r through, counting in untimed a recipe
+// left out for having no time sous can read.
+func kept(keep keepFunc, r *mealie.RecipeSummary, untimed *int32) bool {
+	switch keep(r) {
+	case fits:
+		return true
+	case noTime:
+		*untimed++
 	}
-	return out, nil
+	return false
 }
 
 // maxClosest is how many closest names an unknown name is answered with.

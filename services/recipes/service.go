@@ -7,6 +7,7 @@
 package recipes
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -26,6 +27,7 @@ import (
 	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/keylock"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // Search limits (docs/tools.md, "search_recipes").
@@ -234,6 +236,67 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 	// and list every recipe: only lines of text can answer then.
 	textOnly := len(foodNames) > 0 && len(q.Foods) == 0
 	out := &recipesv1.SearchRecipesResponse{Page: page, Limit: limit, Resolved: nilIfEmpty(resolved)}
+	var items []*recipesv1.RecipeSummary
+	switch terms := queryTerms(q.Search); {
+	case textOnly:
+		// Every food name is unknown to Mealie: only lines of text
+		// answer (textMatches below).
+	case len(terms) > 0:
+		// sous reads the words itself, the same on SQLite and PostgreSQL
+		// (query.go), and pages what it ranked.
+		ranked, didYouMean, err := s.searchByQuery(ctx, q, terms)
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		if keep != nil {
+			ranked = slices.DeleteFunc(ranked, func(m *queryMatch) bool {
+				return !kept(keep, m.sum, &out.NoTime)
+			})
+		}
+		var onPage []*queryMatch
+		onPage, out.Total, out.TotalPages = pageOf(ranked, page, limit)
+		items, out.DidYouMean = matchSummaries(onPage), didYouMean
+	case q.Cookbook != "" || keep != nil:
+		// A cookbook's total and pages are sous's: Mealie's count joined
+		// rows on 2.x and cut pages from them on every version
+		// (allMatching). Times and history are filters Mealie cannot
+		// apply (searchKeep): every recipe the others match is read and
+		// the page is cut here.
+		list, err := s.allMatching(ctx, q, "")
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		slices.SortStableFunc(list, func(a, b mealie.RecipeSummary) int {
+			return cmp.Or(strings.Compare(names.Fold(a.Name), names.Fold(b.Name)), strings.Compare(a.Slug, b.Slug))
+		})
+		if keep != nil {
+			list = slices.DeleteFunc(list, func(r mealie.RecipeSummary) bool {
+				return !kept(keep, &r, &out.NoTime)
+			})
+		}
+		var onPage []mealie.RecipeSummary
+		onPage, out.Total, out.TotalPages = pageOf(list, page, limit)
+		for i := range onPage {
+			items = append(items, summary(&onPage[i]))
+		}
+	default:
+		q.Search = ""
+		res, err := s.mealie.ListRecipes(ctx, q)
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		out.Page, out.Total, out.TotalPages = int32(res.Page), int32(res.Total), int32(res.TotalPages)
+		if shown := (int(out.Page)-1)*int(limit) + len(res.Items); len(res.Items) < int(limit) && int(out.Total) > shown {
+			// A short page is the last: a total beyond it counts rows
+			// that are not recipes (Mealie 2.x counts a filter's joined
+			// rows, TestFilterPagesJoinedRows in integration/contract),
+			// and would send a reader to an empty page.
+			out.Total, out.TotalPages = int32(shown), out.Page
+		}
+		for i := range res.Items {
+			items = append(items, summary(&res.Items[i]))
+		}
+	}
 	fields := m.GetFields()
 	if len(fields) == 0 {
 		fields = []string{"slug", "name", "description"}
@@ -242,39 +305,7 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 			fields = append(fields, "total_minutes")
 		}
 	}
-	var listed []mealie.RecipeSummary
-	switch {
-	case textOnly:
-	case keep != nil:
-		// Mealie cannot filter on these: every recipe the other filters
-		// match is read and the page is cut here.
-		all, err := s.listAll(ctx, q)
-		if err != nil {
-			return nil, mealie.ConnectError(err)
-		}
-		var kept []mealie.RecipeSummary
-		for i := range all {
-			switch keep(&all[i]) {
-			case fits:
-				kept = append(kept, all[i])
-			case noTime:
-				out.NoTime++
-			}
-		}
-		out.Total = int32(len(kept))
-		out.TotalPages = int32((len(kept) + int(limit) - 1) / int(limit))
-		from := min(len(kept), int(page-1)*int(limit))
-		listed = kept[from:min(len(kept), from+int(limit))]
-	default:
-		res, err := s.mealie.ListRecipes(ctx, q)
-		if err != nil {
-			return nil, mealie.ConnectError(err)
-		}
-		out.Page, out.Total, out.TotalPages = int32(res.Page), int32(res.Total), int32(res.TotalPages)
-		listed = res.Items
-	}
-	for i := range listed {
-		item := summary(&listed[i])
+	for _, item := range items {
 		project(item, fields, "slug")
 		if cut, ok := cutDescription(item.GetDescription()); ok {
 			item.Description = cut

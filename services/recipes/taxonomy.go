@@ -1,9 +1,11 @@
 package recipes
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"connectrpc.com/connect"
@@ -12,6 +14,7 @@ import (
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/limits"
 	"github.com/souskitchen/sous/services/internal/mealie"
+	"github.com/souskitchen/sous/services/internal/names"
 )
 
 // Taxonomy limits.
@@ -102,7 +105,25 @@ func (s *Service) ListTaxonomy(ctx context.Context, req *connect.Request[recipes
 	if err := checkText("search", req.Msg.GetSearch(), MaxTaxonomyNameChars); err != nil {
 		return nil, err
 	}
-	p, err := s.mealie.ListTaxonomy(ctx, res, int(page), TaxonomyListPage, strings.TrimSpace(req.Msg.GetSearch()))
+	if terms := queryTerms(req.Msg.GetSearch()); len(terms) > 0 {
+		// Read by sous from the cached collection, the same on SQLite and
+		// PostgreSQL: Mealie on PostgreSQL searches these by trigram
+		// similarity ("chicken" finds "chickpeas"), and its quoted search
+		// there compares tags, categories and tools with case
+		// (integration/contract TestSearchByEngine).
+		all, err := s.mealie.Taxonomy(ctx, res)
+		if err != nil {
+			return nil, mealie.ConnectError(err)
+		}
+		found := rankTaxonomy(all, terms)
+		onPage, total, pages := pageOf(found, page, TaxonomyListPage)
+		out := &recipesv1.ListTaxonomyResponse{Page: page, Total: total, TotalPages: pages}
+		for _, it := range onPage {
+			out.Items = append(out.Items, taxonomyItem(it))
+		}
+		return connect.NewResponse(out), nil
+	}
+	p, err := s.mealie.ListTaxonomy(ctx, res, int(page), TaxonomyListPage, "")
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
@@ -111,6 +132,79 @@ func (s *Service) ListTaxonomy(ctx context.Context, req *connect.Request[recipes
 		out.Items = append(out.Items, taxonomyItem(&p.Items[i]))
 	}
 	return connect.NewResponse(out), nil
+}
+
+// rankTaxonomy is a taxonomy search: an item whose names (its name, plural
+// name, abbreviations and aliases) hold any term, inside a word too, as
+// Mealie's search on SQLite finds it; an item holding a term only inside
+// another word ("pea" in "chickpeas") is left out when another holds a term
+// whole. The name itself first, then more terms whole, more of them in the
+// name, the search's words in a row in the name, then by name.
+func rankTaxonomy(all []mealie.TaxonomyItem, terms []queryTerm) []*mealie.TaxonomyItem {
+	type hit struct {
+		it            *mealie.TaxonomyItem
+		exact, phrase bool
+		whole, named  int
+	}
+	phrase := queryTerm(slices.Concat(terms...))
+	var hits []hit
+	anyWhole := false
+	for i := range all {
+		it := &all[i]
+		texts := []string{it.Name, str(it.PluralName), str(it.Abbreviation)}
+		if pa, ok := it.Raw["pluralAbbreviation"].(string); ok {
+			texts = append(texts, pa)
+		}
+		for _, a := range it.Aliases {
+			texts = append(texts, a.Name)
+		}
+		name := textWords(it.Name)
+		h := hit{it: it, exact: slices.Equal(name, phrase), phrase: phrase.heldBy(name)}
+		seen := false
+		for _, t := range terms {
+			switch {
+			case t.heldBy(name):
+				h.whole++
+				h.named++
+			case slices.ContainsFunc(texts[1:], func(x string) bool { return t.heldBy(textWords(x)) }):
+				h.whole++
+			}
+			seen = seen || slices.ContainsFunc(texts, t.inside)
+		}
+		if h.whole > 0 || seen {
+			hits = append(hits, h)
+			anyWhole = anyWhole || h.whole > 0
+		}
+	}
+	if anyWhole {
+		hits = slices.DeleteFunc(hits, func(h hit) bool { return h.whole == 0 })
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int {
+		switch {
+		case a.exact != b.exact:
+			return boolFirst(a.exact)
+		case a.whole != b.whole:
+			return b.whole - a.whole
+		case a.named != b.named:
+			return b.named - a.named
+		case a.phrase != b.phrase:
+			return boolFirst(a.phrase)
+		}
+		return cmp.Or(strings.Compare(names.Fold(a.it.Name), names.Fold(b.it.Name)), strings.Compare(a.it.ID, b.it.ID))
+	})
+	out := make([]*mealie.TaxonomyItem, len(hits))
+	for i, h := range hits {
+		out[i] = h.it
+	}
+	return out
+}
+
+// boolFirst orders true before false.
+func boolFirst(a bool) int {
+	if a {
+		return -1
+	}
+	return 1
 }
 
 // MergeTaxonomy merges foods or units into one. Other resources have no

@@ -1,7 +1,7 @@
 // Command mealietest runs the Mealie emulator as a standalone server, for the
 // demo stack and for trying sous against a Mealie-shaped API without Mealie.
 //
-//	mealietest serve --addr 127.0.0.1:9925 --seed demo|household|empty|bench:N --mealie-version 2.0|2.8|3.11|3.20
+//	mealietest serve --addr 127.0.0.1:9925 --seed demo|household|empty|bench:N --mealie-version 2.0|2.8|3.11|3.20|2.8-pg|3.20-pg
 //	                 [--token TOKEN] [--latency 50ms] [--jitter 20ms]
 //	                 [--fault "POST /api/recipes status=503 first=3"]... [--fault-seed N]
 //
@@ -25,7 +25,7 @@ import (
 )
 
 // usage is printed on a usage error.
-const usage = "usage: mealietest serve [--addr HOST:PORT] [--seed demo|household|empty|bench:N] [--token TOKEN] [--mealie-version 2.0|2.8|3.11|3.20] [--latency DURATION] [--jitter DURATION] [--fault RULE]... [--fault-seed N]"
+const usage = "usage: mealietest serve [--addr HOST:PORT] [--seed demo|household|empty|bench:N] [--token TOKEN] [--mealie-version 2.0|2.8|3.11|3.20|2.8-pg|3.20-pg] [--latency DURATION] [--jitter DURATION] [--fault RULE]... [--fault-seed N]"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -43,9 +43,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:9925", "listen address")
-	seed := fs.String("seed", "demo", "initial data: demo, empty, bench:N, bench:N:long or bench:N:long:dup")
+	seed := fs.String("seed", "demo", "initial data: demo, household, empty, bench:N, bench:N:long or bench:N:long:dup")
 	token := fs.String("token", "", "API token to accept (default: mealieemu.DefaultToken, printed on start)")
-	version := fs.String("mealie-version", "2.8", "Mealie version to emulate: 2.0, 2.8, 3.11 or 3.20")
+	version := fs.String("mealie-version", "2.8", "Mealie version to emulate: 2.0, 2.8, 3.11 or 3.20, or 2.8-pg or 3.20-pg on PostgreSQL")
 	latency := fs.Duration("latency", 0, "delay added to every response")
 	jitter := fs.Duration("jitter", 0, "random extra delay in [0, jitter) added to every response")
 	faultSeed := fs.Uint64("fault-seed", 0, "seed of the generator behind fault rates and jitter")

@@ -78,7 +78,12 @@ type ShoppingItem struct {
 	// Extras is Mealie's key/value store for integrations on the row; sous
 	// keeps its write marker there (WriteMarker).
 	Extras map[string]any `json:"extras"`
-	Raw    map[string]any `json:"-"`
+	// CreatedAt orders rows of one position as they were made: Mealie
+	// orders a list's rows by position alone, and PostgreSQL returns the
+	// ties in no fixed order (TestShoppingListRenameKeepsItems in
+	// integration/contract, recordings/3.20-pg and 2.8-pg).
+	CreatedAt string         `json:"createdAt"`
+	Raw       map[string]any `json:"-"`
 }
 
 // WriteMarkerKey is the key of a row's extras under which sous keeps the

@@ -952,8 +952,13 @@ func (x *Recipe) GetAmountsHidden() bool {
 // SearchRecipesRequest filters and pages the recipe list.
 type SearchRecipesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Free-text search over names, descriptions and ingredients, at most 200
-	// characters; empty for all.
+	// Free-text search over names, descriptions and ingredient lines, at most
+	// 200 characters; empty for all. Words match whole words (a plural or
+	// singular counts); "quoted words" match as one phrase. Recipes holding
+	// every word come first, those with more of them in the name before
+	// others, then by name; a recipe holding a word only inside another
+	// ("pea" in "chickpea") is listed only when no recipe holds a word whole.
+	// The same on every database Mealie runs on.
 	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
 	// Tag names, at most 50, never created: a name the library lacks is left
 	// out of the search and answered in unknown (all of them unknown is
@@ -1140,7 +1145,12 @@ type SearchRecipesResponse struct {
 	// the library: the search ran with the others, and each unknown name
 	// comes with the closest names the library has. Only a filter whose
 	// names are all unknown is InvalidArgument.
-	Unknown       []*UnknownName `protobuf:"bytes,10,rep,name=unknown,proto3" json:"unknown,omitempty"`
+	Unknown []*UnknownName `protobuf:"bytes,10,rep,name=unknown,proto3" json:"unknown,omitempty"`
+	// Set when a word of the query is found in no recipe and a close
+	// spelling of it is in the library's recipe names or descriptions: the
+	// query as it was read instead ("currry" -> "curry"), whose results the
+	// items are.
+	DidYouMean    string `protobuf:"bytes,11,opt,name=did_you_mean,json=didYouMean,proto3" json:"did_you_mean,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1243,6 +1253,13 @@ func (x *SearchRecipesResponse) GetUnknown() []*UnknownName {
 		return x.Unknown
 	}
 	return nil
+}
+
+func (x *SearchRecipesResponse) GetDidYouMean() string {
+	if x != nil {
+		return x.DidYouMean
+	}
+	return ""
 }
 
 // UnknownName is a filter name that matched nothing, and what the library
@@ -5384,7 +5401,7 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"never_made\x18\f \x01(\bR\tneverMadeB\a\n" +
 	"\x05_pageB\b\n" +
 	"\x06_limitB\x14\n" +
-	"\x12_max_total_minutes\"\x94\x04\n" +
+	"\x12_max_total_minutes\"\xb6\x04\n" +
 	"\x15SearchRecipesResponse\x124\n" +
 	"\x05items\x18\x01 \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\x05items\x12\x12\n" +
 	"\x04page\x18\x02 \x01(\x05R\x04page\x12\x14\n" +
@@ -5397,7 +5414,9 @@ const file_sous_recipes_v1_recipes_proto_rawDesc = "" +
 	"\ftext_matches\x18\b \x03(\v2\x1e.sous.recipes.v1.RecipeSummaryR\vtextMatches\x12\x17\n" +
 	"\ano_time\x18\t \x01(\x05R\x06noTime\x126\n" +
 	"\aunknown\x18\n" +
-	" \x03(\v2\x1c.sous.recipes.v1.UnknownNameR\aunknown\x1aS\n" +
+	" \x03(\v2\x1c.sous.recipes.v1.UnknownNameR\aunknown\x12 \n" +
+	"\fdid_you_mean\x18\v \x01(\tR\n" +
+	"didYouMean\x1aS\n" +
 	"\rResolvedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.sous.recipes.v1.NamesR\x05value:\x028\x01\"Q\n" +

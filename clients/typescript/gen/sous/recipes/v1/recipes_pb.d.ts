@@ -510,8 +510,13 @@ export declare const RecipeSchema: GenMessage<Recipe>;
  */
 export declare type SearchRecipesRequest = Message<"sous.recipes.v1.SearchRecipesRequest"> & {
   /**
-   * Free-text search over names, descriptions and ingredients, at most 200
-   * characters; empty for all.
+   * Free-text search over names, descriptions and ingredient lines, at most
+   * 200 characters; empty for all. Words match whole words (a plural or
+   * singular counts); "quoted words" match as one phrase. Recipes holding
+   * every word come first, those with more of them in the name before
+   * others, then by name; a recipe holding a word only inside another
+   * ("pea" in "chickpea") is listed only when no recipe holds a word whole.
+   * The same on every database Mealie runs on.
    *
    * @generated from field: string query = 1;
    */
@@ -699,6 +704,16 @@ export declare type SearchRecipesResponse = Message<"sous.recipes.v1.SearchRecip
    * @generated from field: repeated sous.recipes.v1.UnknownName unknown = 10;
    */
   unknown: UnknownName[];
+
+  /**
+   * Set when a word of the query is found in no recipe and a close
+   * spelling of it is in the library's recipe names or descriptions: the
+   * query as it was read instead ("currry" -> "curry"), whose results the
+   * items are.
+   *
+   * @generated from field: string did_you_mean = 11;
+   */
+  didYouMean: string;
 };
 
 /**
