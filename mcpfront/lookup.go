@@ -63,6 +63,24 @@ func byName(given string, cs []candidate) []candidate {
 	return out
 }
 
+// sameCase keeps, of several candidates byName found, the one whose name
+// is written exactly as given, when exactly one is. A real library's
+// foods hold "tomatoes" and "Tomatoes" as two items, and a model copies
+// the name manage_taxonomy listed; recipes are not read this way, since a
+// recipe's name is said by people in any case.
+func sameCase(given string, m []candidate) []candidate {
+	var exact []candidate
+	for _, c := range m {
+		if strings.TrimSpace(c.name) == strings.TrimSpace(given) {
+			exact = append(exact, c)
+		}
+	}
+	if len(m) > 1 && len(exact) == 1 {
+		return exact
+	}
+	return m
+}
+
 // nearest ranks candidates by how close their name or ref is to given
 // (same name, containing it, a few letters apart) and keeps the closest.
 func nearest(given string, cs []candidate) []candidate {
@@ -326,7 +344,7 @@ func resolveTaxonomy(ctx context.Context, b Backends, res recipesv1.TaxonomyReso
 	for _, it := range r.Msg.GetItems() {
 		cs = append(cs, candidate{ref: it.GetId(), name: it.GetName()})
 	}
-	switch m := byName(given, cs); len(m) {
+	switch m := sameCase(given, byName(given, cs)); len(m) {
 	case 0:
 		return given, nil
 	case 1:

@@ -2,6 +2,7 @@ package mcpfront
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,5 +161,33 @@ func TestRecipeNamePastTheSearchPage(t *testing.T) {
 	}
 	if got := f.recipes.last("UpdateRecipe").(*recipesv1.UpdateRecipeRequest).GetSlug(); got != "paprika-chicken-comfort-bowl" {
 		t.Errorf("updated %q", got)
+	}
+}
+
+// TestTaxonomyNames: a taxonomy item's exact name picks it
+// case-insensitively, and of names that differ only in case (a real
+// library's "tomatoes" and "Tomatoes") the one written as given.
+func TestTaxonomyNames(t *testing.T) {
+	cs := []candidate{{"1", "tomato"}, {"2", "Tomatoes"}, {"3", "tomatoes"}, {"4", "Basil"}, {"5", "BASIL"}}
+	for _, c := range []struct {
+		given string
+		want  []string
+	}{
+		{"tomato", []string{"1"}},
+		{" Tomato ", []string{"1"}},
+		{"Tomatoes", []string{"2"}},
+		{"tomatoes", []string{"3"}},
+		{"TOMATOES", []string{"2", "3"}},
+		{"basil", []string{"4", "5"}},
+		{"BASIL", []string{"5"}},
+		{"sage", nil},
+	} {
+		var got []string
+		for _, m := range sameCase(c.given, byName(c.given, cs)) {
+			got = append(got, m.ref)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("byName(%q) = %q, want %q", c.given, got, c.want)
+		}
 	}
 }

@@ -77,7 +77,9 @@ func checkPlanAndShop(x *hx) (bool, string, error) {
 		for _, l := range r.Ingredients {
 			lines++
 			if l.Food != nil {
-				if inStock(names, l.Food.Name) || slices.ContainsFunc(list, func(it shopItem) bool { return it.FoodID == l.Food.ID }) {
+				if inStock(names, l.Food.Name) || slices.ContainsFunc(list, func(it shopItem) bool {
+					return it.FoodID == l.Food.ID || it.Food != nil && sameFood(it.Food.Name, l.Food.Name)
+				}) {
 					continue
 				}
 				missing = append(missing, l.Food.Name)

@@ -342,7 +342,25 @@ func singular(w string) string {
 // "long-grain white rice"; "ginger" covers "fresh ginger").
 func covers(pantry, food string) bool {
 	p, f := cookFoodName(pantry), cookFoodName(food)
-	return p != "" && (p == f || strings.HasSuffix(f, " "+p) || strings.HasSuffix(p, " "+f))
+	return p != "" && (p == f || f == p+" cheese" || strings.HasSuffix(f, " "+p) || strings.HasSuffix(p, " "+f))
+}
+
+// sameNames are the checker's own few same-thing names of the household
+// seed's foods, read as the list's rows may name them (a recipe's
+// cilantro merged into the row of another's fresh coriander).
+var sameNames = map[string]string{"coriander": "cilantro", "scallion": "green onion", "spring onion": "green onion"}
+
+// sameFood says whether two food names are one food as a shopper reads
+// them: the cook's name of each, with the checker's same-thing names.
+func sameFood(a, b string) bool {
+	read := func(s string) string {
+		s = cookFoodName(s)
+		if n, ok := sameNames[s]; ok {
+			return n
+		}
+		return s
+	}
+	return read(a) == read(b)
 }
 
 // textFood is the food an unparsed line names, read as a cook reads it:

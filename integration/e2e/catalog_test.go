@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -209,14 +210,25 @@ func everyTool(t *testing.T, version, transport string) {
 			}
 		}
 		foods := items(t, ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "action": "create", "items": []any{
-			map[string]any{"name": "e2e shallot"}, map[string]any{"name": "e2e shallots"},
+			map[string]any{"name": "e2e shallot"}, map[string]any{"name": "e2e shallots"}, map[string]any{"name": "e2e Shallots"},
 		}}))
-		if len(foods) != 2 {
+		if len(foods) != 3 {
 			t.Fatalf("created foods = %v", foods)
 		}
 		merged := ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "action": "merge", "item_id": str(foods[1], "item_id"), "merge_into": str(foods[0], "item_id")})
 		if merged["merged"] == nil {
 			t.Errorf("merge = %v", merged)
+		}
+		// Names that differ only in case are two foods of a real library;
+		// the name as written picks one, and Mealie keeps the other.
+		ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "action": "create", "items": []any{map[string]any{"name": "e2e SHALLOTS"}}})
+		ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "action": "merge", "item_id": "e2e Shallots", "merge_into": "e2e shallot"})
+		var left []string
+		for _, f := range items(t, ok(t, "manage_taxonomy", map[string]any{"resource": "foods", "search": "e2e"})) {
+			left = append(left, str(f, "name"))
+		}
+		if slices.Sort(left); !slices.Equal(left, []string{"e2e SHALLOTS", "e2e shallot"}) {
+			t.Errorf("foods after merging 'e2e Shallots' by name = %q, want e2e SHALLOTS and e2e shallot", left)
 		}
 		// A food a recipe uses (the demo seed's arborio rice, in one
 		// risotto) is refused by sous before any delete reaches
