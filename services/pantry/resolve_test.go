@@ -19,8 +19,9 @@ import (
 )
 
 // fakeFoodAPI serves a pantry of two rows and, unless noIngredients, an
-// ingredient list that also holds "tomato" and "tomatoes", which only
-// templates use (a library that grew both). It
+// ingredient list that also holds "tomato" and "tomatoes" (one thing a
+// library grew twice, which a name binds as one) and "kale" and "spinach",
+// both aliased "greens" (two things a name fits equally). It
 // records the body of every write, so a test sees the names the service
 // sent after reading them.
 type fakeFoodAPI struct {
@@ -40,7 +41,8 @@ func (f *fakeFoodAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, `[{"id":1,"name":"egg noodles","aliases":["noodles"]},{"id":2,"name":"spring onions","aliases":[]},
 			{"id":3,"name":"tomato","aliases":[]},{"id":4,"name":"tomatoes","aliases":[]},
 			{"id":5,"name":"red onions","aliases":[]},{"id":6,"name":"jasmine rice","aliases":[]},
-			{"id":7,"name":"white onions","aliases":[]}]`)
+			{"id":7,"name":"white onions","aliases":[]},
+			{"id":9,"name":"kale","aliases":["greens"]},{"id":10,"name":"spinach","aliases":["greens"]}]`)
 	case r.Method == http.MethodGet && r.URL.Path == "/api/meta-recipes/":
 		_, _ = io.WriteString(w, `[{"id":1,"name":"Weeknight stir-fry","slots":[
 			{"name":"veg","options":[{"ingredient":"spring onions"},{"ingredient":"red onions"},{"ingredient":"white onions"}]},
@@ -108,7 +110,8 @@ func TestAddToPantryReadsNamesWithTheResolver(t *testing.T) {
 		{"exact in another case", false, "EGG NOODLES", "egg noodles", "", ""},
 		{"unknown is sent as given, to be created", false, "tahini", "tahini", "", ""},
 		{"a general word is not narrowed", false, "onions", "onions", "", ""},
-		{"ambiguous", false, "fresh tomatoes", "", "", `"tomato", "tomatoes"`},
+		{"one thing stored twice binds as one", false, "fresh tomatoes", "tomato", "tomato", ""},
+		{"ambiguous", false, "greens", "", "", `"kale", "spinach"`},
 		{"without /ingredients/, the pantry's rows", true, "spring onion", "spring onions", "spring onions", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,12 +152,12 @@ func TestCreateMetaRecipeReadsNamesWithTheResolver(t *testing.T) {
 	f := &fakeFoodAPI{}
 	c := fakeClient(t, f)
 	_, err := c.CreateMetaRecipe(context.Background(), connect.NewRequest(&pantryv1.CreateMetaRecipeRequest{
-		Name: "Hot pot", BaseIngredients: []*pantryv1.IngredientAmount{{Ingredient: "noodles"}, {Ingredient: "fresh tomatoes"}},
+		Name: "Hot pot", BaseIngredients: []*pantryv1.IngredientAmount{{Ingredient: "noodles"}, {Ingredient: "greens"}},
 	}))
 	var ce *connect.Error
 	if !errors.As(err, &ce) || ce.Code() != connect.CodeInvalidArgument || !strings.Contains(ce.Message(), "base_ingredients[1].ingredient") ||
-		!strings.Contains(ce.Message(), `"tomato", "tomatoes"`) || len(f.sent()) != 0 {
-		t.Fatalf("err = %v, writes %d; want InvalidArgument naming both tomatoes and no write", err, len(f.sent()))
+		!strings.Contains(ce.Message(), `"kale", "spinach"`) || len(f.sent()) != 0 {
+		t.Fatalf("err = %v, writes %d; want InvalidArgument naming kale and spinach and no write", err, len(f.sent()))
 	}
 	if nm := detailMatches(ce); nm == nil || !nm.GetAmbiguous() || len(nm.GetCloseMatches()) != 2 {
 		t.Errorf("NameMatches = %v", nm)
