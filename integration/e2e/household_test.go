@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -90,7 +92,20 @@ func startInterleaver(t *testing.T, target string) (*interleaver, string) {
 		}
 		return nil
 	}
-	srv := httptest.NewServer(rp)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The request's body is read whole before it goes on, as a
+		// client's would be: streamed from sous's connection, a write's
+		// body raced the emulator's early answer, and the transport
+		// closed the connection under the answer ("use of closed network
+		// connection" under the race detector's load).
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		rp.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	return p, srv.URL
 }
