@@ -34,6 +34,11 @@ func TestSupplies(t *testing.T) {
 		{"spring onions", "scallions", Synonym},
 		{"pork mince", "ground pork", Synonym},
 		{"coriander", "cilantro", Synonym},
+		{"ginger", "30 grams ginger root", Synonym},
+		{"ginger", "root ginger, peeled", Synonym},
+		{"ginger root", "fresh ginger", Synonym},
+		{"ginger", "ground ginger", None},
+		{"ginger root", "ground ginger", None},
 		// a more specific kind supplies the general food
 		{"jasmine rice", "rice", Kind},
 		{"light brown sugar", "sugar", Kind},
