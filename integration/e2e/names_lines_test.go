@@ -136,6 +136,15 @@ func namesAndLines(t *testing.T, m *liveMealie, food []string) {
 			if !slices.Contains(slugs, slug) {
 				t.Errorf("search for %q = %q, want %s (read as %v)", said, slugs, slug, res["resolved"])
 			}
+			// a query reads the same names as the foods filter
+			res = callOK(t, cs, "search_recipes", map[string]any{"query": said, "limit": 100})
+			slugs = nil
+			for _, it := range items(t, res) {
+				slugs = append(slugs, fmt.Sprint(it["slug"]))
+			}
+			if !slices.Contains(slugs, slug) {
+				t.Errorf("query %q = %q, want %s", said, slugs, slug)
+			}
 		}
 	})
 

@@ -41,6 +41,8 @@ func searchLibrary(m *mealieTarget) (string, map[string]string) {
 		{"Coconut Curry Lentils", "Red lentils simmered in coconut milk", ""},
 		{"Aloo Gobi", "Potato and cauliflower curry", ""},
 		{"Plain Salad", "Leaves and dressing", "1 cup chic croutons"},
+		{"Smoky Aubergine Dip", "Roasted aubergine with tahini", ""},
+		{"Sizzling Skillet", "A quick dinner", "16 ounces large shrimp -raw, peeled"},
 	} {
 		slug := m.newRecipe(r.name)
 		patch := map[string]any{"description": r.desc, "tags": []any{tagRef}}
@@ -104,6 +106,10 @@ func TestSearchReadsWordsAlikeOnEveryEngine(t *testing.T) {
 			// a plural finds its singular
 			{"leaf", []string{"Plain Salad"}, ""},
 			{`"curry sauce"`, []string{"Chicken Curry"}, ""},
+			// another English's name for the same thing, both ways
+			{"eggplant", []string{"Smoky Aubergine Dip"}, ""},
+			{"prawns", []string{"Sizzling Skillet"}, ""},
+			{"shrimp", []string{"Sizzling Skillet"}, ""},
 			{"nothing like it", nil, ""},
 		}
 		for _, tt := range tests {

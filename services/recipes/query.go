@@ -78,16 +78,48 @@ func mealieSearch(terms []queryTerm) string {
 			parts = append(parts, q)
 		}
 	}
-	for _, t := range terms {
-		if len(t) > 1 {
-			add(strings.Join(t, " "))
-			continue
+	for _, f := range sameForms(terms) {
+		for _, t := range f {
+			if len(t) > 1 {
+				add(strings.Join(t, " "))
+				continue
+			}
+			add(t[0])
+			add(names.Singular(t[0]))
+			add(names.PluralOf(t[0]))
 		}
-		add(t[0])
-		add(names.Singular(t[0]))
-		add(names.PluralOf(t[0]))
 	}
 	return strings.Join(parts, " ")
+}
+
+// termForms are a term and the other names of the same thing in sous's
+// table of other Englishes ("eggplant": aubergine, brinjal; "prawns":
+// shrimp), each as folded words: a recipe holding any of them holds the
+// term, as the foods filter and the pantry read names.
+type termForms []queryTerm
+
+// sameForms reads each term's forms once, for a whole search.
+func sameForms(terms []queryTerm) []termForms {
+	out := make([]termForms, len(terms))
+	for i, t := range terms {
+		out[i] = termForms{t}
+		for _, n := range names.SameNames(strings.Join(t, " ")) {
+			if w := queryTerm(textWords(n)); len(w) > 0 && !slices.ContainsFunc(out[i], func(f queryTerm) bool { return slices.Equal(f, w) }) {
+				out[i] = append(out[i], w)
+			}
+		}
+	}
+	return out
+}
+
+// heldBy reports whether words hold one of the forms whole.
+func (f termForms) heldBy(words []string) bool {
+	return slices.ContainsFunc(f, func(t queryTerm) bool { return t.heldBy(words) })
+}
+
+// inside reports whether one of the forms stands in text at all.
+func (f termForms) inside(text string) bool {
+	return slices.ContainsFunc(f, func(t queryTerm) bool { return t.inside(text) })
 }
 
 // sameWord reports whether a text's word is the query's, once English
@@ -159,7 +191,7 @@ func (m *queryMatch) whole() (whole, named int) {
 // matchSummary reads a recipe's name and description against the terms;
 // it reports whether every term was found whole there, so its lines need
 // not be read.
-func matchSummary(sum *mealie.RecipeSummary, terms []queryTerm) (*queryMatch, bool) {
+func matchSummary(sum *mealie.RecipeSummary, terms []termForms) (*queryMatch, bool) {
 	m := &queryMatch{sum: sum, where: make([]int, len(terms)), seen: make([]bool, len(terms))}
 	name, desc := textWords(sum.Name), textWords(str(sum.Description))
 	done := true
@@ -179,7 +211,7 @@ func matchSummary(sum *mealie.RecipeSummary, terms []queryTerm) (*queryMatch, bo
 
 // matchLines reads a recipe's ingredient lines (note, original text and
 // food) for the terms its name and description lack.
-func (m *queryMatch) matchLines(r *mealie.Recipe, terms []queryTerm) {
+func (m *queryMatch) matchLines(r *mealie.Recipe, terms []termForms) {
 	for i := range r.Ingredients {
 		in := &r.Ingredients[i]
 		texts := []string{str(in.Note), str(in.OriginalText)}
@@ -208,8 +240,9 @@ func (s *Service) rankQuery(ctx context.Context, list []mealie.RecipeSummary, te
 	var all []*queryMatch
 	var partial []mealie.RecipeSummary
 	byID := map[string]*queryMatch{}
+	forms := sameForms(terms)
 	for i := range list {
-		m, done := matchSummary(&list[i], terms)
+		m, done := matchSummary(&list[i], forms)
 		all = append(all, m)
 		byID[list[i].ID] = m
 		if !done {
@@ -227,7 +260,7 @@ func (s *Service) rankQuery(ctx context.Context, list []mealie.RecipeSummary, te
 				}
 				return nil
 			}
-			m.matchLines(r, terms)
+			m.matchLines(r, forms)
 			return nil
 		})
 		if err != nil {

@@ -313,6 +313,10 @@ func TestCoversLine(t *testing.T) {
 		{"chicken thighs", "2 cups chicken stock", false},
 		{"chicken thighs", "2 chicken breasts, skinless", false},
 		{"lime", "juice of 1 lime", true},
+		{"shrimp", "16 ounces large shrimp -raw, peeled, deveined (or sub a white fish)", true},
+		{"prawns", "16 ounces large shrimp -raw, peeled", true},
+		{"lime", "2 limes – juiced", true},
+		{"tomatoes", "1/2 cup sun-dried tomatoes", false},
 		{"milk", "1 can coconut milk, shaken", false},
 		{"rice", "", false},
 	} {

@@ -349,6 +349,8 @@ func CoversLine(general, line string) bool {
 		return true
 	}
 	g := Canon(general)
+	// A dash set off before a word is an aside, as a comma is (FoodText).
+	line = asideDash.ReplaceAllString(line, ",")
 	for _, part := range strings.FieldsFunc(line, func(r rune) bool { return strings.ContainsRune(",;()[]", r) }) {
 		if coversWords(g, Canon(part)) {
 			return true

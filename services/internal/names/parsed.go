@@ -1,6 +1,7 @@
 package names
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -223,12 +224,21 @@ func InLine(name, line string) bool {
 	return true
 }
 
+// asideDash is a dash after a space: " -raw", " – juiced", " — optional".
+var asideDash = regexp.MustCompile(`\s[-–—]`)
+
 // FoodText is the food a line of text names, as the line writes it: the
-// words after its amount and unit (ReadAmount) up to a comma or bracket.
+// words after its amount and unit (ReadAmount) up to a comma, a bracket or
+// a dash set off before a word ("16 ounces large shrimp -raw, peeled",
+// "2 limes – juiced": an aside, as a comma sets one off; a hyphen inside
+// a word, "sun-dried", is the word's).
 func FoodText(line string) string {
 	rest := ReadAmount(line).Rest
 	if i := strings.IndexAny(rest, ",;(["); i >= 0 {
 		rest = rest[:i]
+	}
+	if m := asideDash.FindStringIndex(rest); m != nil {
+		rest = rest[:m[0]]
 	}
 	f := strings.Fields(rest)
 	if len(f) > 1 && strings.EqualFold(f[0], "of") {

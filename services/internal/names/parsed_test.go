@@ -65,6 +65,8 @@ func TestInLine(t *testing.T) {
 		{"Rapeseed oil", "Rapeseed oil"}, {"2 tablespoons red wine vinegar", "red wine vinegar"},
 		{"2 unit(s) Spring Onion", "Spring Onion"}, {"2 cups of chopped pecans", "chopped pecans"},
 		{"3 cloves garlic, smashed", "garlic"}, {"1 (14 oz) can coconut milk", ""},
+		{"16 ounces large shrimp -raw, peeled", "large shrimp"}, {"2 limes – juiced", "limes"},
+		{"1/2 cup sun-dried tomatoes", "sun-dried tomatoes"},
 	} {
 		if got := FoodText(c.line); got != c.want {
 			t.Errorf("FoodText(%q) = %q, want %q", c.line, got, c.want)

@@ -137,3 +137,51 @@ func excepted(words []string, i, n int, not [][]string) bool {
 	}
 	return false
 }
+
+// synonymGroups holds every name of each thing of synonyms.txt, first name
+// first, by the first name's words joined.
+var synonymGroups = groupSynonyms(synonymsTxt)
+
+func groupSynonyms(txt string) map[string][]string {
+	out := map[string][]string{}
+	for _, l := range strings.Split(txt, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if i := strings.Index(l, " ! "); i >= 0 {
+			l = l[:i]
+		}
+		parts := strings.Split(l, " = ")
+		key := strings.Join(phraseWords(parts[0]), " ")
+		for _, p := range parts {
+			if p = strings.TrimSpace(p); p != "" && !slices.Contains(out[key], p) {
+				out[key] = append(out[key], p)
+			}
+		}
+	}
+	return out
+}
+
+// SameNames are the other names synonyms.txt gives the thing s names as a
+// whole ("eggplant": aubergine, brinjal; "prawns": shrimp; "king prawns":
+// king shrimp), never a kind of it: what a search for s also looks for.
+// Empty when s is not one of the table's things.
+func SameNames(s string) []string {
+	w := phraseWords(s)
+	c := canonical(w)
+	if len(c) == 0 {
+		return nil
+	}
+	group := synonymGroups[strings.Join(c, " ")]
+	if len(group) == 0 && !slices.Equal(c, w) {
+		group = []string{strings.Join(c, " ")}
+	}
+	var out []string
+	for _, n := range group {
+		if !slices.Equal(phraseWords(n), w) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

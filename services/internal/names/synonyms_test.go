@@ -369,3 +369,26 @@ func TestBindOneThingStoredTwice(t *testing.T) {
 		t.Errorf("Bind(TOMATO) = %v: two stored names equal to it but for case are for the cook to choose", err)
 	}
 }
+
+// TestSameNames: a thing's other names, both ways, plural or not, and
+// nothing for a name the table does not hold or holds only inside a longer
+// one.
+func TestSameNames(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want []string
+	}{
+		{"eggplant", []string{"aubergine", "brinjal"}},
+		{"aubergines", []string{"eggplant", "brinjal"}},
+		{"prawns", []string{"shrimp"}},
+		{"Shrimp", []string{"prawn"}},
+		{"king prawns", []string{"king shrimp"}},
+		{"pepper", nil},
+		{"chicken", nil},
+		{"", nil},
+	} {
+		if got := SameNames(c.name); !slices.Equal(got, c.want) {
+			t.Errorf("SameNames(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
