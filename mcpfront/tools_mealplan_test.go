@@ -125,9 +125,9 @@ func TestShoppingTools(t *testing.T) {
 	runToolCases(t, []toolCase{
 		{
 			name: "overview", tool: "get_shopping_list", service: mealplanOf, method: "GetShoppingList",
-			reply:   &mealplanv1.GetShoppingListResponse{Items: []*mealplanv1.ShoppingListSummary{{Id: "l1", Name: "Groceries", UncheckedCount: 3}}},
+			reply:   &mealplanv1.GetShoppingListResponse{Items: []*mealplanv1.ShoppingListSummary{{Id: "l1", Name: "Groceries", UncheckedCount: 3}, {Id: "l2", Name: "Costco"}}},
 			wantReq: &mealplanv1.GetShoppingListRequest{},
-			want:    []string{`{"list_id":"l1","name":"Groceries","to_buy":3}`},
+			want:    []string{`{"list_id":"l1","name":"Groceries","to_buy":3}`, `{"list_id":"l2","name":"Costco","to_buy":0}`},
 		},
 		{
 			name: "one list by section", tool: "get_shopping_list", service: mealplanOf, method: "GetShoppingList", args: map[string]any{"list_id": "l1"},

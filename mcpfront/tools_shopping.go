@@ -45,7 +45,7 @@ type getShoppingListIn struct {
 func getShoppingListTool() Tool {
 	return newTool(ToolsetShopping, &mcp.Tool{
 		Name:        "get_shopping_list",
-		Description: "Call when asked what to buy. Without list_id lists the lists; with it, its items and ids.",
+		Description: "Call when asked what to buy. Without list_id lists the lists (shows the only one); with it, its items and ids.",
 		Annotations: readAnn(),
 	}, hasShopping, props{"list_id": toolschema.MaxLen(limits.ShoppingListIDChars)}, getShoppingList)
 }
@@ -58,6 +58,15 @@ func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in
 	res, err := b.MealPlan.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: id}))
 	if err != nil {
 		return nil, onListMiss(ctx, b, in.ListID, err)
+	}
+	if in.ListID == "" && len(res.Msg.GetItems()) == 1 {
+		// The household's one list is the list the user means: shown
+		// at once, not named for a second call.
+		one, err := b.MealPlan.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: res.Msg.GetItems()[0].GetId()}))
+		if err != nil {
+			return nil, err
+		}
+		return shapeShoppingList(one.Msg.GetList()), nil
 	}
 	if in.ListID == "" {
 		type list struct {
@@ -206,6 +215,8 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		Merged    []merged       `json:"merged,omitempty"`
 		Skipped   []skipped      `json:"skipped_in_stock,omitempty"`
 		Low       []skipped      `json:"added_though_low,omitempty"`
+		InStock   []skipped      `json:"added_though_in_stock,omitempty"`
+		Headings  int32          `json:"headings_skipped,omitempty"`
 		Offers    []offer        `json:"pantry_differs,omitempty"`
 		Reapplied []reapplied    `json:"reapplied,omitempty"`
 		Unparsed  []string       `json:"unparsed,omitempty"`
@@ -228,6 +239,10 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 	for _, s := range res.Msg.GetLowInPantry() {
 		out.Low = append(out.Low, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation(), Why: readAs(s.GetHow())})
 	}
+	for _, s := range res.Msg.GetInPantry() {
+		out.InStock = append(out.InStock, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation(), Why: readAs(s.GetHow())})
+	}
+	out.Headings = res.Msg.GetHeadingsSkipped()
 	for _, o := range res.Msg.GetPantryOffers() {
 		p := "not in the pantry"
 		if o.GetState() != "" {

@@ -680,7 +680,15 @@ func acceptance(t *testing.T, m *liveMealie, importURL string) {
 		}
 		listID := fmt.Sprint(l.(map[string]any)["id"])
 		cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/households/shopping/lists/"+listID, nil) })
-		ok(t, "get_shopping_list", nil)
+		// The household's only list is shown whole; several are listed.
+		all, _ := m.obj(t, "/api/households/shopping/lists?perPage=-1")["items"].([]any)
+		if got := ok(t, "get_shopping_list", nil); len(all) == 1 {
+			if got["list_id"] != listID || got["sections"] == nil {
+				t.Errorf("get_shopping_list with one list = %v, want list %s shown", got, listID)
+			}
+		} else if len(items(t, got)) != len(all) {
+			t.Errorf("get_shopping_list = %v, want the %d lists Mealie holds", got, len(all))
+		}
 		r := ok(t, "add_to_shopping_list", map[string]any{"list_id": listID, "items": []string{"3 lemons"}, "recipe_slugs": []string{recipe}, "skip_in_stock": false})
 		stored := m.obj(t, "/api/households/shopping/lists/"+listID)
 		listItems, _ := stored["listItems"].([]any)

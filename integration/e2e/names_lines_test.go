@@ -175,6 +175,54 @@ func namesAndLines(t *testing.T, m *liveMealie, food []string) {
 		}
 	})
 
+	t.Run("an imported recipe's headings are not bought, a named item is", func(t *testing.T) {
+		// An import never parsed: its lines are the page's text, section
+		// headings among them, as Mealie's scraper stores them.
+		code, v := m.call(t, http.MethodPost, "/api/recipes", map[string]any{"name": "Imported Satay " + word})
+		if code != 201 {
+			t.Fatalf("creating the recipe: %d %v", code, v)
+		}
+		slug := fmt.Sprint(v)
+		cleanups = append(cleanups, func() {
+			m.call(t, http.MethodPost, "/api/recipes/bulk-actions/delete", map[string]any{"recipes": []any{slug}})
+		})
+		var ings []any
+		for _, note := range []string{"FOR THE MARINADE", "2 tbsp soy sauce", "1 tsp ground cumin", "For the peanut sauce:", "3 tbsp peanut butter", "TO SERVE", "lime wedges"} {
+			ings = append(ings, map[string]any{"note": note, "quantity": 0, "referenceId": uuid.NewString()})
+		}
+		if code, v := m.call(t, http.MethodPatch, "/api/recipes/"+slug, map[string]any{"recipeIngredient": ings}); code != 200 {
+			t.Fatalf("recipe lines: %d %v", code, v)
+		}
+		callOK(t, cs, "add_to_pantry", map[string]any{"items": []any{map[string]any{"name": "jasmine rice", "location": "cupboard"}}})
+		res := callOK(t, cs, "add_to_shopping_list", map[string]any{"recipe_slugs": []string{slug}, "items": []string{"jasmine rice"}, "list_id": "Satay " + word})
+		listID := res["list_id"].(string)
+		cleanups = append(cleanups, func() { m.call(t, http.MethodDelete, "/api/households/shopping/lists/"+listID, nil) })
+		if n, _ := res["headings_skipped"].(float64); n != 3 {
+			t.Errorf("headings_skipped = %v, want 3 (%v)", res["headings_skipped"], res)
+		}
+		if got := fmt.Sprint(res["added_though_in_stock"]); !strings.Contains(got, "jasmine rice") {
+			t.Errorf("added_though_in_stock = %s, want the named jasmine rice", got)
+		}
+		var shown []string
+		for _, it := range m.obj(t, "/api/households/shopping/lists/"+listID)["listItems"].([]any) {
+			row := it.(map[string]any)
+			shown = append(shown, strings.ToLower(fmt.Sprint(row["display"], " ", row["note"])))
+		}
+		for _, heading := range []string{"marinade", "peanut sauce:", "to serve"} {
+			if slices.ContainsFunc(shown, func(s string) bool { return strings.Contains(s, heading) }) {
+				t.Errorf("the list shows %q, a heading bought", shown)
+			}
+		}
+		// every line that is not a heading is on the list or skipped as
+		// the pantry's (its seed holds soy sauce and cumin)
+		skipped := strings.ToLower(fmt.Sprint(res["skipped_in_stock"]))
+		for _, want := range []string{"soy sauce", "cumin", "peanut butter", "lime wedges", "jasmine rice"} {
+			if !slices.ContainsFunc(shown, func(s string) bool { return strings.Contains(s, want) }) && !strings.Contains(skipped, want) {
+				t.Errorf("the list shows %q and skipped %s, want %q on it", shown, skipped, want)
+			}
+		}
+	})
+
 	t.Run("a shopping line keeps its amount", func(t *testing.T) {
 		foodID(t, "light brown sugar")
 		res := callOK(t, cs, "add_to_shopping_list", map[string]any{"items": []string{"2 cups light brown sugar, packed"}, "list_id": "Baking " + word, "skip_in_stock": false})

@@ -217,6 +217,28 @@ type sieve struct {
 	reported     map[string]bool
 }
 
+// keepNamed reports whether a free-text item the user named is bought
+// when skip_in_stock was left unset: the user's own word wins over the
+// pantry, so an item in stock is bought and named in in_pantry (the model
+// can say "you have rice in the cupboard, added anyway"); a name the caller
+// said they have is still skipped, and one marked low is bought and said.
+func (sv *sieve) keepNamed(shown, food, text string) bool {
+	if it, ok := sv.have.match(food, text); ok {
+		sv.report(&sv.out.SkippedInStock, shown, it)
+		return false
+	}
+	it, ok := sv.pantry.match(food, text)
+	if !ok {
+		return true
+	}
+	if it.low {
+		sv.report(&sv.out.LowInPantry, shown, it)
+	} else {
+		sv.report(&sv.out.InPantry, shown, it)
+	}
+	return true
+}
+
 // keep reports whether an ingredient shown as shown (food, or the line's
 // text when it has none) is bought.
 func (sv *sieve) keep(shown, food, text string) bool {
@@ -302,6 +324,13 @@ func recipeLines(r *mealie.Recipe, raw json.RawMessage, times float64, sv *sieve
 			continue
 		}
 		_, unit := l.unit()
+		if food == "" && unit == "" && names.IsHeading(note) {
+			// A section heading an import kept as a line ("FOR THE
+			// MARINADE"): not bought, and counted so the answer says so.
+			sv.out.HeadingsSkipped++
+			dropped = true
+			continue
+		}
 		if !sv.keep(display(l.quantity()*times, unit, names.Clean(food), note), food, note) {
 			dropped = true
 			continue

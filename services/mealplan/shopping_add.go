@@ -123,7 +123,11 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	// caller or the pantry has is dropped.
 	var kept []line
 	for _, l := range fold(lines) {
-		if !sv.keep(l.name, l.food, l.note) {
+		keep := sv.keep
+		if m.SkipInStock == nil {
+			keep = sv.keepNamed
+		}
+		if !keep(l.name, l.food, l.note) {
 			continue
 		}
 		if l.unparsed {

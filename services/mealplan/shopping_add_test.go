@@ -2,6 +2,7 @@ package mealplan
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -20,6 +21,8 @@ func inStock(names ...string) []*pantryv1.PantryItem {
 	return out
 }
 
+// TestAddFreeTextSkipsInStock: asked to skip what is in stock, free-text
+// items the pantry has are left off.
 func TestAddFreeTextSkipsInStock(t *testing.T) {
 	h := newHarness(t)
 	// flour is only low: still bought.
@@ -29,11 +32,14 @@ func TestAddFreeTextSkipsInStock(t *testing.T) {
 		on("POST", "/api/parser/ingredients", "parser_ingredients__nlp", "parser_ingredients__brute").
 		on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_bulk")
 	res, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
-		ListId: weeklyID, Items: []string{"2 cups flour, sifted", "1 1/2 tbsp sugar", "3 large eggs", "salt to taste"}}))
+		ListId: weeklyID, Items: []string{"2 cups flour, sifted", "1 1/2 tbsp sugar", "3 large eggs", "salt to taste"}, SkipInStock: proto.Bool(true)}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := res.Msg
+	if len(m.GetInPantry()) != 0 {
+		t.Fatalf("in_pantry %v with skip_in_stock true", m.GetInPantry())
+	}
 	var skipped []string
 	for _, s := range m.GetSkippedInStock() {
 		skipped = append(skipped, s.GetName()+"="+s.GetPantryItem()+"@"+s.GetLocation())
@@ -61,6 +67,50 @@ func TestAddFreeTextSkipsInStock(t *testing.T) {
 	}
 	if len(m.GetAdded()) != 2 || m.GetListId() != weeklyID {
 		t.Fatalf("added %v", m.GetAdded())
+	}
+}
+
+// TestAddNamedItemsInStockAreBought: an item the user names is their own
+// word; with skip_in_stock unset it is bought though the pantry has it,
+// and the answer says what the pantry holds (in_pantry), so the model can
+// mention it. A name given in have is still skipped, a low one is said.
+func TestAddNamedItemsInStockAreBought(t *testing.T) {
+	h := newHarness(t)
+	h.pantry.items = append(inStock("eggs", "salt"), &pantryv1.PantryItem{Name: "flour", State: pantryv1.ItemState_ITEM_STATE_LOW})
+	h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_one").
+		on("POST", "/api/parser/ingredients", "parser_ingredients__nlp", "parser_ingredients__brute").
+		on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_bulk")
+	res, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+		ListId: weeklyID, Items: []string{"2 cups flour, sifted", "1 1/2 tbsp sugar", "3 large eggs", "salt to taste"}, Have: []string{"salt"}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Msg
+	var said []string
+	for _, group := range []struct {
+		name  string
+		items []*mealplanv1.SkippedItem
+	}{{"in_pantry", m.GetInPantry()}, {"skipped", m.GetSkippedInStock()}, {"low", m.GetLowInPantry()}} {
+		for _, s := range group.items {
+			said = append(said, group.name+":"+s.GetName()+"="+s.GetPantryItem())
+		}
+	}
+	if want := []string{"in_pantry:3 large eggs=eggs", "skipped:salt to taste=salt", "low:2 cups flour, sifted=flour"}; !slices.Equal(said, want) {
+		t.Fatalf("said %q, want %q", said, want)
+	}
+	creates := bodies(h.mealie, "POST", "/api/households/shopping/items/create-bulk")
+	if len(creates) != 1 {
+		t.Fatalf("%d create calls", len(creates))
+	}
+	var notes []string
+	for _, r := range creates[0].([]any) {
+		row := r.(map[string]any)
+		notes = append(notes, fmt.Sprint(row["foodId"] != nil, row["note"]))
+	}
+	// flour (low), sugar (unparsed text) and eggs (in stock, named) are
+	// written; salt, said had, is not.
+	if len(notes) != 3 {
+		t.Fatalf("rows written %q, want flour, sugar and eggs", notes)
 	}
 }
 

@@ -2044,9 +2044,11 @@ type AddToShoppingListRequest struct {
 	MealPlanRange *DateRange `protobuf:"bytes,4,opt,name=meal_plan_range,json=mealPlanRange,proto3" json:"meal_plan_range,omitempty"`
 	// Skip ingredients the pantry reports in stock (state in), matched by
 	// name and alias; an ingredient the pantry marks low is added and named
-	// in low_in_pantry. Unset means true when a pantry is configured and
-	// false (said in note) when none is; true with no pantry is refused.
-	// Free-text items are checked too.
+	// in low_in_pantry. Unset means true for recipes and meal_plan_range
+	// when a pantry is configured and false (said in note) when none is;
+	// true with no pantry is refused. Free-text items are the user's own
+	// word: unset adds them even when in stock (named in in_pantry), and
+	// only true skips them.
 	SkipInStock *bool `protobuf:"varint,5,opt,name=skip_in_stock,json=skipInStock,proto3,oneof" json:"skip_in_stock,omitempty"`
 	// A list by its exact name (case-insensitive), used when list_id is
 	// empty; when no list has that name it is created (created_list says
@@ -2488,7 +2490,14 @@ type AddToShoppingListResponse struct {
 	// Standard units a free-text line needed that the library lacked,
 	// created as Mealie's units seeder makes them ("2 cups sugar" on a
 	// library whose units were never seeded).
-	CreatedUnits  []string `protobuf:"bytes,20,rep,name=created_units,json=createdUnits,proto3" json:"created_units,omitempty"`
+	CreatedUnits []string `protobuf:"bytes,20,rep,name=created_units,json=createdUnits,proto3" json:"created_units,omitempty"`
+	// Recipe lines passed over as section headings, not bought: text alone,
+	// with no amount, such as "FOR THE MARINADE", "For the sauce:" or "To
+	// serve" (an unparsed import keeps its page's headings as lines).
+	HeadingsSkipped int32 `protobuf:"varint,21,opt,name=headings_skipped,json=headingsSkipped,proto3" json:"headings_skipped,omitempty"`
+	// Free-text items added although the pantry has them in stock: the user
+	// named them, so they were bought; skip_in_stock true skips them.
+	InPantry      []*SkippedItem `protobuf:"bytes,22,rep,name=in_pantry,json=inPantry,proto3" json:"in_pantry,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2624,6 +2633,20 @@ func (x *AddToShoppingListResponse) GetReapplied() []*Reapplied {
 func (x *AddToShoppingListResponse) GetCreatedUnits() []string {
 	if x != nil {
 		return x.CreatedUnits
+	}
+	return nil
+}
+
+func (x *AddToShoppingListResponse) GetHeadingsSkipped() int32 {
+	if x != nil {
+		return x.HeadingsSkipped
+	}
+	return 0
+}
+
+func (x *AddToShoppingListResponse) GetInPantry() []*SkippedItem {
+	if x != nil {
+		return x.InPantry
 	}
 	return nil
 }
@@ -3099,7 +3122,7 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\n" +
 	"MergedItem\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x122\n" +
-	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\xaa\x05\n" +
+	"\x04item\x18\x02 \x01(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x04item\"\x91\x06\n" +
 	"\x19AddToShoppingListResponse\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x124\n" +
 	"\x05added\x18\x02 \x03(\v2\x1e.sous.mealplan.v1.ShoppingItemR\x05added\x124\n" +
@@ -3116,7 +3139,9 @@ const file_sous_mealplan_v1_mealplan_proto_rawDesc = "" +
 	"\rlow_in_pantry\x18\f \x03(\v2\x1d.sous.mealplan.v1.SkippedItemR\vlowInPantry\x12B\n" +
 	"\rpantry_offers\x18\r \x03(\v2\x1d.sous.mealplan.v1.PantryOfferR\fpantryOffers\x129\n" +
 	"\treapplied\x18\x0e \x03(\v2\x1b.sous.mealplan.v1.ReappliedR\treapplied\x12#\n" +
-	"\rcreated_units\x18\x14 \x03(\tR\fcreatedUnits\"\x91\x02\n" +
+	"\rcreated_units\x18\x14 \x03(\tR\fcreatedUnits\x12)\n" +
+	"\x10headings_skipped\x18\x15 \x01(\x05R\x0fheadingsSkipped\x12:\n" +
+	"\tin_pantry\x18\x16 \x03(\v2\x1d.sous.mealplan.v1.SkippedItemR\binPantry\"\x91\x02\n" +
 	"\x1aUpdateShoppingItemsRequest\x12\x17\n" +
 	"\alist_id\x18\x01 \x01(\tR\x06listId\x12\x14\n" +
 	"\x05check\x18\x02 \x03(\tR\x05check\x12\x18\n" +
@@ -3247,40 +3272,41 @@ var file_sous_mealplan_v1_mealplan_proto_depIdxs = []int32{
 	32, // 24: sous.mealplan.v1.AddToShoppingListResponse.low_in_pantry:type_name -> sous.mealplan.v1.SkippedItem
 	33, // 25: sous.mealplan.v1.AddToShoppingListResponse.pantry_offers:type_name -> sous.mealplan.v1.PantryOffer
 	34, // 26: sous.mealplan.v1.AddToShoppingListResponse.reapplied:type_name -> sous.mealplan.v1.Reapplied
-	38, // 27: sous.mealplan.v1.UpdateShoppingItemsRequest.check_all_except:type_name -> sous.mealplan.v1.ItemRefs
-	39, // 28: sous.mealplan.v1.UpdateShoppingItemsResponse.errors:type_name -> sous.mealplan.v1.ItemError
-	27, // 29: sous.mealplan.v1.UpdateShoppingItemsResponse.list:type_name -> sous.mealplan.v1.ShoppingList
-	7,  // 30: sous.mealplan.v1.MealPlanService.GetStatus:input_type -> sous.mealplan.v1.GetStatusRequest
-	10, // 31: sous.mealplan.v1.MealPlanService.GetMealPlan:input_type -> sous.mealplan.v1.GetMealPlanRequest
-	12, // 32: sous.mealplan.v1.MealPlanService.GetTodaysMeals:input_type -> sous.mealplan.v1.GetTodaysMealsRequest
-	14, // 33: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:input_type -> sous.mealplan.v1.AddMealPlanEntryRequest
-	16, // 34: sous.mealplan.v1.MealPlanService.UpdateMealPlanEntry:input_type -> sous.mealplan.v1.UpdateMealPlanEntryRequest
-	18, // 35: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:input_type -> sous.mealplan.v1.DeleteMealPlanEntryRequest
-	20, // 36: sous.mealplan.v1.MealPlanService.RandomMealPlan:input_type -> sous.mealplan.v1.RandomMealPlanRequest
-	23, // 37: sous.mealplan.v1.MealPlanService.GetShoppingList:input_type -> sous.mealplan.v1.GetShoppingListRequest
-	31, // 38: sous.mealplan.v1.MealPlanService.AddToShoppingList:input_type -> sous.mealplan.v1.AddToShoppingListRequest
-	37, // 39: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:input_type -> sous.mealplan.v1.UpdateShoppingItemsRequest
-	1,  // 40: sous.mealplan.v1.MealPlanService.CreateShoppingList:input_type -> sous.mealplan.v1.CreateShoppingListRequest
-	3,  // 41: sous.mealplan.v1.MealPlanService.RenameShoppingList:input_type -> sous.mealplan.v1.RenameShoppingListRequest
-	5,  // 42: sous.mealplan.v1.MealPlanService.DeleteShoppingList:input_type -> sous.mealplan.v1.DeleteShoppingListRequest
-	8,  // 43: sous.mealplan.v1.MealPlanService.GetStatus:output_type -> sous.mealplan.v1.GetStatusResponse
-	11, // 44: sous.mealplan.v1.MealPlanService.GetMealPlan:output_type -> sous.mealplan.v1.GetMealPlanResponse
-	13, // 45: sous.mealplan.v1.MealPlanService.GetTodaysMeals:output_type -> sous.mealplan.v1.GetTodaysMealsResponse
-	15, // 46: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:output_type -> sous.mealplan.v1.AddMealPlanEntryResponse
-	17, // 47: sous.mealplan.v1.MealPlanService.UpdateMealPlanEntry:output_type -> sous.mealplan.v1.UpdateMealPlanEntryResponse
-	19, // 48: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:output_type -> sous.mealplan.v1.DeleteMealPlanEntryResponse
-	22, // 49: sous.mealplan.v1.MealPlanService.RandomMealPlan:output_type -> sous.mealplan.v1.RandomMealPlanResponse
-	29, // 50: sous.mealplan.v1.MealPlanService.GetShoppingList:output_type -> sous.mealplan.v1.GetShoppingListResponse
-	36, // 51: sous.mealplan.v1.MealPlanService.AddToShoppingList:output_type -> sous.mealplan.v1.AddToShoppingListResponse
-	40, // 52: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:output_type -> sous.mealplan.v1.UpdateShoppingItemsResponse
-	2,  // 53: sous.mealplan.v1.MealPlanService.CreateShoppingList:output_type -> sous.mealplan.v1.CreateShoppingListResponse
-	4,  // 54: sous.mealplan.v1.MealPlanService.RenameShoppingList:output_type -> sous.mealplan.v1.RenameShoppingListResponse
-	6,  // 55: sous.mealplan.v1.MealPlanService.DeleteShoppingList:output_type -> sous.mealplan.v1.DeleteShoppingListResponse
-	43, // [43:56] is the sub-list for method output_type
-	30, // [30:43] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	32, // 27: sous.mealplan.v1.AddToShoppingListResponse.in_pantry:type_name -> sous.mealplan.v1.SkippedItem
+	38, // 28: sous.mealplan.v1.UpdateShoppingItemsRequest.check_all_except:type_name -> sous.mealplan.v1.ItemRefs
+	39, // 29: sous.mealplan.v1.UpdateShoppingItemsResponse.errors:type_name -> sous.mealplan.v1.ItemError
+	27, // 30: sous.mealplan.v1.UpdateShoppingItemsResponse.list:type_name -> sous.mealplan.v1.ShoppingList
+	7,  // 31: sous.mealplan.v1.MealPlanService.GetStatus:input_type -> sous.mealplan.v1.GetStatusRequest
+	10, // 32: sous.mealplan.v1.MealPlanService.GetMealPlan:input_type -> sous.mealplan.v1.GetMealPlanRequest
+	12, // 33: sous.mealplan.v1.MealPlanService.GetTodaysMeals:input_type -> sous.mealplan.v1.GetTodaysMealsRequest
+	14, // 34: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:input_type -> sous.mealplan.v1.AddMealPlanEntryRequest
+	16, // 35: sous.mealplan.v1.MealPlanService.UpdateMealPlanEntry:input_type -> sous.mealplan.v1.UpdateMealPlanEntryRequest
+	18, // 36: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:input_type -> sous.mealplan.v1.DeleteMealPlanEntryRequest
+	20, // 37: sous.mealplan.v1.MealPlanService.RandomMealPlan:input_type -> sous.mealplan.v1.RandomMealPlanRequest
+	23, // 38: sous.mealplan.v1.MealPlanService.GetShoppingList:input_type -> sous.mealplan.v1.GetShoppingListRequest
+	31, // 39: sous.mealplan.v1.MealPlanService.AddToShoppingList:input_type -> sous.mealplan.v1.AddToShoppingListRequest
+	37, // 40: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:input_type -> sous.mealplan.v1.UpdateShoppingItemsRequest
+	1,  // 41: sous.mealplan.v1.MealPlanService.CreateShoppingList:input_type -> sous.mealplan.v1.CreateShoppingListRequest
+	3,  // 42: sous.mealplan.v1.MealPlanService.RenameShoppingList:input_type -> sous.mealplan.v1.RenameShoppingListRequest
+	5,  // 43: sous.mealplan.v1.MealPlanService.DeleteShoppingList:input_type -> sous.mealplan.v1.DeleteShoppingListRequest
+	8,  // 44: sous.mealplan.v1.MealPlanService.GetStatus:output_type -> sous.mealplan.v1.GetStatusResponse
+	11, // 45: sous.mealplan.v1.MealPlanService.GetMealPlan:output_type -> sous.mealplan.v1.GetMealPlanResponse
+	13, // 46: sous.mealplan.v1.MealPlanService.GetTodaysMeals:output_type -> sous.mealplan.v1.GetTodaysMealsResponse
+	15, // 47: sous.mealplan.v1.MealPlanService.AddMealPlanEntry:output_type -> sous.mealplan.v1.AddMealPlanEntryResponse
+	17, // 48: sous.mealplan.v1.MealPlanService.UpdateMealPlanEntry:output_type -> sous.mealplan.v1.UpdateMealPlanEntryResponse
+	19, // 49: sous.mealplan.v1.MealPlanService.DeleteMealPlanEntry:output_type -> sous.mealplan.v1.DeleteMealPlanEntryResponse
+	22, // 50: sous.mealplan.v1.MealPlanService.RandomMealPlan:output_type -> sous.mealplan.v1.RandomMealPlanResponse
+	29, // 51: sous.mealplan.v1.MealPlanService.GetShoppingList:output_type -> sous.mealplan.v1.GetShoppingListResponse
+	36, // 52: sous.mealplan.v1.MealPlanService.AddToShoppingList:output_type -> sous.mealplan.v1.AddToShoppingListResponse
+	40, // 53: sous.mealplan.v1.MealPlanService.UpdateShoppingItems:output_type -> sous.mealplan.v1.UpdateShoppingItemsResponse
+	2,  // 54: sous.mealplan.v1.MealPlanService.CreateShoppingList:output_type -> sous.mealplan.v1.CreateShoppingListResponse
+	4,  // 55: sous.mealplan.v1.MealPlanService.RenameShoppingList:output_type -> sous.mealplan.v1.RenameShoppingListResponse
+	6,  // 56: sous.mealplan.v1.MealPlanService.DeleteShoppingList:output_type -> sous.mealplan.v1.DeleteShoppingListResponse
+	44, // [44:57] is the sub-list for method output_type
+	31, // [31:44] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_sous_mealplan_v1_mealplan_proto_init() }

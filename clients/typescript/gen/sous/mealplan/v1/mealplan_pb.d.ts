@@ -1067,9 +1067,11 @@ export declare type AddToShoppingListRequest = Message<"sous.mealplan.v1.AddToSh
   /**
    * Skip ingredients the pantry reports in stock (state in), matched by
    * name and alias; an ingredient the pantry marks low is added and named
-   * in low_in_pantry. Unset means true when a pantry is configured and
-   * false (said in note) when none is; true with no pantry is refused.
-   * Free-text items are checked too.
+   * in low_in_pantry. Unset means true for recipes and meal_plan_range
+   * when a pantry is configured and false (said in note) when none is;
+   * true with no pantry is refused. Free-text items are the user's own
+   * word: unset adds them even when in stock (named in in_pantry), and
+   * only true skips them.
    *
    * @generated from field: optional bool skip_in_stock = 5;
    */
@@ -1399,6 +1401,23 @@ export declare type AddToShoppingListResponse = Message<"sous.mealplan.v1.AddToS
    * @generated from field: repeated string created_units = 20;
    */
   createdUnits: string[];
+
+  /**
+   * Recipe lines passed over as section headings, not bought: text alone,
+   * with no amount, such as "FOR THE MARINADE", "For the sauce:" or "To
+   * serve" (an unparsed import keeps its page's headings as lines).
+   *
+   * @generated from field: int32 headings_skipped = 21;
+   */
+  headingsSkipped: number;
+
+  /**
+   * Free-text items added although the pantry has them in stock: the user
+   * named them, so they were bought; skip_in_stock true skips them.
+   *
+   * @generated from field: repeated sous.mealplan.v1.SkippedItem in_pantry = 22;
+   */
+  inPantry: SkippedItem[];
 };
 
 /**
