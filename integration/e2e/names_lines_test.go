@@ -306,6 +306,24 @@ func namesAndLines(t *testing.T, m *liveMealie, food []string) {
 		}
 	})
 
+	t.Run("a can's size and a cook's word", func(t *testing.T) {
+		slug, _ := recipe(t, "Pantry Chili", "1 (14 oz) can chopped tomatoes", "4 cups good-quality chicken stock")
+		got := stored(t, slug)
+		if len(got) != 2 {
+			t.Fatalf("stored %v", got)
+		}
+		can := fmt.Sprint(got[0]["display"], " | ", got[0]["note"])
+		if !strings.Contains(can, "14 oz") || !strings.Contains(can, "tomato") {
+			t.Errorf("Mealie's app shows %q for the can, want its 14 oz and the tomatoes", can)
+		}
+		if f := strings.ToLower(nameOf(got[1]["food"])); strings.Contains(f, "quality") {
+			t.Errorf("the stock line's food is %q: a cook's word stored as a food", f)
+		}
+		if d := fmt.Sprint(got[1]["display"]); !strings.Contains(d, "chicken stock") || !strings.Contains(d, "good-quality") {
+			t.Errorf("Mealie's app shows %q for the stock, want chicken stock and its good-quality", d)
+		}
+	})
+
 	t.Run("the preview is what is stored", func(t *testing.T) {
 		lines := []string{"2 Tbsp. soy sauce", "1 tsp. ground cumin", "1 large yellow onion, chopped", "3 cloves garlic, smashed",
 			"4 1/2 cups water", "1/4 cup fresh cilantro, chopped", "2 cups cooked jasmine rice"}

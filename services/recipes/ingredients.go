@@ -194,6 +194,12 @@ func (s *Service) planIngredients(ctx context.Context, in []*recipesv1.Ingredien
 				pl.checks[i] = "no Mealie parser answered, so the line is kept whole as text"
 			} else {
 				p = parsedParts(texts[ti], &parsed[ti])
+				if f := parsed[ti].Ingredient.Food; f != nil && names.QualityOnly(f.Name) {
+					// 2.8's nlp reads "good-quality" of "3 cups good-quality
+					// or homemade unsalted chicken stock" as the food
+					// (testdata/parsed): the food is read from the line
+					pl.checks[i] = fmt.Sprintf("Mealie's parser read the cook's word %q as the food; the food is read from the line as %q, the word kept in the note", strings.TrimSpace(f.Name), p.food)
+				}
 				if lost := parserLost(p); lost != "" && pl.checks[i] == "" {
 					pl.checks[i] = fmt.Sprintf("Mealie's parser left %q out of the food; it is kept in the note", lost)
 				}

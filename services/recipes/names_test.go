@@ -894,3 +894,66 @@ func TestRecordedParsesStoreNoJunk(t *testing.T) {
 		}
 	}
 }
+
+// TestPackSizeAndCooksWords: a can's size in brackets stands whole in the
+// note, whatever the parser left of it (2.8's nlp drops "14"; 3.20's
+// writes "or 14 ounce"), and a cook's word of quality the parser took for
+// the food ("good-quality", 2.8's nlp in testdata/parsed) is a note, the
+// food read from the rest of the line.
+func TestPackSizeAndCooksWords(t *testing.T) {
+	var unitItems []mealie.TaxonomyItem
+	for i, u := range names.StandardUnits {
+		pl, ab := u.PluralName, u.Abbreviation
+		unitItems = append(unitItems, mealie.TaxonomyItem{ID: fmt.Sprintf("u%d", i), Name: u.Name, PluralName: &pl, Abbreviation: &ab})
+	}
+	ux := indexItems(unitItems)
+	fx := indexItems([]mealie.TaxonomyItem{{ID: "t", Name: "tomatoes"}, {ID: "k", Name: "kidney beans"}, {ID: "c", Name: "chicken stock"}})
+	for _, c := range []struct {
+		line, unit, food, note string
+		wantUnit, wantFood     string
+		noteHas                []string
+		noteLacks              []string
+	}{
+		{"1 (14 oz) can chopped tomatoes", "can", "tomatoes", "", "can", "tomatoes", []string{"(14 oz)", "chopped"}, nil},
+		{"1 (14 oz) can chopped tomatoes", "can", "chopped tomatoes", "or 14 ounce", "can", "tomatoes", []string{"(14 oz)", "chopped"}, []string{"ounce"}},
+		{"1 (15 oz.) can kidney beans, drained & rinsed", "can", "kidney beans", "or 15 ounce drained & rinsed", "can", "kidney beans", []string{"(15 oz.)", "drained & rinsed"}, []string{"ounce"}},
+		{"1 (15 oz.) can kidney beans, drained & rinsed", "", "kidney beans", "drained & rinsed", "can", "kidney beans", []string{"(15 oz.)", "drained & rinsed"}, nil},
+		{"4 cups good-quality chicken stock", "cup", "good-quality", "", "cup", "chicken stock", []string{"good-quality"}, nil},
+		{"4 cups good-quality chicken stock", "cup", "good-quality chicken stock", "", "cup", "chicken stock", []string{"good-quality"}, nil},
+	} {
+		pi := &mealie.ParsedIngredient{Input: c.line}
+		q := 1.0
+		pi.Ingredient.Quantity = &q
+		n := c.note
+		pi.Ingredient.Note = &n
+		if c.unit != "" {
+			pi.Ingredient.Unit = &mealie.Unit{Name: c.unit}
+		}
+		pi.Ingredient.Food = &mealie.Food{Name: c.food}
+		w, _, err := resolveLine(parsedParts(c.line, pi), fx, ux, nil)
+		if err != nil {
+			t.Errorf("%q: %v", c.line, err)
+			continue
+		}
+		var unit, food string
+		if w.Unit != nil {
+			unit = w.Unit.Name
+		}
+		if w.Food != nil {
+			food = w.Food.Name
+		}
+		if unit != c.wantUnit || food != c.wantFood {
+			t.Errorf("%q parsed as food %q unit %q note %q: stored unit %q food %q, want %q %q", c.line, c.food, c.unit, c.note, unit, food, c.wantUnit, c.wantFood)
+		}
+		for _, s := range c.noteHas {
+			if !strings.Contains(w.Note, s) {
+				t.Errorf("%q parsed as food %q note %q: note %q, want it to hold %q", c.line, c.food, c.note, w.Note, s)
+			}
+		}
+		for _, s := range c.noteLacks {
+			if strings.Contains(w.Note, s) {
+				t.Errorf("%q parsed as food %q note %q: note %q holds %q", c.line, c.food, c.note, w.Note, s)
+			}
+		}
+	}
+}

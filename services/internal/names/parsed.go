@@ -59,12 +59,120 @@ func CleanParse(line string, p Parsed) Parsed {
 			p.Food = FoodText(line)
 		}
 	}
+	if q := qualityPrefix(p.Food); q != "" {
+		// a cook's word of quality is no food: "good-quality" of "4 cups
+		// good-quality chicken stock" (2.8's nlp, testdata/parsed); the
+		// food is the rest of the line, the word a note
+		food := strings.TrimSpace(p.Food[len(q):])
+		if food == "" {
+			t := FoodText(line)
+			food = strings.TrimSpace(t[len(qualityPrefix(t)):])
+			p.Note = withoutWords(p.Note, food)
+		}
+		if food != "" {
+			p.Food = food
+			p.Note = strings.TrimSpace(qualityNote(q) + noteAfter(p.Note))
+		}
+	}
 	p.Food, p.Note = foodBack(a.Rest, p.Food, p.Note)
 	p.Note = noteWithoutDebris(line, p.Note)
+	if a.Size != "" {
+		// a pack's size stands whole, first in the note ("1 can
+		// tomatoes (14 oz) chopped" in Mealie's app): the parser drops
+		// it (2.8's nlp) or leaves pieces ("oz", 3.20's "or 14 ounce")
+		p.Note = strings.TrimSpace(a.Size + " " + withoutSize(line, p.Note, a.Size))
+		p.Food = withoutSize(line, p.Food, a.Size)
+	}
 	if !strings.ContainsFunc(p.Note, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 		p.Note = ""
 	}
 	return p
+}
+
+// qualityWord is a cook's word of quality before a food, and never a
+// food: "good-quality", "high quality", "best", "homemade".
+var qualityWord = regexp.MustCompile(`(?i)^(?:(?:(?:good|high|top|best|finest|premium|very good)[- ]quality|good|best|finest|premium|homemade|home-made|store-bought|shop-bought|storebought|your favou?rite|favou?rite)(?:\s*(?:,|or|and|/)\s*|\s+|$))+`)
+
+// qualityPrefix is the run of qualityWords food begins with, as written
+// ("good-quality or "), empty when there is none.
+func qualityPrefix(food string) string {
+	return qualityWord.FindString(food)
+}
+
+// qualityNote is a qualityPrefix as a note: without the connector that
+// joined it to the food ("good-quality or" of "good-quality or stock").
+func qualityNote(q string) string {
+	f := strings.Fields(strings.Trim(q, " ,/"))
+	for len(f) > 0 && (strings.EqualFold(f[len(f)-1], "or") || strings.EqualFold(f[len(f)-1], "and")) {
+		f = f[:len(f)-1]
+	}
+	return strings.Trim(strings.Join(f, " "), " ,/")
+}
+
+// QualityOnly reports whether a parser's food is nothing but cook's words
+// of quality ("good-quality"), which no food is named by.
+func QualityOnly(food string) bool {
+	food = strings.TrimSpace(food)
+	return food != "" && len(qualityPrefix(food)) == len(food)
+}
+
+// noteAfter is a note as it follows other words of a note: ", note".
+func noteAfter(note string) string {
+	if note = strings.TrimSpace(note); note == "" {
+		return ""
+	}
+	return ", " + note
+}
+
+// withoutWords takes the words of phrase out of s, once each.
+func withoutWords(s, phrase string) string {
+	nw := strings.Fields(s)
+	for _, w := range strings.Fields(phrase) {
+		if i := slices.IndexFunc(nw, func(n string) bool { return Fold(strings.Trim(n, ",;:.")) == Fold(w) }); i >= 0 {
+			nw = slices.Delete(nw, i, i+1)
+		}
+	}
+	return strings.Trim(strings.Join(nw, " "), " ,;:")
+}
+
+// withoutSize takes out of s what a parser left of a pack's size: its
+// numbers with their units ("14 oz", "or 14 ounce", "28-ounce"), and a
+// lone unit word of the size ("oz", "oz.") the line writes nowhere else.
+func withoutSize(line, s, size string) string {
+	amounts := SizeAmounts(size)
+	isNumber := func(w string) bool {
+		return slices.ContainsFunc(amounts, func(a SizeAmount) bool {
+			return strings.ReplaceAll(w, ",", ".") == strings.ReplaceAll(a.Number, ",", ".")
+		})
+	}
+	isUnit := func(w string) bool {
+		u, ok := StandardUnit(w)
+		return ok && slices.ContainsFunc(amounts, func(a SizeAmount) bool { return a.Unit.Name == u.Name })
+	}
+	outside := strings.Replace(line, size, " ", 1)
+	var keep []string
+	f := strings.Fields(s)
+	for i := 0; i < len(f); i++ {
+		w := strings.Trim(f[i], ",;:()")
+		drop := false
+		switch {
+		case isNumber(w) && i+1 < len(f) && isUnit(strings.Trim(f[i+1], ",;:()")):
+			i++
+			drop = true
+		case sizeAmount.MatchString(w) && len(SizeAmounts(w)) == 1 && isNumber(SizeAmounts(w)[0].Number) && sizeAmount.FindString(w) == w:
+			drop = true
+		case isUnit(w) && !slices.ContainsFunc(strings.Fields(outside), func(o string) bool { return strings.EqualFold(strings.Trim(o, ",;:()"), w) }):
+			drop = true
+		}
+		if drop {
+			if n := len(keep); n > 0 && strings.EqualFold(strings.Trim(keep[n-1], ","), "or") {
+				keep = keep[:n-1]
+			}
+			continue
+		}
+		keep = append(keep, f[i])
+	}
+	return strings.Trim(strings.Join(keep, " "), " ,;:")
 }
 
 // noteWithoutDebris takes out of a note what a page leaves in a line

@@ -64,7 +64,7 @@ func TestInLine(t *testing.T) {
 	for _, c := range []struct{ line, want string }{
 		{"Rapeseed oil", "Rapeseed oil"}, {"2 tablespoons red wine vinegar", "red wine vinegar"},
 		{"2 unit(s) Spring Onion", "Spring Onion"}, {"2 cups of chopped pecans", "chopped pecans"},
-		{"3 cloves garlic, smashed", "garlic"}, {"1 (14 oz) can coconut milk", ""},
+		{"3 cloves garlic, smashed", "garlic"}, {"1 (14 oz) can coconut milk", "coconut milk"},
 		{"16 ounces large shrimp -raw, peeled", "large shrimp"}, {"2 limes – juiced", "limes"},
 		{"1/2 cup sun-dried tomatoes", "sun-dried tomatoes"},
 	} {

@@ -125,7 +125,11 @@ type Amount struct {
 	// UnitText is the unit as the line writes it ("Tbsp."), empty when
 	// there is none.
 	UnitText string
-	// Rest is the line after the amount, its unit and an "of".
+	// Size is a pack's size the line writes in brackets after the
+	// amount, as written: "(14 oz)" of "1 (14 oz) can chopped tomatoes",
+	// "(12-ounce/340g)"; empty when there is none. It is no part of Rest.
+	Size string
+	// Rest is the line after the amount, its size, its unit and an "of".
 	Rest string
 }
 
@@ -136,6 +140,12 @@ var (
 	// amountRe is a leading amount: "2", "1.5", "1/2", "1 1/2", "½",
 	// "1½", a range "2-3" or "2 to 3" (its first number counts).
 	amountRe = regexp.MustCompile(`^\s*(\d+(?:[.,]\d+)?(?:\s+\d+/\d+|/\d+)?)(?:\s*(?:-|–|to)\s*\d+(?:[.,]\d+)?(?:/\d+)?)?\s*`)
+	// packSize is a bracket after an amount that holds a number: a
+	// pack's size ("1 (14 oz) can"), read as one by SizeAmounts.
+	packSize = regexp.MustCompile(`^\(\s*[^()]*\d[^()]*\)\s*`)
+	// sizeAmount is one amount of a pack's size: "14 oz", "15 oz.",
+	// "28-ounce", "340g".
+	sizeAmount = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*-?\s*([A-Za-z]+\.?(?:\s[A-Za-z]+\.?)?)`)
 	// countMarker is the word meal-kit pages put after a count:
 	// "2 unit(s) Spring Onion".
 	countMarker = regexp.MustCompile(`(?i)^units?(\(s\))?$`)
@@ -157,6 +167,13 @@ func ReadAmount(line string) Amount {
 		if q, ok := parseQuantity(m[1]); ok {
 			a.Quantity, a.HasQuantity = q, true
 			rest = rest[len(m[0]):]
+		}
+	}
+	if a.HasQuantity {
+		if m := packSize.FindString(rest); m != "" && len(SizeAmounts(m)) > 0 && strings.TrimSpace(rest[len(m):]) != "" {
+			// "1 (14 oz) can chopped tomatoes": the size is the can's,
+			// the unit follows it
+			a.Size, rest = strings.TrimSpace(m), rest[len(m):]
 		}
 	}
 	fields := strings.Fields(rest)
@@ -200,6 +217,32 @@ func ReadAmount(line string) Amount {
 	}
 	a.Rest = strings.Join(fields, " ")
 	return a
+}
+
+// SizeAmount is one amount of a pack's size: its number as written and
+// its standard unit.
+type SizeAmount struct {
+	Number string
+	Unit   Unit
+}
+
+// SizeAmounts reads the amounts of a pack's size ("(12-ounce/340g)" is 12
+// ounce and 340 gram); none when a number in it is not followed by a
+// standard unit, so "(2 large)" or "(about 3)" is no size.
+func SizeAmounts(size string) []SizeAmount {
+	var out []SizeAmount
+	for _, m := range sizeAmount.FindAllStringSubmatch(size, -1) {
+		u, ok := StandardUnit(strings.TrimSpace(m[2]))
+		if !ok {
+			// "fl oz" reads as two words; a single one may still be a unit
+			// ("14 oz can" never stands inside the brackets)
+			if u, ok = StandardUnit(strings.Fields(m[2])[0]); !ok {
+				return nil
+			}
+		}
+		out = append(out, SizeAmount{Number: m[1], Unit: u})
+	}
+	return out
 }
 
 // parseQuantity reads "2", "1.5", "1,5", "1/2" and "1 1/2".
