@@ -895,6 +895,30 @@ func TestRecordedParsesStoreNoJunk(t *testing.T) {
 	}
 }
 
+// TestMealiesLooseMatchBehindAMeasure: Mealie's parser matches a library
+// food loosely ("Vegetable Stock Cube" for "vegetable stock"); a line that
+// gives its unit's measure in brackets before the food ("2 cups (475ml)
+// vegetable stock") is read from its own words all the same, so the cube
+// is never stored for the stock.
+func TestMealiesLooseMatchBehindAMeasure(t *testing.T) {
+	ux := indexItems([]mealie.TaxonomyItem{{ID: "cup", Name: "cup"}})
+	fx := indexItems([]mealie.TaxonomyItem{{ID: "cube", Name: "Vegetable Stock Cube"}, {ID: "stock", Name: "vegetable stock"}})
+	for _, line := range []string{"2 cups (475ml) vegetable stock", "2 cups vegetable stock"} {
+		pi := &mealie.ParsedIngredient{Input: line}
+		q, note := 2.0, "475ml"
+		pi.Ingredient.Quantity, pi.Ingredient.Note = &q, &note
+		pi.Ingredient.Unit = &mealie.Unit{ID: "cup", Name: "cup"}
+		pi.Ingredient.Food = &mealie.Food{ID: "cube", Name: "Vegetable Stock Cube"}
+		w, _, err := resolveLine(parsedParts(line, pi), fx, ux, nil)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if w.Food == nil || w.Food.ID != "stock" {
+			t.Errorf("%q: stored food %v, want the library's vegetable stock", line, w.Food)
+		}
+	}
+}
+
 // TestPackSizeAndCooksWords: a can's size in brackets stands whole in the
 // note, whatever the parser left of it (2.8's nlp drops "14"; 3.20's
 // writes "or 14 ounce"), and a cook's word of quality the parser took for

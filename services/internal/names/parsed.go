@@ -342,6 +342,11 @@ var asideDash = regexp.MustCompile(`\s[-–—]`)
 // a word, "sun-dried", is the word's).
 func FoodText(line string) string {
 	rest := ReadAmount(line).Rest
+	if m := packSize.FindString(rest); m != "" && len(SizeAmounts(m)) > 0 {
+		// the unit's measure in another system stands before the food:
+		// "2 cups (475ml) vegetable stock"
+		rest = rest[len(m):]
+	}
 	if i := strings.IndexAny(rest, ",;(["); i >= 0 {
 		rest = rest[:i]
 	}

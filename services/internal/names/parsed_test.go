@@ -66,6 +66,7 @@ func TestInLine(t *testing.T) {
 		{"2 unit(s) Spring Onion", "Spring Onion"}, {"2 cups of chopped pecans", "chopped pecans"},
 		{"3 cloves garlic, smashed", "garlic"}, {"1 (14 oz) can coconut milk", "coconut milk"},
 		{"16 ounces large shrimp -raw, peeled", "large shrimp"}, {"2 limes – juiced", "limes"},
+		{"2 cups (475ml) vegetable stock", "vegetable stock"}, {"1 cup (240 ml) milk, warm", "milk"}, {"2 (large) eggs", ""},
 		{"1/2 cup sun-dried tomatoes", "sun-dried tomatoes"},
 	} {
 		if got := FoodText(c.line); got != c.want {
