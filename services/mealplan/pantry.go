@@ -222,36 +222,27 @@ type sieve struct {
 // pantry, so an item in stock is bought and named in in_pantry (the model
 // can say "you have rice in the cupboard, added anyway"); a name the caller
 // said they have is still skipped, and one marked low is bought and said.
-func (sv *sieve) keepNamed(shown, food, text string) bool {
-	if it, ok := sv.have.match(food, text); ok {
-		sv.report(&sv.out.SkippedInStock, shown, it)
-		return false
-	}
-	it, ok := sv.pantry.match(food, text)
-	if !ok {
-		return true
-	}
-	if it.low {
-		sv.report(&sv.out.LowInPantry, shown, it)
-	} else {
-		sv.report(&sv.out.InPantry, shown, it)
-	}
-	return true
-}
+func (sv *sieve) keepNamed(shown, food, text string) bool { return sv.sift(shown, food, text, true) }
 
 // keep reports whether an ingredient shown as shown (food, or the line's
 // text when it has none) is bought.
-func (sv *sieve) keep(shown, food, text string) bool {
+func (sv *sieve) keep(shown, food, text string) bool { return sv.sift(shown, food, text, false) }
+
+// sift is keep and keepNamed: named buys an item the pantry has in stock.
+func (sv *sieve) sift(shown, food, text string, named bool) bool {
 	if it, ok := sv.have.match(food, text); ok {
 		sv.report(&sv.out.SkippedInStock, shown, it)
 		return false
 	}
 	it, ok := sv.pantry.match(food, text)
-	if !ok {
+	switch {
+	case !ok:
 		return true
-	}
-	if it.low {
+	case it.low:
 		sv.report(&sv.out.LowInPantry, shown, it)
+		return true
+	case named:
+		sv.report(&sv.out.InPantry, shown, it)
 		return true
 	}
 	sv.report(&sv.out.SkippedInStock, shown, it)

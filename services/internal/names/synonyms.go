@@ -57,23 +57,43 @@ type synonym struct {
 // before "icing").
 var synonymsByWord = parseSynonyms(synonymsTxt)
 
-func parseSynonyms(txt string) map[string][]synonym {
-	out := map[string][]synonym{}
+// synonymLine is one line of synonyms.txt: the names of one thing, first
+// name first, and the words after " ! " that a name must not be read in.
+type synonymLine struct {
+	text  string // the line as written, the " ! " part aside
+	names []string
+	not   string
+}
+
+// synonymLines reads synonyms.txt's lines, comments and blank lines aside.
+func synonymLines(txt string) []synonymLine {
+	var out []synonymLine
 	for _, l := range strings.Split(txt, "\n") {
 		l = strings.TrimSpace(l)
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		var not [][]string
+		var not string
 		if i := strings.Index(l, " ! "); i >= 0 {
-			for _, n := range strings.Split(l[i+3:], ",") {
+			l, not = l[:i], l[i+3:]
+		}
+		out = append(out, synonymLine{text: l, names: strings.Split(l, " = "), not: not})
+	}
+	return out
+}
+
+func parseSynonyms(txt string) map[string][]synonym {
+	out := map[string][]synonym{}
+	for _, line := range synonymLines(txt) {
+		var not [][]string
+		if line.not != "" {
+			for _, n := range strings.Split(line.not, ",") {
 				if w := phraseWords(n); len(w) > 0 {
 					not = append(not, w)
 				}
 			}
-			l = l[:i]
 		}
-		parts := strings.Split(l, " = ")
+		parts := line.names
 		canon := phraseWords(parts[0])
 		for _, p := range parts[1:] {
 			w := phraseWords(p)
@@ -144,15 +164,8 @@ var synonymGroups = groupSynonyms(synonymsTxt)
 
 func groupSynonyms(txt string) map[string][]string {
 	out := map[string][]string{}
-	for _, l := range strings.Split(txt, "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		if i := strings.Index(l, " ! "); i >= 0 {
-			l = l[:i]
-		}
-		parts := strings.Split(l, " = ")
+	for _, line := range synonymLines(txt) {
+		parts := line.names
 		key := strings.Join(phraseWords(parts[0]), " ")
 		for _, p := range parts {
 			if p = strings.TrimSpace(p); p != "" && !slices.Contains(out[key], p) {

@@ -80,15 +80,8 @@ func TestSynonymsAreNotKinds(t *testing.T) {
 	// British shops), so it is no kind of ginger.
 	partNamed := map[string]bool{"ginger = root ginger": true}
 	seen := map[string]string{}
-	for _, l := range strings.Split(synonymsTxt, "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "#") {
-			continue
-		}
-		if i := strings.Index(l, " ! "); i >= 0 {
-			l = l[:i]
-		}
-		parts := strings.Split(l, " = ")
+	for _, line := range synonymLines(synonymsTxt) {
+		l, parts := line.text, line.names
 		if len(parts) < 2 {
 			t.Errorf("line %q names one thing once", l)
 		}
