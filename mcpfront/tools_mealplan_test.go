@@ -130,6 +130,13 @@ func TestShoppingTools(t *testing.T) {
 			want:    []string{`{"list_id":"l1","name":"Groceries","to_buy":3}`, `{"list_id":"l2","name":"Costco","to_buy":0}`},
 		},
 		{
+			name: "the household's only list shown whole", tool: "get_shopping_list", service: mealplanOf, method: "GetShoppingList",
+			reply: &mealplanv1.GetShoppingListResponse{Items: []*mealplanv1.ShoppingListSummary{{Id: "l1", Name: "Groceries", UncheckedCount: 1}},
+				List: &mealplanv1.ShoppingList{Id: "l1", Name: "Groceries", Groups: []*mealplanv1.ShoppingLabelGroup{{Items: []*mealplanv1.ShoppingItem{{Id: "i1", Display: "2 onions"}}}}}},
+			wantReq: &mealplanv1.GetShoppingListRequest{},
+			want:    []string{`{"list_id":"l1","name":"Groceries","sections":[{"section":"other","items":[{"item_id":"i1","item":"2 onions"}]}]}`},
+		},
+		{
 			name: "one list by section", tool: "get_shopping_list", service: mealplanOf, method: "GetShoppingList", args: map[string]any{"list_id": "l1"},
 			reply: &mealplanv1.GetShoppingListResponse{List: &mealplanv1.ShoppingList{Id: "l1", Name: "Groceries", CheckedCount: 2, Groups: []*mealplanv1.ShoppingLabelGroup{
 				{Label: "Produce", Items: []*mealplanv1.ShoppingItem{{Id: "i1", Display: "2 onions", Food: "onion", RecipeSlugs: []string{"soup"}}}},

@@ -59,16 +59,7 @@ func getShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in
 	if err != nil {
 		return nil, onListMiss(ctx, b, in.ListID, err)
 	}
-	if in.ListID == "" && len(res.Msg.GetItems()) == 1 {
-		// The household's one list is the list the user means: shown
-		// at once, not named for a second call.
-		one, err := b.MealPlan.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: res.Msg.GetItems()[0].GetId()}))
-		if err != nil {
-			return nil, err
-		}
-		return shapeShoppingList(one.Msg.GetList()), nil
-	}
-	if in.ListID == "" {
+	if in.ListID == "" && res.Msg.GetList() == nil {
 		type list struct {
 			ID        string `json:"list_id"`
 			Name      string `json:"name"`

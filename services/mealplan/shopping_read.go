@@ -26,6 +26,23 @@ func (s *Service) GetShoppingList(ctx context.Context, req *connect.Request[meal
 		if err != nil {
 			return nil, mealie.ConnectError(err)
 		}
+		if len(lists) == 1 {
+			// The household's one list is the list meant: read whole, it
+			// is both the overview's counts and the list shown.
+			l, err := s.mealie.GetShoppingList(ctx, lists[0].ID)
+			if err != nil {
+				return nil, mealie.ConnectError(err)
+			}
+			sum := &mealplanv1.ShoppingListSummary{Id: l.ID, Name: deref(l.Name)}
+			for _, it := range l.ListItems {
+				if it.Checked {
+					sum.CheckedCount++
+				} else {
+					sum.UncheckedCount++
+				}
+			}
+			return connect.NewResponse(&mealplanv1.GetShoppingListResponse{Items: []*mealplanv1.ShoppingListSummary{sum}, List: shapeList(l)}), nil
+		}
 		// The overview has no items (testdata/shopping_lists__list_after.json), so
 		// counts come from one read of every item rather than one GET per list.
 		items, err := s.mealie.ListShoppingItems(ctx)

@@ -942,6 +942,7 @@ func TestPackSizeAndCooksWords(t *testing.T) {
 		{"1 (14 oz) can chopped tomatoes", "can", "chopped tomatoes", "or 14 ounce", "can", "tomatoes", []string{"(14 oz)", "chopped"}, []string{"ounce"}},
 		{"1 (15 oz.) can kidney beans, drained & rinsed", "can", "kidney beans", "or 15 ounce drained & rinsed", "can", "kidney beans", []string{"(15 oz.)", "drained & rinsed"}, []string{"ounce"}},
 		{"1 (15 oz.) can kidney beans, drained & rinsed", "", "kidney beans", "drained & rinsed", "can", "kidney beans", []string{"(15 oz.)", "drained & rinsed"}, nil},
+		{"2 cups (475ml) chicken stock", "cup", "chicken stock", "475ml", "cup", "chicken stock", []string{"(475ml)"}, nil},
 		{"4 cups good-quality chicken stock", "cup", "good-quality", "", "cup", "chicken stock", []string{"good-quality"}, nil},
 		{"4 cups good-quality chicken stock", "cup", "good-quality chicken stock", "", "cup", "chicken stock", []string{"good-quality"}, nil},
 	} {

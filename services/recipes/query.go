@@ -71,14 +71,14 @@ func textWords(s string) []string {
 // mealieSearch is the query as sous sends it: each term quoted, so Mealie
 // reads it as words on either engine, and a single word with its singular
 // and plural too, so a substring search for "leaf" also finds "leaves".
-func mealieSearch(terms []queryTerm) string {
+func mealieSearch(forms []termForms) string {
 	var parts []string
 	add := func(s string) {
 		if q := `"` + s + `"`; s != "" && !slices.Contains(parts, q) {
 			parts = append(parts, q)
 		}
 	}
-	for _, f := range sameForms(terms) {
+	for _, f := range forms {
 		for _, t := range f {
 			if len(t) > 1 {
 				add(strings.Join(t, " "))
@@ -236,11 +236,10 @@ func (m *queryMatch) matchLines(r *mealie.Recipe, terms []termForms) {
 // then recipes holding more terms whole first, more of them in the name
 // first, then by name and slug. seen reports, per term, whether any recipe
 // holds it at all.
-func (s *Service) rankQuery(ctx context.Context, list []mealie.RecipeSummary, terms []queryTerm) (ranked []*queryMatch, seen []bool, err error) {
+func (s *Service) rankQuery(ctx context.Context, list []mealie.RecipeSummary, forms []termForms) (ranked []*queryMatch, seen []bool, err error) {
 	var all []*queryMatch
 	var partial []mealie.RecipeSummary
 	byID := map[string]*queryMatch{}
-	forms := sameForms(terms)
 	for i := range list {
 		m, done := matchSummary(&list[i], forms)
 		all = append(all, m)
@@ -267,7 +266,7 @@ func (s *Service) rankQuery(ctx context.Context, list []mealie.RecipeSummary, te
 			return nil, nil, err
 		}
 	}
-	seen = make([]bool, len(terms))
+	seen = make([]bool, len(forms))
 	anyWhole := false
 	for _, m := range all {
 		for i := range seen {
@@ -357,11 +356,12 @@ func termsText(terms []queryTerm) string {
 // spelling (didYouMean is then the query as read).
 func (s *Service) searchByQuery(ctx context.Context, q mealie.RecipeQuery, terms []queryTerm) (ranked []*queryMatch, didYouMean string, err error) {
 	run := func(terms []queryTerm) ([]*queryMatch, []bool, error) {
-		list, err := s.allMatching(ctx, q, mealieSearch(terms))
+		forms := sameForms(terms)
+		list, err := s.allMatching(ctx, q, mealieSearch(forms))
 		if err != nil {
 			return nil, nil, err
 		}
-		return s.rankQuery(ctx, list, terms)
+		return s.rankQuery(ctx, list, forms)
 	}
 	ranked, seen, err := run(terms)
 	if err != nil || !slices.Contains(seen, false) {

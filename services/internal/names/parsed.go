@@ -139,15 +139,15 @@ func withoutWords(s, phrase string) string {
 // numbers with their units ("14 oz", "or 14 ounce", "28-ounce"), and a
 // lone unit word of the size ("oz", "oz.") the line writes nowhere else.
 func withoutSize(line, s, size string) string {
-	amounts := SizeAmounts(size)
+	amounts := packAmounts(size)
 	isNumber := func(w string) bool {
-		return slices.ContainsFunc(amounts, func(a SizeAmount) bool {
+		return slices.ContainsFunc(amounts, func(a packAmount) bool {
 			return strings.ReplaceAll(w, ",", ".") == strings.ReplaceAll(a.Number, ",", ".")
 		})
 	}
 	isUnit := func(w string) bool {
 		u, ok := StandardUnit(w)
-		return ok && slices.ContainsFunc(amounts, func(a SizeAmount) bool { return a.Unit.Name == u.Name })
+		return ok && slices.ContainsFunc(amounts, func(a packAmount) bool { return a.Unit.Name == u.Name })
 	}
 	outside := strings.Replace(line, size, " ", 1)
 	var keep []string
@@ -159,7 +159,7 @@ func withoutSize(line, s, size string) string {
 		case isNumber(w) && i+1 < len(f) && isUnit(strings.Trim(f[i+1], ",;:()")):
 			i++
 			drop = true
-		case sizeAmount.MatchString(w) && len(SizeAmounts(w)) == 1 && isNumber(SizeAmounts(w)[0].Number) && sizeAmount.FindString(w) == w:
+		case sizeAmountRe.FindString(w) == w && len(packAmounts(w)) == 1 && isNumber(packAmounts(w)[0].Number):
 			drop = true
 		case isUnit(w) && !slices.ContainsFunc(strings.Fields(outside), func(o string) bool { return strings.EqualFold(strings.Trim(o, ",;:()"), w) }):
 			drop = true
@@ -342,11 +342,6 @@ var asideDash = regexp.MustCompile(`\s[-–—]`)
 // a word, "sun-dried", is the word's).
 func FoodText(line string) string {
 	rest := ReadAmount(line).Rest
-	if m := packSize.FindString(rest); m != "" && len(SizeAmounts(m)) > 0 {
-		// the unit's measure in another system stands before the food:
-		// "2 cups (475ml) vegetable stock"
-		rest = rest[len(m):]
-	}
 	if i := strings.IndexAny(rest, ",;(["); i >= 0 {
 		rest = rest[:i]
 	}

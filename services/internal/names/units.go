@@ -125,9 +125,11 @@ type Amount struct {
 	// UnitText is the unit as the line writes it ("Tbsp."), empty when
 	// there is none.
 	UnitText string
-	// Size is a pack's size the line writes in brackets after the
-	// amount, as written: "(14 oz)" of "1 (14 oz) can chopped tomatoes",
-	// "(12-ounce/340g)"; empty when there is none. It is no part of Rest.
+	// Size is a size the line writes in brackets after the amount or its
+	// unit, as written: a pack's, "(14 oz)" of "1 (14 oz) can chopped
+	// tomatoes", "(12-ounce/340g)", or the unit's measure in another
+	// system, "(475ml)" of "2 cups (475ml) vegetable stock"; empty when
+	// there is none. It is no part of Rest.
 	Size string
 	// Rest is the line after the amount, its size, its unit and an "of".
 	Rest string
@@ -141,11 +143,11 @@ var (
 	// "1½", a range "2-3" or "2 to 3" (its first number counts).
 	amountRe = regexp.MustCompile(`^\s*(\d+(?:[.,]\d+)?(?:\s+\d+/\d+|/\d+)?)(?:\s*(?:-|–|to)\s*\d+(?:[.,]\d+)?(?:/\d+)?)?\s*`)
 	// packSize is a bracket after an amount that holds a number: a
-	// pack's size ("1 (14 oz) can"), read as one by SizeAmounts.
+	// pack's size ("1 (14 oz) can"), read as one by packAmounts.
 	packSize = regexp.MustCompile(`^\(\s*[^()]*\d[^()]*\)\s*`)
-	// sizeAmount is one amount of a pack's size: "14 oz", "15 oz.",
+	// sizeAmountRe is one amount of a pack's size: "14 oz", "15 oz.",
 	// "28-ounce", "340g".
-	sizeAmount = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*-?\s*([A-Za-z]+\.?(?:\s[A-Za-z]+\.?)?)`)
+	sizeAmountRe = regexp.MustCompile(`(\d+(?:[.,]\d+)?)\s*-?\s*([A-Za-z]+\.?(?:\s[A-Za-z]+\.?)?)`)
 	// countMarker is the word meal-kit pages put after a count:
 	// "2 unit(s) Spring Onion".
 	countMarker = regexp.MustCompile(`(?i)^units?(\(s\))?$`)
@@ -170,11 +172,9 @@ func ReadAmount(line string) Amount {
 		}
 	}
 	if a.HasQuantity {
-		if m := packSize.FindString(rest); m != "" && len(SizeAmounts(m)) > 0 && strings.TrimSpace(rest[len(m):]) != "" {
-			// "1 (14 oz) can chopped tomatoes": the size is the can's,
-			// the unit follows it
-			a.Size, rest = strings.TrimSpace(m), rest[len(m):]
-		}
+		// "1 (14 oz) can chopped tomatoes": the size is the can's, the
+		// unit follows it
+		a.Size, rest = leadingSize(rest)
 	}
 	fields := strings.Fields(rest)
 	if a.HasQuantity && len(fields) > 1 && countMarker.MatchString(fields[0]) {
@@ -215,23 +215,40 @@ func ReadAmount(line string) Amount {
 	if article && !a.HasUnit() {
 		fields = append([]string{strings.Fields(rest)[0]}, fields...)
 	}
+	if a.HasUnit() && a.Size == "" {
+		// the unit's measure in another system, before the food: "2 cups
+		// (475ml) vegetable stock"
+		var r string
+		a.Size, r = leadingSize(strings.Join(fields, " "))
+		fields = strings.Fields(r)
+	}
 	a.Rest = strings.Join(fields, " ")
 	return a
 }
 
-// SizeAmount is one amount of a pack's size: its number as written and
+// leadingSize splits off the bracketed size s begins with ("(14 oz) can
+// chopped tomatoes"), when one stands before more words; otherwise size
+// is empty and rest is s.
+func leadingSize(s string) (size, rest string) {
+	if m := packSize.FindString(s); m != "" && len(packAmounts(m)) > 0 && strings.TrimSpace(s[len(m):]) != "" {
+		return strings.TrimSpace(m), s[len(m):]
+	}
+	return "", s
+}
+
+// packAmount is one amount of a pack's size: its number as written and
 // its standard unit.
-type SizeAmount struct {
+type packAmount struct {
 	Number string
 	Unit   Unit
 }
 
-// SizeAmounts reads the amounts of a pack's size ("(12-ounce/340g)" is 12
+// packAmounts reads the amounts of a pack's size ("(12-ounce/340g)" is 12
 // ounce and 340 gram); none when a number in it is not followed by a
 // standard unit, so "(2 large)" or "(about 3)" is no size.
-func SizeAmounts(size string) []SizeAmount {
-	var out []SizeAmount
-	for _, m := range sizeAmount.FindAllStringSubmatch(size, -1) {
+func packAmounts(size string) []packAmount {
+	var out []packAmount
+	for _, m := range sizeAmountRe.FindAllStringSubmatch(size, -1) {
 		u, ok := StandardUnit(strings.TrimSpace(m[2]))
 		if !ok {
 			// "fl oz" reads as two words; a single one may still be a unit
@@ -240,7 +257,7 @@ func SizeAmounts(size string) []SizeAmount {
 				return nil
 			}
 		}
-		out = append(out, SizeAmount{Number: m[1], Unit: u})
+		out = append(out, packAmount{Number: m[1], Unit: u})
 	}
 	return out
 }

@@ -1920,7 +1920,8 @@ type GetShoppingListResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The household's lists (only when no list_id was given).
 	Items []*ShoppingListSummary `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
-	// The list asked for (only when list_id was given).
+	// The list asked for; with no list_id, the household's only list when
+	// it has exactly one (items then holds its summary too).
 	List          *ShoppingList `protobuf:"bytes,2,opt,name=list,proto3" json:"list,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -1342,7 +1342,8 @@ class GetShoppingListResponse(Message[_GetShoppingListResponseFields]):
             repeated sous.mealplan.v1.ShoppingListSummary items = 1;
             ```
         list:
-            The list asked for (only when list_id was given).
+            The list asked for; with no list_id, the household's only list when
+            it has exactly one (items then holds its summary too).
 
             ```proto
             optional sous.mealplan.v1.ShoppingList list = 2;

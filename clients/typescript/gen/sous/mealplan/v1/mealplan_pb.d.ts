@@ -984,7 +984,8 @@ export declare type GetShoppingListResponse = Message<"sous.mealplan.v1.GetShopp
   items: ShoppingListSummary[];
 
   /**
-   * The list asked for (only when list_id was given).
+   * The list asked for; with no list_id, the household's only list when
+   * it has exactly one (items then holds its summary too).
    *
    * @generated from field: sous.mealplan.v1.ShoppingList list = 2;
    */
