@@ -201,16 +201,16 @@ func searchRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in s
 		out.Hint = "no recipes matched"
 	}
 	if len(out.TextMatches) > 0 {
-		out.Hint = strings.TrimLeft(out.Hint+"; text_matches: "+strconv.Itoa(len(out.TextMatches))+" more name the food only in unlinked text lines", "; ")
+		out.Hint = joinSentences(out.Hint, "text_matches: "+strconv.Itoa(len(out.TextMatches))+" more name the food only in unlinked text lines")
 	}
 	if out.DidYouMean != "" {
 		out.Hint = strings.Trim("results are for did_you_mean, a close spelling of a word no recipe has; "+out.Hint, "; ")
 	}
 	if res.Msg.GetDescriptionsCut() > 0 {
-		out.Hint = strings.TrimLeft(out.Hint+"; long descriptions end in … (get_recipe has them whole)", "; ")
+		out.Hint = joinSentences(out.Hint, "long descriptions end in … (get_recipe has them whole)")
 	}
 	if n := res.Msg.GetNoTime(); n > 0 {
-		out.Hint = strings.TrimLeft(out.Hint+"; "+strconv.Itoa(int(n))+" recipes have no time and were left out", "; ")
+		out.Hint = joinSentences(out.Hint, strconv.Itoa(int(n))+" recipes have no time and were left out")
 	}
 	for _, u := range res.Msg.GetUnknown() {
 		dst := map[string]*map[string][]string{"foods": &out.UnknownFoods, "tags": &out.UnknownTags, "categories": &out.UnknownCategories, "tools": &out.UnknownTools}[u.GetField()]
@@ -223,7 +223,7 @@ func searchRecipes(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in s
 		(*dst)[u.GetName()] = orEmpty(u.GetClosest())
 	}
 	if len(res.Msg.GetUnknown()) > 0 {
-		out.Hint = strings.TrimLeft(out.Hint+"; unknown_* names matched nothing and were left out (closest names beside them)", "; ")
+		out.Hint = joinSentences(out.Hint, "unknown_* names matched nothing and were left out (closest names beside them)")
 	}
 	return out, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"connectrpc.com/connect"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -197,7 +196,7 @@ func (r *writeReport) writeNotes() {
 		r.Note = unresolvedNote
 	}
 	if len(r.ChangedLines) > 0 {
-		r.Note = strings.TrimLeft(r.Note+"; "+changedNote, "; ")
+		r.Note = joinSentences(r.Note, changedNote)
 	}
 }
 
@@ -308,7 +307,7 @@ func updateRecipe(ctx context.Context, _ *mcp.CallToolRequest, b Backends, in up
 	}
 	out.writeNotes()
 	if len(out.Replaced) == 0 && out.Rating == nil && out.RenamedFrom == "" {
-		out.Note = strings.TrimLeft(out.Note+"; nothing changed: every value given was already the recipe's", "; ")
+		out.Note = joinSentences(out.Note, "nothing changed: every value given was already the recipe's")
 	}
 	return out, nil
 }

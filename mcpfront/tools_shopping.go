@@ -220,19 +220,18 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 	for _, m := range res.Msg.GetMerged() {
 		out.Merged = append(out.Merged, merged{Name: m.GetName(), Into: m.GetItem().GetDisplay(), For: m.GetItem().GetRecipeSlugs()})
 	}
-	for _, s := range res.Msg.GetSkippedInStock() {
-		sk := skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation(), Why: readAs(s.GetHow()), Said: s.GetHave()}
-		if sk.Said && strings.EqualFold(sk.Have, sk.Name) {
-			sk.Have = ""
+	toSkipped := func(from []*mealplanv1.SkippedItem) []skipped {
+		var to []skipped
+		for _, s := range from {
+			sk := skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation(), Why: readAs(s.GetHow()), Said: s.GetHave()}
+			if sk.Said && strings.EqualFold(sk.Have, sk.Name) {
+				sk.Have = ""
+			}
+			to = append(to, sk)
 		}
-		out.Skipped = append(out.Skipped, sk)
+		return to
 	}
-	for _, s := range res.Msg.GetLowInPantry() {
-		out.Low = append(out.Low, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation(), Why: readAs(s.GetHow())})
-	}
-	for _, s := range res.Msg.GetInPantry() {
-		out.InStock = append(out.InStock, skipped{Name: s.GetName(), Have: s.GetPantryItem(), Location: s.GetLocation(), Why: readAs(s.GetHow())})
-	}
+	out.Skipped, out.Low, out.InStock = toSkipped(res.Msg.GetSkippedInStock()), toSkipped(res.Msg.GetLowInPantry()), toSkipped(res.Msg.GetInPantry())
 	out.Headings = res.Msg.GetHeadingsSkipped()
 	for _, o := range res.Msg.GetPantryOffers() {
 		p := "not in the pantry"
@@ -242,14 +241,14 @@ func addToShoppingList(ctx context.Context, _ *mcp.CallToolRequest, b Backends, 
 		out.Offers = append(out.Offers, offer{Name: o.GetName(), Pantry: p})
 	}
 	if len(out.Offers) > 0 {
-		out.Note = strings.TrimPrefix(out.Note+"; the pantry was not changed: offer set_item_state or add_to_pantry", "; ")
+		out.Note = joinSentences(out.Note, "the pantry was not changed: offer set_item_state or add_to_pantry")
 	}
 	for _, r := range res.Msg.GetReapplied() {
 		out.Reapplied = append(out.Reapplied, reapplied{Name: r.GetName(), Now: r.GetItem().GetDisplay(), Why: r.GetMessage()})
 	}
 	if len(out.Already) > 0 {
 		note := strings.Join(out.Already, ", ") + " already on the list: nothing added for them (add_again adds more)"
-		out.Note = strings.TrimPrefix(out.Note+"; "+note, "; ")
+		out.Note = joinSentences(out.Note, note)
 	}
 	return out, nil
 }
@@ -286,9 +285,11 @@ func updateShoppingItems(ctx context.Context, _ *mcp.CallToolRequest, b Backends
 	// The rows as they read before the change: a row checked or removed is
 	// not among the unchecked rows read back, and the answer names every
 	// row a name matched ("eggs" may be two rows), so a wider match than
-	// meant is seen. Best effort: without it the answer gives ids.
+	// meant is seen. Best effort: without it the answer gives ids. The
+	// rows check_all_except checks are counted, not named, so it reads
+	// nothing first.
 	shown := map[string]string{}
-	if len(in.Check)+len(in.Remove) > 0 || in.CheckAllExcept != nil {
+	if len(in.Check)+len(in.Remove) > 0 {
 		if before, err := b.MealPlan.GetShoppingList(ctx, connect.NewRequest(&mealplanv1.GetShoppingListRequest{ListId: id})); err == nil {
 			addShown(shown, before.Msg.GetList())
 		}

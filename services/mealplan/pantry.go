@@ -294,20 +294,18 @@ func (l *recipeLine) quantity() float64 {
 	return *l.ing.Quantity
 }
 
-// recipeLines reads a recipe's lines, as Mealie sent them in raw, without
+// recipeLines reads a recipe's lines, as Mealie sent them, without
 // those the sieve skips (each reported scaled by times, as it would have
 // been added); dropped says whether any was. A line naming a sub-recipe
 // (referencedRecipe, Mealie 3.5 and later) is kept whole: Mealie expands
 // it.
-func recipeLines(r *mealie.Recipe, raw json.RawMessage, times float64, sv *sieve) (lines []recipeLine, dropped bool, err error) {
-	var body struct {
-		Ingredients []json.RawMessage `json:"recipeIngredient"`
-	}
-	if err := json.Unmarshal(raw, &body); err != nil || len(body.Ingredients) != len(r.Ingredients) {
+func recipeLines(r *mealie.Recipe, times float64, sv *sieve) (lines []recipeLine, dropped bool, err error) {
+	raw, err := r.IngredientsRaw()
+	if err != nil || len(raw) != len(r.Ingredients) {
 		return nil, false, fmt.Errorf("recipe %s: Mealie's ingredient lines could not be read", r.Slug)
 	}
 	for i, ing := range r.Ingredients {
-		l := recipeLine{raw: body.Ingredients[i], ing: ing}
+		l := recipeLine{raw: raw[i], ing: ing}
 		_, food := l.food()
 		note := strings.TrimSpace(deref(ing.Note))
 		if (food == "" && note == "") || ing.ReferencedRecipe != nil {

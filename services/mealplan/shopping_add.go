@@ -101,13 +101,9 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	if len(order) > MaxRecipesPerAdd {
 		return nil, invalid("%d recipes to add; at most %d per call — narrow the range or the list", len(order), MaxRecipesPerAdd)
 	}
-	type wanted struct {
-		r   *mealie.Recipe
-		raw json.RawMessage
-	}
-	var recipes []wanted
+	var recipes []*mealie.Recipe
 	for _, slug := range order {
-		r, raw, err := s.mealie.GetRecipe(ctx, slug)
+		r, _, err := s.mealie.GetRecipe(ctx, slug)
 		if err != nil {
 			if mealie.StatusOf(err) == http.StatusNotFound {
 				out.NotFound = append(out.NotFound, slug)
@@ -115,7 +111,7 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 			}
 			return nil, mealie.ConnectError(err)
 		}
-		recipes = append(recipes, wanted{r, raw})
+		recipes = append(recipes, r)
 		times[r.Slug] = times[slug]
 	}
 
@@ -153,17 +149,17 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	}
 	again := m.GetAddAgain() || m.RecipeScale != nil
 	var adds []recipeAdd
-	for _, w := range recipes {
-		known[w.r.ID] = w.r.Slug
-		if onList[w.r.ID] && !again {
-			out.AlreadyOnList = append(out.AlreadyOnList, w.r.Slug)
+	for _, r := range recipes {
+		known[r.ID] = r.Slug
+		if onList[r.ID] && !again {
+			out.AlreadyOnList = append(out.AlreadyOnList, r.Slug)
 			continue
 		}
-		ls, dropped, err := recipeLines(w.r, w.raw, times[w.r.Slug], sv)
+		ls, dropped, err := recipeLines(r, times[r.Slug], sv)
 		if err != nil {
 			return nil, connect.NewError(connect.CodeInternal, err)
 		}
-		adds = append(adds, recipeAdd{slug: w.r.Slug, id: w.r.ID, scale: times[w.r.Slug], lines: ls, dropped: dropped})
+		adds = append(adds, recipeAdd{slug: r.Slug, id: r.ID, scale: times[r.Slug], lines: ls, dropped: dropped})
 	}
 	if err := s.createUnits(ctx, kept, out); err != nil {
 		return nil, err
@@ -174,13 +170,6 @@ func (s *Service) AddToShoppingList(ctx context.Context, req *connect.Request[me
 	}
 	if len(adds) == 0 {
 		return connect.NewResponse(out), nil
-	}
-	if len(kept) > 0 {
-		// The free-text rows just written are rows the recipes' lines
-		// merge into.
-		if list, err = s.mealie.GetShoppingList(ctx, list.ID); err != nil {
-			return nil, mealie.ConnectError(err)
-		}
 	}
 	before := map[string]float64{}
 	for _, it := range list.ListItems {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"connectrpc.com/connect"
@@ -62,7 +63,8 @@ func noteRow(list *mealie.ShoppingList, note string) *mealie.ShoppingItem {
 // addLines writes free-text lines into list, as read under its key: a line
 // of a food already to buy in the same unit is summed into that row
 // (mergeInto), a line whose text is already to buy is left at that row,
-// and the rest are created in one call.
+// and the rest are created in one call. list is brought up to date with
+// every row written.
 func (s *Service) addLines(ctx context.Context, list *mealie.ShoppingList, lines []line, known map[string]string, out *mealplanv1.AddToShoppingListResponse, reported map[string]bool) error {
 	var creates []mealie.ShoppingItemCreate
 	merged := 0
@@ -123,6 +125,16 @@ func (s *Service) addLines(ctx context.Context, list *mealie.ShoppingList, lines
 		reported[ch.UpdatedItems[i].ID] = true
 		it := shapeItem(&ch.UpdatedItems[i], known)
 		out.Merged = append(out.Merged, &mealplanv1.MergedItem{Name: it.GetDisplay(), Item: it})
+	}
+	// The list as it now stands, for the recipes' lines that follow to
+	// merge into: the rows written are what Mealie answered, so the list
+	// needs no second read.
+	for _, it := range append(ch.UpdatedItems, ch.CreatedItems...) {
+		if i := slices.IndexFunc(list.ListItems, func(r mealie.ShoppingItem) bool { return r.ID == it.ID }); i >= 0 {
+			list.ListItems[i] = it
+		} else {
+			list.ListItems = append(list.ListItems, it)
+		}
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"connectrpc.com/connect"
@@ -214,18 +215,9 @@ func (s *Service) mergeInto(ctx context.Context, listID string, row *mealie.Shop
 func lineNotes(ls []recipeLine) string {
 	var out []string
 	for _, l := range ls {
-		if n := strings.TrimSpace(deref(l.ing.Note)); n != "" && !contains(out, n) {
+		if n := strings.TrimSpace(deref(l.ing.Note)); n != "" && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
 	return strings.Join(out, " | ")
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -33,15 +33,7 @@ func (s *Service) GetShoppingList(ctx context.Context, req *connect.Request[meal
 			if err != nil {
 				return nil, mealie.ConnectError(err)
 			}
-			sum := &mealplanv1.ShoppingListSummary{Id: l.ID, Name: deref(l.Name)}
-			for _, it := range l.ListItems {
-				if it.Checked {
-					sum.CheckedCount++
-				} else {
-					sum.UncheckedCount++
-				}
-			}
-			return connect.NewResponse(&mealplanv1.GetShoppingListResponse{Items: []*mealplanv1.ShoppingListSummary{sum}, List: shapeList(l)}), nil
+			return connect.NewResponse(&mealplanv1.GetShoppingListResponse{Items: []*mealplanv1.ShoppingListSummary{summarize(l.ID, deref(l.Name), l.ListItems)}, List: shapeList(l)}), nil
 		}
 		// The overview has no items (testdata/shopping_lists__list_after.json), so
 		// counts come from one read of every item rather than one GET per list.
@@ -49,20 +41,13 @@ func (s *Service) GetShoppingList(ctx context.Context, req *connect.Request[meal
 		if err != nil {
 			return nil, mealie.ConnectError(err)
 		}
+		byList := map[string][]mealie.ShoppingItem{}
+		for _, it := range items {
+			byList[it.ShoppingListID] = append(byList[it.ShoppingListID], it)
+		}
 		out := &mealplanv1.GetShoppingListResponse{}
 		for _, l := range lists {
-			sum := &mealplanv1.ShoppingListSummary{Id: l.ID, Name: deref(l.Name)}
-			for _, it := range items {
-				if it.ShoppingListID != l.ID {
-					continue
-				}
-				if it.Checked {
-					sum.CheckedCount++
-				} else {
-					sum.UncheckedCount++
-				}
-			}
-			out.Items = append(out.Items, sum)
+			out.Items = append(out.Items, summarize(l.ID, deref(l.Name), byList[l.ID]))
 		}
 		return connect.NewResponse(out), nil
 	}
@@ -71,6 +56,19 @@ func (s *Service) GetShoppingList(ctx context.Context, req *connect.Request[meal
 		return nil, mealie.ConnectError(err)
 	}
 	return connect.NewResponse(&mealplanv1.GetShoppingListResponse{List: shapeList(l)}), nil
+}
+
+// summarize is a list's summary: its items to buy and checked off.
+func summarize(id, name string, items []mealie.ShoppingItem) *mealplanv1.ShoppingListSummary {
+	sum := &mealplanv1.ShoppingListSummary{Id: id, Name: name}
+	for _, it := range items {
+		if it.Checked {
+			sum.CheckedCount++
+		} else {
+			sum.UncheckedCount++
+		}
+	}
+	return sum
 }
 
 // shapeList groups a list's unchecked items by label as Mealie's app

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
 	"connectrpc.com/connect"
 
+	"github.com/souskitchen/sous/internal/amount"
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	"github.com/souskitchen/sous/services/internal/names"
 )
@@ -297,7 +297,7 @@ func (s *Service) clearOldPack(ctx context.Context, old, now apiItem, gaveQty, g
 	var gone []string
 	patch := map[string]any{}
 	if !gaveQty && old.Quantity.set {
-		gone = append(gone, strings.TrimSpace(formatAmount(old.Quantity.v)+" "+old.Unit))
+		gone = append(gone, strings.TrimSpace(amount.Quantity(old.Quantity.v)+" "+old.Unit))
 		if now.Quantity.set {
 			patch["quantity"] = nil
 			if now.Unit != "" {
@@ -322,12 +322,6 @@ func (s *Service) clearOldPack(ctx context.Context, old, now apiItem, gaveQty, g
 		now = stored
 	}
 	return now, "cleared the old pack's " + strings.Join(gone, " and "), nil
-}
-
-// formatAmount writes a recorded quantity without trailing zeros ("500",
-// "0.5").
-func formatAmount(q float64) string {
-	return strconv.FormatFloat(q, 'f', -1, 64)
 }
 
 // noteResolved records in *m that given was read as stored, when it was

@@ -982,3 +982,23 @@ func TestPackSizeAndCooksWords(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownNamesReadTheLibraryOnce: the closest names of every unknown
+// name of one search come from one sweep of the library's list, not one
+// sweep a name.
+func TestUnknownNamesReadTheLibraryOnce(t *testing.T) {
+	s, f := newService(t)
+	_, err := s.SearchRecipes(context.Background(), req(&recipesv1.SearchRecipesRequest{Tags: []string{"nosuchtag", "othertag"}, Categories: []string{"nosuchcategory"}}))
+	if err == nil {
+		t.Fatal("a search whose names are all unknown answered")
+	}
+	sweeps := 0
+	for _, r := range f.requests() {
+		if r.Method == "GET" && r.Path == "/api/recipes" && strings.Contains(r.Query, "orderBy=name") && strings.Contains(r.Query, "page=1&") {
+			sweeps++
+		}
+	}
+	if sweeps != 1 {
+		t.Errorf("%d sweeps of the library for the unknown names, want 1", sweeps)
+	}
+}

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
 	"github.com/souskitchen/sous/proto/limits"
-	"github.com/souskitchen/sous/services/internal/cooktime"
 	"github.com/souskitchen/sous/services/internal/mealie"
 	"github.com/souskitchen/sous/services/internal/names"
 )
@@ -53,7 +53,7 @@ func searchKeep(m *recipesv1.SearchRecipesRequest) keepFunc {
 		if bound == 0 {
 			return fits
 		}
-		n, ok := cooktime.Total(str(r.TotalTime), str(r.PrepTime), cookTime(r))
+		n, ok := recipeMinutes(r)
 		switch {
 		case !ok:
 			return noTime
@@ -85,10 +85,10 @@ const maxClosest = 3
 // filter is unknown, or require_all asks for all of them, the search could
 // only widen or come back empty, so the call is refused instead, with the
 // same closest names.
-func (s *Service) checkUnknown(ctx context.Context, res mealie.Resource, field string, given, missed []string, requireAll bool, out *[]*recipesv1.UnknownName) error {
+func (s *Service) checkUnknown(ctx context.Context, lib libraryList, res mealie.Resource, field string, given, missed []string, requireAll bool, out *[]*recipesv1.UnknownName) error {
 	var found []*recipesv1.UnknownName
 	for _, n := range missed {
-		c, err := s.closestNames(ctx, res, n)
+		c, err := s.closestNames(ctx, lib, res, n)
 		if err != nil {
 			return mealie.ConnectError(err)
 		}
@@ -107,6 +107,19 @@ func (s *Service) checkUnknown(ctx context.Context, res mealie.Resource, field s
 	}
 	*out = append(*out, found...)
 	return nil
+}
+
+// libraryList answers the library's recipe list, read at most once for
+// one call (libraryOnce): a call with several unknown names reads the
+// closest names of each from one sweep.
+type libraryList func() ([]mealie.RecipeSummary, error)
+
+// libraryOnce is a libraryList that reads the list on first use.
+func (s *Service) libraryOnce(ctx context.Context) libraryList {
+	return sync.OnceValues(func() ([]mealie.RecipeSummary, error) {
+		list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
+		return list, err
+	})
 }
 
 // unknownPhrase says one unknown name and its closest names.
@@ -137,7 +150,7 @@ func unknownPhrase(field, name string, closest []string) string {
 //  4. close spellings ("tumeric" for "turmeric"), only within the few
 //     edits of a typo: a name that only looks alike, such as "salt" for
 //     "spaghetti", is never offered.
-func (s *Service) closestNames(ctx context.Context, res mealie.Resource, name string) ([]string, error) {
+func (s *Service) closestNames(ctx context.Context, lib libraryList, res mealie.Resource, name string) ([]string, error) {
 	items, err := s.mealie.Taxonomy(ctx, res)
 	if err != nil {
 		return nil, err
@@ -151,7 +164,7 @@ func (s *Service) closestNames(ctx context.Context, res mealie.Resource, name st
 			}
 		}
 	}
-	linked, carried, err := s.usedBeside(ctx, res, name)
+	linked, carried, err := s.usedBeside(ctx, lib, res, name)
 	if err != nil {
 		return nil, err
 	}
@@ -213,8 +226,8 @@ func sharedWords(items []mealie.TaxonomyItem, name string) []string {
 // ordered by how particular they are to those recipes: hits over the square
 // root of the recipes carrying the name in all, so "Dinner" on every recipe
 // does not come first.
-func (s *Service) usedBeside(ctx context.Context, res mealie.Resource, name string) (linked, carried []string, err error) {
-	list, _, err := s.mealie.AllRecipes(ctx, mealie.MaxLibraryRecipes)
+func (s *Service) usedBeside(ctx context.Context, lib libraryList, res mealie.Resource, name string) (linked, carried []string, err error) {
+	list, err := lib()
 	if err != nil {
 		return nil, nil, err
 	}

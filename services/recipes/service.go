@@ -199,6 +199,7 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 	var foodsByName [][]string // each food name's ids, for textMatches
 	var unknownFoods []string
 	var unknown []*recipesv1.UnknownName
+	lib := s.libraryOnce(ctx) // the closest names of every unknown name, from one sweep
 	for _, f := range []struct {
 		res   mealie.Resource
 		field string
@@ -225,7 +226,7 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 			continue
 		}
 		if len(missed) > 0 {
-			if err := s.checkUnknown(ctx, f.res, f.field, uniqueNames(f.names), missed, q.RequireAll, &unknown); err != nil {
+			if err := s.checkUnknown(ctx, lib, f.res, f.field, uniqueNames(f.names), missed, q.RequireAll, &unknown); err != nil {
 				return nil, err
 			}
 		}
@@ -325,7 +326,7 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 			}
 		}
 		if len(missed) > 0 {
-			if err := s.checkUnknown(ctx, mealie.Foods, "foods", foodNames, missed, q.RequireAll, &unknown); err != nil {
+			if err := s.checkUnknown(ctx, lib, mealie.Foods, "foods", foodNames, missed, q.RequireAll, &unknown); err != nil {
 				return nil, err
 			}
 		}
@@ -340,7 +341,7 @@ func (s *Service) SearchRecipes(ctx context.Context, req *connect.Request[recipe
 	} else if len(unknownFoods) > 0 {
 		// Lines of text are read on a first page without a query or a
 		// cookbook; otherwise an unknown food is only reported.
-		if err := s.checkUnknown(ctx, mealie.Foods, "foods", foodNames, unknownFoods, q.RequireAll, &unknown); err != nil {
+		if err := s.checkUnknown(ctx, lib, mealie.Foods, "foods", foodNames, unknownFoods, q.RequireAll, &unknown); err != nil {
 			return nil, err
 		}
 	}

@@ -79,10 +79,16 @@ func summary(r *mealie.RecipeSummary) *recipesv1.RecipeSummary {
 	}
 }
 
-// totalMinutes is a recipe's time in minutes (see cooktime.Total), nil when
-// none of its times can be read.
+// recipeMinutes is a recipe's time in minutes (cooktime.Total of its
+// total, preparation and cooking times); false when none can be read.
+func recipeMinutes(r *mealie.RecipeSummary) (int, bool) {
+	return cooktime.Total(str(r.TotalTime), str(r.PrepTime), cookTime(r))
+}
+
+// totalMinutes is a recipe's time in minutes, nil when none of its times
+// can be read.
 func totalMinutes(r *mealie.RecipeSummary) *int32 {
-	n, ok := cooktime.Total(str(r.TotalTime), str(r.PrepTime), cookTime(r))
+	n, ok := recipeMinutes(r)
 	if !ok {
 		return nil
 	}

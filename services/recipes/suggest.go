@@ -223,12 +223,13 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 		for _, n := range unknownTools {
 			gone = append(gone, &recipesv1.UnknownName{Field: "tools", Name: n})
 		}
+		lib := s.libraryOnce(ctx)
 		for _, u := range gone {
 			res := mealie.Foods
 			if u.Field == "tools" {
 				res = mealie.Tools
 			}
-			c, err := s.closestNames(ctx, res, u.Name)
+			c, err := s.closestNames(ctx, lib, res, u.Name)
 			if err != nil {
 				return nil, mealie.ConnectError(err)
 			}

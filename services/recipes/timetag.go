@@ -45,7 +45,7 @@ func (s *Service) KeepTimeTag(ctx context.Context, req *connect.Request[recipesv
 	var add []string
 	for i := range list {
 		r := &list[i]
-		mins, ok := cooktime.Total(str(r.TotalTime), str(r.PrepTime), cookTime(r))
+		mins, ok := recipeMinutes(r)
 		fits := ok && mins <= bound
 		has := hasTag(r.Tags, tag)
 		switch {
@@ -66,7 +66,15 @@ func (s *Service) KeepTimeTag(ctx context.Context, req *connect.Request[recipesv
 	}
 	for from := 0; from < len(add); from += MaxBulkSlugs {
 		chunk := add[from:min(len(add), from+MaxBulkSlugs)]
-		if err := s.mealie.BulkTagRecipes(ctx, chunk, []mealie.Organizer{tag}); err != nil {
+		// Mealie's bulk action reads each recipe's tags and writes them
+		// back: under the recipes' locks, as BulkTagRecipes takes them.
+		unlock, err := s.lockRecipes(ctx, chunk...)
+		if err != nil {
+			return nil, err
+		}
+		err = s.mealie.BulkTagRecipes(ctx, chunk, []mealie.Organizer{tag})
+		unlock()
+		if err != nil {
 			return nil, connect.NewError(mealie.ConnectCode(err), fmt.Errorf("adding the tag %q to %d recipes failed after %d were brought in step: %s", name, len(chunk), out.Added+out.Removed, errMessage(err)))
 		}
 		out.Added += int32(len(chunk))
@@ -142,7 +150,7 @@ func (s *Service) keepTimeTags(ctx context.Context, slug string, r *mealie.Recip
 			return err
 		}
 	}
-	mins, ok := cooktime.Total(str(r.TotalTime), str(r.PrepTime), cookTime(&r.RecipeSummary))
+	mins, ok := recipeMinutes(&r.RecipeSummary)
 	next := slices.Clone(r.Tags)
 	changed := false
 	for _, it := range timeTags {

@@ -173,15 +173,18 @@ func (s *Service) UpdateRecipe(ctx context.Context, req *connect.Request[recipes
 	if newSlug == "" || (newSlug == slug && want != slug) {
 		newSlug = want
 	}
+	stored := r
 	if newSlug != slug {
 		got, _, err := s.mealie.GetRecipe(ctx, newSlug)
 		if err != nil || got.Slug != newSlug {
 			return nil, s.renameUnverified(ctx, slug, cur.ID, name, newSlug, err)
 		}
-		out.RenamedFrom = slug
+		out.RenamedFrom, stored = slug, got
 	}
 	out.Slug = newSlug
-	if err := s.keepTimeTags(ctx, newSlug, nil); err != nil {
+	// The recipe as read after the rename: its time tags need no read of
+	// their own.
+	if err := s.keepTimeTags(ctx, newSlug, stored); err != nil {
 		return nil, timeTagsFailed(newSlug, err)
 	}
 	return s.rate(ctx, out, m.Rating, true)

@@ -304,3 +304,30 @@ func TestCheckAllExcept(t *testing.T) {
 		wantCode(t, err, connect.CodeInvalidArgument, "leave check and uncheck empty")
 	})
 }
+
+// TestFreeTextAndRecipeOneRow: a free-text item and a recipe's line of
+// the same food and unit, added in one call, are one row: the recipe's
+// line merges into the row the free text just made.
+func TestFreeTextAndRecipeOneRow(t *testing.T) {
+	each(t, func(t *testing.T, v string) {
+		s := setup(t, v)
+		res, err := s.client.AddToShoppingList(ctx(t), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
+			ListName: "Dal night", Items: []string{"1 can coconut milk"}, RecipeSlugs: []string{"lentil-dal"}, SkipInStock: proto.Bool(false)}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		by := rowsBy(rawList(t, s, res.Msg.GetListId()))
+		if rows := by["coconut milk"]; len(rows) != 1 || rows[0]["quantity"] != 2.0 {
+			t.Fatalf("coconut milk rows %v (answer %v)", rows, res.Msg)
+		}
+		// sous summed the recipe's can into the row (under the list's
+		// key), and the answer says the row as Mealie now holds it
+		var merged []string
+		for _, mg := range res.Msg.GetMerged() {
+			merged = append(merged, mg.GetItem().GetDisplay()+" for "+strings.Join(mg.GetItem().GetRecipeSlugs(), "+"))
+		}
+		if !slices.Equal(merged, []string{"2 cans coconut milk for lentil-dal"}) {
+			t.Fatalf("merged %q, want the recipe's can summed into the free-text row", merged)
+		}
+	})
+}
