@@ -29,7 +29,7 @@ const MaxCookbookMinutes = limits.TotalMinutes
 
 // timeClause is the filter condition of a cookbook by time, as sous writes
 // it and reads it back.
-var timeClause = regexp.MustCompile(`\s*(?:AND\s+)?tags\.name CONTAINS ALL \["(\d+) min or less \(sous\)"(?:, "\d+ min or less \(sous\)")?\]`)
+var timeClause = regexp.MustCompile(`\s*(?:AND\s+)?tags\.name CONTAINS ALL \["(\d+)` + regexp.QuoteMeta(cooktime.TagSuffix) + `"(?:, "\d+` + regexp.QuoteMeta(cooktime.TagSuffix) + `")?\]`)
 
 // timeCondition is the condition for a bound.
 func timeCondition(bound int) string {

@@ -240,7 +240,6 @@ func (s *Service) parseLines(ctx context.Context, texts []string) ([]line, error
 	for i, t := range texts {
 		ing := parsed[i].Ingredient
 		pr := names.Parsed{Quantity: ing.Quantity, Note: strings.TrimSpace(ing.Note)}
-		rest := names.ReadAmount(t).Rest
 		if ing.Unit != nil {
 			pr.Unit = strings.TrimSpace(ing.Unit.Name)
 			if deref(ing.Unit.ID) != "" && !names.InLine(pr.Unit, t) {
@@ -251,10 +250,10 @@ func (s *Service) parseLines(ctx context.Context, texts []string) ([]line, error
 		}
 		if ing.Food != nil {
 			pr.Food = strings.TrimSpace(ing.Food.Name)
-			if deref(ing.Food.ID) != "" && !names.InLine(pr.Food, rest) {
-				// nor a food ("grapeseed oil" for "rapeseed oil")
-				if ft := names.FoodText(t); ft != "" {
-					ing.Food, pr.Food = nil, ft
+			if deref(ing.Food.ID) != "" {
+				// nor a food (names.MatchedFood)
+				if f, kept := names.MatchedFood(t, pr.Food); !kept {
+					ing.Food, pr.Food = nil, f
 				}
 			}
 		}

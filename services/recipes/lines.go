@@ -308,13 +308,9 @@ func parsedParts(line string, pi *mealie.ParsedIngredient) lineParts {
 		p.food, p.foodID = strings.TrimSpace(in.Food.Name), in.Food.ID
 		if p.foodID == "" {
 			p.food = firstFood(p.food)
-		} else if !names.InLine(p.food, names.ReadAmount(line).Rest) {
-			// Mealie matched a food the line does not name ("grapeseed
-			// oil" for "Rapeseed oil"): the line's own words are the
-			// food, bound as any other name
-			if t := names.FoodText(line); t != "" {
-				p.food, p.foodID = t, ""
-			}
+		} else if f, kept := names.MatchedFood(line, p.food); !kept {
+			// the line's own words are the food, bound as any other name
+			p.food, p.foodID = f, ""
 		}
 	}
 	c := names.CleanParse(line, names.Parsed{Quantity: p.quantity, Unit: p.unit, Food: p.food, Note: p.note})

@@ -277,8 +277,9 @@ func Total(total, prep, cook string) (int, bool) {
 	return p + c, true
 }
 
-// tagSuffix ends the name of every tag sous owns for recipes by time.
-const tagSuffix = " min or less (sous)"
+// TagSuffix ends the name of every tag sous owns for recipes by time,
+// after its minutes ("30 min or less (sous)").
+const TagSuffix = " min or less (sous)"
 
 // tagName reads a time tag's name back.
 var tagName = regexp.MustCompile(`^([1-9]\d{0,4}) min or less \(sous\)$`)
@@ -288,7 +289,7 @@ var tagName = regexp.MustCompile(`^([1-9]\d{0,4}) min or less \(sous\)$`)
 // Mealie's app, and marked as sous's so a cook knows it is kept for them
 // (a cookbook by time filters on it, since Mealie's query filter cannot
 // compare text times).
-func TagName(minutes int) string { return strconv.Itoa(minutes) + tagSuffix }
+func TagName(minutes int) string { return strconv.Itoa(minutes) + TagSuffix }
 
 // TagBound reads the minutes of a time tag's name; ok is false for any
 // other tag.

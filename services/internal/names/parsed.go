@@ -332,6 +332,21 @@ func InLine(name, line string) bool {
 	return true
 }
 
+// MatchedFood checks a food Mealie's parser matched in the library against
+// the line it read: its parsers match loosely ("grapeseed oil" for
+// "Rapeseed oil", "Vegetable Stock Cube" for "vegetable stock"), so a food
+// the line does not name gives way to the line's own words (FoodText), and
+// kept is false. A line whose food cannot be read keeps Mealie's match.
+func MatchedFood(line, food string) (name string, kept bool) {
+	if InLine(food, ReadAmount(line).Rest) {
+		return food, true
+	}
+	if t := FoodText(line); t != "" {
+		return t, false
+	}
+	return food, true
+}
+
 // asideDash is a dash after a space: " -raw", " – juiced", " — optional".
 var asideDash = regexp.MustCompile(`\s[-–—]`)
 

@@ -74,3 +74,23 @@ func TestInLine(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchedFood: a food Mealie's parser matched stands when the line
+// names it, and gives way to the line's own words when it does not.
+func TestMatchedFood(t *testing.T) {
+	for _, c := range []struct {
+		line, food, want string
+		kept             bool
+	}{
+		{"2 tbsp Rapeseed oil", "grapeseed oil", "Rapeseed oil", false},
+		{"2 cups (475ml) vegetable stock", "Vegetable Stock Cube", "vegetable stock", false},
+		{"2 cups vegetable stock", "vegetable stock", "vegetable stock", true},
+		{"3 large eggs", "egg", "egg", true},
+		{"(optional)", "parsley", "parsley", true},
+	} {
+		got, kept := MatchedFood(c.line, c.food)
+		if got != c.want || kept != c.kept {
+			t.Errorf("MatchedFood(%q, %q) = %q, %v; want %q, %v", c.line, c.food, got, kept, c.want, c.kept)
+		}
+	}
+}
