@@ -21,9 +21,13 @@ func inStock(names ...string) []*pantryv1.PantryItem {
 	return out
 }
 
-// TestAddFreeTextSkipsInStock: asked to skip what is in stock, free-text
-// items the pantry has are left off.
-func TestAddFreeTextSkipsInStock(t *testing.T) {
+// freeTextItems are the free-text lines the pantry tests add.
+var freeTextItems = []string{"2 cups flour, sifted", "1 1/2 tbsp sugar", "3 large eggs", "salt to taste"}
+
+// freeTextHarness is a service whose pantry has eggs and salt in stock and
+// flour low, over the Weekly list, Mealie's parse of freeTextItems and its
+// create-bulk answer.
+func freeTextHarness(t *testing.T) *harness {
 	h := newHarness(t)
 	// flour is only low: still bought.
 	h.pantry.items = append(inStock("eggs", "salt"), &pantryv1.PantryItem{Name: "flour", State: pantryv1.ItemState_ITEM_STATE_LOW})
@@ -31,8 +35,15 @@ func TestAddFreeTextSkipsInStock(t *testing.T) {
 		// nlp fails where its model is absent; brute answers.
 		on("POST", "/api/parser/ingredients", "parser_ingredients__nlp", "parser_ingredients__brute").
 		on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_bulk")
+	return h
+}
+
+// TestAddFreeTextSkipsInStock: asked to skip what is in stock, free-text
+// items the pantry has are left off.
+func TestAddFreeTextSkipsInStock(t *testing.T) {
+	h := freeTextHarness(t)
 	res, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
-		ListId: weeklyID, Items: []string{"2 cups flour, sifted", "1 1/2 tbsp sugar", "3 large eggs", "salt to taste"}, SkipInStock: proto.Bool(true)}))
+		ListId: weeklyID, Items: freeTextItems, SkipInStock: proto.Bool(true)}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,13 +86,9 @@ func TestAddFreeTextSkipsInStock(t *testing.T) {
 // and the answer says what the pantry holds (in_pantry), so the model can
 // mention it. A name given in have is still skipped, a low one is said.
 func TestAddNamedItemsInStockAreBought(t *testing.T) {
-	h := newHarness(t)
-	h.pantry.items = append(inStock("eggs", "salt"), &pantryv1.PantryItem{Name: "flour", State: pantryv1.ItemState_ITEM_STATE_LOW})
-	h.mealie.on("GET", "/api/households/shopping/lists/"+weeklyID, "shopping_lists__get_one").
-		on("POST", "/api/parser/ingredients", "parser_ingredients__nlp", "parser_ingredients__brute").
-		on("POST", "/api/households/shopping/items/create-bulk", "shopping_items__create_bulk")
+	h := freeTextHarness(t)
 	res, err := h.svc.AddToShoppingList(context.Background(), connect.NewRequest(&mealplanv1.AddToShoppingListRequest{
-		ListId: weeklyID, Items: []string{"2 cups flour, sifted", "1 1/2 tbsp sugar", "3 large eggs", "salt to taste"}, Have: []string{"salt"}}))
+		ListId: weeklyID, Items: freeTextItems, Have: []string{"salt"}}))
 	if err != nil {
 		t.Fatal(err)
 	}
