@@ -181,8 +181,12 @@ bench: build
 	go run github.com/souskitchen/sous/integration/bench/cmd/sousbench -sous $(BIN)/sous -doc docs/benchmarks.md
 
 # Each fuzz target runs FUZZTIME in make test (its seed corpus already runs
-# in test-go); raise it for a longer hunt: make fuzz FUZZTIME=5m.
-FUZZTIME ?= 5s
+# in test-go); raise it for a longer hunt: make fuzz FUZZTIME=200000x. A
+# count, not a duration: Go 1.26's fuzzing coordinator can report its own
+# -fuzztime deadline as a failure ("context deadline exceeded", no input
+# written) when a loaded machine starves its workers (golang/go#75804,
+# fixed in Go 1.27); a count has no deadline to race.
+FUZZTIME ?= 1000x
 FUZZ_TARGETS := \
 	./mcpfront:FuzzToolArguments \
 	./services/recipes:FuzzShapeRecipeDetail \

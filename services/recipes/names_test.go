@@ -15,6 +15,7 @@ import (
 
 	"connectrpc.com/connect"
 	"github.com/google/uuid"
+	"google.golang.org/protobuf/proto"
 
 	pantryv1 "github.com/souskitchen/sous/proto/gen/sous/pantry/v1"
 	recipesv1 "github.com/souskitchen/sous/proto/gen/sous/recipes/v1"
@@ -1000,5 +1001,56 @@ func TestUnknownNamesReadTheLibraryOnce(t *testing.T) {
 	}
 	if sweeps != 1 {
 		t.Errorf("%d sweeps of the library for the unknown names, want 1", sweeps)
+	}
+}
+
+// TestSuggestSaysWhatMissingLeftOut: asked for aubergine and chickpeas,
+// the traybake that uses both but lacks eight other foods is beyond the
+// default max_missing_foods; the answer shows the recipe with aubergine
+// alone and names the traybake with the max_missing_foods that shows it.
+func TestSuggestSaysWhatMissingLeftOut(t *testing.T) {
+	s, f := newService(t)
+	line := func(n string) any {
+		id := f.addFood(n, "")
+		return map[string]any{"quantity": 1, "food": map[string]any{"id": id, "name": n}, "note": "", "display": n}
+	}
+	aubergine, chickpeas, miso := line("aubergine"), line("chickpeas"), line("miso")
+	traybake := []any{aubergine, chickpeas}
+	for _, n := range []string{"sweet potato", "harissa", "red onion", "feta", "mint", "lemon", "yoghurt", "pomegranate"} {
+		traybake = append(traybake, line(n))
+	}
+	f.mu.Lock()
+	f.recipes["harissa-traybake"] = map[string]any{"id": uuid.NewString(), "slug": "harissa-traybake", "name": "Harissa Aubergine Traybake",
+		"recipeIngredient": traybake, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
+	f.recipes["miso-aubergine"] = map[string]any{"id": uuid.NewString(), "slug": "miso-aubergine", "name": "Miso Aubergine",
+		"recipeIngredient": []any{aubergine, miso}, "tools": []any{}, "tags": []any{}, "recipeCategory": []any{}}
+	f.mu.Unlock()
+	for _, c := range []struct {
+		maxMissing *int32
+		want       []string
+		note       []string
+	}{
+		{nil, []string{"miso-aubergine"}, []string{"Harissa Aubergine Traybake (harissa-traybake; uses aubergine, chickpeas, lacks 8 other foods)", "max_missing_foods=8"}},
+		{proto.Int32(8), []string{"harissa-traybake", "miso-aubergine"}, nil},
+	} {
+		res, err := s.SuggestRecipes(context.Background(), req(&recipesv1.SuggestRecipesRequest{Foods: []string{"aubergine", "chickpeas"}, MaxMissingFoods: c.maxMissing}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, it := range res.Msg.Items {
+			got = append(got, it.GetRecipe().GetSlug())
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("max_missing_foods %v: suggested %q, want %q", c.maxMissing, got, c.want)
+		}
+		for _, n := range c.note {
+			if !strings.Contains(res.Msg.Note, n) {
+				t.Errorf("max_missing_foods %v: note %q, want it to say %q", c.maxMissing, res.Msg.Note, n)
+			}
+		}
+		if c.note == nil && strings.Contains(res.Msg.Note, "left out") {
+			t.Errorf("max_missing_foods %v: note %q names a recipe shown", c.maxMissing, res.Msg.Note)
+		}
 	}
 }

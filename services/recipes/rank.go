@@ -2,6 +2,7 @@ package recipes
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -64,6 +65,11 @@ type score struct {
 	// rank first.
 	uses  []string
 	named int
+	// missing counts the recipe's foods not on hand, and name is the
+	// recipe's: a recipe left out for missing too many is still named
+	// when it uses more of the named foods (leftOutNote).
+	missing int
+	name    string
 }
 
 // sortSuggestions orders by how many of the foods the cook named in the
@@ -194,6 +200,8 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[strin
 			sg.MissingTools = append(sg.MissingTools, t.Name)
 		}
 	}
+	sc.uses, sc.named = usesOf(used, textNames)
+	sc.missing, sc.name = len(sg.MissingFoods), r.Name
 	if needed == 0 || len(sg.MissingFoods) > maxMissing || len(sg.MissingTools) > MaxMissingTools {
 		return nil, sc
 	}
@@ -205,7 +213,6 @@ func rankOne(r *mealie.Recipe, foods, tools map[string]string, staples map[strin
 		return nil, sc
 	}
 	sg.Unparsed = sc.linked == 0
-	sc.uses, sc.named = usesOf(used, textNames)
 	sg.Uses = sc.uses
 	return sg, sc
 }
@@ -226,4 +233,60 @@ func usesOf(used map[string]bool, textNames []textName) ([]string, int) {
 		}
 	}
 	return out, named
+}
+
+// maxLeftOut is how many recipes leftOutNote names.
+const maxLeftOut = 3
+
+// leftOutNote names the recipes that use more of the foods the cook named
+// than every suggestion shown, left out because they lack more than
+// maxMissing other foods, with the max_missing_foods that would show them:
+// asked for aubergine and chickpeas, the one recipe with both (and eight
+// foods more) was missing while one with aubergine alone was shown. Empty
+// when there is none.
+func leftOutNote(items []*recipesv1.Suggestion, scores map[string]score, maxMissing int) string {
+	best := 0
+	shown := map[string]bool{}
+	for _, sg := range items {
+		shown[sg.GetRecipe().GetSlug()] = true
+		best = max(best, scores[sg.GetRecipe().GetSlug()].named)
+	}
+	var slugs []string
+	for slug, sc := range scores {
+		if !shown[slug] && sc.named > best && sc.missing > maxMissing && sc.linked > 0 {
+			slugs = append(slugs, slug)
+		}
+	}
+	if len(slugs) == 0 {
+		return ""
+	}
+	slices.SortFunc(slugs, func(a, b string) int {
+		sa, sb := scores[a], scores[b]
+		if sa.named != sb.named {
+			return sb.named - sa.named
+		}
+		if sa.missing != sb.missing {
+			return sa.missing - sb.missing
+		}
+		return strings.Compare(a, b)
+	})
+	var parts []string
+	need := 0
+	for _, slug := range slugs[:min(len(slugs), maxLeftOut)] {
+		sc := scores[slug]
+		need = max(need, sc.missing)
+		parts = append(parts, fmt.Sprintf("%s (%s; uses %s, lacks %d other foods)", sc.name, slug, strings.Join(sc.uses, ", "), sc.missing))
+	}
+	return fmt.Sprintf("left out for lacking more than %d foods, though they use more of the foods named: %s; max_missing_foods=%d shows them",
+		maxMissing, strings.Join(parts, "; "), min(need, MaxMissingFoodsCap))
+}
+
+// addLeftOut adds leftOutNote's sentence to a suggestion answer's note.
+func addLeftOut(out *recipesv1.SuggestRecipesResponse, items []*recipesv1.Suggestion, scores map[string]score, maxMissing int) {
+	if n := leftOutNote(items, scores, maxMissing); n != "" {
+		if out.Note != "" {
+			out.Note += "; "
+		}
+		out.Note += n
+	}
 }

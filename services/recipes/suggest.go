@@ -270,20 +270,23 @@ func (s *Service) SuggestRecipes(ctx context.Context, req *connect.Request[recip
 			if len(foodIDs)+len(textNames) > 0 {
 				items = usingNamed(items, scores)
 			}
-			return finish(mergeSuggestions(items, local, scores, limit), hits)
+			items = mergeSuggestions(items, local, scores, limit)
+			addLeftOut(out, items, scores, maxMissing)
+			return finish(items, hits)
 		case mealie.StatusOf(err) == http.StatusNotFound:
 			s.noSuggestions.Store(true)
 		default:
 			return nil, mealie.ConnectError(err)
 		}
 	}
-	items, hits, _, err := s.rankLocally(ctx, foodIDs, toolIDs, staples, textNames, owners, maxMissing, limit, false)
+	items, hits, scores, err := s.rankLocally(ctx, foodIDs, toolIDs, staples, textNames, owners, maxMissing, limit, false)
 	if err != nil {
 		return nil, mealie.ConnectError(err)
 	}
 	if s.noSuggestions.Load() {
 		out.Note = localNote
 	}
+	addLeftOut(out, items, scores, maxMissing)
 	return finish(items, hits)
 }
 

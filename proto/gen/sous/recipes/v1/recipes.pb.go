@@ -1678,7 +1678,10 @@ type SuggestRecipesResponse struct {
 	// names of each.
 	UnknownFoods []string `protobuf:"bytes,3,rep,name=unknown_foods,json=unknownFoods,proto3" json:"unknown_foods,omitempty"`
 	// Set when Mealie has no suggestions endpoint (Mealie 2.0) and the ranking
-	// was computed from recipe details instead; says so in one sentence.
+	// was computed from recipe details instead; says so in one sentence. It
+	// also names the recipes left out for lacking more than
+	// max_missing_foods foods that use more of the foods named than any
+	// suggestion shown, with the max_missing_foods that shows them.
 	Note string `protobuf:"bytes,4,opt,name=note,proto3" json:"note,omitempty"`
 	// Food and pantry names read other than exactly, with the Mealie foods
 	// they were read as ("rice" -> the library's rices).

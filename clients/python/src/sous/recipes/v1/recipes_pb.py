@@ -1215,7 +1215,10 @@ class SuggestRecipesResponse(Message[_SuggestRecipesResponseFields]):
             ```
         note:
             Set when Mealie has no suggestions endpoint (Mealie 2.0) and the ranking
-            was computed from recipe details instead; says so in one sentence.
+            was computed from recipe details instead; says so in one sentence. It
+            also names the recipes left out for lacking more than
+            max_missing_foods foods that use more of the foods named than any
+            suggestion shown, with the max_missing_foods that shows them.
 
             ```proto
             string note = 4;

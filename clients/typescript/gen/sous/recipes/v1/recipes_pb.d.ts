@@ -975,7 +975,10 @@ export declare type SuggestRecipesResponse = Message<"sous.recipes.v1.SuggestRec
 
   /**
    * Set when Mealie has no suggestions endpoint (Mealie 2.0) and the ranking
-   * was computed from recipe details instead; says so in one sentence.
+   * was computed from recipe details instead; says so in one sentence. It
+   * also names the recipes left out for lacking more than
+   * max_missing_foods foods that use more of the foods named than any
+   * suggestion shown, with the max_missing_foods that shows them.
    *
    * @generated from field: string note = 4;
    */
